@@ -1,0 +1,43 @@
+// Turns each schemas/<name>.schema.json into src/generated/<name>-schema.ts: the schema as a value
+// (so the code and a single-file build need no JSON import at run time) and its TypeScript types,
+// so the schema stays the single source of truth for the format.
+import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compile } from 'json-schema-to-typescript';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const schemaDir = join(root, 'schemas');
+const outDir = join(root, 'src', 'generated');
+mkdirSync(outDir, { recursive: true });
+
+const camel = (s) => s.replace(/[-_.](\w)/g, (_, c) => c.toUpperCase());
+
+for (const file of readdirSync(schemaDir).filter((f) => f.endsWith('.schema.json')).sort()) {
+  const name = file.replace(/\.schema\.json$/, '');
+  const schema = JSON.parse(readFileSync(join(schemaDir, file), 'utf8'));
+  const types = await compile(structuredClone(schema), schema.title ?? name, {
+    bannerComment: '',
+    additionalProperties: false,
+    strictIndexSignatures: true,
+    format: true,
+    cwd: schemaDir,
+  });
+  const out =
+    `// Generated from schemas/${file} by scripts/generate-schema-modules.mjs; do not edit.\n` +
+    `// Edit the schema and run \`npm run build\`.\n\n` +
+    `export const ${camel(name)}Schema = ${JSON.stringify(schema, null, 2)} as const;\n\n` +
+    types;
+  const target = join(outDir, `${name}-schema.ts`);
+  let previous = '';
+  try { previous = readFileSync(target, 'utf8'); } catch {}
+  if (previous !== out) writeFileSync(target, out);
+}
+
+// The version shown by `hearsay --version`, taken from package.json at build time.
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const versionModule = `// Generated from package.json by scripts/generate-schema-modules.mjs; do not edit.\nexport const VERSION = ${JSON.stringify(version)};\n`;
+const versionTarget = join(outDir, 'version.ts');
+let previousVersion = '';
+try { previousVersion = readFileSync(versionTarget, 'utf8'); } catch {}
+if (previousVersion !== versionModule) writeFileSync(versionTarget, versionModule);

@@ -1,0 +1,46 @@
+// The Bot API surface hearsay uses, typed with the maintained Telegram types package.
+import type { Message, Update, UserFromGetMe, WebhookInfo } from '@grammyjs/types';
+
+export type { Message, Update, UserFromGetMe, WebhookInfo };
+
+export interface GetUpdatesParams {
+  offset?: number;
+  limit?: number;
+  /** Long-poll seconds (0–50). */
+  timeout?: number;
+  allowed_updates?: string[];
+}
+
+export interface SendMessageParams {
+  chat_id: number | string;
+  text: string;
+  parse_mode?: 'HTML' | 'MarkdownV2';
+  disable_notification?: boolean;
+  reply_parameters?: { message_id: number; allow_sending_without_reply?: boolean };
+}
+
+export interface SetWebhookParams {
+  url: string;
+  secret_token?: string;
+  max_connections?: number;
+  allowed_updates?: string[];
+  drop_pending_updates?: boolean;
+}
+
+export interface CallOptions {
+  /** Aborts the call (used to end a long poll on shutdown). */
+  signal?: AbortSignal;
+  /** Overrides the client's default per-request timeout, in milliseconds. */
+  timeoutMs?: number;
+}
+
+/** What the engine and ingress need from a Bot API client. */
+export interface BotApi {
+  getMe(options?: CallOptions): Promise<UserFromGetMe>;
+  sendMessage(params: SendMessageParams, options?: CallOptions): Promise<Message.TextMessage>;
+  getUpdates(params: GetUpdatesParams, options?: CallOptions): Promise<Update[]>;
+  setWebhook(params: SetWebhookParams, options?: CallOptions): Promise<true>;
+  deleteWebhook(params?: { drop_pending_updates?: boolean }, options?: CallOptions): Promise<true>;
+  getWebhookInfo(options?: CallOptions): Promise<WebhookInfo>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// The hearsay command line: one program with subcommands. Usage errors exit 2, as documented.
+import { Command, CommanderError } from 'commander';
+import { VERSION } from '../generated/version.js';
+import { checkCommand } from './commands/check.js';
+import { runCommand } from './commands/run.js';
+import { sandboxCommand } from './commands/sandbox.js';
+import { startCommand } from './commands/start.js';
+import { USAGE_EXIT_CODE } from './exit-codes.js';
+
+export function buildProgram(): Command {
+  const program = new Command('hearsay')
+    .description('A config-driven chat bot engine: YAML rules in, Bot API replies out.')
+    .version(VERSION, '-v, --version', 'print the version')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  for (const command of [runCommand(), checkCommand(), sandboxCommand(), startCommand()]) {
+    program.addCommand(command.exitOverride().showHelpAfterError('(run with --help for usage)'));
+  }
+  return program;
+}
+
+export async function main(argv: string[] = process.argv): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end through exitOverride too, with exit code 0.
+      process.exitCode = error.exitCode === 0 ? 0 : USAGE_EXIT_CODE;
+      return;
+    }
+    throw error;
+  }
+}
+
+await main();

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+describe('hearsay CLI', () => {
+  it('prints the package version', () => {
+    expect(execFileSync('node', [cli, '--version'], { encoding: 'utf8' }).trim()).toBe(pkg.version);
+  });
+
+  it('rejects an unknown command with exit code 2 and says so', () => {
+    const result = spawnSync('node', [cli, 'frobnicate'], { encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("unknown command 'frobnicate'");
+  });
+});
