@@ -34,4 +34,8 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   }
 }
 
-await main();
+// No top-level await: the single-executable build bundles this file as CommonJS.
+main().catch((error: unknown) => {
+  process.stderr.write(`hearsay: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

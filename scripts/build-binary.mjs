@@ -1,0 +1,47 @@
+// Builds hearsay as one executable file: esbuild bundles the CLI and its dependencies into a single
+// CommonJS script, and Node's single executable application support embeds it into a copy of `node`.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = join(root, 'build');
+const bundle = join(outDir, 'hearsay.cjs');
+const blob = join(outDir, 'sea-prep.blob');
+const binary = join(outDir, process.platform === 'win32' ? 'hearsay.exe' : 'hearsay');
+
+mkdirSync(outDir, { recursive: true });
+await build({
+  entryPoints: [join(root, 'src/cli/main.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  outfile: bundle,
+  logLevel: 'warning',
+  // Log level strings and similar are looked up by name; keep names readable in stack traces.
+  keepNames: true,
+});
+
+const seaConfig = join(outDir, 'sea-config.json');
+writeFileSync(seaConfig, JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true }));
+execFileSync(process.execPath, ['--experimental-sea-config', seaConfig], { stdio: 'inherit' });
+
+rmSync(binary, { force: true });
+copyFileSync(process.execPath, binary);
+chmodSync(binary, 0o755);
+execFileSync(
+  process.execPath,
+  [
+    join(root, 'node_modules/postject/dist/cli.js'),
+    binary,
+    'NODE_SEA_BLOB',
+    blob,
+    '--sentinel-fuse',
+    'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
+  ],
+  { stdio: ['ignore', 'ignore', 'inherit'] },
+);
+console.log(`built ${binary}`);
