@@ -1,0 +1,168 @@
+// The Bot API client: POST JSON to {baseUrl}/bot<token>/<method> over a keep-alive undici pool, and turn
+// every outcome into a result or one typed error. The token lives only in the request path.
+import { Pool } from 'undici';
+import type { Logger } from '../log/logger.js';
+import { ApiError, ApiTimeoutError, HttpError, NetworkError, RequestAbortedError, type ApiErrorParameters } from './errors.js';
+import type {
+  BotApi,
+  CallOptions,
+  GetUpdatesParams,
+  Message,
+  SendMessageParams,
+  SetWebhookParams,
+  Update,
+  UserFromGetMe,
+  WebhookInfo,
+} from './types.js';
+
+export interface BotApiClientOptions {
+  baseUrl: string;
+  token: string;
+  /** Per-request timeout for ordinary calls. */
+  timeoutMs?: number;
+  /** Added to a long poll's own timeout, so the service answers before the client gives up. */
+  longPollMarginMs?: number;
+  logger?: Logger;
+}
+
+interface Envelope {
+  ok: boolean;
+  result?: unknown;
+  error_code?: number;
+  description?: string;
+  parameters?: { retry_after?: number; migrate_to_chat_id?: number };
+}
+
+export class BotApiClient implements BotApi {
+  private readonly pool: Pool;
+  private readonly pathPrefix: string;
+  private readonly token: string;
+  private readonly timeoutMs: number;
+  private readonly longPollMarginMs: number;
+  private readonly logger: Logger | undefined;
+
+  constructor(options: BotApiClientOptions) {
+    const base = new URL(options.baseUrl);
+    this.pool = new Pool(base.origin, { keepAliveTimeout: 30_000, connections: 16 });
+    this.pathPrefix = base.pathname.replace(/\/+$/, '');
+    this.token = options.token;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.longPollMarginMs = options.longPollMarginMs ?? 5_000;
+    this.logger = options.logger;
+  }
+
+  getMe(options?: CallOptions): Promise<UserFromGetMe> {
+    return this.call('getme', undefined, options);
+  }
+
+  sendMessage(params: SendMessageParams, options?: CallOptions): Promise<Message.TextMessage> {
+    return this.call('sendmessage', params, options);
+  }
+
+  getUpdates(params: GetUpdatesParams, options?: CallOptions): Promise<Update[]> {
+    const pollMs = Math.max(0, params.timeout ?? 0) * 1000;
+    return this.call('getupdates', params, { ...options, timeoutMs: options?.timeoutMs ?? pollMs + this.longPollMarginMs });
+  }
+
+  setWebhook(params: SetWebhookParams, options?: CallOptions): Promise<true> {
+    return this.call('setwebhook', params, options);
+  }
+
+  deleteWebhook(params?: { drop_pending_updates?: boolean }, options?: CallOptions): Promise<true> {
+    return this.call('deletewebhook', params, options);
+  }
+
+  getWebhookInfo(options?: CallOptions): Promise<WebhookInfo> {
+    return this.call('getwebhookinfo', undefined, options);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  /** One call: any method name, lowercase as the interface writes them. */
+  async call<T>(method: string, params: object | undefined, options: CallOptions = {}): Promise<T> {
+    const started = performance.now();
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    try {
+      const result = (await this.exchange(method, params, timeoutMs, options.signal)) as T;
+      this.logger?.debug({ method, durationMs: Math.round(performance.now() - started), ok: true }, 'bot api call');
+      return result;
+    } catch (error) {
+      const outcome = error instanceof ApiError ? error.errorCode : (error as Error).name;
+      this.logger?.debug(
+        { method, durationMs: Math.round(performance.now() - started), ok: false, error: outcome },
+        'bot api call failed',
+      );
+      throw error;
+    }
+  }
+
+  private async exchange(method: string, params: object | undefined, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
+    if (signal?.aborted) throw new RequestAbortedError(method);
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const onAbort = (): void => controller.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const response = await this.pool.request({
+        path: `${this.pathPrefix}/bot${this.token}/${method}`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(params ?? {}),
+        signal: controller.signal,
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      });
+      const text = await response.body.text();
+      return parseAnswer(method, response.statusCode, response.headers['retry-after'], text);
+    } catch (error) {
+      if (error instanceof ApiError || error instanceof HttpError) throw error;
+      if (timedOut) throw new ApiTimeoutError(method, timeoutMs);
+      if (signal?.aborted) throw new RequestAbortedError(method);
+      throw toNetworkError(method, error, this.token);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+function parseAnswer(method: string, status: number, retryAfterHeader: string | string[] | undefined, text: string): unknown {
+  let envelope: Envelope | undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && typeof (parsed as Envelope).ok === 'boolean') envelope = parsed as Envelope;
+  } catch {
+    envelope = undefined;
+  }
+  if (!envelope) throw new HttpError(method, status, text.slice(0, 200));
+  if (envelope.ok) return envelope.result;
+  const parameters: ApiErrorParameters = {};
+  const retryAfter = envelope.parameters?.retry_after ?? headerSeconds(retryAfterHeader);
+  if (retryAfter !== undefined) parameters.retryAfter = retryAfter;
+  if (envelope.parameters?.migrate_to_chat_id !== undefined) parameters.migrateToChatId = envelope.parameters.migrate_to_chat_id;
+  throw new ApiError(method, envelope.error_code ?? status, envelope.description ?? `HTTP ${status}`, parameters);
+}
+
+function headerSeconds(value: string | string[] | undefined): number | undefined {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (raw === undefined) return undefined;
+  const seconds = Number(raw);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+}
+
+/** Wraps a transport failure without its message or stack, which may quote the URL and so the token. */
+function toNetworkError(method: string, error: unknown, token: string): NetworkError {
+  const source = error as { code?: unknown; name?: unknown; message?: unknown };
+  const code = typeof source?.code === 'string' ? source.code : typeof source?.name === 'string' ? source.name : 'UNKNOWN';
+  const message = typeof source?.message === 'string' ? source.message.split(token).join('<redacted>') : String(code);
+  const cause = new Error(message.replace(/\/bot[^/\s]*\//g, '/bot<redacted>/'));
+  cause.name = typeof source?.name === 'string' ? source.name : 'Error';
+  cause.stack = `${cause.name}: ${cause.message}`;
+  return new NetworkError(method, code, { cause });
+}
