@@ -1,0 +1,118 @@
+// Turns Ajv errors on the config schema into messages that name the setting and say what to write.
+// Values of secret settings are never echoed back.
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+
+const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
+
+export function validatorFor(schema: object): ValidateFunction {
+  return ajv.compile(schema);
+}
+
+const SECRET_SETTINGS = new Set(['webhook.secret']);
+
+const PATTERN_HINTS: Record<string, string> = {
+  base_url: 'must be an http:// or https:// URL, such as https://api.telegram.org',
+  'webhook.url': 'must be an http:// or https:// URL, such as https://bot.example.com',
+  'webhook.secret': 'must be 1 to 256 characters of A-Z a-z 0-9 _ -',
+  'webhook.path': 'must start with / and contain only letters, digits and . _ ~ / -',
+};
+
+export interface DescribedError {
+  /** JSON pointer to report the position of. */
+  pointer: string;
+  /** Report the key's position rather than the value's (unknown keys). */
+  atKey: boolean;
+  setting: string;
+  message: string;
+}
+
+function pointerToSetting(pointer: string): string {
+  return pointer.split('/').filter(Boolean).join('.');
+}
+
+function show(value: unknown): string {
+  return typeof value === 'string' ? `'${value}'` : JSON.stringify(value);
+}
+
+function valueAt(data: unknown, pointer: string): unknown {
+  let node = data;
+  for (const segment of pointer.split('/').filter(Boolean)) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const saved = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = saved;
+    }
+  }
+  return row[b.length]!;
+}
+
+function nearest(word: string, candidates: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const d = editDistance(word, candidate);
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+/** Describes one Ajv error; `data` is the validated value (for "got …"). */
+export function describeSchemaError(error: ErrorObject, data: unknown, settingPrefix = ''): DescribedError {
+  const pointer = error.instancePath;
+  const setting = settingPrefix || pointerToSetting(pointer) || '(top level)';
+  const secret = SECRET_SETTINGS.has(setting);
+  const got = secret ? '' : ` (got ${show(settingPrefix ? data : valueAt(data, pointer))})`;
+  switch (error.keyword) {
+    case 'additionalProperties': {
+      const key = String((error.params as { additionalProperty: string }).additionalProperty);
+      const keyPointer = `${pointer}/${key}`;
+      const fullKey = pointerToSetting(keyPointer);
+      if (key === 'token' || key === 'bot_token') {
+        return {
+          pointer: keyPointer,
+          atKey: true,
+          setting: fullKey,
+          message: `the bot token is never read from the config file; remove '${key}' and set BOT_TOKEN or BOT_TOKEN_FILE in the environment`,
+        };
+      }
+      const allowed = Object.keys((error.parentSchema as { properties?: object }).properties ?? {});
+      const suggestion = nearest(key, allowed);
+      const where = pointer ? ` in '${pointerToSetting(pointer)}'` : '';
+      const hint = suggestion ? `; did you mean '${suggestion}'?` : `; known keys: ${allowed.join(', ')}`;
+      return { pointer: keyPointer, atKey: true, setting: fullKey, message: `unknown key '${key}'${where}${hint}` };
+    }
+    case 'type': {
+      const type = String((error.params as { type: string }).type);
+      const article = type === 'integer' || type === 'object' ? 'an' : 'a';
+      const noun = type === 'object' ? 'mapping' : type;
+      return { pointer, atKey: false, setting, message: `${setting} must be ${article === 'an' && noun === 'mapping' ? 'a' : article} ${noun}${got}` };
+    }
+    case 'enum': {
+      const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.map(String).join(', ');
+      return { pointer, atKey: false, setting, message: `${setting} must be one of: ${allowed}${got}` };
+    }
+    case 'minimum':
+    case 'maximum': {
+      const limit = (error.params as { limit: number }).limit;
+      const word = error.keyword === 'minimum' ? 'at least' : 'at most';
+      return { pointer, atKey: false, setting, message: `${setting} must be ${word} ${limit}${got}` };
+    }
+    case 'minLength':
+      return { pointer, atKey: false, setting, message: `${setting} must not be empty` };
+    case 'pattern':
+      return { pointer, atKey: false, setting, message: `${setting} ${PATTERN_HINTS[setting] ?? `must match ${String((error.params as { pattern: string }).pattern)}`}${got}` };
+    default:
+      return { pointer, atKey: false, setting, message: `${setting} ${error.message ?? 'is invalid'}` };
+  }
+}

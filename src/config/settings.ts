@@ -1,0 +1,47 @@
+// The one table of every service setting: where it lives in the file, its environment variable, its flag
+// and its default. The loader, the `run` command's options and docs/configuration.md all follow it.
+
+export type SettingKind = 'string' | 'integer' | 'number' | 'boolean' | 'listen' | 'path' | 'url' | 'enum';
+
+export interface SettingSpec {
+  /** Dotted key in the config file, e.g. `polling.timeout`. */
+  key: string;
+  env: string;
+  /** Long flag of `hearsay run`, or null when the setting must not appear on a command line (secrets). */
+  flag: string | null;
+  kind: SettingKind;
+  /** The default as a string for the docs; `undefined` when there is none. */
+  defaultText?: string;
+  meaning: string;
+}
+
+export const SETTINGS: readonly SettingSpec[] = [
+  { key: 'base_url', env: 'BASE_URL', flag: '--base-url', kind: 'url', defaultText: 'https://api.telegram.org', meaning: 'Root of the Bot API service.' },
+  { key: 'rules', env: 'HEARSAY_RULES', flag: '--rules', kind: 'path', defaultText: 'rules', meaning: 'Rule directory (or one rule file).' },
+  { key: 'data_dir', env: 'HEARSAY_DATA_DIR', flag: '--data-dir', kind: 'path', defaultText: '.hearsay-data', meaning: 'Directory for the service state.' },
+  { key: 'ingress.mode', env: 'HEARSAY_MODE', flag: '--mode', kind: 'enum', defaultText: 'polling', meaning: '`polling` or `webhook`.' },
+  { key: 'polling.timeout', env: 'HEARSAY_POLLING_TIMEOUT', flag: '--polling-timeout', kind: 'integer', defaultText: '30', meaning: 'Long-poll timeout in seconds (0–50).' },
+  { key: 'polling.limit', env: 'HEARSAY_POLLING_LIMIT', flag: '--polling-limit', kind: 'integer', defaultText: '100', meaning: 'Updates per getupdates call (1–100).' },
+  { key: 'polling.delete_webhook', env: 'HEARSAY_POLLING_DELETE_WEBHOOK', flag: '--polling-delete-webhook', kind: 'boolean', defaultText: 'false', meaning: 'Delete a webhook that is still set instead of stopping with an error.' },
+  { key: 'webhook.url', env: 'HEARSAY_WEBHOOK_URL', flag: '--webhook-url', kind: 'url', meaning: 'Public URL given to setwebhook; the webhook path is appended. Required in webhook mode.' },
+  { key: 'webhook.listen', env: 'HEARSAY_WEBHOOK_LISTEN', flag: '--webhook-listen', kind: 'listen', defaultText: '127.0.0.1:8080', meaning: '`host:port` the webhook server binds.' },
+  { key: 'webhook.path', env: 'HEARSAY_WEBHOOK_PATH', flag: '--webhook-path', kind: 'string', defaultText: '/hearsay/<hash of the token>', meaning: 'Path of the webhook endpoint.' },
+  { key: 'webhook.secret', env: 'HEARSAY_WEBHOOK_SECRET', flag: null, kind: 'string', defaultText: 'random at each start', meaning: 'Secret checked in X-Telegram-Bot-Api-Secret-Token (1–256 of `A-Z a-z 0-9 _ -`).' },
+  { key: 'webhook.tls.cert', env: 'HEARSAY_WEBHOOK_TLS_CERT', flag: '--webhook-tls-cert', kind: 'path', meaning: 'PEM certificate: serve HTTPS directly (with `webhook.tls.key`).' },
+  { key: 'webhook.tls.key', env: 'HEARSAY_WEBHOOK_TLS_KEY', flag: '--webhook-tls-key', kind: 'path', meaning: 'PEM private key for `webhook.tls.cert`.' },
+  { key: 'webhook.max_body_bytes', env: 'HEARSAY_WEBHOOK_MAX_BODY_BYTES', flag: '--webhook-max-body-bytes', kind: 'integer', defaultText: '1048576', meaning: 'Largest request body; larger ones get 413.' },
+  { key: 'webhook.max_connections', env: 'HEARSAY_WEBHOOK_MAX_CONNECTIONS', flag: '--webhook-max-connections', kind: 'integer', defaultText: '40', meaning: '`max_connections` given to setwebhook (1–100).' },
+  { key: 'admin.listen', env: 'HEARSAY_ADMIN_LISTEN', flag: '--admin-listen', kind: 'listen', meaning: '`host:port` of /healthz and /metrics in polling mode; off when unset.' },
+  { key: 'log.level', env: 'HEARSAY_LOG_LEVEL', flag: '--log-level', kind: 'enum', defaultText: 'info', meaning: 'fatal, error, warn, info, debug, trace or silent.' },
+  { key: 'log.format', env: 'HEARSAY_LOG_FORMAT', flag: '--log-format', kind: 'enum', defaultText: 'auto', meaning: '`json`, `pretty`, or `auto` (pretty on a terminal).' },
+  { key: 'delivery.concurrency', env: 'HEARSAY_DELIVERY_CONCURRENCY', flag: '--delivery-concurrency', kind: 'integer', defaultText: '32', meaning: 'Chats handled at the same time.' },
+  { key: 'delivery.max_pending', env: 'HEARSAY_DELIVERY_MAX_PENDING', flag: '--delivery-max-pending', kind: 'integer', defaultText: '1000', meaning: 'Updates accepted but not handled yet before the webhook answers 503.' },
+  { key: 'delivery.max_attempts', env: 'HEARSAY_DELIVERY_MAX_ATTEMPTS', flag: '--delivery-max-attempts', kind: 'integer', defaultText: '5', meaning: 'Attempts per sendmessage before a reply is dropped.' },
+  { key: 'delivery.shutdown_timeout', env: 'HEARSAY_DELIVERY_SHUTDOWN_TIMEOUT', flag: '--delivery-shutdown-timeout', kind: 'number', defaultText: '10', meaning: 'Seconds a graceful stop waits for work in flight.' },
+];
+
+export function settingByKey(key: string): SettingSpec {
+  const spec = SETTINGS.find((s) => s.key === key);
+  if (!spec) throw new Error(`unknown setting ${key}`);
+  return spec;
+}

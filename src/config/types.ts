@@ -1,0 +1,39 @@
+// The resolved service configuration: every layer merged, every value checked and typed.
+// `startService` takes this; programmatic callers (e.g. an embedded demo) can build one with loadConfig.
+
+export type IngressMode = 'polling' | 'webhook';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+export interface ServiceConfig {
+  /** Never logged; registered with the process secrets as soon as it is read. */
+  token: string;
+  baseUrl: string;
+  /** Absolute path of the rule directory or file. */
+  rulesPath: string;
+  dataDir: string;
+  mode: IngressMode;
+  /** The config file that was read, if any. */
+  configFile: string | null;
+  log: { level: LogLevel; format: LogFormat };
+  polling: { timeoutSeconds: number; limit: number; deleteWebhook: boolean };
+  webhook: {
+    /** The public URL given to setwebhook (configured URL + path); null when not configured. */
+    publicUrl: string | null;
+    listen: ListenAddress;
+    path: string;
+    /** Never logged; generated at start when not configured. */
+    secret: string;
+    secretGenerated: boolean;
+    tls: { certPath: string; keyPath: string } | null;
+    maxBodyBytes: number;
+    maxConnections: number;
+  };
+  admin: { listen: ListenAddress | null };
+  delivery: { concurrency: number; maxPending: number; maxAttempts: number; shutdownTimeoutMs: number };
+}

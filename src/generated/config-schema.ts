@@ -1,0 +1,309 @@
+// Generated from schemas/config.schema.json by scripts/generate-schema-modules.mjs; do not edit.
+// Edit the schema and run `npm run build`.
+
+export const configSchema = {
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://hearsay.dev/schemas/config.schema.json",
+  "title": "ConfigFile",
+  "description": "The hearsay service configuration file (hearsay.yaml). Every key is optional; environment variables and command-line flags override it. The bot token is never read from this file: use BOT_TOKEN or BOT_TOKEN_FILE.",
+  "type": "object",
+  "additionalProperties": false,
+  "properties": {
+    "base_url": {
+      "description": "Root of the Bot API service, without /bot<token>.",
+      "type": "string",
+      "pattern": "^https?://[^\\s/]+(/[^\\s]*)?$"
+    },
+    "rules": {
+      "description": "Directory (or single file) of YAML rule files. Relative to the config file.",
+      "type": "string",
+      "minLength": 1
+    },
+    "data_dir": {
+      "description": "Directory for the service's state. Relative to the config file.",
+      "type": "string",
+      "minLength": 1
+    },
+    "ingress": {
+      "title": "IngressSettings",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "mode": {
+          "description": "How updates arrive: long polling or a webhook.",
+          "type": "string",
+          "enum": [
+            "polling",
+            "webhook"
+          ]
+        }
+      }
+    },
+    "polling": {
+      "title": "PollingSettings",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "timeout": {
+          "description": "Long-poll timeout in seconds (0-50).",
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 50
+        },
+        "limit": {
+          "description": "Most updates fetched per getupdates call (1-100).",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "delete_webhook": {
+          "description": "Delete a webhook that is still set instead of stopping with an error.",
+          "type": "boolean"
+        }
+      }
+    },
+    "webhook": {
+      "title": "WebhookSettings",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "url": {
+          "description": "Public URL the service posts updates to (the webhook path is appended).",
+          "type": "string",
+          "pattern": "^https?://[^\\s/]+(/[^\\s]*)?$"
+        },
+        "listen": {
+          "description": "host:port the webhook server binds.",
+          "type": "string",
+          "minLength": 1
+        },
+        "path": {
+          "description": "URL path of the webhook endpoint; derived from a hash of the token when absent.",
+          "type": "string",
+          "pattern": "^/[A-Za-z0-9._~/-]*$"
+        },
+        "secret": {
+          "description": "Secret the service sends in X-Telegram-Bot-Api-Secret-Token (1-256 of A-Z a-z 0-9 _ -). Prefer HEARSAY_WEBHOOK_SECRET.",
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]{1,256}$"
+        },
+        "tls": {
+          "title": "WebhookTlsSettings",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "cert": {
+              "description": "PEM certificate file.",
+              "type": "string",
+              "minLength": 1
+            },
+            "key": {
+              "description": "PEM private key file.",
+              "type": "string",
+              "minLength": 1
+            }
+          }
+        },
+        "max_body_bytes": {
+          "description": "Largest accepted request body in bytes.",
+          "type": "integer",
+          "minimum": 1024,
+          "maximum": 104857600
+        },
+        "max_connections": {
+          "description": "max_connections given to setwebhook (1-100).",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        }
+      }
+    },
+    "admin": {
+      "title": "AdminSettings",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "listen": {
+          "description": "host:port of the /healthz and /metrics server in polling mode; off when absent.",
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    },
+    "log": {
+      "title": "LogSettings",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "level": {
+          "description": "Log level.",
+          "type": "string",
+          "enum": [
+            "fatal",
+            "error",
+            "warn",
+            "info",
+            "debug",
+            "trace",
+            "silent"
+          ]
+        },
+        "format": {
+          "description": "json lines, pretty text, or auto (pretty on a terminal).",
+          "type": "string",
+          "enum": [
+            "auto",
+            "json",
+            "pretty"
+          ]
+        }
+      }
+    },
+    "delivery": {
+      "title": "DeliverySettings",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "concurrency": {
+          "description": "Chats handled at the same time.",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1000
+        },
+        "max_pending": {
+          "description": "Updates accepted but not yet handled before the webhook answers 503.",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1000000
+        },
+        "max_attempts": {
+          "description": "Attempts per sendmessage call before the reply is dropped.",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "shutdown_timeout": {
+          "description": "Seconds a graceful stop waits for work in flight.",
+          "type": "number",
+          "minimum": 0,
+          "maximum": 600
+        }
+      }
+    }
+  }
+} as const;
+
+/**
+ * The hearsay service configuration file (hearsay.yaml). Every key is optional; environment variables and command-line flags override it. The bot token is never read from this file: use BOT_TOKEN or BOT_TOKEN_FILE.
+ */
+export interface ConfigFile {
+  /**
+   * Root of the Bot API service, without /bot<token>.
+   */
+  base_url?: string;
+  /**
+   * Directory (or single file) of YAML rule files. Relative to the config file.
+   */
+  rules?: string;
+  /**
+   * Directory for the service's state. Relative to the config file.
+   */
+  data_dir?: string;
+  ingress?: IngressSettings;
+  polling?: PollingSettings;
+  webhook?: WebhookSettings;
+  admin?: AdminSettings;
+  log?: LogSettings;
+  delivery?: DeliverySettings;
+}
+export interface IngressSettings {
+  /**
+   * How updates arrive: long polling or a webhook.
+   */
+  mode?: "polling" | "webhook";
+}
+export interface PollingSettings {
+  /**
+   * Long-poll timeout in seconds (0-50).
+   */
+  timeout?: number;
+  /**
+   * Most updates fetched per getupdates call (1-100).
+   */
+  limit?: number;
+  /**
+   * Delete a webhook that is still set instead of stopping with an error.
+   */
+  delete_webhook?: boolean;
+}
+export interface WebhookSettings {
+  /**
+   * Public URL the service posts updates to (the webhook path is appended).
+   */
+  url?: string;
+  /**
+   * host:port the webhook server binds.
+   */
+  listen?: string;
+  /**
+   * URL path of the webhook endpoint; derived from a hash of the token when absent.
+   */
+  path?: string;
+  /**
+   * Secret the service sends in X-Telegram-Bot-Api-Secret-Token (1-256 of A-Z a-z 0-9 _ -). Prefer HEARSAY_WEBHOOK_SECRET.
+   */
+  secret?: string;
+  tls?: WebhookTlsSettings;
+  /**
+   * Largest accepted request body in bytes.
+   */
+  max_body_bytes?: number;
+  /**
+   * max_connections given to setwebhook (1-100).
+   */
+  max_connections?: number;
+}
+export interface WebhookTlsSettings {
+  /**
+   * PEM certificate file.
+   */
+  cert?: string;
+  /**
+   * PEM private key file.
+   */
+  key?: string;
+}
+export interface AdminSettings {
+  /**
+   * host:port of the /healthz and /metrics server in polling mode; off when absent.
+   */
+  listen?: string;
+}
+export interface LogSettings {
+  /**
+   * Log level.
+   */
+  level?: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /**
+   * json lines, pretty text, or auto (pretty on a terminal).
+   */
+  format?: "auto" | "json" | "pretty";
+}
+export interface DeliverySettings {
+  /**
+   * Chats handled at the same time.
+   */
+  concurrency?: number;
+  /**
+   * Updates accepted but not yet handled before the webhook answers 503.
+   */
+  max_pending?: number;
+  /**
+   * Attempts per sendmessage call before the reply is dropped.
+   */
+  max_attempts?: number;
+  /**
+   * Seconds a graceful stop waits for work in flight.
+   */
+  shutdown_timeout?: number;
+}

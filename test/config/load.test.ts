@@ -1,0 +1,179 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
+import { Secrets } from '../../src/log/secrets.js';
+
+const TOKEN = '123456:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'hearsay-config-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function problemsOf(promise: Promise<unknown>): Promise<string[]> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ConfigError);
+  return (error as ConfigError).problems.map((p) => p.format());
+}
+
+const load = (opts: { file?: string; env?: Record<string, string>; flags?: Record<string, string | boolean>; configPath?: string } = {}) =>
+  (async () => {
+    if (opts.file !== undefined) await writeFile(join(dir, 'hearsay.yaml'), opts.file);
+    return loadConfig({ cwd: dir, env: { BOT_TOKEN: TOKEN, ...opts.env }, flags: opts.flags ?? {}, configPath: opts.configPath, secrets: new Secrets() });
+  })();
+
+describe('config layering', () => {
+  it('has a sensible default for everything but the token', async () => {
+    const config = await load();
+    expect(config.baseUrl).toBe('https://api.telegram.org');
+    expect(config.mode).toBe('polling');
+    expect(config.rulesPath).toBe(join(dir, 'rules'));
+    expect(config.polling.timeoutSeconds).toBe(30);
+    expect(config.webhook.listen).toEqual({ host: '127.0.0.1', port: 8080 });
+    expect(config.admin.listen).toBeNull();
+    expect(config.configFile).toBeNull();
+    expect(config.webhook.path).toMatch(/^\/hearsay\/[0-9a-f]{32}$/);
+    expect(config.webhook.path).not.toContain(TOKEN.split(':')[1]);
+  });
+
+  it('reads hearsay.yaml from the working directory; environment overrides it; flags override both', async () => {
+    const file = 'polling:\n  timeout: 5\n  limit: 10\nlog:\n  level: debug\nrules: my-rules\n';
+    let config = await load({ file });
+    expect(config.polling).toMatchObject({ timeoutSeconds: 5, limit: 10 });
+    expect(config.log.level).toBe('debug');
+    expect(config.rulesPath).toBe(join(dir, 'my-rules'));
+    expect(config.configFile).toBe(join(dir, 'hearsay.yaml'));
+
+    config = await load({ file, env: { HEARSAY_POLLING_TIMEOUT: '7', HEARSAY_LOG_LEVEL: 'warn' } });
+    expect(config.polling.timeoutSeconds).toBe(7);
+    expect(config.log.level).toBe('warn');
+    expect(config.polling.limit).toBe(10);
+
+    config = await load({ file, env: { HEARSAY_POLLING_TIMEOUT: '7' }, flags: { 'polling.timeout': '9', 'log.level': 'error' } });
+    expect(config.polling.timeoutSeconds).toBe(9);
+    expect(config.log.level).toBe('error');
+  });
+
+  it('switches to webhook mode with the fixed variable names and builds the public URL from url + path', async () => {
+    const config = await load({
+      env: {
+        HEARSAY_MODE: 'webhook',
+        HEARSAY_WEBHOOK_URL: 'https://bot.example.com/base/',
+        HEARSAY_WEBHOOK_LISTEN: '[::1]:9000',
+        HEARSAY_WEBHOOK_SECRET: 'my_secret-123',
+        HEARSAY_WEBHOOK_PATH: '/hook',
+        BASE_URL: 'http://127.0.0.1:8081/',
+      },
+    });
+    expect(config.mode).toBe('webhook');
+    expect(config.webhook.publicUrl).toBe('https://bot.example.com/base/hook');
+    expect(config.webhook.listen).toEqual({ host: '::1', port: 9000 });
+    expect(config.webhook.secret).toBe('my_secret-123');
+    expect(config.webhook.secretGenerated).toBe(false);
+    expect(config.baseUrl).toBe('http://127.0.0.1:8081');
+  });
+
+  it('generates a webhook secret of the allowed alphabet when none is configured, and registers secrets', async () => {
+    const secrets = new Secrets();
+    const config = await loadConfig({ cwd: dir, env: { BOT_TOKEN: TOKEN }, secrets });
+    expect(config.webhook.secret).toMatch(/^[A-Za-z0-9_-]{16,256}$/);
+    expect(secrets.scrub(`a ${TOKEN} b ${config.webhook.secret}`)).toBe('a <redacted> b <redacted>');
+  });
+
+  it('reads the token from BOT_TOKEN_FILE', async () => {
+    await writeFile(join(dir, 'token'), `${TOKEN}\n`);
+    const config = await loadConfig({ cwd: dir, env: { BOT_TOKEN_FILE: 'token' }, secrets: new Secrets() });
+    expect(config.token).toBe(TOKEN);
+  });
+
+  it('resolves paths written in the config file relative to that file', async () => {
+    await writeFile(join(dir, 'elsewhere.yaml'), 'rules: ./bot-rules\n');
+    const config = await loadConfig({ cwd: '/', configPath: join(dir, 'elsewhere.yaml'), env: { BOT_TOKEN: TOKEN }, secrets: new Secrets() });
+    expect(config.rulesPath).toBe(join(dir, 'bot-rules'));
+  });
+});
+
+describe('config errors name the setting and where it came from', () => {
+  it('points at the file position of a wrong value', async () => {
+    const problems = await problemsOf(load({ file: 'polling:\n  timeout: 99\ningress:\n  mode: poll\n' }));
+    expect(problems).toContain('hearsay.yaml:2:12: polling.timeout must be at most 50 (got 99)');
+    expect(problems).toContain("hearsay.yaml:4:9: ingress.mode must be one of: polling, webhook (got 'poll')");
+  });
+
+  it('suggests the nearest key for an unknown one, at the key position', async () => {
+    const problems = await problemsOf(load({ file: 'polling:\n  timout: 5\n' }));
+    expect(problems).toEqual(["hearsay.yaml:2:3: unknown key 'timout' in 'polling'; did you mean 'timeout'?"]);
+  });
+
+  it('refuses a token in the config file and says where the token belongs', async () => {
+    const problems = await problemsOf(load({ file: 'base_url: https://x.example\ntoken: 1:abc\n' }));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^hearsay\.yaml:2:1: the bot token is never read from the config file.*BOT_TOKEN or BOT_TOKEN_FILE/);
+  });
+
+  it('reports invalid YAML with its position', async () => {
+    const problems = await problemsOf(load({ file: 'polling:\n  timeout: [1,\n' }));
+    expect(problems[0]).toMatch(/^hearsay\.yaml:\d+:\d+: invalid YAML/);
+  });
+
+  it('reports a file that is not a mapping', async () => {
+    const problems = await problemsOf(load({ file: '- a\n- b\n' }));
+    expect(problems).toEqual(['hearsay.yaml:1:1: the config file must be a mapping of settings (key: value)']);
+  });
+
+  it('names the environment variable of a wrong value', async () => {
+    const problems = await problemsOf(load({ env: { HEARSAY_POLLING_TIMEOUT: 'soon', HEARSAY_MODE: 'carrier-pigeon', HEARSAY_POLLING_DELETE_WEBHOOK: 'maybe' } }));
+    expect(problems).toContain("environment variable HEARSAY_POLLING_TIMEOUT: polling.timeout must be an integer (got 'soon')");
+    expect(problems).toContain("environment variable HEARSAY_MODE: ingress.mode must be one of: polling, webhook (got 'carrier-pigeon')");
+    expect(problems).toContain("environment variable HEARSAY_POLLING_DELETE_WEBHOOK: polling.delete_webhook must be true or false (got 'maybe')");
+  });
+
+  it('names the flag of a wrong value', async () => {
+    const problems = await problemsOf(load({ flags: { 'webhook.listen': 'localhost', 'base_url': 'ftp://x' } }));
+    expect(problems).toContain("option --webhook-listen: webhook.listen must be host:port, such as 127.0.0.1:8080 or [::1]:8080 (got 'localhost')");
+    expect(problems).toContain("option --base-url: base_url must be an http:// or https:// URL, such as https://api.telegram.org (got 'ftp://x')");
+  });
+
+  it('never echoes a malformed webhook secret', async () => {
+    const problems = await problemsOf(load({ env: { HEARSAY_WEBHOOK_SECRET: 'has spaces and $ymbols' } }));
+    expect(problems).toEqual(['environment variable HEARSAY_WEBHOOK_SECRET: webhook.secret must be 1 to 256 characters of A-Z a-z 0-9 _ -']);
+  });
+
+  it('requires webhook.url in webhook mode, naming where the mode was set', async () => {
+    const problems = await problemsOf(load({ flags: { 'ingress.mode': 'webhook' } }));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^option --mode: ingress.mode is webhook but webhook.url is not set/);
+  });
+
+  it('requires both TLS files or neither', async () => {
+    const problems = await problemsOf(load({ file: 'webhook:\n  tls:\n    cert: cert.pem\n' }));
+    expect(problems).toEqual(['hearsay.yaml:3:11: webhook.tls.cert is set but webhook.tls.key is not: give both the certificate and the key, or neither']);
+  });
+
+  it('fails on a missing explicitly named config file', async () => {
+    const problems = await problemsOf(load({ configPath: 'nope.yaml' }));
+    expect(problems).toEqual([`option --config: ${join(dir, 'nope.yaml').replace(dir + '/', '')}: file not found`]);
+  });
+
+  it('asks for a token when there is none, and never prints one', async () => {
+    const problems = await problemsOf(loadConfig({ cwd: dir, env: {}, secrets: new Secrets() }));
+    expect(problems[0]).toMatch(/no bot token: set BOT_TOKEN/);
+    const both = await problemsOf(loadConfig({ cwd: dir, env: { BOT_TOKEN: TOKEN, BOT_TOKEN_FILE: 'x' }, secrets: new Secrets() }));
+    expect(both).toEqual(['environment variable BOT_TOKEN_FILE: set either BOT_TOKEN or BOT_TOKEN_FILE, not both']);
+    const spaced = await problemsOf(loadConfig({ cwd: dir, env: { BOT_TOKEN: '123:abc def/xyz' }, secrets: new Secrets() }));
+    expect(spaced.join('\n')).not.toContain('abc def');
+  });
+
+  it('reports every problem from every layer at once', async () => {
+    const problems = await problemsOf(load({ file: 'polling:\n  limit: 0\n', env: { HEARSAY_DELIVERY_CONCURRENCY: '0' }, flags: { 'log.level': 'loud' } }));
+    expect(problems).toHaveLength(3);
+  });
+});
