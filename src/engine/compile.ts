@@ -1,0 +1,174 @@
+// Turns schema-valid rules into an immutable RuleSet: compiles patterns (re2js, linear time) and
+// reply templates, normalises text and keywords, and builds the lookup indexes. Every problem is
+// collected with its source position instead of stopping at the first.
+import { RE2JS } from 're2js';
+import type { Rule } from '../generated/rules-schema.js';
+import { problemAt, RuleLoadError, type RuleLocator, type RuleProblem } from '../rules/problem.js';
+import { firstWord } from './keywords.js';
+import { normalize } from './normalize.js';
+import type { CompiledRule, CompiledTrigger, KeywordEntry, RuleIndex, RuleSet } from './rule-set.js';
+import { compileTemplate, type Template, type TemplateContext } from './template.js';
+
+export interface CompileResult {
+  /** Undefined when there were errors (warnings alone still give a rule set). */
+  ruleSet?: RuleSet;
+  problems: RuleProblem[];
+}
+
+const inlineLocator: RuleLocator = (ruleIndex) => ({ file: `<rule #${ruleIndex + 1}>`, line: 1, column: 1 });
+
+/** Compiles rules given in the global order; `files` names the files they came from (for reports). */
+export function compileRulesCollecting(rules: readonly Rule[], locate: RuleLocator = inlineLocator, files: readonly string[] = []): CompileResult {
+  const problems: RuleProblem[] = [];
+  const compiled: CompiledRule[] = [];
+  for (const [order, rule] of rules.entries()) {
+    const result = compileRule(rule, order, locate, problems);
+    if (result) compiled.push(result);
+  }
+  if (problems.some((p) => p.severity === 'error')) return { problems };
+  const ruleSet: RuleSet = Object.freeze({ rules: Object.freeze(compiled), files: Object.freeze([...files]), index: buildIndex(compiled) });
+  return { ruleSet, problems };
+}
+
+/** Compiles rules or throws a RuleLoadError listing every problem. */
+export function compileRules(rules: readonly Rule[], locate?: RuleLocator, files?: readonly string[]): RuleSet {
+  const { ruleSet, problems } = compileRulesCollecting(rules, locate, files);
+  if (!ruleSet) throw new RuleLoadError(problems);
+  return ruleSet;
+}
+
+function compileRule(rule: Rule, order: number, locate: RuleLocator, problems: RuleProblem[]): CompiledRule | undefined {
+  const name = `rule '${rule.id}'`;
+  const error = (path: (string | number)[], message: string) => problems.push(problemAt(locate(order, path), message));
+  const caseSensitive = rule.case_sensitive === true;
+  let trigger: CompiledTrigger | undefined;
+  const context: TemplateContext = { trigger: 'fallback' };
+
+  if (rule.command !== undefined) {
+    trigger = { kind: 'command', name: rule.command.toLowerCase() };
+    context.trigger = 'command';
+  } else if (rule.text !== undefined) {
+    const text = normalize(rule.text, caseSensitive);
+    if (text === '') error(['text'], `the text of ${name} is only whitespace: a message is trimmed before comparing, so it can never match`);
+    trigger = { kind: 'text', text };
+    context.trigger = 'text';
+  } else if (rule.pattern !== undefined) {
+    context.trigger = 'pattern';
+    const regex = compilePattern(rule.pattern, caseSensitive, (message) => error(['pattern'], `${message} in ${name}`));
+    if (regex) {
+      trigger = { kind: 'pattern', source: rule.pattern, regex };
+      context.groupCount = regex.groupCount();
+      context.groupNames = new Set(Object.keys(regex.namedGroups()));
+    }
+  } else if (rule.keywords !== undefined) {
+    context.trigger = 'keywords';
+    const keywords: string[] = [];
+    for (const [i, keyword] of rule.keywords.entries()) {
+      const normalized = normalize(keyword, caseSensitive);
+      if (!firstWord(normalized)) error(['keywords', i], `keyword ${JSON.stringify(keyword)} in ${name} has no letter or digit, so it has no word edges to match; use a pattern instead`);
+      else if (!keywords.includes(normalized)) keywords.push(normalized);
+    }
+    trigger = { kind: 'keywords', keywords };
+  } else if (rule.fallback === true) {
+    trigger = { kind: 'fallback' };
+  }
+
+  const replySources = typeof rule.reply === 'string' ? [rule.reply] : rule.reply;
+  const replies: Template[] = [];
+  for (const [i, source] of replySources.entries()) {
+    const result = compileTemplate(source, context);
+    const path = typeof rule.reply === 'string' ? ['reply'] : ['reply', i];
+    if (result.ok) {
+      replies.push(result.template);
+      if (result.template.isStatic && source.length > 4096) {
+        problems.push(problemAt(locate(order, path), `the reply of ${name} is ${source.length} characters; the service refuses more than 4096, so it will be sent in several messages`, 'warning'));
+      }
+    } else if (context.trigger !== 'pattern' || trigger) {
+      // (A broken pattern already reported its error; its templates cannot be judged.)
+      for (const message of result.errors) error(path, `${message} (in the reply of ${name})`);
+    }
+  }
+  if (!trigger) return undefined;
+  const position = locate(order, []);
+  return Object.freeze({
+    id: rule.id,
+    order,
+    file: position.file,
+    line: position.line,
+    column: position.column,
+    trigger: Object.freeze(trigger),
+    caseSensitive,
+    chatTypes: rule.chat_types ? new Set<string>(rule.chat_types) : null,
+    chats: rule.chats ? new Set<number>(rule.chats) : null,
+    replies: Object.freeze(replies),
+    ...(rule.parse_mode ? { parseMode: rule.parse_mode } : {}),
+    replyToMessage: rule.reply_to_message === true,
+    disableNotification: rule.disable_notification === true,
+    examples: Object.freeze([...(rule.examples ?? [])]),
+  });
+}
+
+/** RE2 syntax via re2js: matching time is linear in the message length, so no pattern can hang us. */
+function compilePattern(source: string, caseSensitive: boolean, report: (message: string) => void): RE2JS | undefined {
+  const literal = /^\/(.+)\/([a-z]*)$/s.exec(source);
+  if (literal && literal[2]) {
+    report(`this looks like a JavaScript regex literal with flags '${literal[2]}': write only '${literal[1]}' (flags are not supported; g and y would make matching depend on the previous message, use case_sensitive for case)`);
+    return undefined;
+  }
+  try {
+    return RE2JS.compile(source, caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
+  } catch (e) {
+    const detail = e instanceof Error ? e.message.replace(/^error parsing regexp: /, '') : String(e);
+    const hint = /\(\?[=!<][=!]?/.test(source) ? ' (lookarounds are not supported: RE2 syntax guarantees linear time)' : '';
+    report(`invalid pattern: ${detail}${hint}`);
+    return undefined;
+  }
+}
+
+function buildIndex(rules: readonly CompiledRule[]): RuleIndex {
+  const commands = new Map<string, CompiledRule[]>();
+  const textFolded = new Map<string, CompiledRule[]>();
+  const textExact = new Map<string, CompiledRule[]>();
+  const keywordsFolded = new Map<string, KeywordEntry[]>();
+  const keywordsExact = new Map<string, KeywordEntry[]>();
+  const patterns: CompiledRule[] = [];
+  const fallbacks: CompiledRule[] = [];
+  const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
+    const list = map.get(key);
+    if (list) list.push(value);
+    else map.set(key, [value]);
+  };
+  for (const rule of rules) {
+    const t = rule.trigger;
+    switch (t.kind) {
+      case 'command':
+        push(commands, t.name, rule);
+        break;
+      case 'text':
+        push(rule.caseSensitive ? textExact : textFolded, t.text, rule);
+        break;
+      case 'keywords':
+        for (const keyword of t.keywords) {
+          const first = firstWord(keyword)!;
+          push(rule.caseSensitive ? keywordsExact : keywordsFolded, first.word, { keyword, lead: first.lead, rule });
+        }
+        break;
+      case 'pattern':
+        patterns.push(rule);
+        break;
+      case 'fallback':
+        fallbacks.push(rule);
+        break;
+    }
+  }
+  return Object.freeze({
+    commands,
+    textFolded,
+    textExact,
+    keywordsFolded,
+    keywordsExact,
+    patterns,
+    fallbacks,
+    needsExact: textExact.size > 0 || keywordsExact.size > 0,
+  });
+}

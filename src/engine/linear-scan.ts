@@ -1,0 +1,27 @@
+// The reference matcher: tries every rule in order, with no index. Tests prove the indexed
+// matchMessage gives exactly the same answer; the benchmark uses it as the naive baseline.
+import type { Message } from '@grammyjs/types';
+import { conditionsPass } from './conditions.js';
+import { containsKeyword } from './keywords.js';
+import { prepareMessage, resultFor, type MatchResult } from './match.js';
+import type { RuleSet } from './rule-set.js';
+
+export function matchLinear(message: Message, rules: RuleSet, botUsername: string): MatchResult | null {
+  const prepared = prepareMessage(message, botUsername, true);
+  if (!prepared || prepared.notForUs) return null;
+  for (const rule of rules.rules) {
+    if (!conditionsPass(rule, message)) continue;
+    const t = rule.trigger;
+    const text = rule.caseSensitive ? prepared.exact! : prepared.folded;
+    const hit =
+      (t.kind === 'command' && prepared.command?.name === t.name) ||
+      (t.kind === 'text' && text === t.text) ||
+      (t.kind === 'keywords' && t.keywords.some((k) => containsKeyword(text, k))) ||
+      (t.kind === 'pattern' && t.regex.test(prepared.patternInput));
+    if (hit) return resultFor(rule, prepared);
+  }
+  for (const rule of rules.rules) {
+    if (rule.trigger.kind === 'fallback' && conditionsPass(rule, message)) return { rule };
+  }
+  return null;
+}

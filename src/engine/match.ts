@@ -1,0 +1,114 @@
+// Finds the rule that answers a message: the matching rule with the lowest position in the global
+// order, found through the indexes (commands, texts, keywords) plus an ordered walk over pattern rules
+// that stops as soon as an earlier indexed candidate has won; `fallback` only when nothing matched.
+import type { Message } from '@grammyjs/types';
+import { isForBot, parseCommand, type ParsedCommand } from './command.js';
+import { conditionsPass } from './conditions.js';
+import { keywordAt } from './keywords.js';
+import { normalize, normalizeForPattern, WORD_RUN } from './normalize.js';
+import type { CompiledRule, KeywordEntry, RuleSet } from './rule-set.js';
+
+export interface MatchResult {
+  rule: CompiledRule;
+  /** For command rules: the text after the command. */
+  args?: string;
+  /** For pattern rules: captures by number (0 = whole match) and by name; null for a group that did not take part. */
+  captures?: ReadonlyMap<number | string, string | null>;
+}
+
+/** What every matcher needs from the message, computed once. */
+export interface PreparedMessage {
+  message: Message;
+  text: string;
+  command?: ParsedCommand;
+  /** Set when the message is a command addressed to another bot: nothing answers it. */
+  notForUs: boolean;
+  folded: string;
+  exact?: string;
+  patternInput: string;
+}
+
+export function prepareMessage(message: Message, botUsername: string, needsExact: boolean): PreparedMessage | undefined {
+  const text = message.text;
+  if (typeof text !== 'string' || text.length === 0) return undefined;
+  const command = parseCommand(text, message.entities);
+  return {
+    message,
+    text,
+    ...(command ? { command } : {}),
+    notForUs: command !== undefined && !isForBot(command, botUsername),
+    folded: normalize(text),
+    ...(needsExact ? { exact: normalize(text, true) } : {}),
+    patternInput: normalizeForPattern(text),
+  };
+}
+
+export function matchMessage(message: Message, rules: RuleSet, botUsername: string): MatchResult | null {
+  const index = rules.index;
+  const prepared = prepareMessage(message, botUsername, index.needsExact);
+  if (!prepared || prepared.notForUs) return null;
+  const msg = prepared.message;
+  let best: CompiledRule | undefined;
+  const consider = (list: readonly CompiledRule[] | undefined) => {
+    if (!list) return;
+    for (const rule of list) {
+      if (best && rule.order >= best.order) return;
+      if (conditionsPass(rule, msg)) {
+        best = rule;
+        return;
+      }
+    }
+  };
+
+  if (prepared.command) consider(index.commands.get(prepared.command.name));
+  consider(index.textFolded.get(prepared.folded));
+  if (prepared.exact !== undefined) consider(index.textExact.get(prepared.exact));
+  if (index.keywordsFolded.size > 0) best = bestKeyword(prepared.folded, index.keywordsFolded, msg, best);
+  if (prepared.exact !== undefined && index.keywordsExact.size > 0) best = bestKeyword(prepared.exact, index.keywordsExact, msg, best);
+
+  for (const rule of index.patterns) {
+    if (best && rule.order >= best.order) break;
+    if (rule.trigger.kind !== 'pattern' || !conditionsPass(rule, msg)) continue;
+    const captures = patternCaptures(rule, prepared.patternInput);
+    if (captures) return { rule, captures };
+  }
+  if (best) return resultFor(best, prepared);
+  for (const rule of index.fallbacks) {
+    if (conditionsPass(rule, msg)) return { rule };
+  }
+  return null;
+}
+
+function bestKeyword(text: string, map: ReadonlyMap<string, readonly KeywordEntry[]>, msg: Message, best: CompiledRule | undefined): CompiledRule | undefined {
+  for (const token of text.matchAll(WORD_RUN)) {
+    const entries = map.get(token[0]);
+    if (!entries) continue;
+    for (const entry of entries) {
+      if (best && entry.rule.order >= best.order) break;
+      if (keywordAt(text, entry.keyword, token.index - entry.lead) && conditionsPass(entry.rule, msg)) best = entry.rule;
+    }
+  }
+  return best;
+}
+
+export function resultFor(rule: CompiledRule, prepared: PreparedMessage): MatchResult {
+  if (rule.trigger.kind === 'command') return { rule, args: prepared.command?.args ?? '' };
+  if (rule.trigger.kind === 'pattern') {
+    const captures = patternCaptures(rule, prepared.patternInput);
+    if (captures) return { rule, captures };
+  }
+  return { rule };
+}
+
+/** Runs a pattern rule; undefined when it does not match. */
+export function patternCaptures(rule: CompiledRule, input: string): Map<number | string, string | null> | undefined {
+  if (rule.trigger.kind !== 'pattern') return undefined;
+  const regex = rule.trigger.regex;
+  if (!regex.test(input)) return undefined;
+  const matcher = regex.matcher(input);
+  if (!matcher.find()) return undefined;
+  const captures = new Map<number | string, string | null>();
+  for (let g = 0; g <= matcher.groupCount(); g++) captures.set(g, matcher.group(g));
+  for (const [name, g] of Object.entries(regex.namedGroups())) captures.set(name, matcher.group(g));
+  return captures;
+}

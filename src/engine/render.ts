@@ -1,0 +1,70 @@
+// Renders a precompiled reply template for one message, escaping every inserted value for the
+// chosen parse mode (the rule author's own markup in the literal parts is left alone).
+import type { Message } from '@grammyjs/types';
+import type { ParseMode } from './reply.js';
+import type { Template, TemplateVariable } from './template.js';
+
+export interface RenderValues {
+  message: Message;
+  /** The command's argument string, for command rules. */
+  args?: string;
+  /** Pattern captures by number and by name (null for a group that did not take part). */
+  captures?: ReadonlyMap<number | string, string | null>;
+}
+
+export function render(template: Template, values: RenderValues, parseMode?: ParseMode): string {
+  let out = '';
+  for (const part of template.parts) {
+    out += typeof part === 'string' ? part : escapeFor(valueOf(part, values), parseMode);
+  }
+  return out;
+}
+
+/** Picks one alternative; `random` returns a number in [0, 1) like Math.random. */
+export function pickTemplate(templates: readonly Template[], random: () => number): Template {
+  if (templates.length === 1) return templates[0]!;
+  const i = Math.min(templates.length - 1, Math.max(0, Math.floor(random() * templates.length)));
+  return templates[i]!;
+}
+
+function valueOf(variable: TemplateVariable, { message, args, captures }: RenderValues): string {
+  switch (variable.kind) {
+    case 'user.first_name':
+      return message.from?.first_name ?? '';
+    case 'user.last_name':
+      return message.from?.last_name ?? '';
+    case 'user.username':
+      return message.from?.username ?? '';
+    case 'user.id':
+      return message.from ? String(message.from.id) : '';
+    case 'chat.id':
+      return String(message.chat.id);
+    case 'chat.type':
+      return message.chat.type;
+    case 'chat.title':
+      return 'title' in message.chat && typeof message.chat.title === 'string' ? message.chat.title : '';
+    case 'text':
+      return message.text ?? '';
+    case 'args':
+      return args ?? '';
+    case 'match':
+      return captures?.get(variable.group) ?? '';
+  }
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"]/g, (c) => HTML_ESCAPES[c]!);
+}
+
+/** MarkdownV2 reserved characters (and the backslash itself) get a backslash before them. */
+export function escapeMarkdownV2(value: string): string {
+  return value.replace(/[_*[\]()~`>#+\-=|{}.!\\]/g, (c) => `\\${c}`);
+}
+
+function escapeFor(value: string, parseMode?: ParseMode): string {
+  if (parseMode === 'HTML') return escapeHtml(value);
+  if (parseMode === 'MarkdownV2') return escapeMarkdownV2(value);
+  return value;
+}

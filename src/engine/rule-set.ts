@@ -1,0 +1,58 @@
+// The compiled, immutable rule set: rules in the global order (files by name, rules in file order)
+// plus the indexes that find command, text and keyword candidates without scanning every rule.
+import type { RE2JS } from 're2js';
+import type { ParseMode } from './reply.js';
+import type { Template } from './template.js';
+
+export type CompiledTrigger =
+  | { readonly kind: 'command'; readonly name: string }
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'pattern'; readonly source: string; readonly regex: RE2JS }
+  | { readonly kind: 'keywords'; readonly keywords: readonly string[] }
+  | { readonly kind: 'fallback' };
+
+export interface CompiledRule {
+  readonly id: string;
+  /** Position in the global order; the lowest matching position wins. */
+  readonly order: number;
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly trigger: CompiledTrigger;
+  readonly caseSensitive: boolean;
+  readonly chatTypes: ReadonlySet<string> | null;
+  readonly chats: ReadonlySet<number> | null;
+  readonly replies: readonly Template[];
+  readonly parseMode?: ParseMode;
+  readonly replyToMessage: boolean;
+  readonly disableNotification: boolean;
+  readonly examples: readonly string[];
+}
+
+/** One keyword of one rule, filed under its first word: `lead` is what precedes that word (e.g. '#'). */
+export interface KeywordEntry {
+  readonly keyword: string;
+  readonly lead: number;
+  readonly rule: CompiledRule;
+}
+
+export interface RuleIndex {
+  /** Lower-cased command name → rules in order. */
+  readonly commands: ReadonlyMap<string, readonly CompiledRule[]>;
+  /** Normalised (case-folded) text → rules in order; `textExact` for case-sensitive rules. */
+  readonly textFolded: ReadonlyMap<string, readonly CompiledRule[]>;
+  readonly textExact: ReadonlyMap<string, readonly CompiledRule[]>;
+  /** First word of each normalised keyword → entries in rule order. */
+  readonly keywordsFolded: ReadonlyMap<string, readonly KeywordEntry[]>;
+  readonly keywordsExact: ReadonlyMap<string, readonly KeywordEntry[]>;
+  readonly patterns: readonly CompiledRule[];
+  readonly fallbacks: readonly CompiledRule[];
+  /** Whether any rule needs the case-preserving normalised text (saves work per message when not). */
+  readonly needsExact: boolean;
+}
+
+export interface RuleSet {
+  readonly rules: readonly CompiledRule[];
+  readonly files: readonly string[];
+  readonly index: RuleIndex;
+}

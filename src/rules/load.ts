@@ -1,0 +1,130 @@
+// Reads rule files from disk (a directory's *.yaml/*.yml in name order, or one file) and turns them
+// into a RuleSet, collecting every problem of every file with its position.
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { compileRulesCollecting } from '../engine/compile.js';
+import type { RuleSet } from '../engine/rule-set.js';
+import type { Rule } from '../generated/rules-schema.js';
+import { RuleLoadError, RuleProblem, type RuleLocator, type SourcePosition } from './problem.js';
+import { reachabilityWarnings } from './reachability.js';
+import { schemaProblems } from './schema-problems.js';
+import { parseYaml, type ParsedYaml } from './yaml-source.js';
+
+export interface LoadOutcome {
+  /** Present when there were no errors (warnings alone do not prevent loading). */
+  ruleSet?: RuleSet;
+  problems: RuleProblem[];
+  files: string[];
+  ruleCount: number;
+}
+
+/** Whether a directory entry is a rule file: *.yaml or *.yml, not hidden (editors' temp files are). */
+export function isRuleFileName(name: string): boolean {
+  return !name.startsWith('.') && /\.ya?ml$/i.test(name);
+}
+
+/** The rule files at `path`: the file itself, or the directory's rule files sorted by name (code point order, not recursive). */
+export async function listRuleFiles(path: string): Promise<string[]> {
+  const info = await stat(path);
+  if (!info.isDirectory()) return [path];
+  const names = (await readdir(path)).filter(isRuleFileName).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const files: string[] = [];
+  for (const name of names) {
+    // Follow symlinks (Kubernetes mounts files as links) but skip directories named like files.
+    const entry = await stat(join(path, name)).catch(() => undefined);
+    if (entry?.isFile()) files.push(join(path, name));
+  }
+  return files;
+}
+
+export async function loadRules(path: string): Promise<LoadOutcome> {
+  let files: string[];
+  try {
+    files = await listRuleFiles(path);
+  } catch (error) {
+    return { problems: [new RuleProblem(path, 0, 0, `cannot read the rules: ${describeFsError(error)}`)], files: [], ruleCount: 0 };
+  }
+  if (files.length === 0) {
+    return { problems: [new RuleProblem(path, 0, 0, 'no rule files here (*.yaml or *.yml)')], files, ruleCount: 0 };
+  }
+  const problems: RuleProblem[] = [];
+  const rules: Rule[] = [];
+  const origins: { parsed: ParsedYaml; index: number }[] = [];
+  let ruleCount = 0;
+  for (const file of files) {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      problems.push(new RuleProblem(file, 0, 0, `cannot read the file: ${describeFsError(error)}`));
+      continue;
+    }
+    const parsed = parseYaml(file, text);
+    problems.push(...parsed.problems);
+    if (parsed.problems.length > 0) continue;
+    const { problems: schemaIssues, validRules } = schemaProblems(parsed);
+    problems.push(...schemaIssues);
+    const fileRules = (parsed.data as { rules?: unknown }).rules;
+    if (Array.isArray(fileRules)) ruleCount += fileRules.length;
+    for (const index of validRules) {
+      rules.push((fileRules as Rule[])[index]!);
+      origins.push({ parsed, index });
+    }
+  }
+
+  const locate: RuleLocator = (ruleIndex, path) => {
+    const origin = origins[ruleIndex]!;
+    return origin.parsed.locate(['rules', origin.index, ...path], path.length === 1 && path[0] === 'fallback');
+  };
+  problems.push(...duplicateIds(rules, locate));
+  const compiled = compileRulesCollecting(rules, locate, files);
+  problems.push(...compiled.problems);
+  const hasErrors = problems.some((p) => p.severity === 'error');
+  if (compiled.ruleSet && !hasErrors) problems.push(...reachabilityWarnings(compiled.ruleSet, locate));
+  return { ...(hasErrors || !compiled.ruleSet ? {} : { ruleSet: compiled.ruleSet }), problems: sortProblems(problems, files), files, ruleCount };
+}
+
+function duplicateIds(rules: readonly Rule[], locate: RuleLocator): RuleProblem[] {
+  const first = new Map<string, SourcePosition>();
+  const problems: RuleProblem[] = [];
+  for (const [i, rule] of rules.entries()) {
+    const here = locate(i, ['id']);
+    const earlier = first.get(rule.id);
+    if (earlier) {
+      problems.push(new RuleProblem(here.file, here.line, here.column, `duplicate rule id '${rule.id}': already used at ${earlier.file}:${earlier.line}:${earlier.column}; ids must be unique across all rule files`));
+    } else {
+      first.set(rule.id, here);
+    }
+  }
+  return problems;
+}
+
+function sortProblems(problems: RuleProblem[], files: string[]): RuleProblem[] {
+  const rank = (file: string) => {
+    const i = files.indexOf(file);
+    return i < 0 ? -1 : i;
+  };
+  return problems.sort((a, b) => rank(a.file) - rank(b.file) || a.line - b.line || a.column - b.column);
+}
+
+function describeFsError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such file or directory';
+  if (code === 'EACCES') return 'permission denied';
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** One-shot load for the engine: the rule set, or a RuleLoadError listing every problem. */
+export async function loadRuleSet(path: string): Promise<RuleSet> {
+  const outcome = await loadRules(path);
+  if (!outcome.ruleSet) throw new RuleLoadError(outcome.problems);
+  return outcome.ruleSet;
+}
+
+/** For `hearsay check`: every problem (errors and warnings) and the counts for the summary line. */
+export async function checkRules(path: string): Promise<{ problems: RuleProblem[]; fileCount: number; ruleCount: number }> {
+  const outcome = await loadRules(path);
+  return { problems: outcome.problems, fileCount: outcome.files.length, ruleCount: outcome.ruleCount };
+}
+
+

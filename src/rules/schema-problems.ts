@@ -1,0 +1,195 @@
+// Validates parsed rule-file data against schemas/rules.schema.json and turns ajv's errors into
+// messages that say what to do, placed at the offending node.
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { rulesSchema } from '../generated/rules-schema.js';
+import { RuleProblem, problemAt } from './problem.js';
+import { nearest } from './suggest.js';
+import type { NodePath, ParsedYaml } from './yaml-source.js';
+
+export const TRIGGER_KEYS = ['command', 'text', 'pattern', 'keywords', 'fallback'] as const;
+const RULE_KEYS = Object.keys(rulesSchema.$defs.rule.properties);
+const CHAT_TYPES = rulesSchema.$defs.rule.properties.chat_types.items.enum as readonly string[];
+const PARSE_MODES = rulesSchema.$defs.rule.properties.parse_mode.enum as readonly string[];
+const COUNT_WORDS = ['no', 'one', 'two', 'three', 'four', 'five'];
+
+let validator: ValidateFunction | undefined;
+function validate(data: unknown): ErrorObject[] {
+  validator ??= new Ajv2020({ allErrors: true, strict: true, strictRequired: false }).compile(rulesSchema as object);
+  return validator(data) ? [] : [...(validator.errors ?? [])];
+}
+
+export interface SchemaCheck {
+  problems: RuleProblem[];
+  /** Indexes of rules that passed the schema, so later checks (regex, templates) still see them. */
+  validRules: number[];
+}
+
+/** All schema problems of one parsed file, de-duplicated, in source order. */
+export function schemaProblems(parsed: ParsedYaml): SchemaCheck {
+  const data = parsed.data;
+  if (data === null || data === undefined) {
+    return {
+      problems: [problemAt(parsed.locate([]), 'the file is empty: write `rules:` followed by a list of rules (an empty file is refused so that a half-written save never wipes the bot)')],
+      validRules: [],
+    };
+  }
+  const problems: RuleProblem[] = [];
+  const badRules = new Set<number>();
+  let fileLevel = false;
+  for (const error of validate(data)) {
+    const path = pointerToPath(error.instancePath);
+    if (path[0] === 'rules' && typeof path[1] === 'number') badRules.add(path[1]);
+    else fileLevel = true;
+    const problem = translate(error, data, parsed);
+    if (problem) problems.push(problem);
+  }
+  const rules = isObject(data) && Array.isArray(data['rules']) ? data['rules'] : [];
+  const validRules = fileLevel ? [] : rules.map((_, i) => i).filter((i) => !badRules.has(i));
+  return { problems: dedupe(problems), validRules };
+}
+
+function dedupe(problems: RuleProblem[]): RuleProblem[] {
+  const seen = new Set<string>();
+  return problems
+    .filter((p) => {
+      const key = p.format();
+      return seen.has(key) ? false : (seen.add(key), true);
+    })
+    .sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+function translate(error: ErrorObject, data: unknown, parsed: ParsedYaml): RuleProblem | undefined {
+  // Branch errors of the trigger oneOf and the reply anyOf are summarised by their parent error.
+  if (/\/oneOf\/\d+\//.test(error.schemaPath) || /\/anyOf\/\d+\//.test(error.schemaPath)) return undefined;
+  const path = pointerToPath(error.instancePath);
+  const ruleIndex = path[0] === 'rules' && typeof path[1] === 'number' ? path[1] : undefined;
+  const rule = ruleIndex === undefined ? undefined : valueAt(data, ['rules', ruleIndex]);
+  const name = ruleIndex === undefined ? '' : ruleName(rule, ruleIndex);
+  const field = ruleIndex !== undefined && typeof path[2] === 'string' ? path[2] : undefined;
+  const value = valueAt(data, path);
+  const here = (message: string, key = false) => problemAt(parsed.locate(path, key), message);
+
+  switch (error.keyword) {
+    case 'additionalProperties': {
+      const extra = String((error.params as { additionalProperty: string }).additionalProperty);
+      const at = parsed.locate([...path, extra], true);
+      if (ruleIndex === undefined) {
+        const hint = nearest(extra, ['rules']) ? "; did you mean 'rules'?" : '; a rule file has only `rules:`';
+        return problemAt(at, `unknown top-level key '${extra}'${hint}`);
+      }
+      const suggestion = nearest(extra, RULE_KEYS);
+      const hint = suggestion ? `; did you mean '${suggestion}'?` : `; known keys: ${RULE_KEYS.join(', ')}`;
+      return problemAt(at, `unknown key '${extra}' in ${name}${hint}`);
+    }
+    case 'required': {
+      const missing = String((error.params as { missingProperty: string }).missingProperty);
+      if (ruleIndex === undefined) return here('a rule file needs `rules:` followed by a list of rules');
+      if (missing === 'reply') return here(`${name} has no reply: add \`reply:\` with the text to send`);
+      if (missing === 'id') return here(`${name} has no id: add \`id:\` with a name unique across all rule files`);
+      return here(`${name} needs '${missing}'`);
+    }
+    case 'oneOf': {
+      if (!isObject(value)) return undefined; // the type error says it better
+      const present = TRIGGER_KEYS.filter((k) => k in value);
+      if (present.length === 0) {
+        return here(`${name} has no trigger: add one of ${TRIGGER_KEYS.join(', ')}`);
+      }
+      const count = COUNT_WORDS[present.length] ?? String(present.length);
+      return problemAt(parsed.locate([...path, present[1]!], true), `${name} has ${count} triggers (${present.join(', ')}): keep one`);
+    }
+    case 'anyOf':
+      return replyProblem(value, path, name, parsed);
+    case 'type': {
+      const expected = String((error.params as { type: string }).type);
+      if (path.length === 0) return here('a rule file is a mapping with `rules:` followed by a list of rules');
+      if (path.length === 1) return here('`rules` must be a list of rules (each starting with `- id: ...`)');
+      if (path.length === 2) return here(`rule #${ruleIndex! + 1} must be a mapping with id, a trigger and reply, not ${describe(value)}`);
+      return here(`'${displayField(path)}' in ${name} must be ${article(expected)}, not ${describe(value)}`);
+    }
+    case 'pattern': {
+      if (field === 'command' && typeof value === 'string') {
+        const bare = value.replace(/^\/+/, '').split('@')[0]!.trim();
+        if (value.startsWith('/')) return here(`write the command without the slash: '${bare}'`);
+        return here(`command '${value}' in ${name} is not a command name: use 1 to 32 letters, digits or underscores`);
+      }
+      if (field === 'id') return here(`rule id '${String(value)}' may use only letters, digits, '_', '-' and '.' (at most 64, starting with a letter or digit)`);
+      return here(`'${displayField(path)}' in ${name} ${error.message ?? 'is invalid'}`);
+    }
+    case 'enum': {
+      const allowed = field === 'parse_mode' ? PARSE_MODES : CHAT_TYPES;
+      const suggestion = typeof value === 'string' ? nearest(value, allowed) : undefined;
+      const what = field === 'parse_mode' ? 'parse mode' : 'chat type';
+      return here(`'${String(value)}' in ${name} is not a ${what}${suggestion ? `; did you mean '${suggestion}'?` : ''} (use one of ${allowed.join(', ')})`);
+    }
+    case 'const':
+      return here(`fallback in ${name} must be \`true\`; to turn the fallback off, remove the rule`);
+    case 'minItems':
+    case 'minLength':
+      return here(`'${displayField(path)}' in ${name} must not be empty`);
+    case 'uniqueItems': {
+      const { i, j } = error.params as { i: number; j: number };
+      return problemAt(parsed.locate([...path, Math.max(i, j)]), `'${displayField(path)}' in ${name} lists ${JSON.stringify(valueAt(data, [...path, i]))} twice`);
+    }
+    default:
+      return here(`${name ? `${name}: ` : ''}'${displayField(path)}' ${error.message ?? 'is invalid'}`);
+  }
+}
+
+function replyProblem(value: unknown, path: NodePath, name: string, parsed: ParsedYaml): RuleProblem {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return problemAt(parsed.locate(path), `the reply list of ${name} is empty: add at least one text`);
+    const bad = value.findIndex((v) => typeof v !== 'string' || v.length === 0);
+    if (bad >= 0) {
+      const item = value[bad];
+      const why = typeof item === 'string' ? 'is empty' : `must be text, not ${describe(item)} (quote it)`;
+      return problemAt(parsed.locate([...path, bad]), `reply alternative #${bad + 1} of ${name} ${why}`);
+    }
+  }
+  if (value === '') return problemAt(parsed.locate(path), `the reply of ${name} is empty`);
+  return problemAt(parsed.locate(path), `the reply of ${name} must be a text or a list of texts, not ${describe(value)} (quote it)`);
+}
+
+export function ruleName(rule: unknown, index: number): string {
+  const id = isObject(rule) ? rule['id'] : undefined;
+  return typeof id === 'string' && id.length > 0 ? `rule '${id}'` : `rule #${index + 1}`;
+}
+
+function pointerToPath(pointer: string): (string | number)[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
+
+function valueAt(data: unknown, path: NodePath): unknown {
+  let node: unknown = data;
+  for (const segment of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string | number, unknown>)[segment];
+  }
+  return node;
+}
+
+function displayField(path: NodePath): string {
+  const rest = path.slice(2);
+  return rest.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('') || 'rule';
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'empty (null)';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') return `text ${JSON.stringify(value)}`;
+  return `${typeof value} ${String(value)}`;
+}
+
+function article(type: string): string {
+  const words: Record<string, string> = { string: 'a text', array: 'a list', integer: 'an integer', boolean: 'true or false', object: 'a mapping', number: 'a number' };
+  return words[type] ?? type;
+}
