@@ -1,0 +1,134 @@
+// BotMaker, the bot-creation assistant: /newbot → name → username → token; /token → which bot → new token
+// (the old one revoked at once); /mybots; /cancel; /help and /start. Every wrong step says what to send.
+import { storePeerMessage } from './chat-messages.js';
+import { ASSISTANT, type SandboxStore, type SandboxUser } from './store.js';
+
+type Step = { kind: 'idle' } | { kind: 'newbot-name' } | { kind: 'newbot-username'; name: string } | { kind: 'token-which' };
+
+const HELP = [
+  'I can help you create and manage bots for this sandbox.',
+  '',
+  '/newbot - create a new bot',
+  '/token - generate a new token for one of your bots (the old one stops working)',
+  '/mybots - list your bots',
+  '/cancel - stop the current operation',
+  '/help - show this list',
+].join('\n');
+
+const USERNAME_CHARS = /^[A-Za-z][A-Za-z0-9_]*$/;
+const MAX_NAME_LENGTH = 64;
+
+export class Assistant {
+  private readonly steps = new Map<number, Step>();
+
+  constructor(private readonly store: SandboxStore) {}
+
+  /** Handles one message the user sent to the assistant and stores its reply. */
+  handle(user: SandboxUser, text: string): void {
+    this.reply(user, this.answer(user, text.trim()));
+  }
+
+  private reply(user: SandboxUser, text: string): void {
+    storePeerMessage(this.store, user, ASSISTANT, text);
+  }
+
+  private answer(user: SandboxUser, text: string): string {
+    const step = this.steps.get(user.id) ?? { kind: 'idle' };
+    const command = /^\/([A-Za-z0-9_]+)(?:@BotMaker)?$/i.exec(text)?.[1]?.toLowerCase();
+    if (command !== undefined) return this.command(user, command, step);
+    switch (step.kind) {
+      case 'newbot-name':
+        return this.chooseName(user, text);
+      case 'newbot-username':
+        return this.chooseUsername(user, step.name, text);
+      case 'token-which':
+        return this.chooseBotForToken(user, text);
+      default:
+        return 'I did not understand that. Send /newbot to create a bot, or /help for the list of commands.';
+    }
+  }
+
+  private command(user: SandboxUser, command: string, step: Step): string {
+    switch (command) {
+      case 'start':
+      case 'help':
+        this.steps.delete(user.id);
+        return HELP;
+      case 'cancel':
+        this.steps.delete(user.id);
+        return step.kind === 'idle'
+          ? 'There is nothing to cancel. Send /newbot to create a bot, or /help for the list of commands.'
+          : `The command /${step.kind.startsWith('newbot') ? 'newbot' : 'token'} has been cancelled. Anything else I can do for you?`;
+      case 'newbot':
+        this.steps.set(user.id, { kind: 'newbot-name' });
+        return 'Alright, a new bot. How are we going to call it? Please send the name for your bot (it is shown in chats).';
+      case 'mybots':
+        this.steps.delete(user.id);
+        return this.listBots(user);
+      case 'token': {
+        const bots = this.store.botsOf(user.id);
+        if (bots.length === 0) return 'You have no bots yet. Send /newbot to create one.';
+        this.steps.set(user.id, { kind: 'token-which' });
+        return `Choose a bot to generate a new token for. Send its username: ${bots.map((bot) => `@${bot.username}`).join(', ')}`;
+      }
+      default:
+        return `Unknown command /${command}. Send /help for the list of commands.`;
+    }
+  }
+
+  private chooseName(user: SandboxUser, name: string): string {
+    if (name.length === 0) return 'The name cannot be empty. Please send the name for your bot, or /cancel.';
+    if (name.length > MAX_NAME_LENGTH) {
+      return `Sorry, the name is too long (at most ${MAX_NAME_LENGTH} characters). Please send a shorter name, or /cancel.`;
+    }
+    this.steps.set(user.id, { kind: 'newbot-username', name });
+    return "Good. Now let's choose a username for your bot. It must end in `bot` and be 5 to 32 characters of letters, digits and underscores. Like this, for example: TetrisBot or tetris_bot.";
+  }
+
+  private chooseUsername(user: SandboxUser, name: string, text: string): string {
+    const username = text.replace(/^@/, '');
+    if (!/bot$/i.test(username)) {
+      return "Sorry, the username must end in 'bot'. E.g. 'Tetris_bot' or 'Tetrisbot'. Please send another username, or /cancel.";
+    }
+    if (username.length < 5 || username.length > 32 || !USERNAME_CHARS.test(username)) {
+      return 'Sorry, this username is invalid: it must be 5 to 32 characters, start with a letter and use only letters, digits and underscores. Please send another username, or /cancel.';
+    }
+    if (this.store.isUsernameTaken(username)) {
+      return 'Sorry, this username is already taken. Please try something different, or /cancel.';
+    }
+    const bot = this.store.createBot(user.id, name, username);
+    this.steps.delete(user.id);
+    return [
+      `Done! Congratulations on your new bot @${bot.username}. Users can now find it by its username.`,
+      '',
+      'Use this token to access the HTTP API:',
+      bot.token,
+      '',
+      'Keep your token secret and store it safely: anyone who has it can control your bot.',
+    ].join('\n');
+  }
+
+  private chooseBotForToken(user: SandboxUser, text: string): string {
+    const bots = this.store.botsOf(user.id);
+    const wanted = text.replace(/^@/, '').toLowerCase();
+    const bot = bots.find((candidate) => candidate.username.toLowerCase() === wanted);
+    if (!bot) {
+      return `That is not one of your bots. Send the username of one of them: ${bots.map((b) => `@${b.username}`).join(', ')}, or /cancel.`;
+    }
+    const token = this.store.regenerateToken(bot);
+    this.steps.delete(user.id);
+    return [
+      `Here is the new token for @${bot.username}. The old token no longer works.`,
+      '',
+      token,
+      '',
+      'Keep your token secret and store it safely: anyone who has it can control your bot.',
+    ].join('\n');
+  }
+
+  private listBots(user: SandboxUser): string {
+    const bots = this.store.botsOf(user.id);
+    if (bots.length === 0) return 'You have no bots yet. Send /newbot to create one.';
+    return `Your bots:\n${bots.map((bot) => `@${bot.username} - ${bot.name}`).join('\n')}`;
+  }
+}

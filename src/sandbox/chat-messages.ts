@@ -1,0 +1,65 @@
+// Builds and stores the Message objects of a private chat, both directions, shaped as the Bot API sends them.
+import type { Chat, Message, User } from '@grammyjs/types';
+import type { Peer, SandboxStore, SandboxUser } from './store.js';
+import { commandEntities } from './text-entities.js';
+
+export function privateChat(user: SandboxUser): Chat.PrivateChat {
+  return {
+    id: user.id,
+    type: 'private',
+    first_name: user.first_name,
+    ...(user.last_name !== undefined ? { last_name: user.last_name } : {}),
+    ...(user.username !== undefined ? { username: user.username } : {}),
+  };
+}
+
+export function userAsSender(user: SandboxUser): User {
+  return {
+    id: user.id,
+    is_bot: false,
+    first_name: user.first_name,
+    ...(user.last_name !== undefined ? { last_name: user.last_name } : {}),
+    ...(user.username !== undefined ? { username: user.username } : {}),
+    ...(user.language_code !== undefined ? { language_code: user.language_code } : {}),
+  };
+}
+
+export function peerAsSender(peer: Peer): User {
+  return { id: peer.id, is_bot: true, first_name: peer.name, username: peer.username };
+}
+
+/** A message the user sent to the peer (a bot command gets its entity). */
+export function storeUserMessage(store: SandboxStore, user: SandboxUser, peer: Peer, text: string): Message.TextMessage {
+  const entities = commandEntities(text);
+  return store.appendMessage(user.id, peer, (messageId, date) => ({
+    message_id: messageId,
+    from: userAsSender(user),
+    chat: privateChat(user),
+    date,
+    text,
+    ...(entities ? { entities } : {}),
+  })) as Message.TextMessage;
+}
+
+/** A message the peer (bot or assistant) sent to the user. */
+export function storePeerMessage(
+  store: SandboxStore,
+  user: SandboxUser,
+  peer: Peer,
+  text: string,
+  replyTo?: Message,
+): Message.TextMessage {
+  return store.appendMessage(
+    user.id,
+    peer,
+    (messageId, date) =>
+      ({
+        message_id: messageId,
+        from: peerAsSender(peer),
+        chat: privateChat(user),
+        date,
+        text,
+        ...(replyTo ? { reply_to_message: replyTo } : {}),
+      }) as unknown as Message,
+  ) as Message.TextMessage;
+}

@@ -1,0 +1,107 @@
+// The user side of the sandbox (tests, benchmarks, a web chat page): send as a user, read a chat with a
+// long poll, block a bot. Messages to the assistant are answered at once; messages to a bot become updates.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { badRequest } from './api-failure.js';
+import type { Assistant } from './assistant.js';
+import { storeUserMessage } from './chat-messages.js';
+import type { Peer, SandboxStore, SandboxUser } from './store.js';
+import { characterCount } from './text-entities.js';
+
+export interface ClientRoutesOptions {
+  store: SandboxStore;
+  assistant: Assistant;
+}
+
+const MAX_WAIT_SECONDS = 60;
+
+export async function clientRoutes(app: FastifyInstance, { store, assistant }: ClientRoutesOptions): Promise<void> {
+  app.post('/client/send', async (request) => {
+    const body = objectBody(request.body);
+    const user = readUser(body.user);
+    const peer = readPeer(store, body.to);
+    const text = body.text;
+    if (typeof text !== 'string' || text.trim().length === 0) throw badRequest('text must be a non-empty string');
+    if (characterCount(text) > 4096) throw badRequest('text must be at most 4096 characters');
+    const known = store.rememberUser(user);
+    const message = storeUserMessage(store, known, peer, text);
+    if (peer.bot) peer.bot.queue.push(message);
+    else assistant.handle(known, text);
+    return { ok: true, result: { message_id: message.message_id, chat_id: message.chat.id } };
+  });
+
+  app.get('/client/messages', async (request, reply) => {
+    const query = request.query as Record<string, string | undefined>;
+    const userId = positiveInteger(query.user, 'user');
+    const peer = readPeer(store, query.with);
+    const after = query.after === undefined ? 0 : nonNegativeInteger(query.after, 'after');
+    const wait = query.wait === undefined ? 0 : Math.min(nonNegativeInteger(query.wait, 'wait'), MAX_WAIT_SECONDS);
+    const newer = () => store.messages(userId, peer.id).filter((message) => message.message_id > after);
+    if (newer().length === 0 && wait > 0) await waitForChatMessage(store, userId, peer, wait * 1000, reply);
+    return { ok: true, result: newer() };
+  });
+
+  app.post('/client/block', async (request) => {
+    const body = objectBody(request.body);
+    const userId = positiveInteger(body.user, 'user');
+    const peer = readPeer(store, body.bot);
+    if (!peer.bot) throw badRequest('only bots can be blocked');
+    if (typeof body.blocked !== 'boolean') throw badRequest('blocked must be true or false');
+    store.setBlocked(userId, peer.bot.id, body.blocked);
+    return { ok: true, result: true };
+  });
+}
+
+function waitForChatMessage(store: SandboxStore, userId: number, peer: Peer, timeoutMs: number, reply: FastifyReply): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      unsubscribe();
+      reply.raw.off('close', done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    const unsubscribe = store.onMessage((event) => {
+      if (event.userId === userId && event.peer === peer.username) done();
+    });
+    reply.raw.on('close', done);
+  });
+}
+
+export function objectBody(body: unknown): Record<string, unknown> {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('expected a JSON object body');
+  return body as Record<string, unknown>;
+}
+
+function readUser(value: unknown): SandboxUser {
+  if (!value || typeof value !== 'object') throw badRequest('user must be an object like {"id": 1001, "first_name": "Ann"}');
+  const raw = value as Record<string, unknown>;
+  const id = positiveInteger(raw.id, 'user.id');
+  if (typeof raw.first_name !== 'string' || raw.first_name.length === 0) throw badRequest('user.first_name must be a non-empty string');
+  const user: SandboxUser = { id, first_name: raw.first_name };
+  for (const field of ['last_name', 'username', 'language_code'] as const) {
+    const extra = raw[field];
+    if (extra === undefined) continue;
+    if (typeof extra !== 'string') throw badRequest(`user.${field} must be a string`);
+    user[field] = extra;
+  }
+  return user;
+}
+
+export function readPeer(store: SandboxStore, value: unknown): Peer {
+  if (typeof value !== 'string' || value.length === 0) throw badRequest('name the bot by its username, e.g. "to": "BotMaker"');
+  const peer = store.peerByUsername(value);
+  if (!peer) throw badRequest(`there is no bot with the username @${value.replace(/^@/, '')}; create it with /newbot in a chat with BotMaker`);
+  return peer;
+}
+
+export function positiveInteger(value: unknown, name: string): number {
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof number !== 'number' || !Number.isSafeInteger(number) || number <= 0) throw badRequest(`${name} must be a positive integer`);
+  return number;
+}
+
+function nonNegativeInteger(value: unknown, name: string): number {
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 0) throw badRequest(`${name} must be a non-negative integer`);
+  return number;
+}

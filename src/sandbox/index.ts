@@ -1,0 +1,100 @@
+// The sandbox: a local, in-memory stand-in for the messaging service, built as Fastify plugins (client
+// routes, Bot API routes, fault injection) over one store, with a webhook delivery worker per bot.
+import formbody from '@fastify/formbody';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { Logger } from '../log/logger.js';
+import { redactUrl } from '../api/errors.js';
+import { SandboxApiFailure, failureEnvelope, notFound } from './api-failure.js';
+import { Assistant } from './assistant.js';
+import { botApiRoutes } from './bot-api-routes.js';
+import { clientRoutes } from './client-routes.js';
+import { FaultInjector, faultRoutes } from './faults.js';
+import { METHODS } from './method-table.js';
+import { RateLimiter, type RateLimitOptions } from './rate-limiter.js';
+import { SandboxStore, type StoredMessageEvent } from './store.js';
+import { WebhookDispatcher, type WebhookTimingOptions } from './webhook-worker.js';
+
+export type { StoredMessageEvent } from './store.js';
+export type { RateLimitOptions } from './rate-limiter.js';
+
+export interface SandboxOptions {
+  logger?: Logger;
+  webhook?: WebhookTimingOptions;
+  /** Off by default; `true` uses the real service's approximate limits. */
+  rateLimits?: boolean | RateLimitOptions;
+}
+
+export interface Sandbox {
+  app: FastifyInstance;
+  store: SandboxStore;
+  /** Starts listening (127.0.0.1 and a free port unless told otherwise); returns the base URL. */
+  listen(options?: { host?: string; port?: number }): Promise<string>;
+  close(): Promise<void>;
+  /** Every message stored in any chat, both directions. Returns an unsubscribe function. */
+  onMessage(listener: (event: StoredMessageEvent) => void): () => void;
+}
+
+export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    // Request log lines would carry URLs, and so tokens: the sandbox logs its own, redacted, lines instead.
+    logController: new LogController({ disableRequestLogging: true }),
+    forceCloseConnections: true,
+  });
+  const store = new SandboxStore();
+  const faults = new FaultInjector();
+  const limiter = new RateLimiter(options.rateLimits);
+  const webhooks = new WebhookDispatcher(store, options.webhook, options.logger);
+
+  await app.register(formbody);
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new SandboxApiFailure(400, "Bad Request: can't parse JSON object"), undefined);
+    }
+  });
+  app.setErrorHandler((error, request, reply) => {
+    const failure =
+      error instanceof SandboxApiFailure
+        ? error
+        : typeof (error as { statusCode?: number }).statusCode === 'number' && (error as { statusCode: number }).statusCode < 500
+          ? new SandboxApiFailure((error as { statusCode: number }).statusCode, `Bad Request: ${(error as Error).message}`)
+          : new SandboxApiFailure(500, 'Internal Server Error');
+    if (failure.errorCode >= 500) options.logger?.error({ err: error, url: redactUrl(request.url) }, 'sandbox request failed');
+    if (failure.retryAfter !== undefined) void reply.header('retry-after', String(failure.retryAfter));
+    return reply.code(failure.errorCode).send(failureEnvelope(failure));
+  });
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ ok: false, error_code: 404, description: 'Not Found' }));
+
+  await app.register(clientRoutes, { store, assistant: new Assistant(store) });
+  await app.register(faultRoutes, { store, faults });
+  await app.register(botApiRoutes, { store, faults, limiter, webhooks, logger: options.logger });
+
+  webhooks.setAnswerRunner(async (bot, method, params) => {
+    const run = METHODS.get(method);
+    if (!run) throw notFound();
+    await run({ store, bot, limiter, webhooks, onConnectionClose: () => () => undefined }, params);
+  });
+
+  return {
+    app: app as unknown as FastifyInstance,
+    store,
+    async listen({ host = '127.0.0.1', port = 0 } = {}) {
+      await app.listen({ host, port });
+      const address = app.server.address();
+      if (!address || typeof address === 'string') throw new Error('the sandbox is not listening on a TCP port');
+      const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      return `http://${shownHost}:${address.port}`;
+    },
+    async close() {
+      webhooks.stopAll();
+      for (const bot of store.allBots()) bot.queue.cancelWaitingPoll();
+      await app.close();
+    },
+    onMessage: (listener) => store.onMessage(listener),
+  };
+}

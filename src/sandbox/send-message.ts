@@ -1,0 +1,67 @@
+// getme and sendmessage with the real service's checks and exact descriptions.
+// The 4096 limit counts characters (Unicode code points) of the text after HTML parsing.
+import type { Message, UserFromGetMe } from '@grammyjs/types';
+import { badRequest, forbidden } from './api-failure.js';
+import { storePeerMessage } from './chat-messages.js';
+import type { MethodContext } from './method-context.js';
+import { booleanParam, integerParam, jsonParam, stringParam, type Params } from './params.js';
+import { characterCount } from './text-entities.js';
+
+const PARSE_MODES = new Set(['', 'html', 'markdownv2', 'markdown']);
+
+export function getMe({ bot }: MethodContext): UserFromGetMe {
+  return {
+    id: bot.id,
+    is_bot: true,
+    first_name: bot.name,
+    username: bot.username,
+    can_join_groups: true,
+    can_read_all_group_messages: false,
+    supports_inline_queries: false,
+    can_connect_to_business: false,
+    has_main_web_app: false,
+  } as UserFromGetMe;
+}
+
+export function sendMessage({ store, bot, limiter }: MethodContext, params: Params): Message.TextMessage {
+  const rawChatId = params.chat_id;
+  if (rawChatId === undefined || rawChatId === null || rawChatId === '') throw badRequest('chat_id is empty');
+  const parseMode = stringParam(params, 'parse_mode') ?? '';
+  if (!PARSE_MODES.has(parseMode.toLowerCase())) throw badRequest('unsupported parse_mode');
+  const text = visibleText(stringParam(params, 'text') ?? '', parseMode.toLowerCase());
+  if (text.trim() === '') throw badRequest('message text is empty');
+  if (characterCount(text) > 4096) throw badRequest('message is too long');
+
+  const chatId = integerParam(params, 'chat_id');
+  const user = chatId === undefined ? undefined : store.user(chatId);
+  if (!user) throw badRequest('chat not found');
+  if (store.isBlocked(user.id, bot.id)) throw forbidden('bot was blocked by the user');
+  if (!store.hasChat(user.id, bot.id)) throw forbidden("bot can't initiate conversation with a user");
+
+  const replyTo = repliedMessage(params);
+  const original = replyTo === undefined ? undefined : store.findMessage(user.id, bot.id, replyTo.messageId);
+  if (replyTo !== undefined && !original && !replyTo.allowWithout) throw badRequest('message to be replied not found');
+
+  limiter.admit(bot.id, user.id);
+  return storePeerMessage(store, user, { id: bot.id, name: bot.name, username: bot.username, bot }, text, original);
+}
+
+function repliedMessage(params: Params): { messageId: number; allowWithout: boolean } | undefined {
+  const parameters = jsonParam(params, 'reply_parameters') as { message_id?: unknown; allow_sending_without_reply?: unknown } | undefined;
+  if (parameters && typeof parameters === 'object' && typeof parameters.message_id === 'number') {
+    return { messageId: parameters.message_id, allowWithout: parameters.allow_sending_without_reply === true };
+  }
+  const legacy = integerParam(params, 'reply_to_message_id');
+  return legacy === undefined ? undefined : { messageId: legacy, allowWithout: booleanParam(params, 'allow_sending_without_reply') };
+}
+
+/** What the user sees: HTML tags removed and its entities decoded; other modes are stored as given. */
+function visibleText(text: string, parseMode: string): string {
+  if (parseMode !== 'html') return text;
+  return text
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+}

@@ -1,0 +1,157 @@
+// The sandbox's whole state, in memory: users, bots and their tokens, private chats with their messages,
+// who blocked whom. Every stored message is announced to subscribers (long polls, a web chat page).
+import type { Message } from '@grammyjs/types';
+import { generateToken } from './tokens.js';
+import { UpdateQueue } from './update-queue.js';
+
+export interface SandboxUser {
+  id: number;
+  first_name: string;
+  last_name?: string;
+  username?: string;
+  language_code?: string;
+}
+
+export interface WebhookConfig {
+  url: string;
+  secretToken?: string;
+  maxConnections: number;
+  allowedUpdates?: string[];
+}
+
+export interface WebhookStatus {
+  lastErrorDate?: number;
+  lastErrorMessage?: string;
+}
+
+export interface BotRecord {
+  id: number;
+  name: string;
+  username: string;
+  token: string;
+  ownerId: number;
+  queue: UpdateQueue;
+  webhook?: WebhookConfig;
+  webhookStatus: WebhookStatus;
+}
+
+/** A participant a user can talk to: the assistant or a bot. */
+export interface Peer {
+  id: number;
+  name: string;
+  username: string;
+  bot?: BotRecord;
+}
+
+export interface StoredMessageEvent {
+  userId: number;
+  /** The bot's or the assistant's username. */
+  peer: string;
+  message: Message;
+}
+
+export const ASSISTANT: Peer = { id: 93_372_553, name: 'BotMaker', username: 'BotMaker' };
+
+interface ChatLog {
+  messages: Message[];
+  nextMessageId: number;
+}
+
+export class SandboxStore {
+  private readonly users = new Map<number, SandboxUser>();
+  private readonly botsByUsername = new Map<string, BotRecord>();
+  private readonly botsByToken = new Map<string, BotRecord>();
+  private readonly chats = new Map<string, ChatLog>();
+  private readonly blocked = new Set<string>();
+  private readonly messageListeners = new Set<(event: StoredMessageEvent) => void>();
+  private nextBotId = 7_000_000_001 + Math.floor(Math.random() * 1_000_000) * 100;
+
+  rememberUser(user: SandboxUser): SandboxUser {
+    const merged = { ...this.users.get(user.id), ...user };
+    this.users.set(user.id, merged);
+    return merged;
+  }
+
+  user(id: number): SandboxUser | undefined {
+    return this.users.get(id);
+  }
+
+  peerByUsername(username: string): Peer | undefined {
+    const key = username.replace(/^@/, '').toLowerCase();
+    if (key === ASSISTANT.username.toLowerCase()) return ASSISTANT;
+    const bot = this.botsByUsername.get(key);
+    return bot ? { id: bot.id, name: bot.name, username: bot.username, bot } : undefined;
+  }
+
+  isUsernameTaken(username: string): boolean {
+    return this.peerByUsername(username) !== undefined;
+  }
+
+  botByToken(token: string): BotRecord | undefined {
+    return this.botsByToken.get(token);
+  }
+
+  botsOf(ownerId: number): BotRecord[] {
+    return [...this.botsByUsername.values()].filter((bot) => bot.ownerId === ownerId);
+  }
+
+  allBots(): BotRecord[] {
+    return [...this.botsByUsername.values()];
+  }
+
+  createBot(ownerId: number, name: string, username: string): BotRecord {
+    const id = this.nextBotId++;
+    const bot: BotRecord = { id, name, username, token: generateToken(id), ownerId, queue: new UpdateQueue(), webhookStatus: {} };
+    this.botsByUsername.set(username.toLowerCase(), bot);
+    this.botsByToken.set(bot.token, bot);
+    return bot;
+  }
+
+  /** A new token; the old one stops working at once. */
+  regenerateToken(bot: BotRecord): string {
+    this.botsByToken.delete(bot.token);
+    bot.token = generateToken(bot.id);
+    this.botsByToken.set(bot.token, bot);
+    return bot.token;
+  }
+
+  setBlocked(userId: number, botId: number, blocked: boolean): void {
+    if (blocked) this.blocked.add(`${userId}:${botId}`);
+    else this.blocked.delete(`${userId}:${botId}`);
+  }
+
+  isBlocked(userId: number, botId: number): boolean {
+    return this.blocked.has(`${userId}:${botId}`);
+  }
+
+  hasChat(userId: number, peerId: number): boolean {
+    return this.chats.has(`${userId}:${peerId}`);
+  }
+
+  messages(userId: number, peerId: number): Message[] {
+    return this.chats.get(`${userId}:${peerId}`)?.messages ?? [];
+  }
+
+  findMessage(userId: number, peerId: number, messageId: number): Message | undefined {
+    return this.messages(userId, peerId).find((message) => message.message_id === messageId);
+  }
+
+  /** Stores a message in the private chat of `userId` and `peer`; `build` gets the chat's next message id. */
+  appendMessage(userId: number, peer: Peer, build: (messageId: number, date: number) => Message): Message {
+    const key = `${userId}:${peer.id}`;
+    let chat = this.chats.get(key);
+    if (!chat) {
+      chat = { messages: [], nextMessageId: 1 };
+      this.chats.set(key, chat);
+    }
+    const message = build(chat.nextMessageId++, Math.floor(Date.now() / 1000));
+    chat.messages.push(message);
+    for (const listener of this.messageListeners) listener({ userId, peer: peer.username, message });
+    return message;
+  }
+
+  onMessage(listener: (event: StoredMessageEvent) => void): () => void {
+    this.messageListeners.add(listener);
+    return () => this.messageListeners.delete(listener);
+  }
+}

@@ -1,0 +1,102 @@
+// Test helper shared by every suite that needs the messaging service: starts a sandbox on 127.0.0.1:0 and
+// drives it as a user would, over HTTP (creating bots through the BotMaker conversation, sending, reading).
+import type { Message } from '@grammyjs/types';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+
+export interface StartedSandbox {
+  baseUrl: string;
+  sandbox: Sandbox;
+  close(): Promise<void>;
+}
+
+export interface HarnessUser {
+  id: number;
+  first_name?: string;
+  username?: string;
+  last_name?: string;
+  language_code?: string;
+}
+
+export async function startSandbox(options?: SandboxOptions): Promise<StartedSandbox> {
+  const sandbox = await createSandbox(options);
+  const baseUrl = await sandbox.listen({ host: '127.0.0.1', port: 0 });
+  return { baseUrl, sandbox, close: () => sandbox.close() };
+}
+
+/** Sends `text` as the user to a bot or to BotMaker; returns the stored message's id and chat id. */
+export async function sendAsUser(
+  baseUrl: string,
+  user: number | HarnessUser,
+  to: string,
+  text: string,
+): Promise<{ message_id: number; chat_id: number }> {
+  const sender = typeof user === 'number' ? { id: user } : user;
+  const body = { user: { first_name: `User${sender.id}`, ...sender }, to, text };
+  return clientCall(baseUrl, '/client/send', { method: 'POST', body: JSON.stringify(body) });
+}
+
+/** The chat's messages newer than `after`, both directions (long-polls up to `waitSeconds`). */
+export async function chatMessages(baseUrl: string, userId: number, peer: string, after = 0, waitSeconds = 0): Promise<Message[]> {
+  const query = new URLSearchParams({ user: String(userId), with: peer, after: String(after), wait: String(waitSeconds) });
+  return clientCall(baseUrl, `/client/messages?${query}`, { method: 'GET' });
+}
+
+/**
+ * Waits until `bot` has sent `count` messages newer than `after` in its chat with the user, and returns
+ * them (oldest first). Rejects with the messages seen so far when `timeoutMs` passes.
+ */
+export async function waitForBotReplies(
+  baseUrl: string,
+  { userId, bot, after = 0, count = 1, timeoutMs = 5000 }: { userId: number; bot: string; after?: number; count?: number; timeoutMs?: number },
+): Promise<Message[]> {
+  const deadline = Date.now() + timeoutMs;
+  const wanted = bot.replace(/^@/, '').toLowerCase();
+  let replies: Message[] = [];
+  let cursor = after;
+  for (;;) {
+    const remaining = deadline - Date.now();
+    const waitSeconds = Math.max(0, Math.min(5, Math.ceil(remaining / 1000)));
+    const messages = await chatMessages(baseUrl, userId, bot, cursor, remaining > 0 ? waitSeconds : 0);
+    for (const message of messages) {
+      cursor = Math.max(cursor, message.message_id);
+      if (message.from?.is_bot && message.from.username?.toLowerCase() === wanted) replies.push(message);
+    }
+    if (replies.length >= count) return replies.slice(0, count);
+    if (Date.now() >= deadline) {
+      throw new Error(`expected ${count} replies from @${bot} to user ${userId}, got ${replies.length}: ${JSON.stringify(replies.map((m) => m.text))}`);
+    }
+    if (messages.length === 0 && waitSeconds === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    replies = [...replies];
+  }
+}
+
+/** Sends `text` to BotMaker and returns its answer. */
+export async function askAssistant(baseUrl: string, user: number | HarnessUser, text: string): Promise<string> {
+  const userId = typeof user === 'number' ? user : user.id;
+  const sent = await sendAsUser(baseUrl, user, 'BotMaker', text);
+  const [answer] = await waitForBotReplies(baseUrl, { userId, bot: 'BotMaker', after: sent.message_id, count: 1, timeoutMs: 5000 });
+  return answer?.text ?? '';
+}
+
+/** Creates a bot through the real /newbot conversation and reads the token from BotMaker's answer. */
+export async function createBotViaAssistant(
+  baseUrl: string,
+  { userId, name, username }: { userId: number; name: string; username: string },
+): Promise<{ token: string; username: string; id: number }> {
+  await askAssistant(baseUrl, userId, '/newbot');
+  await askAssistant(baseUrl, userId, name);
+  const answer = await askAssistant(baseUrl, userId, username);
+  const match = /(\d+):[A-Za-z0-9_-]{35}/.exec(answer);
+  if (!match) throw new Error(`BotMaker did not create @${username}: ${answer}`);
+  return { token: match[0], username: username.replace(/^@/, ''), id: Number(match[1]) };
+}
+
+async function clientCall<T>(baseUrl: string, path: string, init: { method: string; body?: string }): Promise<T> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    ...init,
+    headers: init.body ? { 'content-type': 'application/json' } : {},
+  });
+  const envelope = (await response.json()) as { ok: boolean; result?: T; description?: string };
+  if (!envelope.ok) throw new Error(`sandbox ${init.method} ${path.split('?')[0]} failed: ${response.status} ${envelope.description}`);
+  return envelope.result as T;
+}
