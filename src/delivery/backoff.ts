@@ -1,0 +1,20 @@
+// Capped exponential backoff with jitter, and a sleep that ends early (rejecting) when shutdown aborts it.
+import { setTimeout as delay } from 'node:timers/promises';
+
+export interface BackoffPolicy {
+  baseMs: number;
+  maxMs: number;
+}
+
+export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 500, maxMs: 30_000 };
+
+/** Delay before retry number `attempt` (1 = first retry): half fixed, half random, so clients spread out. */
+export function backoffDelay(attempt: number, policy: BackoffPolicy, random: () => number = Math.random): number {
+  const ceiling = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+/** Resolves after `ms`, or rejects with an AbortError as soon as `signal` aborts. */
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  await delay(ms, undefined, signal ? { signal } : undefined);
+}

@@ -1,0 +1,40 @@
+// Sorts a failed Bot API call into what delivery does next: wait retry_after, back off and retry,
+// or give up on this reply. One place decides, so the sender, the poller and the metrics agree.
+import { ApiError, ApiTimeoutError, HttpError, NetworkError, isAbortError } from '../api/errors.js';
+import type { ErrorKind } from '../ops/metrics.js';
+
+export type FailureAction = 'wait_retry_after' | 'backoff' | 'drop' | 'aborted';
+
+export interface ClassifiedFailure {
+  kind: ErrorKind;
+  action: FailureAction;
+  /** Seconds to wait, with 429. */
+  retryAfter?: number;
+}
+
+export function classifyFailure(error: unknown): ClassifiedFailure {
+  if (isAbortError(error)) return { kind: 'unknown', action: 'aborted' };
+  if (error instanceof ApiError) {
+    const code = error.errorCode;
+    if (code === 429) {
+      const retryAfter = error.parameters.retryAfter;
+      return retryAfter !== undefined ? { kind: 'rate_limited', action: 'wait_retry_after', retryAfter } : { kind: 'rate_limited', action: 'backoff' };
+    }
+    if (code >= 500) return { kind: 'server_error', action: 'backoff' };
+    if (code === 401) return { kind: 'unauthorized', action: 'drop' };
+    if (code === 409) return { kind: 'conflict', action: 'drop' };
+    return { kind: 'rejected', action: 'drop' };
+  }
+  if (error instanceof HttpError) {
+    return error.status >= 500 || error.status === 429 ? { kind: 'server_error', action: 'backoff' } : { kind: 'http', action: 'drop' };
+  }
+  if (error instanceof ApiTimeoutError) return { kind: 'timeout', action: 'backoff' };
+  if (error instanceof NetworkError) return { kind: 'network', action: 'backoff' };
+  return { kind: 'unknown', action: 'drop' };
+}
+
+/** Whether the service itself looked reachable and working (for /healthz "last API call ok"). */
+export function serviceLooksHealthy(error: unknown): boolean {
+  const { kind } = classifyFailure(error);
+  return kind === 'rejected' || kind === 'rate_limited';
+}

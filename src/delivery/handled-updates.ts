@@ -1,0 +1,30 @@
+// Remembers which update_ids were handled, so a redelivered or replayed update is not answered twice.
+// An interface, because a durable journal will stand behind it later; the in-memory one is bounded.
+
+export interface HandledUpdates {
+  has(updateId: number): boolean | Promise<boolean>;
+  add(updateId: number): void | Promise<void>;
+  close?(): Promise<void>;
+}
+
+/** Keeps the most recent `capacity` ids; the oldest are forgotten first. */
+export class MemoryHandledUpdates implements HandledUpdates {
+  private readonly ids = new Set<number>();
+
+  constructor(private readonly capacity = 10_000) {}
+
+  has(updateId: number): boolean {
+    return this.ids.has(updateId);
+  }
+
+  add(updateId: number): void {
+    if (this.ids.has(updateId)) return;
+    this.ids.add(updateId);
+    // A Set iterates in insertion order, so the first entry is the oldest.
+    while (this.ids.size > this.capacity) this.ids.delete(this.ids.values().next().value!);
+  }
+
+  get size(): number {
+    return this.ids.size;
+  }
+}

@@ -1,0 +1,114 @@
+// Turns one OutgoingReply into sendmessage calls and sees them through: 429 waits exactly retry_after,
+// 5xx / network / timeout back off, 400/403 drop the reply so the chat never stalls, attempts are bounded.
+import type { BotApi, SendMessageParams } from '../api/types.js';
+import type { OutgoingReply } from '../engine/reply.js';
+import type { Logger } from '../log/logger.js';
+import type { ServiceMetrics } from '../ops/metrics.js';
+import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from './backoff.js';
+import { classifyFailure } from './failure.js';
+import { splitMessageText } from './split-text.js';
+
+export interface ReplySenderOptions {
+  api: BotApi;
+  logger: Logger;
+  metrics?: ServiceMetrics;
+  maxAttempts: number;
+  backoff?: BackoffPolicy;
+  random?: () => number;
+  /** Longest 429 wait honoured; a longer retry_after drops the reply rather than blocking the chat for ages. */
+  maxRetryAfterSeconds?: number;
+  /** Waits between attempts; injectable so tests can record the waits instead of sleeping. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export interface SendOutcome {
+  /** Messages the service accepted. */
+  sent: number;
+  /** Parts given up on (the rest of a split reply is not sent after a drop). */
+  dropped: boolean;
+}
+
+/** Thrown when shutdown aborted delivery before the reply was finished. */
+export class DeliveryAbortedError extends Error {
+  override readonly name = 'AbortError';
+  constructor() {
+    super('delivery aborted by shutdown');
+  }
+}
+
+export class ReplySender {
+  private readonly backoff: BackoffPolicy;
+  private readonly random: () => number;
+  private readonly maxRetryAfterSeconds: number;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+
+  constructor(private readonly options: ReplySenderOptions) {
+    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.random = options.random ?? Math.random;
+    this.maxRetryAfterSeconds = options.maxRetryAfterSeconds ?? 300;
+    this.sleep = options.sleep ?? sleep;
+  }
+
+  async send(reply: OutgoingReply, signal?: AbortSignal): Promise<SendOutcome> {
+    const parts = splitMessageText(reply.text);
+    let sent = 0;
+    for (const [index, text] of parts.entries()) {
+      const params: SendMessageParams = { chat_id: reply.chatId, text };
+      if (reply.parseMode) params.parse_mode = reply.parseMode;
+      if (reply.disableNotification) params.disable_notification = true;
+      // Only the first part answers the triggering message; the rest follow it.
+      if (index === 0 && reply.replyToMessageId !== undefined) {
+        params.reply_parameters = { message_id: reply.replyToMessageId, allow_sending_without_reply: true };
+      }
+      if (!(await this.sendOne(params, reply, signal))) return { sent, dropped: true };
+      sent += 1;
+    }
+    return { sent, dropped: false };
+  }
+
+  /** True when sent; false when dropped for good. */
+  private async sendOne(params: SendMessageParams, reply: OutgoingReply, signal?: AbortSignal): Promise<boolean> {
+    const { api, logger, metrics, maxAttempts } = this.options;
+    const context = { chat_id: reply.chatId, rule: reply.ruleId };
+    for (let attempt = 1; ; attempt++) {
+      if (signal?.aborted) throw new DeliveryAbortedError();
+      try {
+        await api.sendMessage(params, signal ? { signal } : undefined);
+        metrics?.repliesSent.inc();
+        return true;
+      } catch (error) {
+        const failure = classifyFailure(error);
+        if (failure.action === 'aborted' || signal?.aborted) throw new DeliveryAbortedError();
+        metrics?.error(failure.kind);
+        const reason = error instanceof Error ? error.message : String(error);
+        if (failure.action === 'drop') {
+          logger.warn({ ...context, reason }, 'reply dropped: the service refused it');
+          metrics?.error('reply_dropped');
+          return false;
+        }
+        if (attempt >= maxAttempts) {
+          logger.error({ ...context, reason, attempts: attempt }, 'reply dropped after the last attempt');
+          metrics?.error('reply_dropped');
+          return false;
+        }
+        let waitMs: number;
+        if (failure.action === 'wait_retry_after') {
+          if (failure.retryAfter! > this.maxRetryAfterSeconds) {
+            logger.error({ ...context, retry_after: failure.retryAfter }, 'reply dropped: retry_after is longer than hearsay waits');
+            metrics?.error('reply_dropped');
+            return false;
+          }
+          waitMs = failure.retryAfter! * 1000;
+        } else {
+          waitMs = backoffDelay(attempt, this.backoff, this.random);
+        }
+        logger.warn({ ...context, reason, attempt, retry_in_ms: waitMs }, 'sendmessage failed; retrying');
+        try {
+          await this.sleep(waitMs, signal);
+        } catch {
+          throw new DeliveryAbortedError();
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,52 @@
+// The service's Prometheus metrics, on a registry of its own (never the global one), so several
+// services in one process (tests, an embedded demo) do not mix their numbers.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Labels of hearsay_errors_total. */
+export type ErrorKind =
+  | 'rate_limited'
+  | 'server_error'
+  | 'network'
+  | 'timeout'
+  | 'rejected'
+  | 'unauthorized'
+  | 'conflict'
+  | 'http'
+  | 'reply_dropped'
+  | 'handler_failed'
+  | 'webhook_unauthorized'
+  | 'webhook_invalid'
+  | 'webhook_overloaded'
+  | 'unknown';
+
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  readonly updatesReceived = new Counter({ name: 'hearsay_updates_received_total', help: 'Updates received from the service.', registers: [this.registry] });
+  readonly repliesSent = new Counter({ name: 'hearsay_replies_sent_total', help: 'sendmessage calls that succeeded.', registers: [this.registry] });
+  readonly errors = new Counter({ name: 'hearsay_errors_total', help: 'Errors by kind.', labelNames: ['kind'] as const, registers: [this.registry] });
+  readonly matchDuration = new Histogram({
+    name: 'hearsay_match_duration_seconds',
+    help: 'Time to match one message against the rule set.',
+    buckets: [0.00001, 0.00005, 0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1],
+    registers: [this.registry],
+  });
+  readonly reloads = new Counter({ name: 'hearsay_reloads_total', help: 'Rule reloads by result.', labelNames: ['result'] as const, registers: [this.registry] });
+  readonly reloadSuccess = new Gauge({ name: 'hearsay_reload_success', help: '1 when the last rule reload succeeded, 0 when it failed.', registers: [this.registry] });
+  readonly rulesActive = new Gauge({ name: 'hearsay_rules_active', help: 'Rules in the active rule set.', registers: [this.registry] });
+
+  constructor(options: { processMetrics?: boolean } = {}) {
+    if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+    this.reloadSuccess.set(1);
+    // Every kind starts at zero so dashboards see the series before the first error.
+    for (const kind of ['rate_limited', 'server_error', 'network', 'timeout', 'rejected', 'reply_dropped'] as const) this.errors.inc({ kind }, 0);
+    for (const result of ['success', 'failure'] as const) this.reloads.inc({ result }, 0);
+  }
+
+  error(kind: ErrorKind): void {
+    this.errors.inc({ kind });
+  }
+
+  async render(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
