@@ -1,0 +1,141 @@
+// Keeps the live rule set in step with the rule directory: watches the directory (editors save via a
+// temp file and rename; Kubernetes swaps a `..data` symlink), debounces bursts of events, builds the
+// complete new set and swaps it in with one assignment. A failed reload keeps the last good set.
+//
+// Callers read `current` once per message and use that set until the message is answered, so a
+// reload in the middle of matching never mixes two rule sets.
+import { EventEmitter } from 'node:events';
+import { stat } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import type { Logger } from '../log/logger.js';
+import type { RuleSet } from '../engine/rule-set.js';
+import { isRuleFileName, loadRules } from './load.js';
+import { RuleLoadError, type RuleProblem } from './problem.js';
+
+export interface RuleWatcherOptions {
+  /** A rule directory or a single rule file. */
+  path: string;
+  logger?: Logger;
+  /** Quiet time after the last file event before reloading. */
+  debounceMs?: number;
+}
+
+export interface ReloadEvent {
+  ruleCount: number;
+  fileCount: number;
+  durationMs: number;
+}
+
+export interface ReloadFailedEvent {
+  problems: RuleProblem[];
+}
+
+export interface RuleWatcherEvents {
+  reload: [ReloadEvent];
+  reloadFailed: [ReloadFailedEvent];
+}
+
+export class RuleWatcher extends EventEmitter<RuleWatcherEvents> {
+  private readonly path: string;
+  private readonly logger: Logger | undefined;
+  private readonly debounceMs: number;
+  private ruleSet: RuleSet | undefined;
+  private watcher: FSWatcher | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor({ path, logger, debounceMs = 150 }: RuleWatcherOptions) {
+    super();
+    this.path = resolve(path);
+    this.logger = logger;
+    this.debounceMs = debounceMs;
+  }
+
+  /** Loads the rules and starts watching; throws RuleLoadError when the first load fails. */
+  async start(): Promise<RuleSet> {
+    const started = performance.now();
+    const outcome = await loadRules(this.path);
+    this.logProblems(outcome.problems);
+    if (!outcome.ruleSet) throw new RuleLoadError(outcome.problems);
+    this.ruleSet = outcome.ruleSet;
+    this.logger?.info({ rules: outcome.ruleSet.rules.length, files: outcome.files.length, durationMs: round(performance.now() - started) }, 'rules loaded');
+
+    const isDirectory = (await stat(this.path)).isDirectory();
+    const directory = isDirectory ? this.path : dirname(this.path);
+    const onlyFile = isDirectory ? undefined : basename(this.path);
+    const relevant = (path: string) => {
+      const name = basename(path);
+      if (resolve(path) === directory) return false;
+      // `..data` and friends: Kubernetes' atomic symlink swap of a mounted ConfigMap.
+      if (name.startsWith('..')) return true;
+      return onlyFile === undefined ? isRuleFileName(name) : name === onlyFile;
+    };
+    this.watcher = watch(directory, { ignoreInitial: true, depth: 0, followSymlinks: false, persistent: true });
+    this.watcher.on('all', (_event, path) => {
+      if (relevant(path)) this.schedule();
+    });
+    this.watcher.on('error', (error) => this.logger?.warn({ err: error }, 'watching the rules failed'));
+    await new Promise<void>((ready) => this.watcher!.once('ready', () => ready()));
+    return this.ruleSet;
+  }
+
+  /** The live rule set; read it once per message. */
+  get current(): RuleSet {
+    if (!this.ruleSet) throw new Error('RuleWatcher: start() has not loaded the rules yet');
+    return this.ruleSet;
+  }
+
+  /** Reloads now (e.g. on SIGHUP); resolves true when a new set was swapped in. */
+  reload(): Promise<boolean> {
+    const next = this.queue.then(() => this.reloadNow());
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.watcher?.close();
+    await this.queue;
+  }
+
+  private schedule(): void {
+    if (this.closed) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.reload();
+    }, this.debounceMs);
+  }
+
+  private async reloadNow(): Promise<boolean> {
+    if (this.closed) return false;
+    const started = performance.now();
+    const outcome = await loadRules(this.path);
+    const durationMs = round(performance.now() - started);
+    this.logProblems(outcome.problems);
+    if (!outcome.ruleSet) {
+      this.logger?.error({ errors: outcome.problems.filter((p) => p.severity === 'error').length, durationMs }, 'rule reload failed; keeping the previous rules');
+      this.emit('reloadFailed', { problems: outcome.problems });
+      return false;
+    }
+    this.ruleSet = outcome.ruleSet; // the one-step swap
+    const event = { ruleCount: outcome.ruleSet.rules.length, fileCount: outcome.files.length, durationMs };
+    this.logger?.info({ rules: event.ruleCount, files: event.fileCount, durationMs }, 'rules reloaded');
+    this.emit('reload', event);
+    return true;
+  }
+
+  private logProblems(problems: readonly RuleProblem[]): void {
+    for (const problem of problems) {
+      if (problem.severity === 'error') this.logger?.error(problem.format());
+      else this.logger?.warn(problem.format());
+    }
+  }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}
