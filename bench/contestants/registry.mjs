@@ -1,0 +1,84 @@
+// The contestants: how to start each one as its own process against a stand-in.
+// Each entry returns { args, env, cwd? } for `node`; webhook ones get a free port.
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const REPO_ROOT = path.resolve(here, '..', '..');
+const HEARSAY_MAIN = path.join(REPO_ROOT, 'dist', 'cli', 'main.js');
+const WEBHOOK_SECRET = 'bench_webhook_secret_0123456789';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function frameworkEnv(ctx) {
+  return { BENCH_BASE_URL: ctx.baseUrl, BENCH_TOKEN: ctx.token, BENCH_RULES_JSON: ctx.rulesJson, ...(ctx.fault ? { BENCH_FAULT: ctx.fault } : {}) };
+}
+
+function hearsayEnv(ctx, mode) {
+  return {
+    BOT_TOKEN: ctx.token,
+    BASE_URL: ctx.baseUrl,
+    HEARSAY_MODE: mode,
+    HEARSAY_LOG_LEVEL: 'warn',
+    HEARSAY_DATA_DIR: path.join(ctx.workDir, `data-${mode}`),
+  };
+}
+
+/** name -> { label, fixedAnswer?, prepare(ctx) -> Promise<{ args, env, cwd }> } */
+export const CONTESTANTS = {
+  'hearsay-polling': {
+    label: 'hearsay polling',
+    prepare: async (ctx) => ({ args: [HEARSAY_MAIN, 'run', '--rules', ctx.hearsayRulesDir], env: hearsayEnv(ctx, 'polling'), cwd: ctx.workDir }),
+  },
+  'hearsay-webhook': {
+    label: 'hearsay webhook',
+    prepare: async (ctx) => {
+      const port = await freePort();
+      return {
+        args: [HEARSAY_MAIN, 'run', '--rules', ctx.hearsayRulesDir],
+        env: {
+          ...hearsayEnv(ctx, 'webhook'),
+          HEARSAY_WEBHOOK_URL: `http://127.0.0.1:${port}/hook`,
+          HEARSAY_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
+          HEARSAY_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        },
+        cwd: ctx.workDir,
+      };
+    },
+  },
+  'grammy-polling': {
+    label: 'grammY bot.start()',
+    prepare: async (ctx) => ({ args: [path.join(here, 'grammy.mjs'), 'polling'], env: frameworkEnv(ctx) }),
+  },
+  'grammy-runner': {
+    label: 'grammY runner run(bot)',
+    prepare: async (ctx) => ({ args: [path.join(here, 'grammy.mjs'), 'runner'], env: frameworkEnv(ctx) }),
+  },
+  'grammy-webhook': {
+    label: 'grammY webhook',
+    prepare: async (ctx) => ({ args: [path.join(here, 'grammy.mjs'), 'webhook'], env: frameworkEnv(ctx) }),
+  },
+  'telegraf-polling': {
+    label: 'Telegraf launch()',
+    prepare: async (ctx) => ({ args: [path.join(here, 'telegraf.mjs'), 'polling'], env: frameworkEnv(ctx) }),
+  },
+  'telegraf-webhook': {
+    label: 'Telegraf webhook',
+    prepare: async (ctx) => ({ args: [path.join(here, 'telegraf.mjs'), 'webhook'], env: frameworkEnv(ctx) }),
+  },
+  ceiling: {
+    label: 'ceiling (HTTP only)',
+    fixedAnswer: 'ok',
+    prepare: async (ctx) => ({ args: [path.join(here, 'ceiling.mjs')], env: frameworkEnv(ctx) }),
+  },
+};

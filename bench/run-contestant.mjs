@@ -1,0 +1,115 @@
+// Runs one contestant once: a fresh stand-in, the contestant as a child process,
+// wait until every update is answered (or replies stop coming), sample peak RSS,
+// stop the child, then check the replies and measure timing.
+import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { startStandIn } from './standin/server.mjs';
+import { BENCH_BOT } from './workload/updates.mjs';
+import { checkReplies } from './report/correctness.mjs';
+import { summariseTiming } from './report/latency.mjs';
+
+export const BENCH_TOKEN = '123456789:AAbench_token_for_the_standin_only0';
+
+async function peakRssMb(pid) {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const m = /VmHWM:\s+(\d+)\s+kB/.exec(status);
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Resolves when all `count` replies are in (plus a short grace for duplicates) or they stop coming. */
+function waitForReplies(recorder, count, { startupMs, idleMs, graceMs, exited }) {
+  return new Promise((resolve) => {
+    let timer;
+    let done = false;
+    const finish = (reason) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      unsubscribe();
+      resolve(reason);
+    };
+    const arm = (ms, reason) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => finish(reason), ms);
+    };
+    const unsubscribe = recorder.onReply((n) => {
+      if (n >= count) arm(graceMs, 'complete');
+      else arm(idleMs, 'idle');
+    });
+    arm(startupMs, 'no reply within the startup time');
+    exited.then((code) => finish(`contestant exited early (code ${code})`));
+  });
+}
+
+async function stopChild(child, exited) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timeout = new Promise((resolve) => setTimeout(() => resolve('timeout'), 3000));
+  if ((await Promise.race([exited, timeout])) === 'timeout') {
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+/**
+ * @param {{ name:string, contestant:object, workload:{updates:object[], expected:string[]}, ctx:object, idleMs?:number, startupMs?:number }} options
+ */
+export async function runContestant({ name, contestant, workload, ctx, idleMs = 5000, startupMs = 60000 }) {
+  const { updates } = workload;
+  const expected = contestant.fixedAnswer ? updates.map(() => contestant.fixedAnswer) : workload.expected;
+  const standIn = await startStandIn({ token: BENCH_TOKEN, updates, bot: BENCH_BOT });
+  const logPath = path.join(ctx.workDir, `${name}-${ctx.ruleCount}.log`);
+  const log = createWriteStream(logPath);
+  try {
+    const spec = await contestant.prepare({ ...ctx, baseUrl: standIn.baseUrl, token: BENCH_TOKEN });
+    const spawnedAt = process.hrtime.bigint();
+    const child = spawn(process.execPath, spec.args, {
+      cwd: spec.cwd ?? ctx.workDir,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', ...spec.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.pipe(log, { end: false });
+    child.stderr.pipe(log, { end: false });
+    const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+    const outcome = await waitForReplies(standIn.recorder, updates.length, { startupMs, idleMs, graceMs: 300, exited });
+    const rssMb = await peakRssMb(child.pid);
+    await stopChild(child, exited);
+    const { recorder } = standIn;
+    const check = checkReplies(updates, expected, recorder.replies);
+    const timing = summariseTiming(recorder.handedAt, recorder.replies, check.pairs);
+    let firstHanded = 0n;
+    for (const at of recorder.handedAt) if (at !== 0n && (firstHanded === 0n || at < firstHanded)) firstHanded = at;
+    return {
+      name,
+      label: contestant.label,
+      ruleCount: ctx.ruleCount,
+      updates: updates.length,
+      replies: recorder.replies.length,
+      outcome,
+      startupMs: firstHanded === 0n ? NaN : Number(firstHanded - spawnedAt) / 1e6,
+      ...timing,
+      peakRssMb: rssMb,
+      correctness: {
+        ok: check.ok,
+        wrong: check.wrong,
+        duplicates: check.duplicates,
+        missing: check.missing,
+        outOfOrder: check.outOfOrder,
+        checkedAgainst: contestant.fixedAnswer ? `fixed answer ${JSON.stringify(contestant.fixedAnswer)}` : 'rule answers',
+        examples: check.examples,
+      },
+      webhookFailures: recorder.webhookFailures,
+      unknownMethods: Object.fromEntries(recorder.unknownMethods),
+      log: logPath,
+    };
+  } finally {
+    await standIn.close();
+    log.end();
+  }
+}

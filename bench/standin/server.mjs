@@ -1,0 +1,156 @@
+// A fast Bot API stand-in for the benchmark: a plain node:http server (not the sandbox,
+// whose own cost would dominate) serving a preloaded queue of updates by getupdates
+// (offset, limit, long poll) or by webhook push, and recording every sendmessage.
+import http from 'node:http';
+import { RunRecorder } from './recorder.mjs';
+import { parseParams, readBody } from './request-params.mjs';
+import { startWebhookPusher } from './webhook-pusher.mjs';
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+function send(res, status, payload) {
+  const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
+  res.writeHead(status, { ...JSON_HEADERS, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function fail(res, code, description) {
+  send(res, code, { ok: false, error_code: code, description });
+}
+
+/**
+ * @param {{ token: string, updates: object[], bot: {id:number, username:string, first_name:string}, maxConnections?: number }} options
+ * @returns {Promise<{ baseUrl: string, recorder: RunRecorder, close(): Promise<void> }>}
+ */
+export async function startStandIn({ token, updates, bot, maxConnections = 40 }) {
+  const recorder = new RunRecorder(updates.length);
+  const updateJson = updates.map((u) => JSON.stringify(u));
+  const chatOf = (i) => updates[i].message.chat.id;
+  const prefix = `/bot${token}/`;
+  let confirmed = 0; // index of the first unconfirmed update
+  let pendingPoll = null; // { res, timer }
+  let webhook = null; // { url, pusher }
+  let nextMessageId = 1;
+
+  function recordSendMessage(params) {
+    const at = process.hrtime.bigint();
+    const chatId = Number(params.chat_id);
+    if (!params.text) return { error: [400, 'Bad Request: message text is empty'] };
+    if (!Number.isFinite(chatId)) return { error: [400, 'Bad Request: chat_id is empty'] };
+    recorder.reply(chatId, String(params.text), at);
+    return {
+      result: { message_id: nextMessageId++, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: 'private' }, from: { ...bot, is_bot: true }, text: String(params.text) },
+    };
+  }
+
+  function answerUpdates(res, limit) {
+    const end = Math.min(updateJson.length, confirmed + limit);
+    const at = process.hrtime.bigint();
+    for (let i = confirmed; i < end; i += 1) recorder.handed(i, at);
+    send(res, 200, `{"ok":true,"result":[${updateJson.slice(confirmed, end).join(',')}]}`);
+  }
+
+  function endPendingPoll(status) {
+    if (!pendingPoll) return;
+    const { res, timer } = pendingPoll;
+    pendingPoll = null;
+    clearTimeout(timer);
+    if (status === 409) fail(res, 409, 'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running');
+    else send(res, 200, '{"ok":true,"result":[]}');
+  }
+
+  function getUpdates(res, params) {
+    if (webhook) return fail(res, 409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
+    endPendingPoll(409);
+    if (params.offset !== undefined) {
+      const offset = Number(params.offset);
+      // update_id = index + 1, so offset o confirms indices below o - 1.
+      if (offset > 0) confirmed = Math.min(updateJson.length, Math.max(confirmed, offset - 1));
+    }
+    const limit = Math.min(100, Math.max(1, Number(params.limit ?? 100) || 100));
+    const timeout = Math.min(50, Math.max(0, Number(params.timeout ?? 0) || 0));
+    if (confirmed < updateJson.length || timeout === 0) return answerUpdates(res, limit);
+    // The queue is preloaded and never grows, so a long poll at the end only waits out its timeout.
+    const timer = setTimeout(() => endPendingPoll(200), timeout * 1000);
+    pendingPoll = { res, timer };
+    res.on('close', () => {
+      if (pendingPoll?.res === res) {
+        clearTimeout(pendingPoll.timer);
+        pendingPoll = null;
+      }
+    });
+  }
+
+  function setWebhook(res, params) {
+    if (!params.url) return fail(res, 400, 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook');
+    webhook?.pusher.stop();
+    endPendingPoll(409);
+    const connections = Math.min(maxConnections, Number(params.max_connections ?? maxConnections) || maxConnections);
+    const pusher = startWebhookPusher({
+      url: params.url,
+      secretToken: params.secret_token,
+      maxConnections: connections,
+      updateJson,
+      chatOf,
+      fromIndex: confirmed,
+      recorder,
+      recordMethodCall: (method, payload) => {
+        if (method === 'sendmessage') recordSendMessage(payload);
+        else recorder.unknownMethod(`webhook-answer:${method}`);
+      },
+    });
+    webhook = { url: params.url, pusher };
+    send(res, 200, { ok: true, result: true });
+  }
+
+  function call(method, params, res) {
+    switch (method) {
+      case 'getme':
+        return send(res, 200, { ok: true, result: { ...bot, is_bot: true, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false } });
+      case 'sendmessage': {
+        const outcome = recordSendMessage(params);
+        if (outcome.error) return fail(res, ...outcome.error);
+        return send(res, 200, { ok: true, result: outcome.result });
+      }
+      case 'getupdates':
+        return getUpdates(res, params);
+      case 'setwebhook':
+        return setWebhook(res, params);
+      case 'deletewebhook':
+        webhook?.pusher.stop();
+        webhook = null;
+        return send(res, 200, { ok: true, result: true });
+      case 'getwebhookinfo':
+        return send(res, 200, { ok: true, result: { url: webhook?.url ?? '', has_custom_certificate: false, pending_update_count: 0 } });
+      default:
+        recorder.unknownMethod(method);
+        return fail(res, 404, 'Not Found');
+    }
+  }
+
+  const server = http.createServer(async (req, res) => {
+    try {
+      const path = req.url.split('?', 1)[0];
+      if (!path.startsWith(prefix)) return fail(res, path.startsWith('/bot') ? 401 : 404, path.startsWith('/bot') ? 'Unauthorized' : 'Not Found');
+      const method = path.slice(prefix.length).toLowerCase();
+      const body = await readBody(req);
+      call(method, parseParams(req, body), res);
+    } catch (error) {
+      fail(res, 400, `Bad Request: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    recorder,
+    async close() {
+      webhook?.pusher.stop();
+      endPendingPoll(200);
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
