@@ -118,7 +118,7 @@ function compilePattern(source: string, caseSensitive: boolean, report: (message
   try {
     return RE2JS.compile(source, caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
   } catch (e) {
-    const detail = e instanceof Error ? e.message.replace(/^error parsing regexp: /, '') : String(e);
+    const detail = e instanceof Error ? e.message.replace(/^error parsing regexp: /, '').replace('`(?i)', '`') : String(e);
     const hint = /\(\?[=!<][=!]?/.test(source) ? ' (lookarounds are not supported: RE2 syntax guarantees linear time)' : '';
     report(`invalid pattern: ${detail}${hint}`);
     return undefined;

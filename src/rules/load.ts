@@ -50,6 +50,7 @@ export async function loadRules(path: string): Promise<LoadOutcome> {
   const problems: RuleProblem[] = [];
   const rules: Rule[] = [];
   const origins: { parsed: ParsedYaml; index: number }[] = [];
+  const ids: { id: string; at: SourcePosition }[] = [];
   let ruleCount = 0;
   for (const file of files) {
     let text: string;
@@ -64,8 +65,15 @@ export async function loadRules(path: string): Promise<LoadOutcome> {
     if (parsed.problems.length > 0) continue;
     const { problems: schemaIssues, validRules } = schemaProblems(parsed);
     problems.push(...schemaIssues);
-    const fileRules = (parsed.data as { rules?: unknown }).rules;
+    const data = parsed.data;
+    const fileRules = data !== null && typeof data === 'object' ? (data as { rules?: unknown }).rules : undefined;
     if (Array.isArray(fileRules)) ruleCount += fileRules.length;
+    if (Array.isArray(fileRules)) {
+      fileRules.forEach((rule: unknown, index) => {
+        const id = rule !== null && typeof rule === 'object' ? (rule as { id?: unknown }).id : undefined;
+        if (typeof id === 'string') ids.push({ id, at: parsed.locate(['rules', index, 'id']) });
+      });
+    }
     for (const index of validRules) {
       rules.push((fileRules as Rule[])[index]!);
       origins.push({ parsed, index });
@@ -76,7 +84,7 @@ export async function loadRules(path: string): Promise<LoadOutcome> {
     const origin = origins[ruleIndex]!;
     return origin.parsed.locate(['rules', origin.index, ...path], path.length === 1 && path[0] === 'fallback');
   };
-  problems.push(...duplicateIds(rules, locate));
+  problems.push(...duplicateIds(ids));
   const compiled = compileRulesCollecting(rules, locate, files);
   problems.push(...compiled.problems);
   const hasErrors = problems.some((p) => p.severity === 'error');
@@ -84,16 +92,16 @@ export async function loadRules(path: string): Promise<LoadOutcome> {
   return { ...(hasErrors || !compiled.ruleSet ? {} : { ruleSet: compiled.ruleSet }), problems: sortProblems(problems, files), files, ruleCount };
 }
 
-function duplicateIds(rules: readonly Rule[], locate: RuleLocator): RuleProblem[] {
+/** Ids are checked on every rule that has one, even rules with other problems, so all are reported at once. */
+function duplicateIds(ids: readonly { id: string; at: SourcePosition }[]): RuleProblem[] {
   const first = new Map<string, SourcePosition>();
   const problems: RuleProblem[] = [];
-  for (const [i, rule] of rules.entries()) {
-    const here = locate(i, ['id']);
-    const earlier = first.get(rule.id);
+  for (const { id, at: here } of ids) {
+    const earlier = first.get(id);
     if (earlier) {
-      problems.push(new RuleProblem(here.file, here.line, here.column, `duplicate rule id '${rule.id}': already used at ${earlier.file}:${earlier.line}:${earlier.column}; ids must be unique across all rule files`));
+      problems.push(new RuleProblem(here.file, here.line, here.column, `duplicate rule id '${id}': already used at ${earlier.file}:${earlier.line}:${earlier.column}; ids must be unique across all rule files`));
     } else {
-      first.set(rule.id, here);
+      first.set(id, here);
     }
   }
   return problems;

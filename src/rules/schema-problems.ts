@@ -84,6 +84,8 @@ function translate(error: ErrorObject, data: unknown, parsed: ParsedYaml): RuleP
     case 'required': {
       const missing = String((error.params as { missingProperty: string }).missingProperty);
       if (ruleIndex === undefined) return here('a rule file needs `rules:` followed by a list of rules');
+      // An unknown key that is a typo of 'reply' already says what to do.
+      if (missing === 'reply' && isObject(value) && Object.keys(value).some((k) => k !== 'reply' && !RULE_KEYS.includes(k) && nearest(k, RULE_KEYS) === 'reply')) return undefined;
       if (missing === 'reply') return here(`${name} has no reply: add \`reply:\` with the text to send`);
       if (missing === 'id') return here(`${name} has no id: add \`id:\` with a name unique across all rule files`);
       return here(`${name} needs '${missing}'`);
