@@ -50,8 +50,11 @@ function waitForReplies(recorder, count, { startupMs, idleMs, graceMs, exited })
 async function stopChild(child, exited) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
-  const timeout = new Promise((resolve) => setTimeout(() => resolve('timeout'), 3000));
-  if ((await Promise.race([exited, timeout])) === 'timeout') {
+  let timer;
+  const timeout = new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), 3000)));
+  const first = await Promise.race([exited, timeout]);
+  clearTimeout(timer);
+  if (first === 'timeout') {
     child.kill('SIGKILL');
     await exited;
   }
