@@ -93,6 +93,8 @@ function translate(error: ErrorObject, data: unknown, parsed: ParsedYaml): RuleP
     case 'oneOf': {
       if (!isObject(value)) return undefined; // the type error says it better
       const present = TRIGGER_KEYS.filter((k) => k in value);
+      const typoOfTrigger = Object.keys(value).some((k) => !RULE_KEYS.includes(k) && (TRIGGER_KEYS as readonly string[]).includes(nearest(k, RULE_KEYS) ?? ''));
+      if (present.length === 0 && typoOfTrigger) return undefined; // the unknown-key message names the trigger
       if (present.length === 0) {
         return here(`${name} has no trigger: add one of ${TRIGGER_KEYS.join(', ')}`);
       }
