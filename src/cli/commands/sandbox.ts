@@ -1,9 +1,53 @@
-// Placeholder until the 'sandbox' command lands; replaced by its own module.
-import { Command } from 'commander';
+// `hearsay sandbox`: runs the local messaging service until SIGINT/SIGTERM, then closes it and exits 0.
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { createLogger, LOG_LEVELS } from '../../log/logger.js';
+import { createSandbox } from '../../sandbox/index.js';
+import { FAILURE_EXIT_CODE, OK_EXIT_CODE } from '../exit-codes.js';
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isInteger(port) || port > 65_535) {
+    throw new InvalidArgumentError('it must be an integer from 0 to 65535 (0 picks a free port).');
+  }
+  return port;
+}
 
 export function sandboxCommand(): Command {
-  return new Command('sandbox').description('(not built yet)').action(() => {
-    process.stderr.write('hearsay sandbox: not built yet\n');
-    process.exitCode = 1;
-  });
+  return new Command('sandbox')
+    .description('run the local messaging service (a stand-in for the Bot API, with the BotMaker assistant)')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .addOption(new Option('--port <port>', 'port to listen on').default(8081).argParser(parsePort))
+    .addOption(new Option('--log-level <level>', 'log level').choices([...LOG_LEVELS]).default('info'))
+    .action(async (options: { host: string; port: number; logLevel: string }) => {
+      const logger = createLogger({ level: options.logLevel, name: 'sandbox' });
+      const sandbox = await createSandbox({ logger });
+      let baseUrl: string;
+      try {
+        baseUrl = await sandbox.listen({ host: options.host, port: options.port });
+      } catch (error) {
+        process.stderr.write(`hearsay sandbox: cannot listen on ${options.host}:${options.port}: ${(error as Error).message}\n`);
+        await sandbox.close();
+        process.exitCode = FAILURE_EXIT_CODE;
+        return;
+      }
+      logger.info({ baseUrl }, `sandbox listening on ${baseUrl}`);
+      logger.info(
+        `create a bot: curl -s -X POST ${baseUrl}/client/send -H 'content-type: application/json' ` +
+          `-d '{"user":{"id":1001,"first_name":"Ann"},"to":"BotMaker","text":"/newbot"}' ` +
+          `then read the answers with curl -s '${baseUrl}/client/messages?user=1001&with=BotMaker' (see docs/sandbox.md)`,
+      );
+      await new Promise<void>((resolve) => {
+        const stop = (signal: NodeJS.Signals): void => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          logger.info({ signal }, 'sandbox stopping');
+          resolve();
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      await sandbox.close();
+      logger.info('sandbox stopped');
+      process.exitCode = OK_EXIT_CODE;
+    });
 }

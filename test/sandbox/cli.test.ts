@@ -1,0 +1,38 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { createBotViaAssistant } from '../support/sandbox-harness.js';
+
+const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+
+describe('hearsay sandbox', () => {
+  it('rejects an invalid port with exit code 2 and says what is expected', () => {
+    const result = spawnSync('node', [cli, 'sandbox', '--port', 'eighty'], { encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('integer from 0 to 65535');
+  });
+
+  it('serves the assistant, logs its base URL, and exits 0 on SIGTERM', async () => {
+    const child = spawn('node', [cli, 'sandbox', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      const deadline = Date.now() + 10_000;
+      let baseUrl: string | undefined;
+      while (!baseUrl && Date.now() < deadline) {
+        baseUrl = /"baseUrl":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(output)?.[1];
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(baseUrl, output).toBeDefined();
+      const bot = await createBotViaAssistant(baseUrl!, { userId: 9, name: 'Cli', username: 'cli_made_bot' });
+      const me = (await (await fetch(`${baseUrl}/bot${bot.token}/getme`)).json()) as { result: { username: string } };
+      expect(me.result.username).toBe('cli_made_bot');
+      expect(output).not.toContain(bot.token);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(output).toContain('sandbox stopped');
+  });
+});
