@@ -1,0 +1,172 @@
+// Webhook ingress: a Fastify server the service POSTs updates to. Each request is checked (secret in
+// constant time, size, shape), answered 200 at once and handled afterwards through the dispatcher.
+// While closing it answers 503 so the service sends the update again instead of losing it.
+import { readFile } from 'node:fs/promises';
+import { Ajv } from 'ajv';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { BotApi, Update } from '../api/types.js';
+import type { ListenAddress } from '../config/types.js';
+import { formatListenAddress } from '../config/listen-address.js';
+import type { UpdateDispatcher } from '../delivery/dispatcher.js';
+import type { HandledUpdates } from '../delivery/handled-updates.js';
+import type { Logger } from '../log/logger.js';
+import type { HealthState } from '../ops/health.js';
+import type { ServiceMetrics } from '../ops/metrics.js';
+import { registerOpsRoutes } from '../ops/ops-routes.js';
+import { serverUrl } from '../ops/server-url.js';
+import { IngressError } from './errors.js';
+import { ALLOWED_UPDATES } from './polling.js';
+import { createSecretCheck } from './secret-token.js';
+import { webhookUpdateSchema } from './update-schema.js';
+
+export interface WebhookIngressOptions {
+  api: BotApi;
+  dispatcher: UpdateDispatcher;
+  handled: HandledUpdates;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  health: HealthState;
+  /** The URL given to setwebhook. */
+  publicUrl: string;
+  listen: ListenAddress;
+  path: string;
+  secret: string;
+  tls: { certPath: string; keyPath: string } | null;
+  maxBodyBytes: number;
+  maxConnections: number;
+  /** Updates accepted but not handled yet beyond which requests get 503. */
+  maxPending: number;
+}
+
+// No type coercion: a string update_id is a wrong body, not a number to guess at.
+const ajv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: false, removeAdditional: false });
+
+export class WebhookIngress {
+  private app: FastifyInstance | undefined;
+  private closing = false;
+  private closed: Promise<void> | undefined;
+  private localUrl: string | null = null;
+  /** Accepted and not finished yet: a redelivery of one of these is answered 200 and not handled twice. */
+  private readonly accepted = new Set<number>();
+  private readonly secretMatches: (header: unknown) => boolean;
+
+  constructor(private readonly options: WebhookIngressOptions) {
+    this.secretMatches = createSecretCheck(options.secret);
+  }
+
+  /** The server's local URL (real port), once listening. */
+  get address(): string | null {
+    return this.localUrl;
+  }
+
+  /** Webhook ingress never ends on its own; kept for symmetry with polling. */
+  readonly done: Promise<void> = new Promise<void>(() => undefined);
+
+  async start(): Promise<void> {
+    const { logger, listen, tls } = this.options;
+    const https = tls ? { cert: await readFile(tls.certPath), key: await readFile(tls.keyPath) } : null;
+    const app = Fastify({
+      logger: false,
+      bodyLimit: this.options.maxBodyBytes,
+      forceCloseConnections: true,
+      ...(https ? { https } : {}),
+    } as object) as unknown as FastifyInstance;
+    this.app = app;
+    app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
+    app.setErrorHandler((error: FastifyError, _request, reply) => this.onError(error, reply));
+    registerOpsRoutes(app, { health: this.options.health, metrics: this.options.metrics });
+    app.post(this.options.path, { schema: { body: webhookUpdateSchema }, onRequest: (request, reply) => this.gate(request, reply) }, (request, reply) =>
+      this.accept(request.body as Update, reply),
+    );
+
+    try {
+      await app.listen({ host: listen.host, port: listen.port });
+    } catch (error) {
+      throw new IngressError('listen_failed', `cannot listen on ${formatListenAddress(listen)}: ${(error as Error).message}`, { cause: error });
+    }
+    this.localUrl = serverUrl(app, https ? 'https' : 'http');
+    logger.info({ listen: this.localUrl, path: this.options.path, tls: https !== null }, 'webhook server listening');
+
+    try {
+      await this.options.api.setWebhook({
+        url: this.options.publicUrl,
+        secret_token: this.options.secret,
+        max_connections: this.options.maxConnections,
+        allowed_updates: ALLOWED_UPDATES,
+      });
+    } catch (error) {
+      await app.close();
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new IngressError('set_webhook_failed', `the service refused the webhook URL ${this.options.publicUrl}: ${detail}`, { cause: error });
+    }
+    logger.info({ url: this.options.publicUrl }, 'webhook set');
+  }
+
+  /** From now on every webhook request gets 503 + Retry-After, so the service keeps the update and resends it. */
+  stopAccepting(): void {
+    this.closing = true;
+  }
+
+  close(): Promise<void> {
+    this.stopAccepting();
+    this.closed ??= this.app?.close() ?? Promise.resolve();
+    return this.closed;
+  }
+
+  /** Runs before the body is read: wrong secret → 401, closing → 503. */
+  private async gate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (!this.secretMatches(request.headers['x-telegram-bot-api-secret-token'])) {
+      this.options.metrics.error('webhook_unauthorized');
+      this.options.logger.warn({ remote: request.ip }, 'webhook request with a missing or wrong secret token rejected');
+      await reply.code(401).send({ ok: false, error: 'missing or wrong X-Telegram-Bot-Api-Secret-Token' });
+      return;
+    }
+    if (this.closing) await unavailable(reply, 'shutting down');
+  }
+
+  private async accept(update: Update, reply: FastifyReply): Promise<FastifyReply> {
+    const { dispatcher, handled, logger, metrics } = this.options;
+    const id = update.update_id;
+    if (this.closing) return unavailable(reply, 'shutting down');
+    if (this.accepted.has(id)) return duplicate(reply, logger, id);
+    if (dispatcher.inFlight >= this.options.maxPending) {
+      metrics.error('webhook_overloaded');
+      logger.warn({ in_flight: dispatcher.inFlight }, 'too many updates in flight; asking the service to resend later');
+      return unavailable(reply, 'overloaded');
+    }
+    this.accepted.add(id);
+    if (await handled.has(id)) {
+      this.accepted.delete(id);
+      return duplicate(reply, logger, id);
+    }
+    metrics.updatesReceived.inc();
+    dispatcher
+      .dispatch(update)
+      .catch((error: unknown) => logger.warn({ err: error, update_id: id }, 'update acknowledged but not handled before shutdown'))
+      .finally(() => this.accepted.delete(id));
+    return reply.code(200).send();
+  }
+
+  private onError(error: FastifyError, reply: FastifyReply): FastifyReply {
+    const { logger, metrics } = this.options;
+    if (error.validation) {
+      metrics.error('webhook_invalid');
+      logger.warn({ problem: error.message }, 'webhook body is not a valid update');
+      return reply.code(400).send({ ok: false, error: `invalid update: ${error.message}` });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 500) logger.error({ err: error }, 'webhook request failed');
+    else metrics.error('webhook_invalid');
+    const message = status === 413 ? `body larger than ${this.options.maxBodyBytes} bytes` : status >= 500 ? 'internal error' : error.message;
+    return reply.code(status).send({ ok: false, error: message });
+  }
+}
+
+function unavailable(reply: FastifyReply, why: string): FastifyReply {
+  return reply.code(503).header('retry-after', '1').send({ ok: false, error: why });
+}
+
+function duplicate(reply: FastifyReply, logger: Logger, id: number): FastifyReply {
+  logger.debug({ update_id: id }, 'update delivered again; already accepted, not answered twice');
+  return reply.code(200).send();
+}

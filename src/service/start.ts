@@ -1,0 +1,191 @@
+// Wires the service together and runs it: rules, Bot API client, dispatcher, reply sender, ingress,
+// health and metrics. Programmatic on purpose: `hearsay run` and an embedded demo both call it.
+import { ApiError } from '../api/errors.js';
+import { BotApiClient } from '../api/client.js';
+import type { BotApi } from '../api/types.js';
+import type { ServiceConfig } from '../config/types.js';
+import { UpdateDispatcher } from '../delivery/dispatcher.js';
+import { MemoryHandledUpdates, type HandledUpdates } from '../delivery/handled-updates.js';
+import { ReplySender } from '../delivery/reply-sender.js';
+import { PollingIngress } from '../ingress/polling.js';
+import { WebhookIngress } from '../ingress/webhook.js';
+import type { Logger } from '../log/logger.js';
+import { AdminServer } from '../ops/admin-server.js';
+import { HealthState } from '../ops/health.js';
+import { ServiceMetrics } from '../ops/metrics.js';
+import { ObservedBotApi } from '../ops/observed-bot-api.js';
+import { RuleLoadError } from '../rules/problem.js';
+import { RuleWatcher } from '../rules/watch.js';
+import { StartupError } from './errors.js';
+import { createUpdateHandler } from './handle-update.js';
+
+export interface StartServiceOptions {
+  logger: Logger;
+  /** Defaults to a BotApiClient for config.baseUrl and config.token. */
+  api?: BotApi;
+  /** Defaults to an in-memory, bounded memory of handled update_ids. */
+  handledUpdates?: HandledUpdates;
+  /** Debounce of the rule directory watcher. */
+  ruleDebounceMs?: number;
+}
+
+export interface RunningService {
+  readonly mode: ServiceConfig['mode'];
+  readonly botUsername: string;
+  /** Local URL of the webhook server (webhook mode) or the admin server (polling mode), if any. */
+  readonly serverUrl: string | null;
+  readonly metrics: ServiceMetrics;
+  /** Settles when the ingress ends by itself: rejects with an IngressError on a fatal failure. */
+  readonly done: Promise<void>;
+  /** Reloads the rules now (SIGHUP); true when a new set was swapped in. */
+  reloadRules(): Promise<boolean>;
+  /** Graceful, idempotent, bounded by delivery.shutdown_timeout. */
+  stop(): Promise<void>;
+}
+
+export async function startService(config: ServiceConfig, options: StartServiceOptions): Promise<RunningService> {
+  const { logger } = options;
+  const metrics = new ServiceMetrics();
+  const health = new HealthState(config.mode);
+  const cleanups: Array<() => Promise<void>> = [];
+  const cleanUp = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+  };
+
+  try {
+    const rules = new RuleWatcher({ path: config.rulesPath, logger, ...(options.ruleDebounceMs !== undefined ? { debounceMs: options.ruleDebounceMs } : {}) });
+    let ruleSet;
+    try {
+      ruleSet = await rules.start();
+    } catch (error) {
+      await rules.close().catch(() => undefined);
+      if (error instanceof RuleLoadError) {
+        throw new StartupError('rules', `the rules in ${config.rulesPath} have problems; nothing was started`, error.problems.map((p) => p.format()));
+      }
+      const message = (error as NodeJS.ErrnoException).code === 'ENOENT' ? `the rule path ${config.rulesPath} does not exist` : `cannot load the rules: ${(error as Error).message}`;
+      throw new StartupError('rules', message, [], { cause: error });
+    }
+    cleanups.push(() => rules.close());
+    health.rulesActive = ruleSet.rules.length;
+    metrics.rulesActive.set(ruleSet.rules.length);
+    rules.on('reload', (event) => {
+      health.rulesActive = event.ruleCount;
+      metrics.rulesActive.set(event.ruleCount);
+      metrics.reloads.inc({ result: 'success' });
+      metrics.reloadSuccess.set(1);
+    });
+    rules.on('reloadFailed', () => {
+      metrics.reloads.inc({ result: 'failure' });
+      metrics.reloadSuccess.set(0);
+    });
+
+    const rawApi = options.api ?? new BotApiClient({ baseUrl: config.baseUrl, token: config.token, logger });
+    cleanups.push(() => rawApi.close());
+    const api = new ObservedBotApi(rawApi, health);
+
+    let botUsername: string;
+    try {
+      const me = await api.getMe({ timeoutMs: 15_000 });
+      botUsername = me.username;
+    } catch (error) {
+      if (error instanceof ApiError && error.errorCode === 401) {
+        throw new StartupError('unauthorized', 'the token was rejected (401 Unauthorized); check BOT_TOKEN');
+      }
+      throw new StartupError('unreachable', `cannot reach the Bot API at ${config.baseUrl}: ${(error as Error).message}`, [], { cause: error });
+    }
+    logger.info({ bot: botUsername, mode: config.mode, rules: ruleSet.rules.length }, 'bot identified');
+
+    const handled: HandledUpdates = options.handledUpdates ?? new MemoryHandledUpdates();
+    const sender = new ReplySender({ api, logger, metrics, maxAttempts: config.delivery.maxAttempts });
+    const dispatcher = new UpdateDispatcher({
+      concurrency: config.delivery.concurrency,
+      logger,
+      metrics,
+      handler: createUpdateHandler({ rules, botUsername, sender, handled, logger, metrics }),
+    });
+
+    let ingress: PollingIngress | WebhookIngress;
+    let admin: AdminServer | null = null;
+    let serverUrl: string | null = null;
+    if (config.mode === 'webhook') {
+      const webhook = new WebhookIngress({
+        api,
+        dispatcher,
+        handled,
+        logger,
+        metrics,
+        health,
+        publicUrl: config.webhook.publicUrl!,
+        listen: config.webhook.listen,
+        path: config.webhook.path,
+        secret: config.webhook.secret,
+        tls: config.webhook.tls,
+        maxBodyBytes: config.webhook.maxBodyBytes,
+        maxConnections: config.webhook.maxConnections,
+        maxPending: config.delivery.maxPending,
+      });
+      try {
+        await webhook.start();
+      } catch (error) {
+        throw new StartupError('ingress', (error as Error).message, [], { cause: error });
+      }
+      cleanups.push(() => webhook.close());
+      ingress = webhook;
+      serverUrl = webhook.address;
+    } else {
+      if (config.admin.listen) {
+        admin = new AdminServer({ health, metrics });
+        try {
+          serverUrl = await admin.listen(config.admin.listen);
+        } catch (error) {
+          throw new StartupError('ingress', `cannot start the admin server: ${(error as Error).message}`, [], { cause: error });
+        }
+        cleanups.push(() => admin!.close());
+        logger.info({ listen: serverUrl }, 'admin server listening (/healthz, /metrics)');
+      }
+      const polling = new PollingIngress({
+        api,
+        dispatcher,
+        logger,
+        metrics,
+        timeoutSeconds: config.polling.timeoutSeconds,
+        limit: config.polling.limit,
+        deleteWebhook: config.polling.deleteWebhook,
+      });
+      await polling.start();
+      ingress = polling;
+    }
+
+    let stopping: Promise<void> | undefined;
+    const stop = () => {
+      stopping ??= (async () => {
+        const started = performance.now();
+        logger.info({ in_flight: dispatcher.inFlight }, 'stopping');
+        // Order matters: stop sources, drain, confirm the offset (polling close), close servers, flush.
+        ingress.stopAccepting();
+        const clean = await dispatcher.drain(config.delivery.shutdownTimeoutMs);
+        await ingress.close();
+        await admin?.close();
+        await rules.close();
+        await rawApi.close().catch(() => undefined);
+        await handled.close?.();
+        logger.info({ clean, duration_ms: Math.round(performance.now() - started) }, 'stopped');
+        logger.flush?.();
+      })();
+      return stopping;
+    };
+
+    return {
+      mode: config.mode,
+      botUsername,
+      serverUrl,
+      metrics,
+      done: ingress.done,
+      reloadRules: () => rules.reload(),
+      stop,
+    };
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+}
