@@ -40,6 +40,8 @@ export class BotApiClient implements BotApi {
   private readonly timeoutMs: number;
   private readonly longPollMarginMs: number;
   private readonly logger: Logger | undefined;
+  /** Long polls in flight: close() ends them instead of waiting up to 50 s for their answer. */
+  private readonly longPolls = new Set<AbortController>();
 
   constructor(options: BotApiClientOptions) {
     const base = new URL(options.baseUrl);
@@ -59,9 +61,16 @@ export class BotApiClient implements BotApi {
     return this.call('sendmessage', params, options);
   }
 
-  getUpdates(params: GetUpdatesParams, options?: CallOptions): Promise<Update[]> {
+  async getUpdates(params: GetUpdatesParams, options?: CallOptions): Promise<Update[]> {
     const pollMs = Math.max(0, params.timeout ?? 0) * 1000;
-    return this.call('getupdates', params, { ...options, timeoutMs: options?.timeoutMs ?? pollMs + this.longPollMarginMs });
+    const ending = new AbortController();
+    this.longPolls.add(ending);
+    const signal = options?.signal ? AbortSignal.any([options.signal, ending.signal]) : ending.signal;
+    try {
+      return await this.call('getupdates', params, { signal, timeoutMs: options?.timeoutMs ?? pollMs + this.longPollMarginMs });
+    } finally {
+      this.longPolls.delete(ending);
+    }
   }
 
   setWebhook(params: SetWebhookParams, options?: CallOptions): Promise<true> {
@@ -76,7 +85,9 @@ export class BotApiClient implements BotApi {
     return this.call('getwebhookinfo', undefined, options);
   }
 
+  /** Ends long polls in flight (they reject with RequestAbortedError), lets other calls finish, closes the pool. */
   async close(): Promise<void> {
+    for (const poll of this.longPolls) poll.abort();
     await this.pool.close();
   }
 
@@ -119,7 +130,7 @@ export class BotApiClient implements BotApi {
         bodyTimeout: 0,
       });
       const text = await response.body.text();
-      return parseAnswer(method, response.statusCode, response.headers['retry-after'], text);
+      return parseAnswer(method, response.statusCode, response.headers['retry-after'], text.split(this.token).join('<redacted>'));
     } catch (error) {
       if (error instanceof ApiError || error instanceof HttpError) throw error;
       if (timedOut) throw new ApiTimeoutError(method, timeoutMs);

@@ -193,6 +193,23 @@ describe('BotApiClient against the sandbox', () => {
   });
 });
 
+describe('BotApiClient.close', () => {
+  it('ends a long poll in flight at once instead of waiting for its timeout', async () => {
+    const sandbox = await startSandbox();
+    try {
+      const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 1, name: 'Closer', username: 'closer_bot' });
+      const client = new BotApiClient({ baseUrl: sandbox.baseUrl, token: bot.token });
+      const poll = client.getUpdates({ timeout: 40 }).catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await client.close();
+      const error = await poll;
+      expect(error).toBeInstanceOf(RequestAbortedError);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
 describe('BotApiClient against a server that does not speak the Bot API', () => {
   let server: Server;
   let baseUrl: string;
@@ -214,7 +231,9 @@ describe('BotApiClient against a server that does not speak the Bot API', () => 
       const error = await failureOf(client.sendMessage({ chat_id: 1, text: 'x' }));
       expect(error).toBeInstanceOf(HttpError);
       expect(error).toMatchObject({ status: 502, method: 'sendmessage', message: 'sendmessage failed: HTTP 502 without a Bot API answer' });
-      expect((error as HttpError).bodySnippet).toContain('/prefix/bot');
+      // The page echoes the request URL: the snippet keeps the page but not the token.
+      expect((error as HttpError).bodySnippet).toContain('/prefix/bot<redacted>/sendmessage');
+      expect(JSON.stringify(error)).not.toContain('secretsecret');
     } finally {
       await client.close();
     }
