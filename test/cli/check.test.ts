@@ -1,0 +1,66 @@
+// `hearsay check` as a user runs it: the built CLI on real files, its output and exit codes.
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+const repo = new URL('../..', import.meta.url).pathname;
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'hearsay-check-'));
+  await mkdir(join(dir, 'good'));
+  await writeFile(join(dir, 'good', '10-a.yaml'), 'rules:\n  - id: ping\n    text: ping\n    reply: pong\n    examples: [ping]\n');
+  await writeFile(join(dir, 'good', '20-b.yml'), 'rules:\n  - id: again\n    text: PING\n    reply: never\n  - id: fb\n    fallback: true\n    reply: "?"\n');
+  await mkdir(join(dir, 'bad'));
+  await writeFile(join(dir, 'bad', 'bot.yaml'), "rules:\n  - id: greet\n    text: hi\n    pattern: '^hi'\n    reply: hello\n  - id: s\n    command: /start\n    reply: x\n");
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const check = (args: string[], cwd = dir) => spawnSync('node', [cli, 'check', ...args], { cwd, encoding: 'utf8' });
+
+describe('hearsay check', () => {
+  it('exits 0 for valid rules; warnings are printed and counted but do not fail', () => {
+    const result = check(['good']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(
+      "good/20-b.yml:3:11: warning: rule 'again' can never fire: rule 'ping' at " +
+        'good/10-a.yaml:2:5 has the same text trigger and comes first\n' +
+        '2 files, 3 rules, 0 problems, 1 warning\n',
+    );
+  });
+
+  it('exits 1 and prints every problem as path:line:column: message, then the summary', () => {
+    const result = check([join('bad', 'bot.yaml')]);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe(
+      "bad/bot.yaml:4:5: rule 'greet' has two triggers (text, pattern): keep one\n" +
+        "bad/bot.yaml:7:14: write the command without the slash: 'start'\n" +
+        '1 file, 2 rules, 2 problems\n',
+    );
+  });
+
+  it('prints absolute paths for files outside the working directory', () => {
+    const result = check([join(dir, 'bad')], repo);
+    expect(result.stdout).toContain(`${join(dir, 'bad', 'bot.yaml')}:4:5: `);
+  });
+
+  it('checks rules/ by default: the shipped demo bot is valid', () => {
+    const result = check([], repo);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^\d+ files, \d+ rules, 0 problems\n$/);
+  });
+
+  it('exits 2 on a usage error: a missing path or an unknown flag', () => {
+    const missing = check(['nowhere']);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('nowhere: no such file or directory');
+    const flag = check(['--frobnicate']);
+    expect(flag.status).toBe(2);
+    expect(flag.stderr).toContain("unknown option '--frobnicate'");
+  });
+});
