@@ -16,7 +16,8 @@ const MIX = [
 
 const FILLER = ['lorem', 'ipsum', 'dolor', 'sit', 'amet', 'quick', 'brown', 'fox', 'jumps', 'over', 'lazy', 'dog'];
 
-function messageFor(kind, rule, prng) {
+/** A message text aimed at `rule` (of `kind`); any text for the fallback. */
+export function messageFor(kind, rule, prng) {
   switch (kind) {
     case 'command':
       return prng.int(3) === 0 ? `/${rule.command} some args ${prng.int(1000)}` : `/${rule.command}`;
@@ -33,6 +34,17 @@ function messageFor(kind, rule, prng) {
       return words.join(' ');
     }
   }
+}
+
+/** A private-chat text message as the service sends it, with the bot_command entity for commands. */
+export function buildMessage(text, chatId, messageId, date = 1_700_000_000) {
+  const user = { id: chatId, is_bot: false, first_name: `User${chatId}` };
+  const message = { message_id: messageId, date, chat: { id: chatId, type: 'private', first_name: user.first_name }, from: user, text };
+  if (text.startsWith('/')) {
+    const end = text.indexOf(' ');
+    message.entities = [{ type: 'bot_command', offset: 0, length: end === -1 ? text.length : end }];
+  }
+  return message;
 }
 
 /**
@@ -52,7 +64,6 @@ export function buildWorkload({ rules, updates: count, chats = 200, seed = 42 })
   const messageIds = new Map();
   // Texts repeat (commands without arguments, text triggers); the naive scan is slow on big sets.
   const memo = new Map();
-  const date = 1_700_000_000;
   for (let i = 0; i < count; i += 1) {
     let roll = prng.next();
     let kind = 'fallback';
@@ -68,13 +79,7 @@ export function buildWorkload({ rules, updates: count, chats = 200, seed = 42 })
     const chatId = 100000 + prng.int(chats);
     const messageId = (messageIds.get(chatId) ?? 0) + 1;
     messageIds.set(chatId, messageId);
-    const user = { id: chatId, is_bot: false, first_name: `User${chatId}` };
-    const message = { message_id: messageId, date, chat: { id: chatId, type: 'private', first_name: user.first_name }, from: user, text };
-    if (text.startsWith('/')) {
-      const end = text.indexOf(' ');
-      message.entities = [{ type: 'bot_command', offset: 0, length: end === -1 ? text.length : end }];
-    }
-    updates[i] = { update_id: i + 1, message };
+    updates[i] = { update_id: i + 1, message: buildMessage(text, chatId, messageId) };
     let result = memo.get(text);
     if (result === undefined) {
       result = reference.match(text);
