@@ -30,6 +30,7 @@ function hearsayEnv(ctx, mode) {
     BASE_URL: ctx.baseUrl,
     HEARSAY_MODE: mode,
     HEARSAY_LOG_LEVEL: 'warn',
+    HEARSAY_LOG_FORMAT: 'json',
     HEARSAY_DATA_DIR: path.join(ctx.workDir, `data-${mode}`),
   };
 }
@@ -48,7 +49,8 @@ export const CONTESTANTS = {
         args: [HEARSAY_MAIN, 'run', '--rules', ctx.hearsayRulesDir],
         env: {
           ...hearsayEnv(ctx, 'webhook'),
-          HEARSAY_WEBHOOK_URL: `http://127.0.0.1:${port}/hook`,
+          // hearsay appends its webhook path to this URL.
+          HEARSAY_WEBHOOK_URL: `http://127.0.0.1:${port}`,
           HEARSAY_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
           HEARSAY_WEBHOOK_SECRET: WEBHOOK_SECRET,
         },
