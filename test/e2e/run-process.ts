@@ -1,0 +1,113 @@
+// Runs `node dist/cli/main.js run` as a real child process for end-to-end tests, capturing every output
+// line so tests can wait for a log line and check that no secret was ever printed.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+
+export interface RunProcess {
+  child: ChildProcess;
+  /** Every stdout and stderr line so far. */
+  readonly lines: string[];
+  /** Resolves with the first line matching `pattern` (seen before or after the call). */
+  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Sends `signal` and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<number | null>;
+  exited: Promise<number | null>;
+}
+
+export function startRun(options: { env: Record<string, string>; args?: string[]; cwd?: string }): RunProcess {
+  const child = spawn(process.execPath, [cli, 'run', ...(options.args ?? [])], {
+    cwd: options.cwd ?? tmpdir(),
+    env: { PATH: process.env.PATH ?? '', HEARSAY_LOG_FORMAT: 'json', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const listeners = new Set<() => void>();
+  for (const stream of [child.stdout!, child.stderr!]) {
+    let buffered = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      buffered += chunk;
+      const parts = buffered.split('\n');
+      buffered = parts.pop()!;
+      lines.push(...parts.filter((l) => l !== ''));
+      for (const listener of listeners) listener();
+    });
+    stream.on('end', () => {
+      if (buffered) lines.push(buffered);
+    });
+  }
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const waitForLine = (pattern: RegExp, timeoutMs = 10_000) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const line = lines.find((l) => pattern.test(l));
+        if (line) {
+          cleanup();
+          resolve(line);
+        }
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`no output line matched ${pattern} within ${timeoutMs} ms; output:\n${lines.join('\n')}`));
+      }, timeoutMs);
+      const onExit = () => setTimeout(() => {
+        check();
+        cleanup();
+        reject(new Error(`process exited before a line matched ${pattern}; output:\n${lines.join('\n')}`));
+      }, 50);
+      const cleanup = () => {
+        clearTimeout(timer);
+        listeners.delete(check);
+        child.off('exit', onExit);
+      };
+      listeners.add(check);
+      child.once('exit', onExit);
+      check();
+    });
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM', timeoutMs = 15_000) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const code = await exited;
+    clearTimeout(timer);
+    return code;
+  };
+  return { child, lines, waitForLine, stop, exited };
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A temp dir with one rule file; returns the dir and the file path (for edits). */
+export async function writeRules(yaml: string): Promise<{ dir: string; file: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'hearsay-e2e-rules-'));
+  const file = join(dir, 'bot.yaml');
+  await writeFile(file, yaml);
+  return { dir, file };
+}
+
+/** Rules whose fallback answers `<version>: <text>`, so a test can tell which set answered what. */
+export function versionedRules(version: string): string {
+  return [
+    'rules:',
+    '  - id: ping',
+    '    text: ping',
+    '    reply: pong',
+    '  - id: greet',
+    "    pattern: '^say (?<word>\\w+)$'",
+    '    reply: "you said {{match.word}}"',
+    '  - id: echo',
+    '    fallback: true',
+    `    reply: "${version}: {{text}}"`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,3 @@
+import { defineRunSuite } from './suite.js';
+
+defineRunSuite('webhook');
