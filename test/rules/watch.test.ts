@@ -25,7 +25,7 @@ afterEach(async () => {
 function next(w: RuleWatcher, event: 'reload' | 'reloadFailed'): Promise<ReloadEvent | ReloadFailedEvent> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no '${event}' event within 5 s`)), 5000);
-    w.once(event, (e) => {
+    w.once(event, (e: ReloadEvent | ReloadFailedEvent) => {
       clearTimeout(timer);
       resolve(e);
     });
