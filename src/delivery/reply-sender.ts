@@ -70,6 +70,8 @@ export class ReplySender {
   private async sendOne(params: SendMessageParams, reply: OutgoingReply, signal?: AbortSignal): Promise<boolean> {
     const { api, logger, metrics, maxAttempts } = this.options;
     const context = { chat_id: reply.chatId, rule: reply.ruleId };
+    // 429 waits are dictated by the service; only 5xx/network failures grow the backoff.
+    let backoffStep = 0;
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw new DeliveryAbortedError();
       try {
@@ -100,7 +102,7 @@ export class ReplySender {
           }
           waitMs = failure.retryAfter! * 1000;
         } else {
-          waitMs = backoffDelay(attempt, this.backoff, this.random);
+          waitMs = backoffDelay(++backoffStep, this.backoff, this.random);
         }
         logger.warn({ ...context, reason, attempt, retry_in_ms: waitMs }, 'sendmessage failed; retrying');
         try {

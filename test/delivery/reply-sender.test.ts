@@ -67,6 +67,13 @@ describe('ReplySender', () => {
     expect(waits).toEqual([75, 150, 300, 600, 750]);
   });
 
+  it('does not let 429 waits grow the backoff of later server errors', async () => {
+    const { api, waits, sender } = setup();
+    api.sendFailures = [tooMany(2), new ApiError('sendmessage', 500, 'Internal Server Error'), new ApiError('sendmessage', 500, 'Internal Server Error')];
+    expect(await sender.send(reply('hi'))).toEqual({ sent: 1, dropped: false });
+    expect(waits).toEqual([2000, 75, 150]);
+  });
+
   it('drops a reply refused with 400 or 403 at once, without retrying', async () => {
     const { api, waits, sender, metrics } = setup();
     api.sendFailures = [new ApiError('sendmessage', 403, 'Forbidden: bot was blocked by the user')];

@@ -128,9 +128,8 @@ export function defineRunSuite(mode: Mode): void {
           for (let i = 0; i < 10; i++) await sendAsUser(sandbox.baseUrl, user, bot.username, `c${user} m${i}`);
         }),
       );
-      for (const user of users) {
-        expect(await botRepliesTo(sandbox.baseUrl, bot.username, user, 10)).toEqual(Array.from({ length: 10 }, (_, i) => `v1: c${user} m${i}`));
-      }
+      const answers = await Promise.all(users.map((user) => botRepliesTo(sandbox.baseUrl, bot.username, user, 10)));
+      users.forEach((user, u) => expect(answers[u]).toEqual(Array.from({ length: 10 }, (_, i) => `v1: c${user} m${i}`)));
 
       await faults({ bot: bot.username, method: 'sendmessage', count: 2, status: 429, retry_after: 1 });
       await faults({ bot: bot.username, method: 'sendmessage', count: 2, status: 500 });
