@@ -1,0 +1,60 @@
+// `hearsay run` failing before it serves: wrong settings exit 2, a rejected token or broken rules exit 1,
+// and neither prints the token.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFile } from 'node:fs/promises';
+import { createBotViaAssistant, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { startRun, versionedRules, writeRules } from './run-process.js';
+
+const FAKE_TOKEN = '123456789:AAHfakefakefakefakefakefakefakefake1';
+
+describe('hearsay run refuses to start', () => {
+  let sandbox: StartedSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  it('exits 2 on a wrong setting, naming the setting and where it came from', async () => {
+    const rules = await writeRules(versionedRules('v1'));
+    await writeFile(`${rules.dir}/hearsay.yaml`, 'polling:\n  timeout: 120\n');
+    const run = startRun({ cwd: rules.dir, env: { BOT_TOKEN: FAKE_TOKEN, HEARSAY_MODE: 'smoke-signals' }, args: ['--log-level', 'chatty'] });
+    expect(await run.exited).toBe(2);
+    const output = run.lines.join('\n');
+    expect(output).toContain('hearsay.yaml:2:12: polling.timeout must be at most 50 (got 120)');
+    expect(output).toContain("environment variable HEARSAY_MODE: ingress.mode must be one of: polling, webhook (got 'smoke-signals')");
+    expect(output).toContain("option --log-level: log.level must be one of: fatal, error, warn, info, debug, trace, silent (got 'chatty')");
+    expect(output).not.toContain(FAKE_TOKEN);
+  });
+
+  it('exits 2 when there is no token or the named config file is missing', async () => {
+    const noToken = startRun({ env: {} });
+    expect(await noToken.exited).toBe(2);
+    expect(noToken.lines.join('\n')).toMatch(/no bot token: set BOT_TOKEN/);
+    const missing = startRun({ env: { BOT_TOKEN: FAKE_TOKEN }, args: ['--config', '/nonexistent/hearsay.yaml'] });
+    expect(await missing.exited).toBe(2);
+    expect(missing.lines.join('\n')).toContain('option --config: /nonexistent/hearsay.yaml: file not found');
+  });
+
+  it('exits 1 with a clear message when the service rejects the token, without printing it', async () => {
+    const rules = await writeRules(versionedRules('v1'));
+    const run = startRun({ env: { BOT_TOKEN: FAKE_TOKEN, BASE_URL: sandbox.baseUrl, HEARSAY_RULES: rules.dir } });
+    expect(await run.exited).toBe(1);
+    const output = run.lines.join('\n');
+    expect(output).toContain('the token was rejected (401 Unauthorized); check BOT_TOKEN');
+    expect(output).not.toContain(FAKE_TOKEN);
+    expect(output).not.toContain(FAKE_TOKEN.split(':')[1]);
+  });
+
+  it('exits 1 and prints every rule problem with its position when the rules are broken', async () => {
+    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 4242, name: 'Broken', username: 'broken_rules_bot' });
+    const rules = await writeRules('rules:\n  - id: a\n    txt: hello\n    reply: hi\n');
+    const run = startRun({ env: { BOT_TOKEN: bot.token, BASE_URL: sandbox.baseUrl, HEARSAY_RULES: rules.dir } });
+    expect(await run.exited).toBe(1);
+    const output = run.lines.join('\n');
+    expect(output).toMatch(/bot\.yaml:3:5: /);
+    expect(output).toContain('have problems; nothing was started');
+    expect(output).not.toContain(bot.token);
+  });
+});

@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BotApiClient } from '../../src/api/client.js';
+import type { GetUpdatesParams, Update } from '../../src/api/types.js';
+import { UpdateDispatcher } from '../../src/delivery/dispatcher.js';
+import { IngressError } from '../../src/ingress/errors.js';
+import { PollingIngress } from '../../src/ingress/polling.js';
+import { createLogger } from '../../src/log/logger.js';
+import { ServiceMetrics } from '../../src/ops/metrics.js';
+import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { FakeBotApi } from '../delivery/fake-bot-api.js';
+
+const logger = createLogger({ level: 'silent' });
+const update = (id: number, chat: number): Update =>
+  ({ update_id: id, message: { message_id: id, date: 0, chat: { id: chat, type: 'private', first_name: 'U' }, text: `t${id}` } }) as Update;
+
+/** getupdates answers the scripted batches one per call, then long-polls (until aborted). */
+class ScriptedUpdatesApi extends FakeBotApi {
+  readonly calls: GetUpdatesParams[] = [];
+  constructor(private readonly batches: Update[][]) {
+    super();
+  }
+  override async getUpdates(params: GetUpdatesParams, options?: { signal?: AbortSignal }): Promise<Update[]> {
+    this.calls.push(params);
+    const batch = this.batches.shift();
+    if (batch) return batch;
+    if (params.timeout === 0) return [];
+    await new Promise((_, reject) => options?.signal?.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }))));
+    return [];
+  }
+}
+
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+}
+
+const until = async (condition: () => boolean, timeoutMs = 5000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};
+
+describe('PollingIngress offsets', () => {
+  it('confirms a batch only once every update of it is handled', async () => {
+    const api = new ScriptedUpdatesApi([[update(10, 1), update(11, 2)], [update(12, 1)]]);
+    const slow = gate();
+    const handled: number[] = [];
+    const dispatcher = new UpdateDispatcher({
+      concurrency: 4,
+      logger,
+      handler: async (u) => {
+        if (u.update_id === 10) await slow.opened;
+        handled.push(u.update_id);
+      },
+    });
+    const ingress = new PollingIngress({ api, dispatcher, logger, metrics: new ServiceMetrics({ processMetrics: false }), timeoutSeconds: 1, limit: 100, deleteWebhook: false });
+    await ingress.start();
+    await until(() => handled.includes(11));
+    // Update 11 is done but 10 is not: no further getupdates, so nothing is confirmed yet.
+    expect(api.calls).toHaveLength(1);
+    expect(api.calls[0]!.offset).toBeUndefined();
+    slow.open();
+    await until(() => api.calls.length >= 3);
+    expect(api.calls[1]!.offset).toBe(12);
+    expect(api.calls[2]!.offset).toBe(13);
+    ingress.stopAccepting();
+    await dispatcher.drain(1000);
+    await ingress.close();
+    expect(api.calls.at(-1)).toEqual({ offset: 13, limit: 1, timeout: 0 });
+  });
+
+  it('on a stop cut short by the deadline, confirms only up to the lowest unhandled update', async () => {
+    const api = new ScriptedUpdatesApi([[update(20, 1), update(21, 2), update(22, 3)]]);
+    const dispatcher = new UpdateDispatcher({
+      concurrency: 4,
+      logger,
+      handler: async (u, signal) => {
+        if (u.update_id === 21) await new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+      },
+    });
+    const ingress = new PollingIngress({ api, dispatcher, logger, metrics: new ServiceMetrics({ processMetrics: false }), timeoutSeconds: 1, limit: 100, deleteWebhook: false });
+    await ingress.start();
+    await until(() => dispatcher.inFlight === 1);
+    ingress.stopAccepting();
+    expect(await dispatcher.drain(50)).toBe(false);
+    await ingress.close();
+    // 21 was not handled: the service must deliver it (and 22 again, which dedupe ignores) after a restart.
+    expect(api.calls.at(-1)).toEqual({ offset: 21, limit: 1, timeout: 0 });
+    await ingress.close(); // idempotent
+  });
+});
+
+describe('PollingIngress against the sandbox', () => {
+  let sandbox: StartedSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  const poller = (token: string, options: { deleteWebhook?: boolean; onUpdate?: (u: Update) => void; maxConflicts?: number } = {}) => {
+    const api = new BotApiClient({ baseUrl: sandbox.baseUrl, token });
+    const dispatcher = new UpdateDispatcher({ concurrency: 2, logger, handler: async (u) => options.onUpdate?.(u) });
+    const ingress = new PollingIngress({
+      api,
+      dispatcher,
+      logger,
+      metrics: new ServiceMetrics({ processMetrics: false }),
+      timeoutSeconds: 1,
+      limit: 100,
+      deleteWebhook: options.deleteWebhook ?? false,
+      backoff: { baseMs: 20, maxMs: 100 },
+      ...(options.maxConflicts !== undefined ? { maxConflicts: options.maxConflicts } : {}),
+    });
+    return { api, dispatcher, ingress };
+  };
+
+  it('stops with a clear error when a webhook is set, and deletes it when told to', async () => {
+    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 301, name: 'Hooked', username: 'hooked_poll_bot' });
+    const setup = new BotApiClient({ baseUrl: sandbox.baseUrl, token: bot.token });
+    await setup.setWebhook({ url: 'http://127.0.0.1:9/hook' });
+
+    const refused = poller(bot.token);
+    await refused.ingress.start();
+    const error = await refused.ingress.done.then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(IngressError);
+    expect((error as IngressError).failure).toBe('webhook_active');
+    expect((error as IngressError).message).toMatch(/webhook is set.*polling\.delete_webhook/);
+    await refused.ingress.close();
+    await refused.api.close();
+
+    const seen: string[] = [];
+    const deleting = poller(bot.token, { deleteWebhook: true, onUpdate: (u) => void seen.push(u.message?.text ?? '') });
+    await deleting.ingress.start();
+    await sendAsUser(sandbox.baseUrl, 301, bot.username, 'after delete');
+    await until(() => seen.length === 1);
+    expect(seen).toEqual(['after delete']);
+    expect((await setup.getWebhookInfo()).url).toBe('');
+    deleting.ingress.stopAccepting();
+    await deleting.dispatcher.drain(1000);
+    await deleting.ingress.close();
+    await deleting.api.close();
+    await setup.close();
+  });
+
+  it('fails fast on a rejected token', async () => {
+    const { ingress, api } = poller('1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+    await ingress.start();
+    const error = await ingress.done.then(() => null, (e: unknown) => e);
+    expect((error as IngressError).failure).toBe('unauthorized');
+    expect((error as Error).message).toBe('the token was rejected (401 Unauthorized); check BOT_TOKEN');
+    await api.close();
+  });
+
+  it('names a second instance polling with the same token as the cause of the conflict', async () => {
+    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 302, name: 'Twins', username: 'twin_poll_bot' });
+    const first = poller(bot.token, { maxConflicts: 1 });
+    const second = poller(bot.token, { maxConflicts: 1 });
+    await first.ingress.start();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await second.ingress.start();
+    const error = await Promise.race([first.ingress.done, second.ingress.done]).then(() => null, (e: unknown) => e);
+    expect((error as IngressError).failure).toBe('other_instance');
+    expect((error as Error).message).toMatch(/another instance is polling with the same token/);
+    for (const p of [first, second]) {
+      p.ingress.stopAccepting();
+      await p.ingress.close();
+      await p.api.close();
+    }
+  });
+});
