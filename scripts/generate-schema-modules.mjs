@@ -41,3 +41,19 @@ const versionTarget = join(outDir, 'version.ts');
 let previousVersion = '';
 try { previousVersion = readFileSync(versionTarget, 'utf8'); } catch {}
 if (previousVersion !== versionModule) writeFileSync(versionTarget, versionModule);
+
+// The web chat page's static files as strings, so the sandbox serves them from the code itself and a
+// single-file bundle needs no files beside it. The real files stay in src/sandbox/web/public/.
+const webDir = join(root, 'src', 'sandbox', 'web', 'public');
+const webFiles = ['index.html', 'app.css', 'app.js'];
+const webModule =
+  `// Generated from src/sandbox/web/public/ by scripts/generate-schema-modules.mjs; do not edit.\n` +
+  `// Edit the files there and run \`npm run build\`.\n\n` +
+  `export type WebAssetName = ${webFiles.map((f) => JSON.stringify(f)).join(' | ')};\n\n` +
+  `export const WEB_ASSETS: Readonly<Record<WebAssetName, string>> = {\n` +
+  webFiles.map((f) => `  ${JSON.stringify(f)}: ${JSON.stringify(readFileSync(join(webDir, f), 'utf8'))},\n`).join('') +
+  `};\n`;
+const webTarget = join(outDir, 'web-assets.ts');
+let previousWeb = '';
+try { previousWeb = readFileSync(webTarget, 'utf8'); } catch {}
+if (previousWeb !== webModule) writeFileSync(webTarget, webModule);

@@ -2,6 +2,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger, LOG_LEVELS } from '../../log/logger.js';
 import { createSandbox } from '../../sandbox/index.js';
+import { webChatPlugin } from '../../sandbox/web/plugin.js';
 import { FAILURE_EXIT_CODE, OK_EXIT_CODE } from '../exit-codes.js';
 
 function parsePort(value: string): number {
@@ -21,6 +22,7 @@ export function sandboxCommand(): Command {
     .action(async (options: { host: string; port: number; logLevel: string }) => {
       const logger = createLogger({ level: options.logLevel, name: 'sandbox' });
       const sandbox = await createSandbox({ logger });
+      await sandbox.app.register(webChatPlugin, { store: sandbox.store, onMessage: sandbox.onMessage });
       let baseUrl: string;
       try {
         baseUrl = await sandbox.listen({ host: options.host, port: options.port });

@@ -1,0 +1,57 @@
+// The web chat page of the sandbox: serves the page (from the generated web-assets module, so a
+// single-file bundle needs no files beside it), the chat list, and the Server-Sent Events stream.
+import type { FastifyInstance } from 'fastify';
+import { WEB_ASSETS, type WebAssetName } from '../../generated/web-assets.js';
+import { positiveInteger } from '../client-routes.js';
+import type { SandboxStore, StoredMessageEvent } from '../store.js';
+import { chatList } from './chat-list.js';
+import { EventStreams } from './event-stream.js';
+
+export interface WebChatPluginOptions {
+  store: SandboxStore;
+  onMessage(listener: (event: StoredMessageEvent) => void): () => void;
+  /** Milliseconds between heartbeat comments on an idle event stream; 15 s by default. */
+  heartbeatMs?: number;
+}
+
+const CONTENT_TYPES: Record<WebAssetName, string> = {
+  'index.html': 'text/html; charset=utf-8',
+  'app.css': 'text/css; charset=utf-8',
+  'app.js': 'text/javascript; charset=utf-8',
+};
+
+// The page loads only its own script and style and talks only to its own origin.
+const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+export async function webChatPlugin(app: FastifyInstance, options: WebChatPluginOptions): Promise<void> {
+  const { store } = options;
+  const streams = new EventStreams(store, options.onMessage, options.heartbeatMs ?? 15_000);
+
+  const serve = (path: string, name: WebAssetName) =>
+    app.get(path, async (_request, reply) =>
+      reply
+        .header('content-type', CONTENT_TYPES[name])
+        .header('cache-control', 'no-cache')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', CONTENT_SECURITY_POLICY)
+        .send(WEB_ASSETS[name]),
+    );
+  serve('/', 'index.html');
+  serve('/app.css', 'app.css');
+  serve('/app.js', 'app.js');
+
+  app.get('/client/bots', async (request) => {
+    const query = request.query as Record<string, string | undefined>;
+    const userId = query.user === undefined ? undefined : positiveInteger(query.user, 'user');
+    return { ok: true, result: chatList(store, userId) };
+  });
+
+  app.get('/client/events', (request, reply) => {
+    const query = request.query as Record<string, string | undefined>;
+    const userId = positiveInteger(query.user, 'user');
+    streams.open(userId, reply);
+  });
+
+  app.addHook('preClose', async () => streams.closeAll());
+}
