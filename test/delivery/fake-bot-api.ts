@@ -27,7 +27,7 @@ export class FakeBotApi implements BotApi {
   async getUpdates(_params: GetUpdatesParams): Promise<Update[]> {
     return [];
   }
-  async setWebhook(): Promise<true> {
+  async setWebhook(_params?: unknown): Promise<true> {
     return true;
   }
   async deleteWebhook(): Promise<true> {

@@ -1,0 +1,150 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, fetch as undiciFetch } from 'undici';
+import type { SetWebhookParams, Update } from '../../src/api/types.js';
+import { UpdateDispatcher } from '../../src/delivery/dispatcher.js';
+import { MemoryHandledUpdates } from '../../src/delivery/handled-updates.js';
+import { WebhookIngress } from '../../src/ingress/webhook.js';
+import { createLogger } from '../../src/log/logger.js';
+import { HealthState } from '../../src/ops/health.js';
+import { ServiceMetrics } from '../../src/ops/metrics.js';
+import { FakeBotApi } from '../delivery/fake-bot-api.js';
+
+const logger = createLogger({ level: 'silent' });
+const SECRET = 'unit_secret-0123456789';
+const update = (id: number, chat = 1): Update =>
+  ({ update_id: id, message: { message_id: id, date: 0, chat: { id: chat, type: 'private', first_name: 'U' }, text: `t${id}` } }) as Update;
+
+class RecordingApi extends FakeBotApi {
+  webhook: SetWebhookParams | undefined;
+  override async setWebhook(params: SetWebhookParams): Promise<true> {
+    this.webhook = params;
+    return true;
+  }
+}
+
+const started: WebhookIngress[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((w) => w.close()));
+});
+
+async function startWebhook(
+  handler: (u: Update, signal: AbortSignal) => Promise<void>,
+  maxPending = 100,
+  tls: { certPath: string; keyPath: string } | null = null,
+) {
+  const api = new RecordingApi();
+  const handled = new MemoryHandledUpdates();
+  const dispatcher = new UpdateDispatcher({
+    concurrency: 4,
+    logger,
+    handler: async (u, signal) => {
+      await handler(u, signal);
+      handled.add(u.update_id);
+    },
+  });
+  const webhook = new WebhookIngress({
+    api,
+    dispatcher,
+    handled,
+    logger,
+    metrics: new ServiceMetrics({ processMetrics: false }),
+    health: new HealthState('webhook'),
+    publicUrl: 'https://bot.example.com/hook',
+    listen: { host: '127.0.0.1', port: 0 },
+    path: '/hook',
+    secret: SECRET,
+    tls,
+    maxBodyBytes: 4096,
+    maxConnections: 7,
+    maxPending,
+  });
+  await webhook.start();
+  started.push(webhook);
+  const post = (body: unknown) =>
+    fetch(`${webhook.address}/hook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET }, body: JSON.stringify(body) });
+  return { api, webhook, dispatcher, post };
+}
+
+describe('WebhookIngress', () => {
+  it('registers the public URL with the secret and answers an accepted update 200 before handling it', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const handled: number[] = [];
+    const { api, post } = await startWebhook(async (u) => {
+      await held;
+      handled.push(u.update_id);
+    });
+    expect(api.webhook).toEqual({ url: 'https://bot.example.com/hook', secret_token: SECRET, max_connections: 7, allowed_updates: ['message'] });
+    const response = await post(update(1));
+    expect(response.status).toBe(200);
+    expect(handled).toEqual([]); // answered while the handler is still waiting
+    release();
+    await expect.poll(() => handled).toEqual([1]);
+  });
+
+  it('does not handle an update_id twice, whether it is still in flight or already done', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const handled: number[] = [];
+    const { post } = await startWebhook(async (u) => {
+      await held;
+      handled.push(u.update_id);
+    });
+    expect((await post(update(5))).status).toBe(200);
+    expect((await post(update(5))).status).toBe(200); // redelivered while in flight
+    release();
+    await expect.poll(() => handled).toEqual([5]);
+    expect((await post(update(5))).status).toBe(200); // redelivered after it was handled
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(handled).toEqual([5]);
+  });
+
+  it('answers 503 with Retry-After when too many updates are in flight, and while closing', async () => {
+    const { post, webhook, dispatcher } = await startWebhook((_u, signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve())), 1);
+    expect((await post(update(1))).status).toBe(200);
+    const overloaded = await post(update(2, 2));
+    expect(overloaded.status).toBe(503);
+    expect(overloaded.headers.get('retry-after')).toBe('1');
+    webhook.stopAccepting();
+    const closing = await post(update(3, 3));
+    expect(closing.status).toBe(503);
+    expect(closing.headers.get('retry-after')).toBe('1');
+    dispatcher.abort();
+  });
+
+  it('serves /healthz and /metrics on the same server', async () => {
+    const { webhook } = await startWebhook(async () => undefined);
+    const health = await fetch(`${webhook.address}/healthz`);
+    expect(health.status).toBe(503); // this bare ingress has no rules loaded
+    expect(await health.json()).toEqual({ status: 'unavailable', rules: null, last_api_call_ok: true, mode: 'webhook' });
+    expect(await (await fetch(`${webhook.address}/metrics`)).text()).toContain('hearsay_updates_received_total');
+  });
+
+  it('serves HTTPS directly when given a certificate and key', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hearsay-tls-'));
+    try {
+      const certPath = join(dir, 'cert.pem');
+      const keyPath = join(dir, 'key.pem');
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+      const handled: number[] = [];
+      const { webhook } = await startWebhook(async (u) => void handled.push(u.update_id), 100, { certPath, keyPath });
+      expect(webhook.address).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      const agent = new Agent({ connect: { ca: await readFile(certPath) } });
+      const response = await undiciFetch(`${webhook.address}/hook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET },
+        body: JSON.stringify(update(9)),
+        dispatcher: agent,
+      });
+      expect(response.status).toBe(200);
+      await expect.poll(() => handled).toEqual([9]);
+      await agent.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
