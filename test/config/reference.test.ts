@@ -1,0 +1,44 @@
+// The documentation and the example file must keep up with the settings table.
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { Secrets } from '../../src/log/secrets.js';
+import { SETTINGS, loadConfig } from '../../src/config/index.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+
+describe('configuration reference', () => {
+  it('docs/configuration.md lists every setting with its environment variable, flag and default', () => {
+    const doc = readFileSync(`${root}docs/configuration.md`, 'utf8');
+    for (const spec of SETTINGS) {
+      const row = doc.split('\n').find((line) => line.startsWith(`| \`${spec.key}\` |`));
+      expect(row, spec.key).toBeDefined();
+      expect(row).toContain(`\`${spec.env}\``);
+      if (spec.flag) expect(row).toContain(`\`${spec.flag}\``);
+      if (spec.defaultText) expect(row).toContain(`\`${spec.defaultText}\``);
+    }
+  });
+
+  it('hearsay.example.yaml is a valid config file whose values match the documented defaults', async () => {
+    const config = await loadConfig({ cwd: root, configPath: 'hearsay.example.yaml', env: { BOT_TOKEN: '1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }, secrets: new Secrets() });
+    const defaults = await loadConfig({ cwd: '/', env: { BOT_TOKEN: '1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }, secrets: new Secrets() });
+    expect(config.polling).toEqual(defaults.polling);
+    expect(config.delivery).toEqual(defaults.delivery);
+    expect(config.log).toEqual(defaults.log);
+    expect(config.rulesPath).toBe(`${root}rules`);
+    for (const spec of SETTINGS) {
+      if (spec.defaultText && /^\d+$/.test(spec.defaultText)) {
+        const value = spec.key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], {
+          polling: { timeout: defaults.polling.timeoutSeconds, limit: defaults.polling.limit },
+          webhook: { max_body_bytes: defaults.webhook.maxBodyBytes, max_connections: defaults.webhook.maxConnections },
+          delivery: {
+            concurrency: defaults.delivery.concurrency,
+            max_pending: defaults.delivery.maxPending,
+            max_attempts: defaults.delivery.maxAttempts,
+            shutdown_timeout: defaults.delivery.shutdownTimeoutMs / 1000,
+          },
+        });
+        expect(value, spec.key).toBe(Number(spec.defaultText));
+      }
+    }
+  });
+});
