@@ -1,0 +1,72 @@
+// `hearsay start` without a token: the sandbox in this process with its chat page, a demo bot created
+// through the assistant, and the engine answering it in the configured mode. Stopping reverses the order.
+import type { ServiceConfig } from '../config/index.js';
+import type { Logger } from '../log/logger.js';
+import { createSandbox, type Sandbox } from '../sandbox/index.js';
+import { webChatPlugin } from '../sandbox/web/plugin.js';
+import { startService, type RunningService } from '../service/start.js';
+import { createDemoBot, demoUsernames } from './create-demo-bot.js';
+import { loadDemoConfig, type DemoConfigOptions } from './demo-config.js';
+import { DemoError } from './errors.js';
+import { connectableHost, hostForUrl } from './free-port.js';
+
+export interface EmbeddedDemoOptions extends DemoConfigOptions {
+  /** Where the sandbox and its chat page listen. */
+  host: string;
+  port: number;
+  /** The checked settings from loadDemoSettings. */
+  settings: ServiceConfig;
+  logger: Logger;
+}
+
+export interface EmbeddedDemo {
+  /** The chat page, e.g. http://127.0.0.1:8081/ */
+  pageUrl: string;
+  sandboxUrl: string;
+  botUsername: string;
+  service: RunningService;
+  /** Stops the engine, then the sandbox; idempotent. */
+  stop(): Promise<void>;
+}
+
+export const DEMO_OWNER = { id: 1, first_name: 'hearsay' } as const;
+export const DEMO_BOT_NAME = 'hearsay demo';
+
+export async function startEmbeddedDemo(options: EmbeddedDemoOptions): Promise<EmbeddedDemo> {
+  const { logger } = options;
+  const sandbox = await createSandbox({ logger: logger.child({ name: 'sandbox' }) });
+  await sandbox.app.register(webChatPlugin, { store: sandbox.store, onMessage: sandbox.onMessage });
+  let listened: string;
+  try {
+    listened = await sandbox.listen({ host: options.host, port: options.port });
+  } catch (error) {
+    await sandbox.close();
+    throw new DemoError('listen', `cannot listen on ${hostForUrl(options.host)}:${options.port}: ${(error as Error).message}`, { cause: error });
+  }
+  const port = new URL(listened).port;
+  const sandboxUrl = `http://${hostForUrl(connectableHost(options.host))}:${port}`;
+
+  let service: RunningService;
+  let botUsername: string;
+  try {
+    const bot = await createDemoBot(sandboxUrl, { owner: DEMO_OWNER, name: DEMO_BOT_NAME, usernames: demoUsernames(), secrets: options.secrets });
+    botUsername = bot.username;
+    const config = await loadDemoConfig(options, options.settings, sandboxUrl, bot.token);
+    service = await startService(config, { logger });
+  } catch (error) {
+    await sandbox.close();
+    throw error;
+  }
+  return { pageUrl: `${sandboxUrl}/`, sandboxUrl, botUsername, service, stop: stopper(service, sandbox) };
+}
+
+function stopper(service: RunningService, sandbox: Sandbox): () => Promise<void> {
+  let stopping: Promise<void> | undefined;
+  return () => {
+    stopping ??= (async () => {
+      await service.stop();
+      await sandbox.close();
+    })();
+    return stopping;
+  };
+}
