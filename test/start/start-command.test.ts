@@ -1,0 +1,139 @@
+// `hearsay start` as a new user runs it: no token, the sandbox and the demo bot in one process, answers
+// over the client API in polling and webhook mode, hot reload, clean exit on SIGTERM, token never shown;
+// with BOT_TOKEN set it is `hearsay run`.
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chatMessages, createBotViaAssistant, sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
+import { spawnStart, tokenFreeEnv, waitForLogLine, type StartedDemo } from './start-process.js';
+
+const TOKEN = /\d+:[A-Za-z0-9_-]{35}/;
+
+const rulesWith = (greeting: string) => `rules:
+  - id: start
+    command: start
+    reply: "${greeting}, {{user.first_name}}!"
+  - id: order
+    pattern: 'order (?<num>\\d+)'
+    reply: "Order {{match.num}} is on its way."
+  - id: fallback
+    fallback: true
+    reply: "Sorry?"
+`;
+
+let dir: string;
+let demo: StartedDemo | undefined;
+let sandbox: StartedSandbox | undefined;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'hearsay-start-'));
+  await writeFile(join(dir, 'bot.yaml'), rulesWith('Hello'));
+});
+
+afterEach(async () => {
+  if (demo && demo.child.exitCode === null) {
+    demo.child.kill('SIGKILL');
+    await demo.exited;
+  }
+  demo = undefined;
+  await sandbox?.close();
+  sandbox = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function stopWithSigterm(started: StartedDemo): Promise<number | null> {
+  started.child.kill('SIGTERM');
+  return started.exited;
+}
+
+/** The token the assistant gave the demo owner (user 1), read back from that chat. */
+async function demoToken(baseUrl: string): Promise<string> {
+  const history = await chatMessages(baseUrl, 1, 'BotMaker');
+  const token = history.map((message) => TOKEN.exec(message.text ?? '')?.[0]).find(Boolean);
+  if (!token) throw new Error('the demo owner never got a token');
+  return token;
+}
+
+describe('hearsay start without a token', () => {
+  it('runs the demo bot against the embedded sandbox, reloads edited rules, and exits 0 on SIGTERM', async () => {
+    demo = spawnStart(['--port', '0', '--rules', dir, '--log-format', 'json'], { env: tokenFreeEnv(), cwd: dir });
+    const ready = await waitForLogLine(demo, /^Open http:\/\/127\.0\.0\.1:\d+\/ and talk to @hearsay_demo_bot$/);
+    expect(ready).toMatchObject({ bot: '@hearsay_demo_bot', mode: 'polling' });
+    const page = String(ready.page);
+    const baseUrl = page.replace(/\/$/, '');
+
+    const pageResponse = await fetch(page);
+    expect(pageResponse.headers.get('content-type')).toMatch(/^text\/html/);
+
+    const sent = await sendAsUser(baseUrl, { id: 501, first_name: 'Ann' }, 'hearsay_demo_bot', '/start');
+    const [welcome] = await waitForBotReplies(baseUrl, { userId: 501, bot: 'hearsay_demo_bot', after: sent.message_id });
+    expect(welcome?.text).toBe('Hello, Ann!');
+
+    await writeFile(join(dir, 'bot.yaml'), rulesWith('Good evening'));
+    const deadline = Date.now() + 10_000;
+    let latest = welcome?.text;
+    while (latest !== 'Good evening, Ann!' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const again = await sendAsUser(baseUrl, { id: 501, first_name: 'Ann' }, 'hearsay_demo_bot', '/start');
+      latest = (await waitForBotReplies(baseUrl, { userId: 501, bot: 'hearsay_demo_bot', after: again.message_id }))[0]?.text;
+    }
+    expect(latest).toBe('Good evening, Ann!');
+
+    const token = await demoToken(baseUrl);
+    expect(await stopWithSigterm(demo)).toBe(0);
+    expect(demo.output()).toContain('demo stopped');
+    expect(demo.output()).not.toContain(token);
+  });
+
+  it('works in webhook mode: the sandbox posts to a local webhook with a port of its own', async () => {
+    demo = spawnStart(['--port', '0', '--rules', dir, '--log-format', 'json', '--mode', 'webhook', '--webhook-listen', '127.0.0.1:0'], {
+      env: tokenFreeEnv(),
+      cwd: dir,
+    });
+    const ready = await waitForLogLine(demo, /^Open .* and talk to @hearsay_demo_bot$/);
+    expect(ready.mode).toBe('webhook');
+    const baseUrl = String(ready.page).replace(/\/$/, '');
+    const webhookSet = await waitForLogLine(demo, /^webhook set$/);
+    expect(String(webhookSet.url)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hearsay\//);
+    expect(String(webhookSet.url)).not.toContain(`:${new URL(baseUrl).port}/`);
+
+    const sent = await sendAsUser(baseUrl, { id: 502, first_name: 'Bo' }, 'hearsay_demo_bot', 'where is order 4711?');
+    const [reply] = await waitForBotReplies(baseUrl, { userId: 502, bot: 'hearsay_demo_bot', after: sent.message_id });
+    expect(reply?.text).toBe('Order 4711 is on its way.');
+
+    const token = await demoToken(baseUrl);
+    expect(await stopWithSigterm(demo)).toBe(0);
+    expect(demo.output()).not.toContain(token);
+  });
+
+  it('reports a wrong setting with exit code 2 before starting anything', () => {
+    const result = spawnSync(process.execPath, [new URL('../../dist/cli/main.js', import.meta.url).pathname, 'start', '--port', '0', '--polling-timeout', 'soon'], {
+      env: tokenFreeEnv(),
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("polling.timeout must be an integer (got 'soon')");
+    expect(result.stdout).not.toContain('Open ');
+  });
+});
+
+describe('hearsay start with BOT_TOKEN', () => {
+  it('behaves as hearsay run: answers the configured service and starts no sandbox of its own', async () => {
+    sandbox = await startSandbox();
+    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 600, name: 'Real', username: 'real_start_bot' });
+    demo = spawnStart(['--rules', dir, '--log-format', 'json', '--base-url', sandbox.baseUrl, '--polling-timeout', '1'], {
+      env: { ...tokenFreeEnv(), BOT_TOKEN: bot.token },
+      cwd: dir,
+    });
+    await waitForLogLine(demo, /^hearsay is running$/);
+    const sent = await sendAsUser(sandbox.baseUrl, { id: 601, first_name: 'Cy' }, 'real_start_bot', '/start');
+    const [reply] = await waitForBotReplies(sandbox.baseUrl, { userId: 601, bot: 'real_start_bot', after: sent.message_id });
+    expect(reply?.text).toBe('Hello, Cy!');
+    expect(demo.output()).not.toMatch(/and talk to @|Server listening/);
+    expect(await stopWithSigterm(demo)).toBe(0);
+    expect(demo.output()).not.toContain(bot.token);
+  });
+});
