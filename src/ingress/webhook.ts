@@ -82,6 +82,7 @@ export class WebhookIngress {
     try {
       await app.listen({ host: listen.host, port: listen.port });
     } catch (error) {
+      await app.close().catch(() => undefined);
       throw new IngressError('listen_failed', `cannot listen on ${formatListenAddress(listen)}: ${(error as Error).message}`, { cause: error });
     }
     this.localUrl = serverUrl(app, https ? 'https' : 'http');

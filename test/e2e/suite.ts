@@ -111,6 +111,12 @@ export function defineRunSuite(mode: Mode): void {
       expect((await botRepliesTo(sandbox.baseUrl, bot.username, user, 13)).at(-1)).toBe('v2: still here');
       expect((await fetchText(`http://127.0.0.1:${port}/metrics`)).text).toMatch(/^hearsay_reload_success 0$/m);
 
+      // SIGHUP reloads on demand (the broken file is still there, so this reload fails too).
+      const failuresBefore = run.lines.filter((l) => l.includes('rule reload failed')).length;
+      run.child.kill('SIGHUP');
+      await run.waitForLine(/SIGHUP: reloading the rules/);
+      await expect.poll(() => run.lines.filter((l) => l.includes('rule reload failed')).length, { timeout: 5000 }).toBe(failuresBefore + 1);
+
       expect(await run.stop('SIGTERM')).toBe(0);
       expect(run.lines.some((l) => l.includes('"update_id"') && l.includes('"rule":"echo"') && l.includes('"duration_ms"'))).toBe(true);
       expectNoSecrets(run, bot.token);
@@ -139,6 +145,8 @@ export function defineRunSuite(mode: Mode): void {
       expect(run.lines.some((l) => l.includes('sendmessage failed; retrying') && l.includes('"retry_in_ms":1000'))).toBe(true);
 
       expect(await run.stop('SIGTERM')).toBe(0);
+      // Retries are warnings; a normal stop (ending the long poll) logs no error at all.
+      expect(run.lines.filter((l) => /"level":(50|60)/.test(l))).toEqual([]);
       expectNoSecrets(run, bot.token);
     }, 60_000);
 
