@@ -84,7 +84,7 @@ describe.skipIf(skip)('the web chat page in chromium', () => {
     await expect.poll(() => page.locator('#me-name').textContent()).toBe('Ann');
     await expect.poll(() => page.locator('#chat-list .chat-button').first().getAttribute('data-peer')).toBe('BotMaker');
     // Set once; still there at the end only if the page never reloaded.
-    await page.evaluate(() => Object.assign(window, { hearsayTestMarker: 'same page' }));
+    await page.evaluate(() => Object.assign(globalThis, { hearsayTestMarker: 'same page' }));
 
     await say(page, '/newbot');
     await lastTheirs(page).filter({ hasText: 'How are we going to call it?' }).waitFor();
@@ -140,7 +140,7 @@ describe.skipIf(skip)('the web chat page in chromium', () => {
     expect(await own.textContent()).toBe('<img src=x onerror="document.title=1"><b>bold</b>');
     expect(await own.locator('b, img').count()).toBe(0);
 
-    expect(await page.evaluate(() => (window as unknown as { hearsayTestMarker?: string }).hearsayTestMarker)).toBe('same page');
+    expect(await page.evaluate(() => (globalThis as unknown as { hearsayTestMarker?: string }).hearsayTestMarker)).toBe('same page');
     await page.close();
   }, 60_000);
 
