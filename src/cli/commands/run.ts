@@ -2,13 +2,15 @@
 // gracefully on SIGINT/SIGTERM. Wrong settings exit 2 before anything starts; SIGHUP reloads the rules.
 import { Command, Option } from 'commander';
 import { ConfigError, loadConfig } from '../../config/index.js';
-import { SETTINGS } from '../../config/settings.js';
+import { SETTINGS, type SettingKind } from '../../config/settings.js';
 import type { ServiceConfig } from '../../config/types.js';
 import { createLogger, type Logger } from '../../log/logger.js';
 import { processSecrets } from '../../log/secrets.js';
 import { StartupError } from '../../service/errors.js';
 import { startService, type RunningService } from '../../service/start.js';
 import { FAILURE_EXIT_CODE, OK_EXIT_CODE, USAGE_EXIT_CODE } from '../exit-codes.js';
+
+const PLACEHOLDERS: Partial<Record<SettingKind, string>> = { listen: 'host:port', path: 'path', url: 'url', integer: 'n', number: 'n' };
 
 export function runCommand(): Command {
   const command = new Command('run')
@@ -20,7 +22,7 @@ export function runCommand(): Command {
     const option =
       spec.kind === 'boolean'
         ? new Option(spec.flag, spec.meaning.replace(/`/g, ''))
-        : new Option(`${spec.flag} <${spec.kind === 'listen' ? 'host:port' : 'value'}>`, spec.meaning.replace(/`/g, ''));
+        : new Option(`${spec.flag} <${PLACEHOLDERS[spec.kind] ?? 'value'}>`, spec.meaning.replace(/`/g, ''));
     command.addOption(option);
     flagKeys.set(option.attributeName(), spec.key);
   }
