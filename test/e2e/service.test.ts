@@ -1,0 +1,64 @@
+// startService as a library (the embedded demo will call it this way): real sandbox, in-process service.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { loadConfig } from '../../src/config/index.js';
+import { createLogger } from '../../src/log/logger.js';
+import { Secrets } from '../../src/log/secrets.js';
+import { StartupError } from '../../src/service/errors.js';
+import { startService } from '../../src/service/start.js';
+import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { botRepliesTo } from './chat-checks.js';
+import { versionedRules, writeRules } from './run-process.js';
+
+describe('startService', () => {
+  let sandbox: StartedSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  it('runs in-process, answers, and stops idempotently with a quiet log', async () => {
+    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 3101, name: 'Lib', username: 'library_mode_bot' });
+    const rules = await writeRules(versionedRules('lib'));
+    const secrets = new Secrets();
+    const config = await loadConfig({
+      cwd: rules.dir,
+      env: { BOT_TOKEN: bot.token, BASE_URL: sandbox.baseUrl, HEARSAY_RULES: rules.dir, HEARSAY_POLLING_TIMEOUT: '1' },
+      secrets,
+    });
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const logger = createLogger({ level: 'debug', destination, secrets });
+    const service = await startService(config, { logger });
+    expect(service.botUsername).toBe('library_mode_bot');
+    expect(service.serverUrl).toBeNull();
+
+    await sendAsUser(sandbox.baseUrl, 3101, bot.username, 'ping');
+    expect(await botRepliesTo(sandbox.baseUrl, bot.username, 3101, 1)).toEqual(['pong']);
+    await Promise.all([service.stop(), service.stop()]);
+    await service.stop();
+    await service.done;
+    expect(lines.filter((l) => l.includes('"msg":"stopped"'))).toHaveLength(1);
+    expect(lines.filter((l) => /"level":(50|60)/.test(l))).toEqual([]);
+    expect(lines.join('')).not.toContain(bot.token);
+  });
+
+  it('refuses to start when the rule path does not exist, releasing what it opened', async () => {
+    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 3102, name: 'Lost', username: 'lost_rules_bot' });
+    const config = await loadConfig({
+      cwd: '/',
+      env: { BOT_TOKEN: bot.token, BASE_URL: sandbox.baseUrl, HEARSAY_RULES: '/nonexistent/rules' },
+      secrets: new Secrets(),
+    });
+    const error = await startService(config, { logger: createLogger({ level: 'silent' }) }).then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(StartupError);
+    expect((error as StartupError).failure).toBe('rules');
+  });
+});
