@@ -1,10 +1,10 @@
 // Reads and validates the YAML config file: every problem at once, each with its file position.
 import { readFile } from 'node:fs/promises';
-import { LineCounter, parseDocument } from 'yaml';
 import { configSchema, type ConfigFile } from '../generated/config-schema.js';
+// The rules loader's position-keeping YAML parser, shared so both kinds of file report positions alike.
+import { parseYaml } from '../rules/yaml-source.js';
 import { ConfigError, ConfigProblem } from './errors.js';
 import { describeSchemaError, validatorFor } from './schema-messages.js';
-import { positionOf } from './yaml-positions.js';
 
 export interface LoadedConfigFile {
   path: string;
@@ -29,26 +29,21 @@ export async function readConfigFile(path: string, displayPath = path): Promise<
 }
 
 export function parseConfigText(text: string, displayPath: string, path = displayPath): LoadedConfigFile {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const parsed = parseYaml(displayPath, text);
   const at = (line: number, column: number) => ({ kind: 'file' as const, file: displayPath, line, column });
+  const segments = (pointer: string) => pointer.split('/').filter(Boolean);
 
-  if (doc.errors.length > 0) {
-    throw new ConfigError(
-      doc.errors.map((e) => {
-        const pos = e.linePos?.[0] ?? { line: 1, col: 1 };
-        return new ConfigProblem(null, at(pos.line, pos.col), `invalid YAML: ${e.message.split('\n')[0]}`);
-      }),
-    );
+  if (parsed.problems.length > 0) {
+    throw new ConfigError(parsed.problems.map((p) => new ConfigProblem(null, at(p.line || 1, p.column || 1), `invalid YAML: ${p.message.replace(/^YAML: /, '')}`)));
   }
-  const data: unknown = doc.toJS() ?? {};
+  const data: unknown = parsed.data ?? {};
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new ConfigError([new ConfigProblem(null, at(1, 1), 'the config file must be a mapping of settings (key: value)')]);
   }
   if (!validateFile(data)) {
     const problems = (validateFile.errors ?? []).map((error) => {
       const described = describeSchemaError(error, data);
-      const pos = positionOf(doc, lineCounter, described.pointer, described.atKey);
+      const pos = parsed.locate(segments(described.pointer), described.atKey);
       return new ConfigProblem(described.setting, at(pos.line, pos.column), described.message);
     });
     throw new ConfigError(dedupe(problems));
@@ -56,7 +51,10 @@ export function parseConfigText(text: string, displayPath: string, path = displa
   return {
     path,
     content: data as ConfigFile,
-    positionOf: (key: string) => positionOf(doc, lineCounter, '/' + key.split('.').join('/')),
+    positionOf: (key: string) => {
+      const pos = parsed.locate(key.split('.'));
+      return { line: pos.line, column: pos.column };
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 // Turns Ajv errors on the config schema into messages that name the setting and say what to write.
 // Values of secret settings are never echoed back.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { nearest } from '../rules/suggest.js';
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
 
@@ -41,30 +42,6 @@ function valueAt(data: unknown, pointer: string): unknown {
     node = (node as Record<string, unknown>)[segment];
   }
   return node;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const saved = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = saved;
-    }
-  }
-  return row[b.length]!;
-}
-
-function nearest(word: string, candidates: string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    const d = editDistance(word, candidate);
-    if (d < bestDistance) [best, bestDistance] = [candidate, d];
-  }
-  return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
 }
 
 /** Describes one Ajv error; `data` is the validated value (for "got …"). */
