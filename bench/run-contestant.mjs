@@ -12,13 +12,22 @@ import { summariseTiming } from './report/latency.mjs';
 
 export const BENCH_TOKEN = '123456789:AAbench_token_for_the_standin_only0';
 
-async function peakRssMb(pid) {
+/** BENCH_* variables of the bench's own environment (e.g. the ceiling's connection count) reach every child. */
+function benchKnobs() {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => key.startsWith('BENCH_')));
+}
+
+/** Peak (VmHWM) and current (VmRSS) resident memory of a live process, in MB. */
+async function rssOf(pid) {
   try {
     const status = await readFile(`/proc/${pid}/status`, 'utf8');
-    const m = /VmHWM:\s+(\d+)\s+kB/.exec(status);
-    return m ? Number(m[1]) / 1024 : NaN;
+    const field = (name) => {
+      const m = new RegExp(`${name}:\\s+(\\d+)\\s+kB`).exec(status);
+      return m ? Number(m[1]) / 1024 : NaN;
+    };
+    return { peak: field('VmHWM'), current: field('VmRSS') };
   } catch {
-    return NaN;
+    return { peak: NaN, current: NaN };
   }
 }
 
@@ -72,16 +81,17 @@ export async function runContestant({ name, contestant, workload, ctx, idleMs = 
   try {
     const spec = await contestant.prepare({ ...ctx, baseUrl: standIn.baseUrl, token: BENCH_TOKEN });
     const spawnedAt = process.hrtime.bigint();
-    const child = spawn(process.execPath, spec.args, {
+    const profileArgs = ctx.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${ctx.profileDir}`, `--cpu-prof-name=${name}-${ctx.ruleCount}.cpuprofile`] : [];
+    const child = spawn(process.execPath, [...profileArgs, ...spec.args], {
       cwd: spec.cwd ?? ctx.workDir,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', ...spec.env },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', ...benchKnobs(), ...spec.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout.pipe(log, { end: false });
     child.stderr.pipe(log, { end: false });
     const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
     const outcome = await waitForReplies(standIn.recorder, updates.length, { startupMs, idleMs, graceMs: 300, exited });
-    const rssMb = await peakRssMb(child.pid);
+    const rss = await rssOf(child.pid);
     await stopChild(child, exited);
     const { recorder } = standIn;
     const check = checkReplies(updates, expected, recorder.replies);
@@ -97,7 +107,8 @@ export async function runContestant({ name, contestant, workload, ctx, idleMs = 
       outcome,
       startupMs: firstHanded === 0n ? NaN : Number(firstHanded - spawnedAt) / 1e6,
       ...timing,
-      peakRssMb: rssMb,
+      peakRssMb: rss.peak,
+      endRssMb: rss.current,
       correctness: {
         ok: check.ok,
         wrong: check.wrong,

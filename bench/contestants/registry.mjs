@@ -20,6 +20,16 @@ function freePort() {
   });
 }
 
+/**
+ * grammY and Telegraf nest one call per handler: with thousands of handlers an update that
+ * reaches the end of the chain overflows V8's default stack (~1 MB, "Maximum call stack size
+ * exceeded"). For big rule sets they get a 6 MB stack (the OS gives the main thread 8 MB).
+ */
+export const FRAMEWORK_STACK_KB = 6000;
+function frameworkNodeArgs(ctx) {
+  return ctx.ruleCount > 1000 ? [`--stack-size=${FRAMEWORK_STACK_KB}`] : [];
+}
+
 function frameworkEnv(ctx) {
   return { BENCH_BASE_URL: ctx.baseUrl, BENCH_TOKEN: ctx.token, BENCH_RULES_JSON: ctx.rulesJson, ...(ctx.fault ? { BENCH_FAULT: ctx.fault } : {}) };
 }
@@ -37,6 +47,11 @@ function hearsayEnv(ctx, mode) {
 
 /** name -> { label, fixedAnswer?, prepare(ctx) -> Promise<{ args, env, cwd }> } */
 export const CONTESTANTS = {
+  ceiling: {
+    label: 'ceiling (HTTP only)',
+    fixedAnswer: 'ok',
+    prepare: async (ctx) => ({ args: [path.join(here, 'ceiling.mjs')], env: frameworkEnv(ctx) }),
+  },
   'hearsay-polling': {
     label: 'hearsay polling',
     prepare: async (ctx) => ({ args: [HEARSAY_MAIN, 'run', '--rules', ctx.hearsayRulesDir], env: hearsayEnv(ctx, 'polling'), cwd: ctx.workDir }),
@@ -60,27 +75,22 @@ export const CONTESTANTS = {
   },
   'grammy-polling': {
     label: 'grammY bot.start()',
-    prepare: async (ctx) => ({ args: [path.join(here, 'grammy.mjs'), 'polling'], env: frameworkEnv(ctx) }),
+    prepare: async (ctx) => ({ args: [...frameworkNodeArgs(ctx), path.join(here, 'grammy.mjs'), 'polling'], env: frameworkEnv(ctx) }),
   },
   'grammy-runner': {
     label: 'grammY runner run(bot)',
-    prepare: async (ctx) => ({ args: [path.join(here, 'grammy.mjs'), 'runner'], env: frameworkEnv(ctx) }),
+    prepare: async (ctx) => ({ args: [...frameworkNodeArgs(ctx), path.join(here, 'grammy.mjs'), 'runner'], env: frameworkEnv(ctx) }),
   },
   'grammy-webhook': {
     label: 'grammY webhook',
-    prepare: async (ctx) => ({ args: [path.join(here, 'grammy.mjs'), 'webhook'], env: frameworkEnv(ctx) }),
+    prepare: async (ctx) => ({ args: [...frameworkNodeArgs(ctx), path.join(here, 'grammy.mjs'), 'webhook'], env: frameworkEnv(ctx) }),
   },
   'telegraf-polling': {
     label: 'Telegraf launch()',
-    prepare: async (ctx) => ({ args: [path.join(here, 'telegraf.mjs'), 'polling'], env: frameworkEnv(ctx) }),
+    prepare: async (ctx) => ({ args: [...frameworkNodeArgs(ctx), path.join(here, 'telegraf.mjs'), 'polling'], env: frameworkEnv(ctx) }),
   },
   'telegraf-webhook': {
     label: 'Telegraf webhook',
-    prepare: async (ctx) => ({ args: [path.join(here, 'telegraf.mjs'), 'webhook'], env: frameworkEnv(ctx) }),
-  },
-  ceiling: {
-    label: 'ceiling (HTTP only)',
-    fixedAnswer: 'ok',
-    prepare: async (ctx) => ({ args: [path.join(here, 'ceiling.mjs')], env: frameworkEnv(ctx) }),
+    prepare: async (ctx) => ({ args: [...frameworkNodeArgs(ctx), path.join(here, 'telegraf.mjs'), 'webhook'], env: frameworkEnv(ctx) }),
   },
 };

@@ -17,7 +17,7 @@ export function correctnessLabel(c) {
 
 export function formatTable(results) {
   const ceilings = new Map(results.filter((r) => r.name === 'ceiling').map((r) => [r.ruleCount, r.updatesPerSecond]));
-  const header = ['rules', 'contestant', 'updates', 'updates/s', 'vs ceiling', 'p50 ms', 'p99 ms', 'peak RSS MB', 'startup ms', 'correctness'];
+  const header = ['rules', 'contestant', 'updates', 'updates/s', 'vs ceiling', 'p50 ms', 'p99 ms', 'RSS MB peak / end', 'startup ms', 'correctness'];
   const rows = results.map((r) => {
     const ceiling = ceilings.get(r.ruleCount);
     return [
@@ -28,7 +28,7 @@ export function formatTable(results) {
       ceiling ? `${fmt((r.updatesPerSecond / ceiling) * 100)}%` : '—',
       fmt(r.p50Ms, 2),
       fmt(r.p99Ms, 2),
-      fmt(r.peakRssMb),
+      `${fmt(r.peakRssMb)} / ${fmt(r.endRssMb)}`,
       fmt(r.startupMs),
       correctnessLabel(r.correctness) + (r.outcome === 'complete' ? '' : ` (${r.outcome})`),
     ];
