@@ -6,6 +6,7 @@ import type { Rule } from '../generated/rules-schema.js';
 import { problemAt, RuleLoadError, type RuleLocator, type RuleProblem } from '../rules/problem.js';
 import { firstWord } from './keywords.js';
 import { normalize } from './normalize.js';
+import { buildPatternIndex } from './pattern-index.js';
 import type { CompiledRule, CompiledTrigger, KeywordEntry, RuleIndex, RuleSet } from './rule-set.js';
 import { compileTemplate, type Template, type TemplateContext } from './template.js';
 
@@ -167,7 +168,7 @@ function buildIndex(rules: readonly CompiledRule[]): RuleIndex {
     textExact,
     keywordsFolded,
     keywordsExact,
-    patterns,
+    patterns: buildPatternIndex(patterns),
     fallbacks,
     needsExact: textExact.size > 0 || keywordsExact.size > 0,
   });

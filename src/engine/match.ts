@@ -1,11 +1,13 @@
 // Finds the rule that answers a message: the matching rule with the lowest position in the global
-// order, found through the indexes (commands, texts, keywords) plus an ordered walk over pattern rules
-// that stops as soon as an earlier indexed candidate has won; `fallback` only when nothing matched.
+// order, found through the indexes (commands, texts, keywords) plus an ordered walk over the pattern
+// rules whose required literal occurs in the message, stopping at an earlier indexed winner;
+// `fallback` only when nothing matched.
 import type { Message } from '@grammyjs/types';
 import { isForBot, parseCommand, type ParsedCommand } from './command.js';
 import { conditionsPass } from './conditions.js';
 import { keywordAt } from './keywords.js';
 import { normalize, normalizeForPattern, WORD_RUN } from './normalize.js';
+import { patternCandidates } from './pattern-index.js';
 import type { CompiledRule, KeywordEntry, RuleSet } from './rule-set.js';
 
 export interface MatchResult {
@@ -66,9 +68,9 @@ export function matchMessage(message: Message, rules: RuleSet, botUsername: stri
   if (index.keywordsFolded.size > 0) best = bestKeyword(prepared.folded, index.keywordsFolded, msg, best);
   if (prepared.exact !== undefined && index.keywordsExact.size > 0) best = bestKeyword(prepared.exact, index.keywordsExact, msg, best);
 
-  for (const rule of index.patterns) {
-    if (best && rule.order >= best.order) break;
-    if (rule.trigger.kind !== 'pattern' || !conditionsPass(rule, msg)) continue;
+  // Only patterns whose required literal occurs in the message, and only those before the best so far.
+  for (const rule of patternCandidates(index.patterns, prepared.patternInput, best ? best.order : Infinity)) {
+    if (!conditionsPass(rule, msg)) continue;
     const captures = patternCaptures(rule, prepared.patternInput);
     if (captures) return { rule, captures };
   }

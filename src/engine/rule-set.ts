@@ -1,6 +1,7 @@
 // The compiled, immutable rule set: rules in the global order (files by name, rules in file order)
 // plus the indexes that find command, text and keyword candidates without scanning every rule.
 import type { RE2JS } from 're2js';
+import type { PatternIndex } from './pattern-index.js';
 import type { ParseMode } from './reply.js';
 import type { Template } from './template.js';
 
@@ -45,7 +46,8 @@ export interface RuleIndex {
   /** First word of each normalised keyword → entries in rule order. */
   readonly keywordsFolded: ReadonlyMap<string, readonly KeywordEntry[]>;
   readonly keywordsExact: ReadonlyMap<string, readonly KeywordEntry[]>;
-  readonly patterns: readonly CompiledRule[];
+  /** Pattern rules, filed by a literal each match must contain (see pattern-index.ts). */
+  readonly patterns: PatternIndex;
   readonly fallbacks: readonly CompiledRule[];
   /** Whether any rule needs the case-preserving normalised text (saves work per message when not). */
   readonly needsExact: boolean;
