@@ -19,8 +19,17 @@ export interface RunProcess {
   exited: Promise<number | null>;
 }
 
-export function startRun(options: { env: Record<string, string>; args?: string[]; cwd?: string }): RunProcess {
-  const child = spawn(process.execPath, [cli, 'run', ...(options.args ?? [])], {
+export interface StartRunOptions {
+  env: Record<string, string>;
+  args?: string[];
+  cwd?: string;
+  /** The program to run instead of `node dist/cli/main.js` (e.g. the single executable). */
+  executable?: string;
+}
+
+export function startRun(options: StartRunOptions): RunProcess {
+  const [program, ...prefix] = options.executable ? [options.executable] : [process.execPath, cli];
+  const child = spawn(program!, [...prefix, 'run', ...(options.args ?? [])], {
     cwd: options.cwd ?? tmpdir(),
     env: { PATH: process.env.PATH ?? '', HEARSAY_LOG_FORMAT: 'json', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,78 @@
+// The single executable (npm run build:binary) must run `check` and `run` on its own, with no
+// node_modules or dist/ beside it: copied into an empty temp directory and run from there.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandbox, createBotViaAssistant, sendAsUser, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
+import { startRun } from '../e2e/run-process.js';
+
+const root = new URL('../..', import.meta.url).pathname;
+let dir: string;
+let binary: string;
+
+beforeAll(() => {
+  execFileSync(process.execPath, [join(root, 'scripts/build-binary.mjs')], { cwd: root, stdio: 'pipe' });
+  dir = mkdtempSync(join(tmpdir(), 'hearsay-binary-'));
+  binary = join(dir, 'hearsay');
+  copyFileSync(join(root, 'build/hearsay'), binary);
+  execFileSync('chmod', ['+x', binary]);
+  mkdirSync(join(dir, 'rules'));
+  writeFileSync(
+    join(dir, 'rules', 'bot.yaml'),
+    ['rules:', '  - id: start', '    command: start', '    reply: "Hi {{user.first_name}}, from one file."', '  - id: echo', "    pattern: 'say (?<what>\\w+)'", '    reply: "You said {{match.what}}"', ''].join('\n'),
+  );
+}, 120_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the single executable', () => {
+  it('prints its version and checks rules on its own', () => {
+    const version = spawnSync(binary, ['--version'], { cwd: dir, encoding: 'utf8' });
+    expect(version.status).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+
+    const good = spawnSync(binary, ['check', 'rules'], { cwd: dir, encoding: 'utf8' });
+    expect(good.stdout).toContain('1 file, 2 rules, 0 problems');
+    expect(good.status).toBe(0);
+
+    writeFileSync(join(dir, 'broken.yaml'), 'rules:\n  - id: x\n    text: hi\n    repyl: oops\n');
+    const bad = spawnSync(binary, ['check', 'broken.yaml'], { cwd: dir, encoding: 'utf8' });
+    expect(bad.status).toBe(1);
+    expect(bad.stdout + bad.stderr).toMatch(/broken\.yaml:4:5: .*repyl/);
+  });
+
+  describe('run against the sandbox', () => {
+    let sandbox: StartedSandbox;
+    beforeAll(async () => {
+      sandbox = await startSandbox();
+    });
+    afterAll(async () => {
+      await sandbox?.close();
+    });
+
+    it('answers messages and stops cleanly on SIGTERM', async () => {
+      const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 501, name: 'Binary bot', username: 'binary_test_bot' });
+      const run = startRun({
+        executable: binary,
+        cwd: dir,
+        env: { BOT_TOKEN: bot.token, BASE_URL: sandbox.baseUrl, HEARSAY_POLLING_TIMEOUT: '1', HEARSAY_DATA_DIR: join(dir, 'data') },
+        args: ['--rules', 'rules'],
+      });
+      try {
+        const first = await sendAsUser(sandbox.baseUrl, { id: 777, first_name: 'Ada' }, bot.username, '/start');
+        const [welcome] = await waitForBotReplies(sandbox.baseUrl, { userId: 777, bot: bot.username, after: first.message_id, timeoutMs: 15_000 });
+        expect(welcome?.text).toBe('Hi Ada, from one file.');
+        const second = await sendAsUser(sandbox.baseUrl, { id: 777, first_name: 'Ada' }, bot.username, 'please say cheese');
+        const [echo] = await waitForBotReplies(sandbox.baseUrl, { userId: 777, bot: bot.username, after: second.message_id, timeoutMs: 10_000 });
+        expect(echo?.text).toBe('You said cheese');
+      } finally {
+        expect(await run.stop('SIGTERM')).toBe(0);
+      }
+      expect(run.lines.join('\n')).not.toContain(bot.token);
+    });
+  });
+});
