@@ -2,7 +2,7 @@
 // over the client API in polling and webhook mode, hot reload, clean exit on SIGTERM, token never shown;
 // with BOT_TOKEN set it is `hearsay run`.
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -71,7 +71,9 @@ describe('hearsay start without a token', () => {
     const [welcome] = await waitForBotReplies(baseUrl, { userId: 501, bot: 'hearsay_demo_bot', after: sent.message_id });
     expect(welcome?.text).toBe('Hello, Ann!');
 
-    await writeFile(join(dir, 'bot.yaml'), rulesWith('Good evening'));
+    // Saved the way editors do: a temporary file renamed over the old one.
+    await writeFile(join(dir, 'bot.yaml.tmp'), rulesWith('Good evening'));
+    await rename(join(dir, 'bot.yaml.tmp'), join(dir, 'bot.yaml'));
     const deadline = Date.now() + 10_000;
     let latest = welcome?.text;
     while (latest !== 'Good evening, Ann!' && Date.now() < deadline) {

@@ -34,7 +34,8 @@ export function tokenFreeEnv(): NodeJS.ProcessEnv {
 export async function waitForLogLine(demo: StartedDemo, msg: RegExp, timeoutMs = 15_000): Promise<Record<string, unknown>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    for (const line of demo.output().split('\n')) {
+    // Only complete lines: the last one may still be arriving.
+    for (const line of demo.output().split('\n').slice(0, -1)) {
       if (!line.startsWith('{')) continue;
       const parsed = JSON.parse(line) as Record<string, unknown>;
       if (typeof parsed.msg === 'string' && msg.test(parsed.msg)) return parsed;
