@@ -4,7 +4,7 @@
 import { RE2JS } from 're2js';
 import type { Rule } from '../generated/rules-schema.js';
 import { problemAt, RuleLoadError, type RuleLocator, type RuleProblem } from '../rules/problem.js';
-import { firstWord } from './keywords.js';
+import { firstWord, wordsOf } from './keywords.js';
 import { normalize } from './normalize.js';
 import { buildPatternIndex } from './pattern-index.js';
 import type { CompiledRule, CompiledTrigger, KeywordEntry, RuleIndex, RuleSet } from './rule-set.js';
@@ -150,8 +150,12 @@ function buildIndex(rules: readonly CompiledRule[]): RuleIndex {
         break;
       case 'keywords':
         for (const keyword of t.keywords) {
-          const first = firstWord(keyword)!;
-          push(rule.caseSensitive ? keywordsExact : keywordsFolded, first.word, { keyword, lead: first.lead, rule });
+          // Filed under its least shared word, so thousands of keywords starting alike ("phrase 1 here",
+          // "phrase 2 here", …) do not pile up in one bucket that every message walks.
+          const map = rule.caseSensitive ? keywordsExact : keywordsFolded;
+          let chosen = firstWord(keyword)!;
+          for (const w of wordsOf(keyword)) if ((map.get(w.word)?.length ?? 0) < (map.get(chosen.word)?.length ?? 0)) chosen = w;
+          push(map, chosen.word, { keyword, lead: chosen.lead, rule });
         }
         break;
       case 'pattern':

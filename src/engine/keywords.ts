@@ -10,6 +10,11 @@ export function firstWord(keyword: string): { word: string; lead: number } | und
   return m ? { word: m[0], lead: m.index } : undefined;
 }
 
+/** Every word run of a normalised keyword with the offset where it starts. */
+export function wordsOf(keyword: string): { word: string; lead: number }[] {
+  return [...keyword.matchAll(WORD_RUN)].map((m) => ({ word: m[0], lead: m.index }));
+}
+
 /** Whether `keyword` occurs in `text` at `start` with word edges on both sides. */
 export function keywordAt(text: string, keyword: string, start: number): boolean {
   if (start < 0 || !text.startsWith(keyword, start)) return false;

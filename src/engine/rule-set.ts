@@ -30,7 +30,8 @@ export interface CompiledRule {
   readonly examples: readonly string[];
 }
 
-/** One keyword of one rule, filed under its first word: `lead` is what precedes that word (e.g. '#'). */
+/** One keyword of one rule, filed under one of its words (a whole word run of any occurrence): `lead` is
+ * that word's offset in the keyword (e.g. 1 after '#'). */
 export interface KeywordEntry {
   readonly keyword: string;
   readonly lead: number;
@@ -43,7 +44,7 @@ export interface RuleIndex {
   /** Normalised (case-folded) text → rules in order; `textExact` for case-sensitive rules. */
   readonly textFolded: ReadonlyMap<string, readonly CompiledRule[]>;
   readonly textExact: ReadonlyMap<string, readonly CompiledRule[]>;
-  /** First word of each normalised keyword → entries in rule order. */
+  /** A word of each normalised keyword → entries in rule order. */
   readonly keywordsFolded: ReadonlyMap<string, readonly KeywordEntry[]>;
   readonly keywordsExact: ReadonlyMap<string, readonly KeywordEntry[]>;
   /** Pattern rules, filed by a literal each match must contain (see pattern-index.ts). */
