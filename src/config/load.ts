@@ -32,6 +32,11 @@ const DEFAULTS: Record<string, unknown> = {
   'delivery.max_pending': 1000,
   'delivery.max_attempts': 5,
   'delivery.shutdown_timeout': 10,
+  'api.timeout': 10,
+  'rate_limits.enabled': true,
+  'rate_limits.per_chat_per_second': 1,
+  'rate_limits.per_group_per_minute': 20,
+  'rate_limits.overall_per_second': 30,
 };
 
 export interface LoadConfigOptions {
@@ -119,7 +124,9 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Servi
   }
 
   const layers = new Map<string, Layered>();
-  const baseDir = (source: ConfigSource) => (source.kind === 'file' && file ? dirname(file.path) : cwd);
+  // A file's paths are relative to the file; the default data directory sits beside the file too.
+  const baseDir = (source: ConfigSource, key: string) =>
+    file && (source.kind === 'file' || (source.kind === 'default' && key === 'data_dir')) ? dirname(file.path) : cwd;
   for (const spec of SETTINGS) {
     let chosen: Layered | undefined =
       DEFAULTS[spec.key] !== undefined ? { value: DEFAULTS[spec.key], source: { kind: 'default' } } : undefined;
@@ -148,7 +155,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Servi
       chosen = { value: coerced.value, source };
     }
     if (chosen && spec.kind === 'path') {
-      chosen = { ...chosen, value: isAbsolute(String(chosen.value)) ? chosen.value : resolve(baseDir(chosen.source), String(chosen.value)) };
+      chosen = { ...chosen, value: isAbsolute(String(chosen.value)) ? chosen.value : resolve(baseDir(chosen.source, spec.key), String(chosen.value)) };
     }
     if (chosen) layers.set(spec.key, chosen);
   }
@@ -231,6 +238,14 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Servi
       maxConnections: get<number>('webhook.max_connections'),
     },
     admin: { listen: adminListen },
+    api: { timeoutMs: Math.round(get<number>('api.timeout') * 1000) },
+    rateLimits: get<boolean>('rate_limits.enabled')
+      ? {
+          perChatPerSecond: get<number>('rate_limits.per_chat_per_second'),
+          perGroupPerMinute: get<number>('rate_limits.per_group_per_minute'),
+          overallPerSecond: get<number>('rate_limits.overall_per_second'),
+        }
+      : null,
     delivery: {
       concurrency: get<number>('delivery.concurrency'),
       maxPending: get<number>('delivery.max_pending'),

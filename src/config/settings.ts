@@ -38,6 +38,11 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'delivery.max_pending', env: 'HEARSAY_DELIVERY_MAX_PENDING', flag: '--delivery-max-pending', kind: 'integer', defaultText: '1000', meaning: 'Updates accepted but not handled yet before the webhook answers 503.' },
   { key: 'delivery.max_attempts', env: 'HEARSAY_DELIVERY_MAX_ATTEMPTS', flag: '--delivery-max-attempts', kind: 'integer', defaultText: '5', meaning: 'Attempts per sendmessage before a reply is dropped.' },
   { key: 'delivery.shutdown_timeout', env: 'HEARSAY_DELIVERY_SHUTDOWN_TIMEOUT', flag: '--delivery-shutdown-timeout', kind: 'number', defaultText: '10', meaning: 'Seconds a graceful stop waits for work in flight.' },
+  { key: 'api.timeout', env: 'HEARSAY_API_TIMEOUT', flag: '--api-timeout', kind: 'number', defaultText: '10', meaning: 'Seconds to wait for the answer to a Bot API call before retrying it (long polls add their own timeout).' },
+  { key: 'rate_limits.enabled', env: 'HEARSAY_RATE_LIMITS_ENABLED', flag: '--rate-limits-enabled', kind: 'boolean', defaultText: 'true', meaning: 'Keep outgoing messages within the limits below, queueing (never dropping) what would exceed them.' },
+  { key: 'rate_limits.per_chat_per_second', env: 'HEARSAY_RATE_LIMITS_PER_CHAT_PER_SECOND', flag: '--rate-limits-per-chat-per-second', kind: 'number', defaultText: '1', meaning: 'Messages per second to one chat.' },
+  { key: 'rate_limits.per_group_per_minute', env: 'HEARSAY_RATE_LIMITS_PER_GROUP_PER_MINUTE', flag: '--rate-limits-per-group-per-minute', kind: 'number', defaultText: '20', meaning: 'Messages per minute to one group (negative chat id).' },
+  { key: 'rate_limits.overall_per_second', env: 'HEARSAY_RATE_LIMITS_OVERALL_PER_SECOND', flag: '--rate-limits-overall-per-second', kind: 'number', defaultText: '30', meaning: 'Messages per second in all.' },
 ];
 
 export function settingByKey(key: string): SettingSpec {

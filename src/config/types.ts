@@ -35,5 +35,8 @@ export interface ServiceConfig {
     maxConnections: number;
   };
   admin: { listen: ListenAddress | null };
+  api: { timeoutMs: number };
+  /** null when `rate_limits.enabled` is false. */
+  rateLimits: { perChatPerSecond: number; perGroupPerMinute: number; overallPerSecond: number } | null;
   delivery: { concurrency: number; maxPending: number; maxAttempts: number; shutdownTimeoutMs: number };
 }

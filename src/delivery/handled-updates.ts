@@ -1,9 +1,14 @@
 // Remembers which update_ids were handled, so a redelivered or replayed update is not answered twice.
-// An interface, because a durable journal will stand behind it later; the in-memory one is bounded.
+// An interface: the durable journal (src/journal/) stands behind it in the service; the in-memory one is bounded.
 
 export interface HandledUpdates {
   has(updateId: number): boolean | Promise<boolean>;
+  /** Called right before a reply is sent, so a crash leaves a record of replies that may have gone out. */
+  begin?(updateId: number): void;
+  /** Resolves once the id is remembered durably (for a journal: on disk). */
   add(updateId: number): void | Promise<void>;
+  /** The service confirmed every update below `offset` (polling): they can be forgotten. */
+  confirmBelow?(offset: number): void;
   close?(): Promise<void>;
 }
 

@@ -6,6 +6,7 @@ import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from './backoff.js';
 import { classifyFailure } from './failure.js';
+import type { OutgoingRateLimiter } from './rate-limiter.js';
 import { splitMessageText } from './split-text.js';
 
 export interface ReplySenderOptions {
@@ -13,6 +14,8 @@ export interface ReplySenderOptions {
   logger: Logger;
   metrics?: ServiceMetrics;
   maxAttempts: number;
+  /** Waits for the outgoing limits before every attempt; absent = no limits. */
+  rateLimiter?: OutgoingRateLimiter;
   backoff?: BackoffPolicy;
   random?: () => number;
   /** Longest 429 wait honoured; a longer retry_after drops the reply rather than blocking the chat for ages. */
@@ -74,6 +77,13 @@ export class ReplySender {
     let backoffStep = 0;
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw new DeliveryAbortedError();
+      if (this.options.rateLimiter) {
+        try {
+          await this.options.rateLimiter.acquire(params.chat_id, signal);
+        } catch {
+          throw new DeliveryAbortedError();
+        }
+      }
       try {
         await api.sendMessage(params, signal ? { signal } : undefined);
         metrics?.repliesSent.inc();

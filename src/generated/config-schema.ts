@@ -159,6 +159,48 @@ export const configSchema = {
         }
       }
     },
+    "api": {
+      "title": "ApiSettings",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "timeout": {
+          "description": "Seconds hearsay waits for an answer to an ordinary Bot API call (long polls add their own timeout).",
+          "type": "number",
+          "minimum": 0.1,
+          "maximum": 300
+        }
+      }
+    },
+    "rate_limits": {
+      "title": "RateLimitSettings",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "enabled": {
+          "description": "Keep outgoing messages within the limits below (queueing, never dropping).",
+          "type": "boolean"
+        },
+        "per_chat_per_second": {
+          "description": "Messages per second to one chat.",
+          "type": "number",
+          "exclusiveMinimum": 0,
+          "maximum": 1000
+        },
+        "per_group_per_minute": {
+          "description": "Messages per minute to one group (negative chat id).",
+          "type": "number",
+          "exclusiveMinimum": 0,
+          "maximum": 100000
+        },
+        "overall_per_second": {
+          "description": "Messages per second in all.",
+          "type": "number",
+          "exclusiveMinimum": 0,
+          "maximum": 100000
+        }
+      }
+    },
     "delivery": {
       "title": "DeliverySettings",
       "type": "object",
@@ -214,6 +256,8 @@ export interface ConfigFile {
   webhook?: WebhookSettings;
   admin?: AdminSettings;
   log?: LogSettings;
+  api?: ApiSettings;
+  rate_limits?: RateLimitSettings;
   delivery?: DeliverySettings;
 }
 export interface IngressSettings {
@@ -288,6 +332,30 @@ export interface LogSettings {
    * json lines, pretty text, or auto (pretty on a terminal).
    */
   format?: "auto" | "json" | "pretty";
+}
+export interface ApiSettings {
+  /**
+   * Seconds hearsay waits for an answer to an ordinary Bot API call (long polls add their own timeout).
+   */
+  timeout?: number;
+}
+export interface RateLimitSettings {
+  /**
+   * Keep outgoing messages within the limits below (queueing, never dropping).
+   */
+  enabled?: boolean;
+  /**
+   * Messages per second to one chat.
+   */
+  per_chat_per_second?: number;
+  /**
+   * Messages per minute to one group (negative chat id).
+   */
+  per_group_per_minute?: number;
+  /**
+   * Messages per second in all.
+   */
+  overall_per_second?: number;
 }
 export interface DeliverySettings {
   /**

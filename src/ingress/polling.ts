@@ -22,6 +22,8 @@ export interface PollingIngressOptions {
   /** Delete a webhook that is still set instead of failing. */
   deleteWebhook: boolean;
   backoff?: BackoffPolicy;
+  /** Told each offset the service has confirmed (every update below it will never come again). */
+  onOffsetConfirmed?: (offset: number) => void;
   /** Consecutive "terminated by other getUpdates request" conflicts tolerated before giving up. */
   maxConflicts?: number;
 }
@@ -66,6 +68,7 @@ export class PollingIngress {
     if (this.offset === undefined) return;
     try {
       await this.options.api.getUpdates({ offset: this.offset, limit: 1, timeout: 0 }, { timeoutMs: 5000 });
+      this.options.onOffsetConfirmed?.(this.offset);
       this.options.logger.debug({ offset: this.offset }, 'offset confirmed');
     } catch (error) {
       this.options.logger.warn({ err: error, offset: this.offset }, 'could not confirm the offset; the last batch may be delivered again');
@@ -85,6 +88,7 @@ export class PollingIngress {
     logger.info({ timeout: timeoutSeconds, limit }, 'polling for updates');
     while (!this.stopping) {
       let updates: Update[];
+      const asked = this.offset;
       try {
         updates = await api.getUpdates(
           { ...(this.offset !== undefined ? { offset: this.offset } : {}), limit, timeout: timeoutSeconds, allowed_updates: ALLOWED_UPDATES },
@@ -92,6 +96,7 @@ export class PollingIngress {
         );
         failures = 0;
         conflicts = 0;
+        if (asked !== undefined) this.options.onOffsetConfirmed?.(asked);
       } catch (error) {
         if (this.stopping && isAbortError(error)) break;
         failures += 1;

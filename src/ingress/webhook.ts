@@ -1,6 +1,7 @@
 // Webhook ingress: a Fastify server the service POSTs updates to. Each request is checked (secret in
-// constant time, size, shape), answered 200 at once and handled afterwards through the dispatcher.
-// While closing it answers 503 so the service sends the update again instead of losing it.
+// constant time, size, shape), written to the inbox (fdatasynced), answered 200 and handled afterwards
+// through the dispatcher. Unfinished inbox entries are replayed at start, so a 200 never loses an update.
+// While closing it answers 503 so the service sends the update again.
 import { readFile } from 'node:fs/promises';
 import { Ajv } from 'ajv';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -9,6 +10,7 @@ import type { ListenAddress } from '../config/types.js';
 import { formatListenAddress } from '../config/listen-address.js';
 import type { UpdateDispatcher } from '../delivery/dispatcher.js';
 import type { HandledUpdates } from '../delivery/handled-updates.js';
+import type { WebhookInbox } from '../journal/webhook-inbox.js';
 import type { Logger } from '../log/logger.js';
 import type { HealthState } from '../ops/health.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
@@ -23,6 +25,8 @@ export interface WebhookIngressOptions {
   api: BotApi;
   dispatcher: UpdateDispatcher;
   handled: HandledUpdates;
+  /** Where accepted updates are kept until handled. */
+  inbox: WebhookInbox;
   logger: Logger;
   metrics: ServiceMetrics;
   health: HealthState;
@@ -64,6 +68,8 @@ export class WebhookIngress {
 
   async start(): Promise<void> {
     const { logger, listen, tls } = this.options;
+    // Acknowledged by an earlier run and never finished: handled first, ahead of anything new per chat.
+    for (const update of this.options.inbox.pending()) this.handle(update);
     const https = tls ? { cert: await readFile(tls.certPath), key: await readFile(tls.keyPath) } : null;
     const app = Fastify({
       logger: false,
@@ -129,7 +135,7 @@ export class WebhookIngress {
     const { dispatcher, handled, logger, metrics } = this.options;
     const id = update.update_id;
     if (this.closing) return unavailable(reply, 'shutting down');
-    if (this.accepted.has(id)) return duplicate(reply, logger, id);
+    if (this.accepted.has(id) || this.options.inbox.has(id)) return duplicate(reply, logger, id);
     if (dispatcher.inFlight >= this.options.maxPending) {
       metrics.error('webhook_overloaded');
       logger.warn({ in_flight: dispatcher.inFlight }, 'too many updates in flight; asking the service to resend later');
@@ -140,12 +146,28 @@ export class WebhookIngress {
       this.accepted.delete(id);
       return duplicate(reply, logger, id);
     }
+    try {
+      await this.options.inbox.accept(update);
+    } catch (error) {
+      this.accepted.delete(id);
+      metrics.error('unknown');
+      logger.error({ err: error, update_id: id }, 'cannot keep the update in the inbox; asking the service to resend it');
+      return unavailable(reply, 'cannot store the update');
+    }
     metrics.updatesReceived.inc();
-    dispatcher
-      .dispatch(update)
-      .catch((error: unknown) => logger.warn({ err: error, update_id: id }, 'update acknowledged but not handled before shutdown'))
-      .finally(() => this.accepted.delete(id));
+    this.handle(update);
     return reply.code(200).send();
+  }
+
+  /** Dispatches an update kept in the inbox; it leaves the inbox only once handled. */
+  private handle(update: Update): void {
+    const id = update.update_id;
+    this.accepted.add(id);
+    this.options.dispatcher
+      .dispatch(update)
+      .then(() => this.options.inbox.finish(id))
+      .catch((error: unknown) => this.options.logger.warn({ err: error, update_id: id }, 'update not handled before shutdown; kept in the inbox for the next start'))
+      .finally(() => this.accepted.delete(id));
   }
 
   private onError(error: FastifyError, reply: FastifyReply): FastifyReply {

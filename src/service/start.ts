@@ -5,10 +5,13 @@ import { BotApiClient } from '../api/client.js';
 import type { BotApi } from '../api/types.js';
 import type { ServiceConfig } from '../config/types.js';
 import { UpdateDispatcher } from '../delivery/dispatcher.js';
-import { MemoryHandledUpdates, type HandledUpdates } from '../delivery/handled-updates.js';
+import type { HandledUpdates } from '../delivery/handled-updates.js';
+import { OutgoingRateLimiter } from '../delivery/rate-limiter.js';
 import { ReplySender } from '../delivery/reply-sender.js';
 import { PollingIngress } from '../ingress/polling.js';
 import { WebhookIngress } from '../ingress/webhook.js';
+import { UpdateJournal, botStateDir } from '../journal/update-journal.js';
+import { WebhookInbox } from '../journal/webhook-inbox.js';
 import type { Logger } from '../log/logger.js';
 import { AdminServer } from '../ops/admin-server.js';
 import { HealthState } from '../ops/health.js';
@@ -23,7 +26,7 @@ export interface StartServiceOptions {
   logger: Logger;
   /** Defaults to a BotApiClient for config.baseUrl and config.token. */
   api?: BotApi;
-  /** Defaults to an in-memory, bounded memory of handled update_ids. */
+  /** Defaults to the durable journal in config.dataDir (one per bot id). */
   handledUpdates?: HandledUpdates;
   /** Debounce of the rule directory watcher. */
   ruleDebounceMs?: number;
@@ -79,14 +82,16 @@ export async function startService(config: ServiceConfig, options: StartServiceO
       metrics.reloadSuccess.set(0);
     });
 
-    const rawApi = options.api ?? new BotApiClient({ baseUrl: config.baseUrl, token: config.token, logger });
+    const rawApi = options.api ?? new BotApiClient({ baseUrl: config.baseUrl, token: config.token, logger, timeoutMs: config.api.timeoutMs });
     cleanups.push(() => rawApi.close());
     const api = new ObservedBotApi(rawApi, health);
 
     let botUsername: string;
+    let botId: number;
     try {
       const me = await api.getMe({ timeoutMs: 15_000 });
       botUsername = me.username;
+      botId = me.id;
     } catch (error) {
       if (error instanceof ApiError && error.errorCode === 401) {
         throw new StartupError('unauthorized', 'the token was rejected (401 Unauthorized); check BOT_TOKEN');
@@ -95,8 +100,22 @@ export async function startService(config: ServiceConfig, options: StartServiceO
     }
     logger.info({ bot: botUsername, mode: config.mode, rules: ruleSet.rules.length }, 'bot identified');
 
-    const handled: HandledUpdates = options.handledUpdates ?? new MemoryHandledUpdates();
-    const sender = new ReplySender({ api, logger, metrics, maxAttempts: config.delivery.maxAttempts });
+    const stateDir = botStateDir(config.dataDir, botId);
+    let handled: HandledUpdates;
+    let inbox: WebhookInbox | null = null;
+    try {
+      handled = options.handledUpdates ?? UpdateJournal.open({ dir: stateDir, logger });
+      if (config.mode === 'webhook') inbox = WebhookInbox.open({ dir: stateDir, logger });
+    } catch (error) {
+      throw new StartupError('state', `cannot open the service state in ${stateDir}: ${(error as Error).message}; check data_dir (HEARSAY_DATA_DIR)`, [], { cause: error });
+    }
+    const handledRef = handled;
+    cleanups.push(async () => {
+      await handledRef.close?.();
+      inbox?.close();
+    });
+    const rateLimiter = config.rateLimits ? new OutgoingRateLimiter(config.rateLimits) : undefined;
+    const sender = new ReplySender({ api, logger, metrics, maxAttempts: config.delivery.maxAttempts, ...(rateLimiter ? { rateLimiter } : {}) });
     const dispatcher = new UpdateDispatcher({
       concurrency: config.delivery.concurrency,
       logger,
@@ -112,6 +131,7 @@ export async function startService(config: ServiceConfig, options: StartServiceO
         api,
         dispatcher,
         handled,
+        inbox: inbox!,
         logger,
         metrics,
         health,
@@ -151,6 +171,7 @@ export async function startService(config: ServiceConfig, options: StartServiceO
         timeoutSeconds: config.polling.timeoutSeconds,
         limit: config.polling.limit,
         deleteWebhook: config.polling.deleteWebhook,
+        onOffsetConfirmed: (offset) => handled.confirmBelow?.(offset),
       });
       await polling.start();
       ingress = polling;
@@ -169,6 +190,7 @@ export async function startService(config: ServiceConfig, options: StartServiceO
         await rules.close();
         await rawApi.close().catch(() => undefined);
         await handled.close?.();
+        inbox?.close();
         logger.info({ clean, duration_ms: Math.round(performance.now() - started) }, 'stopped');
         logger.flush?.();
       })();

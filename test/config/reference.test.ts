@@ -30,6 +30,12 @@ describe('configuration reference', () => {
         const value = spec.key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], {
           polling: { timeout: defaults.polling.timeoutSeconds, limit: defaults.polling.limit },
           webhook: { max_body_bytes: defaults.webhook.maxBodyBytes, max_connections: defaults.webhook.maxConnections },
+          api: { timeout: defaults.api.timeoutMs / 1000 },
+          rate_limits: {
+            per_chat_per_second: defaults.rateLimits?.perChatPerSecond,
+            per_group_per_minute: defaults.rateLimits?.perGroupPerMinute,
+            overall_per_second: defaults.rateLimits?.overallPerSecond,
+          },
           delivery: {
             concurrency: defaults.delivery.concurrency,
             max_pending: defaults.delivery.maxPending,

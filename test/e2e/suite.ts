@@ -1,6 +1,8 @@
 // The end-to-end scenarios of `hearsay run`, defined once and run in both ingress modes against the real
 // sandbox over HTTP, with the service as a real child process.
-import { rename, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
 import { botRepliesTo, fetchText } from './chat-checks.js';
@@ -15,6 +17,8 @@ export function defineRunSuite(mode: Mode): void {
     let sandbox: StartedSandbox;
     let botCounter = 0;
     const running: RunProcess[] = [];
+    /** One data directory per bot, kept across restarts as an operator would. */
+    const dataDirs = new Map<string, string>();
 
     beforeAll(async () => {
       sandbox = await startSandbox({ webhook: { retryBaseMs: 50, retryMaxMs: 400 } });
@@ -41,6 +45,10 @@ export function defineRunSuite(mode: Mode): void {
         HEARSAY_MODE: mode,
         HEARSAY_POLLING_TIMEOUT: '1',
         HEARSAY_LOG_LEVEL: 'debug',
+        // Rate limits are not the subject here (test/reliability covers them): keep these tests fast.
+        HEARSAY_RATE_LIMITS_PER_CHAT_PER_SECOND: '1000',
+        HEARSAY_RATE_LIMITS_OVERALL_PER_SECOND: '1000',
+        HEARSAY_DATA_DIR: dataDirs.get(token) ?? (await mkdtemp(join(tmpdir(), 'hearsay-e2e-data-'))),
         ...(mode === 'polling'
           ? { HEARSAY_ADMIN_LISTEN: `127.0.0.1:${port}` }
           : {
@@ -51,6 +59,7 @@ export function defineRunSuite(mode: Mode): void {
             }),
         ...extra,
       };
+      dataDirs.set(token, env.HEARSAY_DATA_DIR!);
       const process = startRun({ env });
       running.push(process);
       await process.waitForLine(/hearsay is running/);

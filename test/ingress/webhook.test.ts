@@ -8,6 +8,7 @@ import type { SetWebhookParams, Update } from '../../src/api/types.js';
 import { UpdateDispatcher } from '../../src/delivery/dispatcher.js';
 import { MemoryHandledUpdates } from '../../src/delivery/handled-updates.js';
 import { WebhookIngress } from '../../src/ingress/webhook.js';
+import { WebhookInbox } from '../../src/journal/webhook-inbox.js';
 import { createLogger } from '../../src/log/logger.js';
 import { HealthState } from '../../src/ops/health.js';
 import { ServiceMetrics } from '../../src/ops/metrics.js';
@@ -46,10 +47,12 @@ async function startWebhook(
       handled.add(u.update_id);
     },
   });
+  const inbox = WebhookInbox.open({ dir: await mkdtemp(join(tmpdir(), 'hearsay-inbox-')), logger });
   const webhook = new WebhookIngress({
     api,
     dispatcher,
     handled,
+    inbox,
     logger,
     metrics: new ServiceMetrics({ processMetrics: false }),
     health: new HealthState('webhook'),

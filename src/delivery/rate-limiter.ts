@@ -1,0 +1,162 @@
+// Keeps outgoing messages within the service's limits by waiting, never by dropping: per chat, per group
+// (negative chat ids) and overall. A chat waits for its own limit first and only then queues, first come
+// first served, for the overall limit, so one busy chat never holds up the others beyond the overall cap.
+import { sleep } from './backoff.js';
+
+export interface RateLimitSettings {
+  perChatPerSecond: number;
+  perGroupPerMinute: number;
+  overallPerSecond: number;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimitSettings = { perChatPerSecond: 1, perGroupPerMinute: 20, overallPerSecond: 30 };
+
+export interface OutgoingRateLimiterOptions extends RateLimitSettings {
+  /** Added to every window: the service measures on arrival, and requests do not arrive evenly spaced. */
+  marginMs?: number;
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** Counts events in a sliding window and says when the next one may happen. */
+class SlidingWindow {
+  private readonly times: number[] = [];
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
+
+  nextFree(now: number): number {
+    while (this.times.length > 0 && now - this.times[0]! >= this.windowMs) this.times.shift();
+    if (this.times.length < this.limit) return now;
+    return this.times[this.times.length - this.limit]! + this.windowMs;
+  }
+
+  record(time: number): void {
+    this.times.push(time);
+  }
+
+  get idle(): boolean {
+    return this.times.length === 0;
+  }
+}
+
+interface ChatWindows {
+  chat: SlidingWindow;
+  group: SlidingWindow | null;
+  users: number;
+}
+
+export class OutgoingRateLimiter {
+  private readonly chats = new Map<string, ChatWindows>();
+  private readonly overall: SlidingWindow;
+  private readonly overallQueue: Array<{ resolve(): void; reject(error: unknown): void; signal: AbortSignal | undefined }> = [];
+  private pumping = false;
+  private readonly now: () => number;
+  private readonly wait: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly marginMs: number;
+
+  constructor(private readonly options: OutgoingRateLimiterOptions) {
+    for (const [name, value] of Object.entries({ perChatPerSecond: options.perChatPerSecond, perGroupPerMinute: options.perGroupPerMinute, overallPerSecond: options.overallPerSecond })) {
+      if (!(value > 0)) throw new RangeError(`${name} must be positive`);
+    }
+    this.now = options.now ?? Date.now;
+    this.wait = options.sleep ?? sleep;
+    this.marginMs = options.marginMs ?? 50;
+    this.overall = OutgoingRateLimiter.window(options.overallPerSecond, 1000, this.marginMs);
+  }
+
+  /** Chats with a recent message, for tests and metrics (idle chats are forgotten). */
+  get trackedChats(): number {
+    return this.chats.size;
+  }
+
+  /** Resolves when a message to `chatId` may be sent now (and counts it); rejects when `signal` aborts. */
+  async acquire(chatId: number | string, signal?: AbortSignal): Promise<void> {
+    const key = String(chatId);
+    let windows = this.chats.get(key);
+    if (!windows) {
+      const isGroup = typeof chatId === 'number' ? chatId < 0 : chatId.startsWith('-');
+      windows = {
+        chat: OutgoingRateLimiter.window(this.options.perChatPerSecond, 1000, this.marginMs),
+        group: isGroup ? OutgoingRateLimiter.window(this.options.perGroupPerMinute, 60_000, this.marginMs) : null,
+        users: 0,
+      };
+      this.chats.set(key, windows);
+    }
+    windows.users += 1;
+    try {
+      for (;;) {
+        const now = this.now();
+        const at = Math.max(windows.chat.nextFree(now), windows.group?.nextFree(now) ?? now);
+        if (at <= now) break;
+        await this.wait(at - now, signal);
+      }
+      await this.overallTurn(signal);
+      const sentAt = this.now();
+      windows.chat.record(sentAt);
+      windows.group?.record(sentAt);
+    } finally {
+      windows.users -= 1;
+      this.forgetIfIdle(key, windows);
+    }
+  }
+
+  private static window(limit: number, windowMs: number, marginMs: number): SlidingWindow {
+    // Fractional limits (0.5 per second) become one message per longer window.
+    return limit >= 1 ? new SlidingWindow(Math.floor(limit), windowMs + marginMs) : new SlidingWindow(1, windowMs / limit + marginMs);
+  }
+
+  private overallTurn(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const entry = { resolve, reject, signal };
+      this.overallQueue.push(entry);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          const index = this.overallQueue.indexOf(entry);
+          if (index >= 0) {
+            this.overallQueue.splice(index, 1);
+            reject(signal.reason);
+          }
+        },
+        { once: true },
+      );
+      void this.pump();
+    });
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.overallQueue.length > 0) {
+        const now = this.now();
+        const at = this.overall.nextFree(now);
+        if (at > now) {
+          await this.wait(at - now).catch(() => undefined);
+          continue;
+        }
+        const next = this.overallQueue.shift()!;
+        this.overall.record(now);
+        next.resolve();
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private forgetIfIdle(key: string, windows: ChatWindows): void {
+    // Memory stays bounded by the chats active in the last minute; idle ones are dropped lazily.
+    if (windows.users > 0) return;
+    const now = this.now();
+    windows.chat.nextFree(now);
+    windows.group?.nextFree(now);
+    if (this.chats.size > 1000) {
+      for (const [other, w] of this.chats) {
+        if (w.users === 0 && (w.chat.nextFree(now), w.chat.idle) && (!w.group || (w.group.nextFree(now), w.group.idle))) this.chats.delete(other);
+      }
+    }
+  }
+}
