@@ -22,10 +22,12 @@ const inlineLocator: RuleLocator = (ruleIndex) => ({ file: `<rule #${ruleIndex +
 export function compileRulesCollecting(rules: readonly Rule[], locate: RuleLocator = inlineLocator, files: readonly string[] = []): CompileResult {
   const problems: RuleProblem[] = [];
   const compiled: CompiledRule[] = [];
+  const regexes = new Map<string, RE2JS>();
   for (const [order, rule] of rules.entries()) {
-    const result = compileRule(rule, order, locate, problems);
+    const result = compileRule(rule, order, locate, problems, regexes);
     if (result) compiled.push(result);
   }
+  lastRegexes = regexes;
   if (problems.some((p) => p.severity === 'error')) return { problems };
   const ruleSet: RuleSet = Object.freeze({ rules: Object.freeze(compiled), files: Object.freeze([...files]), index: buildIndex(compiled) });
   return { ruleSet, problems };
@@ -38,7 +40,7 @@ export function compileRules(rules: readonly Rule[], locate?: RuleLocator, files
   return ruleSet;
 }
 
-function compileRule(rule: Rule, order: number, locate: RuleLocator, problems: RuleProblem[]): CompiledRule | undefined {
+function compileRule(rule: Rule, order: number, locate: RuleLocator, problems: RuleProblem[], regexes: Map<string, RE2JS>): CompiledRule | undefined {
   const name = `rule '${rule.id}'`;
   const error = (path: (string | number)[], message: string) => problems.push(problemAt(locate(order, path), message));
   const caseSensitive = rule.case_sensitive === true;
@@ -55,7 +57,7 @@ function compileRule(rule: Rule, order: number, locate: RuleLocator, problems: R
     context.trigger = 'text';
   } else if (rule.pattern !== undefined) {
     context.trigger = 'pattern';
-    const regex = compilePattern(rule.pattern, caseSensitive, (message) => error(['pattern'], `${message} in ${name}`));
+    const regex = compilePattern(rule.pattern, caseSensitive, (message) => error(['pattern'], `${message} in ${name}`), regexes);
     if (regex) {
       trigger = { kind: 'pattern', source: rule.pattern, regex };
       context.groupCount = regex.groupCount();
@@ -109,15 +111,30 @@ function compileRule(rule: Rule, order: number, locate: RuleLocator, problems: R
   });
 }
 
+/**
+ * Compiled patterns of the latest compile, by flags and source: compiling is most of the cost of a
+ * reload, and a reload usually keeps most patterns. A compiled RE2JS keeps no state between matches,
+ * so old and new rule sets may share one. Holds one rule set's patterns at most.
+ */
+let lastRegexes = new Map<string, RE2JS>();
+
 /** RE2 syntax via re2js: matching time is linear in the message length, so no pattern can hang us. */
-function compilePattern(source: string, caseSensitive: boolean, report: (message: string) => void): RE2JS | undefined {
+function compilePattern(source: string, caseSensitive: boolean, report: (message: string) => void, regexes: Map<string, RE2JS>): RE2JS | undefined {
+  const key = `${caseSensitive ? 's' : 'i'}${source}`;
+  const known = lastRegexes.get(key) ?? regexes.get(key);
+  if (known) {
+    regexes.set(key, known);
+    return known;
+  }
   const literal = /^\/(.+)\/([a-z]*)$/s.exec(source);
   if (literal && literal[2]) {
     report(`this looks like a JavaScript regex literal with flags '${literal[2]}': write only '${literal[1]}' (flags are not supported; g and y would make matching depend on the previous message, use case_sensitive for case)`);
     return undefined;
   }
   try {
-    return RE2JS.compile(source, caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
+    const regex = RE2JS.compile(source, caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
+    regexes.set(key, regex);
+    return regex;
   } catch (e) {
     const detail = e instanceof Error ? e.message.replace(/^error parsing regexp: /, '').replace('`(?i)', '`') : String(e);
     const hint = /\(\?[=!<][=!]?/.test(source) ? ' (lookarounds are not supported: RE2 syntax guarantees linear time)' : '';

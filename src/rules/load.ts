@@ -7,7 +7,7 @@ import type { RuleSet } from '../engine/rule-set.js';
 import type { Rule } from '../generated/rules-schema.js';
 import { RuleLoadError, RuleProblem, type RuleLocator, type SourcePosition } from './problem.js';
 import { reachabilityWarnings } from './reachability.js';
-import { schemaProblems } from './schema-problems.js';
+import { schemaProblems, type SchemaCheck } from './schema-problems.js';
 import { parseYaml, type ParsedYaml } from './yaml-source.js';
 
 export interface LoadOutcome {
@@ -50,8 +50,9 @@ export async function loadRules(path: string): Promise<LoadOutcome> {
   const problems: RuleProblem[] = [];
   const rules: Rule[] = [];
   const origins: { parsed: ParsedYaml; index: number }[] = [];
-  const ids: { id: string; at: SourcePosition }[] = [];
+  const ids: RuleId[] = [];
   let ruleCount = 0;
+  const cache = new Map<string, CachedFile>();
   for (const file of files) {
     let text: string;
     try {
@@ -60,10 +61,12 @@ export async function loadRules(path: string): Promise<LoadOutcome> {
       problems.push(new RuleProblem(file, 0, 0, `cannot read the file: ${describeFsError(error)}`));
       continue;
     }
-    const parsed = parseYaml(file, text);
+    const cached = lastLoad.get(file);
+    const { parsed, schema } = cached?.text === text ? cached : { parsed: parseYaml(file, text), schema: undefined };
     problems.push(...parsed.problems);
     if (parsed.problems.length > 0) continue;
-    const { problems: schemaIssues, validRules } = schemaProblems(parsed);
+    const { problems: schemaIssues, validRules } = schema ?? schemaProblems(parsed);
+    if (schemaIssues.length === 0) cache.set(file, { text, parsed, schema: { problems: schemaIssues, validRules } });
     problems.push(...schemaIssues);
     const data = parsed.data;
     const fileRules = data !== null && typeof data === 'object' ? (data as { rules?: unknown }).rules : undefined;
@@ -71,7 +74,7 @@ export async function loadRules(path: string): Promise<LoadOutcome> {
     if (Array.isArray(fileRules)) {
       fileRules.forEach((rule: unknown, index) => {
         const id = rule !== null && typeof rule === 'object' ? (rule as { id?: unknown }).id : undefined;
-        if (typeof id === 'string') ids.push({ id, at: parsed.locate(['rules', index, 'id']) });
+        if (typeof id === 'string') ids.push({ id, parsed, index });
       });
     }
     for (const index of validRules) {
@@ -84,6 +87,7 @@ export async function loadRules(path: string): Promise<LoadOutcome> {
     const origin = origins[ruleIndex]!;
     return origin.parsed.locate(['rules', origin.index, ...path], path.length === 1 && path[0] === 'fallback');
   };
+  lastLoad = cache;
   problems.push(...duplicateIds(ids));
   const compiled = compileRulesCollecting(rules, locate, files);
   problems.push(...compiled.problems);
@@ -92,16 +96,38 @@ export async function loadRules(path: string): Promise<LoadOutcome> {
   return { ...(hasErrors || !compiled.ruleSet ? {} : { ruleSet: compiled.ruleSet }), problems: sortProblems(problems, files), files, ruleCount };
 }
 
+/** A rule's id and where to find it; the position is looked up only for a duplicate (it may need a re-parse). */
+interface RuleId {
+  id: string;
+  parsed: ParsedYaml;
+  index: number;
+}
+
+/**
+ * Clean files of the latest load, by path: a reload re-reads every file but parses and validates only
+ * those whose text changed (editing one file of many is the common case). Files with problems are
+ * never kept, so their messages are always computed afresh. Holds one load's files at most.
+ */
+interface CachedFile {
+  text: string;
+  parsed: ParsedYaml;
+  schema: SchemaCheck;
+}
+let lastLoad = new Map<string, CachedFile>();
+
 /** Ids are checked on every rule that has one, even rules with other problems, so all are reported at once. */
-function duplicateIds(ids: readonly { id: string; at: SourcePosition }[]): RuleProblem[] {
-  const first = new Map<string, SourcePosition>();
+function duplicateIds(ids: readonly RuleId[]): RuleProblem[] {
+  const first = new Map<string, RuleId>();
   const problems: RuleProblem[] = [];
-  for (const { id, at: here } of ids) {
-    const earlier = first.get(id);
+  const where = (r: RuleId): SourcePosition => r.parsed.locate(['rules', r.index, 'id']);
+  for (const rule of ids) {
+    const earlier = first.get(rule.id);
     if (earlier) {
-      problems.push(new RuleProblem(here.file, here.line, here.column, `duplicate rule id '${id}': already used at ${earlier.file}:${earlier.line}:${earlier.column}; ids must be unique across all rule files`));
+      const here = where(rule);
+      const there = where(earlier);
+      problems.push(new RuleProblem(here.file, here.line, here.column, `duplicate rule id '${rule.id}': already used at ${there.file}:${there.line}:${there.column}; ids must be unique across all rule files`));
     } else {
-      first.set(id, here);
+      first.set(rule.id, rule);
     }
   }
   return problems;

@@ -1,6 +1,6 @@
 // Parses one rule file's YAML while keeping source positions, so that every later problem (schema,
 // regex, template, duplicate id) can point at the exact node that caused it.
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { RuleProblem, type SourcePosition } from './problem.js';
 
 export type NodePath = readonly (string | number)[];
@@ -14,9 +14,11 @@ export interface ParsedYaml {
   locate(path: NodePath, key?: boolean): SourcePosition;
 }
 
+const PARSE_OPTIONS = { prettyErrors: false, uniqueKeys: true } as const;
+
 export function parseYaml(file: string, text: string): ParsedYaml {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  let doc: Document.Parsed | undefined = parseDocument(text, { ...PARSE_OPTIONS, lineCounter });
   const at = (offset: number): SourcePosition => {
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, column: col };
@@ -27,32 +29,6 @@ export function parseYaml(file: string, text: string): ParsedYaml {
     problems.push(new RuleProblem(file, line, column, `YAML: ${firstLine(error.message)}`));
   }
 
-  const locate = (path: NodePath, key = false): SourcePosition => {
-    let node: unknown = doc.contents;
-    let position = at(rangeStart(node) ?? 0);
-    for (const [i, segment] of path.entries()) {
-      const last = i === path.length - 1;
-      if (isMap(node)) {
-        const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment));
-        if (!pair) break;
-        const keyStart = rangeStart(pair.key);
-        if (last && key && keyStart !== undefined) return at(keyStart);
-        node = pair.value;
-        const start = rangeStart(node) ?? keyStart;
-        if (start === undefined) break;
-        position = at(start);
-      } else if (isSeq(node) && typeof segment === 'number') {
-        node = node.items[segment];
-        const start = rangeStart(node);
-        if (start === undefined) break;
-        position = at(start);
-      } else {
-        break;
-      }
-    }
-    return position;
-  };
-
   let data: unknown;
   if (doc.errors.length === 0) {
     try {
@@ -62,7 +38,52 @@ export function parseYaml(file: string, text: string): ParsedYaml {
       problems.push(new RuleProblem(file, 1, 1, `YAML: ${firstLine(error instanceof Error ? error.message : String(error))}`));
     }
   }
+
+  // The node tree is several times the size of the data, and a clean file rarely needs it: keep only
+  // each rule's own position (every compiled rule records it) and re-parse the text, which gives the
+  // same tree, the first time another position is asked for (a problem or a warning to place).
+  const rulePositions: SourcePosition[] = [];
+  if (problems.length === 0) {
+    const rules = data !== null && typeof data === 'object' ? (data as { rules?: unknown }).rules : undefined;
+    const count = Array.isArray(rules) ? rules.length : 0;
+    for (let i = 0; i < count; i++) rulePositions.push(locateIn(doc, ['rules', i], false, at));
+    doc = undefined;
+  }
+  const tree = () => (doc ??= parseDocument(text, PARSE_OPTIONS));
+  const locate = (path: NodePath, key = false): SourcePosition => {
+    if (!key && path.length === 2 && path[0] === 'rules' && typeof path[1] === 'number') {
+      const known = rulePositions[path[1]];
+      if (known) return known;
+    }
+    return locateIn(tree(), path, key, at);
+  };
   return { file, data, problems, locate };
+}
+
+function locateIn(doc: Document.Parsed, path: NodePath, key: boolean, at: (offset: number) => SourcePosition): SourcePosition {
+  let node: unknown = doc.contents;
+  let position = at(rangeStart(node) ?? 0);
+  for (const [i, segment] of path.entries()) {
+    const last = i === path.length - 1;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment));
+      if (!pair) break;
+      const keyStart = rangeStart(pair.key);
+      if (last && key && keyStart !== undefined) return at(keyStart);
+      node = pair.value;
+      const start = rangeStart(node) ?? keyStart;
+      if (start === undefined) break;
+      position = at(start);
+    } else if (isSeq(node) && typeof segment === 'number') {
+      node = node.items[segment];
+      const start = rangeStart(node);
+      if (start === undefined) break;
+      position = at(start);
+    } else {
+      break;
+    }
+  }
+  return position;
 }
 
 function rangeStart(node: unknown): number | undefined {
