@@ -1,0 +1,126 @@
+// Crash safety in webhook mode: updates answered 200 but not yet replied to when the process is killed
+// (or stopped past its shutdown deadline) are kept in the inbox and answered once at the next start.
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { freePort, startRun, versionedRules, writeRules, type RunProcess } from '../e2e/run-process.js';
+import { ReplyLedger } from './reply-ledger.js';
+
+const SECRET = 'crash_webhook-Secret_42';
+
+describe('crash safety (webhook)', () => {
+  let sandbox: StartedSandbox;
+  const running: RunProcess[] = [];
+  let botCounter = 0;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ webhook: { retryBaseMs: 50, retryMaxMs: 300 } });
+  });
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((p) => p.stop('SIGKILL')));
+    await fetch(`${sandbox.baseUrl}/client/faults`, { method: 'DELETE' });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  async function setUp() {
+    botCounter += 1;
+    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 300 + botCounter, name: 'Hook', username: `crash_hook_${botCounter}_bot` });
+    const rules = await writeRules(versionedRules('v1'));
+    const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-crash-hook-'));
+    const port = await freePort();
+    const launch = async (extra: Record<string, string> = {}) => {
+      const run = startRun({
+        env: {
+          BOT_TOKEN: bot.token,
+          BASE_URL: sandbox.baseUrl,
+          HEARSAY_RULES: rules.dir,
+          HEARSAY_DATA_DIR: dataDir,
+          HEARSAY_MODE: 'webhook',
+          HEARSAY_WEBHOOK_URL: `http://127.0.0.1:${port}`,
+          HEARSAY_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
+          HEARSAY_WEBHOOK_SECRET: SECRET,
+          HEARSAY_WEBHOOK_PATH: '/hook',
+          HEARSAY_LOG_LEVEL: 'info',
+          HEARSAY_RATE_LIMITS_ENABLED: 'false',
+          ...extra,
+        },
+      });
+      running.push(run);
+      await run.waitForLine(/hearsay is running/);
+      return run;
+    };
+    const inboxLines = async () => (await readFile(join(dataDir, `bot-${bot.id}`, 'webhook.inbox'), 'utf8')).split('\n').filter((l) => l.startsWith('a '));
+    return { bot, launch, inboxLines };
+  }
+
+  async function faults(rule: object) {
+    const response = await fetch(`${sandbox.baseUrl}/client/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) });
+    expect(response.status).toBe(200);
+  }
+
+  async function pendingDeliveries(token: string): Promise<number> {
+    const response = await fetch(`${sandbox.baseUrl}/bot${token}/getwebhookinfo`);
+    return ((await response.json()) as { result: { pending_update_count: number } }).result.pending_update_count;
+  }
+
+  async function sendAll(username: string, users: number[], perUser: number) {
+    await Promise.all(
+      users.map(async (user) => {
+        for (let i = 0; i < perUser; i++) await sendAsUser(sandbox.baseUrl, user, username, `u${user} n${i}`);
+      }),
+    );
+  }
+
+  function expectAnsweredOnce(ledger: ReplyLedger, users: number[], perUser: number) {
+    for (const user of users) expect(ledger.replies.get(user)).toEqual(Array.from({ length: perUser }, (_, i) => `v1: u${user} n${i}`));
+  }
+
+  it('kill -9 after the 200 answers and before the replies: the restart answers every update once', async () => {
+    const { bot, launch, inboxLines } = await setUp();
+    const ledger = new ReplyLedger(sandbox.sandbox, bot.username);
+    const users = [41, 42, 43, 44, 45];
+    const run = await launch();
+    // Replies hang (then fail): every update is acknowledged, none is answered.
+    await faults({ bot: bot.username, method: 'sendmessage', count: 1000, status: 500, delay_ms: 2000 });
+    await sendAll(bot.username, users, 4);
+    await expect.poll(() => pendingDeliveries(bot.token), { timeout: 10_000 }).toBe(0);
+    run.child.kill('SIGKILL');
+    await run.exited;
+    expect(ledger.replyCount).toBe(0);
+    expect(await inboxLines()).toHaveLength(20);
+
+    await fetch(`${sandbox.baseUrl}/client/faults`, { method: 'DELETE' });
+    const again = await launch();
+    await ledger.waitForReplies(20, 15_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expectAnsweredOnce(ledger, users, 4);
+    expect(again.lines.some((l) => l.includes('acknowledged by the previous run but not handled'))).toBe(true);
+    expect(await again.stop('SIGTERM')).toBe(0);
+    expect(await inboxLines()).toHaveLength(0);
+    ledger.close();
+  }, 40_000);
+
+  it('a stop past the shutdown deadline keeps the acknowledged updates for the next start', async () => {
+    const { bot, launch, inboxLines } = await setUp();
+    const ledger = new ReplyLedger(sandbox.sandbox, bot.username);
+    const users = [51, 52];
+    const run = await launch({ HEARSAY_DELIVERY_SHUTDOWN_TIMEOUT: '0.3' });
+    await faults({ bot: bot.username, method: 'sendmessage', count: 1000, status: 500, delay_ms: 1500 });
+    await sendAll(bot.username, users, 3);
+    await expect.poll(() => pendingDeliveries(bot.token), { timeout: 10_000 }).toBe(0);
+    expect(await run.stop('SIGTERM')).toBe(0);
+    expect(await inboxLines()).toHaveLength(6);
+
+    await fetch(`${sandbox.baseUrl}/client/faults`, { method: 'DELETE' });
+    const again = await launch();
+    await ledger.waitForReplies(6, 15_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expectAnsweredOnce(ledger, users, 3);
+    expect(await again.stop('SIGTERM')).toBe(0);
+    ledger.close();
+  }, 40_000);
+});
