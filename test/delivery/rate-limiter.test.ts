@@ -1,0 +1,81 @@
+// The outgoing limiter on a simulated clock: per chat, per group, overall; waits instead of dropping.
+import { describe, expect, it } from 'vitest';
+import { OutgoingRateLimiter } from '../../src/delivery/rate-limiter.js';
+
+function simulated(options: { perChatPerSecond: number; perGroupPerMinute: number; overallPerSecond: number }) {
+  let now = 0;
+  const timers: Array<{ at: number; wake(): void }> = [];
+  const limiter = new OutgoingRateLimiter({
+    ...options,
+    marginMs: 0,
+    now: () => now,
+    sleep: (ms) => new Promise<void>((resolve) => timers.push({ at: now + ms, wake: resolve })),
+  });
+  /** Runs the clock until every waiter is done. */
+  const settle = async () => {
+    for (let guard = 0; guard < 100_000; guard++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (timers.length === 0) return;
+      timers.sort((a, b) => a.at - b.at);
+      const next = timers.shift()!;
+      now = Math.max(now, next.at);
+      next.wake();
+    }
+  };
+  return { limiter, settle, time: () => now };
+}
+
+describe('OutgoingRateLimiter', () => {
+  it('spaces one chat at its per-chat rate and keeps the order', async () => {
+    const { limiter, settle, time } = simulated({ perChatPerSecond: 1, perGroupPerMinute: 20, overallPerSecond: 30 });
+    const sentAt: number[] = [];
+    const chain = (async () => {
+      for (let i = 0; i < 4; i++) {
+        await limiter.acquire(7);
+        sentAt.push(time());
+      }
+    })();
+    await settle();
+    await chain;
+    expect(sentAt).toEqual([0, 1000, 2000, 3000]);
+  });
+
+  it('lets a group have at most 20 per minute', async () => {
+    const { limiter, settle, time } = simulated({ perChatPerSecond: 100, perGroupPerMinute: 20, overallPerSecond: 1000 });
+    const sentAt: number[] = [];
+    const chain = (async () => {
+      for (let i = 0; i < 25; i++) {
+        await limiter.acquire(-100123);
+        sentAt.push(time());
+      }
+    })();
+    await settle();
+    await chain;
+    expect(sentAt.filter((t) => t < 60_000)).toHaveLength(20);
+    expect(sentAt[20]).toBeGreaterThanOrEqual(60_000);
+  });
+
+  it('caps the overall rate without making other chats wait for a busy one', async () => {
+    const { limiter, settle, time } = simulated({ perChatPerSecond: 1, perGroupPerMinute: 20, overallPerSecond: 30 });
+    const sentAt = new Map<number, number>();
+    // The busy chat sends twice first; its second message waits a second, the 40 others must not.
+    await limiter.acquire(1);
+    const busySecond = limiter.acquire(1).then(() => sentAt.set(1, time()));
+    const others = Array.from({ length: 40 }, (_, i) => limiter.acquire(100 + i).then(() => sentAt.set(100 + i, time())));
+    await settle();
+    await Promise.all([busySecond, ...others]);
+    const times = [...sentAt.entries()].filter(([chat]) => chat >= 100).map(([, t]) => t);
+    expect(times.filter((t) => t < 1000)).toHaveLength(29);
+    expect(Math.max(...times)).toBeLessThan(2000);
+    expect(sentAt.get(1)).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('gives up waiting when the signal aborts', async () => {
+    const limiter = new OutgoingRateLimiter({ perChatPerSecond: 1, perGroupPerMinute: 20, overallPerSecond: 30 });
+    await limiter.acquire(5);
+    const controller = new AbortController();
+    const waiting = limiter.acquire(5, controller.signal);
+    controller.abort();
+    await expect(waiting).rejects.toBeDefined();
+  });
+});
