@@ -2,6 +2,7 @@
 // regex, template, duplicate id) can point at the exact node that caused it.
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { RuleProblem, type SourcePosition } from './problem.js';
+import { parseBlockSubset } from './yaml-block-subset.js';
 
 export type NodePath = readonly (string | number)[];
 
@@ -17,8 +18,33 @@ export interface ParsedYaml {
 const PARSE_OPTIONS = { prettyErrors: false, uniqueKeys: true } as const;
 
 export function parseYaml(file: string, text: string): ParsedYaml {
+  return parseBlockSubsetFile(file, text) ?? parseFullYaml(file, text);
+}
+
+/**
+ * Clean rule files nearly always stay within plain block YAML: read those with the fast subset reader,
+ * and build `yaml`'s node tree (same text, same result) only the first time a position other than a
+ * rule's own is asked for, i.e. when there is a problem or a warning to place.
+ */
+function parseBlockSubsetFile(file: string, text: string): ParsedYaml | undefined {
+  const fast = parseBlockSubset(text);
+  if (!fast) return undefined;
+  const data = fast.data;
+  const rules = data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as { rules?: unknown }).rules : undefined;
+  const starts = Array.isArray(rules) ? fast.itemStarts.get(rules) : undefined;
+  let full: ParsedYaml | undefined;
+  const locate = (path: NodePath, key = false): SourcePosition => {
+    const start = !key && path.length === 2 && path[0] === 'rules' && typeof path[1] === 'number' ? starts?.[path[1]] : undefined;
+    if (start) return { file, line: start.line, column: start.column };
+    full ??= parseFullYaml(file, text);
+    return full.locate(path, key);
+  };
+  return { file, data, problems: [], locate };
+}
+
+function parseFullYaml(file: string, text: string): ParsedYaml {
   const lineCounter = new LineCounter();
-  let doc: Document.Parsed | undefined = parseDocument(text, { ...PARSE_OPTIONS, lineCounter });
+  const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter });
   const at = (offset: number): SourcePosition => {
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, column: col };
@@ -28,7 +54,6 @@ export function parseYaml(file: string, text: string): ParsedYaml {
     const { line, column } = at(error.pos[0]);
     problems.push(new RuleProblem(file, line, column, `YAML: ${firstLine(error.message)}`));
   }
-
   let data: unknown;
   if (doc.errors.length === 0) {
     try {
@@ -38,26 +63,7 @@ export function parseYaml(file: string, text: string): ParsedYaml {
       problems.push(new RuleProblem(file, 1, 1, `YAML: ${firstLine(error instanceof Error ? error.message : String(error))}`));
     }
   }
-
-  // The node tree is several times the size of the data, and a clean file rarely needs it: keep only
-  // each rule's own position (every compiled rule records it) and re-parse the text, which gives the
-  // same tree, the first time another position is asked for (a problem or a warning to place).
-  const rulePositions: SourcePosition[] = [];
-  if (problems.length === 0) {
-    const rules = data !== null && typeof data === 'object' ? (data as { rules?: unknown }).rules : undefined;
-    const count = Array.isArray(rules) ? rules.length : 0;
-    for (let i = 0; i < count; i++) rulePositions.push(locateIn(doc, ['rules', i], false, at));
-    doc = undefined;
-  }
-  const tree = () => (doc ??= parseDocument(text, PARSE_OPTIONS));
-  const locate = (path: NodePath, key = false): SourcePosition => {
-    if (!key && path.length === 2 && path[0] === 'rules' && typeof path[1] === 'number') {
-      const known = rulePositions[path[1]];
-      if (known) return known;
-    }
-    return locateIn(tree(), path, key, at);
-  };
-  return { file, data, problems, locate };
+  return { file, data, problems, locate: (path, key = false) => locateIn(doc, path, key, at) };
 }
 
 function locateIn(doc: Document.Parsed, path: NodePath, key: boolean, at: (offset: number) => SourcePosition): SourcePosition {

@@ -1,0 +1,108 @@
+// The fast block-YAML reader must give exactly what `yaml` gives (data and each rule's position), or
+// give up; and it must not give up on the plain files operators and the benchmark write.
+import { readFile } from 'node:fs/promises';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import YAML, { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { parseBlockSubset } from '../../src/rules/yaml-block-subset.js';
+
+/** What `yaml` says: the data, and the start of each item of the top-level `rules` list. */
+function reference(text: string): { data: unknown; starts: { line: number; column: number }[] } | undefined {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) return undefined;
+  const starts: { line: number; column: number }[] = [];
+  const rules = isMap(doc.contents) ? doc.contents.items.find((p) => isScalar(p.key) && p.key.value === 'rules')?.value : undefined;
+  if (isSeq(rules)) {
+    for (const item of rules.items) {
+      const { line, col } = lineCounter.linePos((item as unknown as { range: [number] }).range[0]);
+      starts.push({ line, column: col });
+    }
+  }
+  return { data: doc.toJS(), starts };
+}
+
+function expectSameAsYaml(text: string): boolean {
+  const fast = parseBlockSubset(text);
+  if (!fast) return false;
+  const want = reference(text);
+  expect(want, `yaml refuses what the subset reader accepted:\n${text}`).toBeDefined();
+  expect(fast.data, text).toStrictEqual(want!.data);
+  const rules = (fast.data as { rules?: unknown } | null)?.rules;
+  // (A flow list has no recorded starts: positions then come from `yaml`.)
+  const starts = Array.isArray(rules) ? fast.itemStarts.get(rules) : undefined;
+  if (starts) expect(starts, text).toEqual(want!.starts);
+  return true;
+}
+
+const tricky = [
+  'hi', 'true', 'True', 'TRUE', 'yes', 'no', 'null', 'Null', '~', '1', '-0', '007', '+12', '1.5', '.5', '1e3', '0x1F', '0o17', '.inf', '.NaN',
+  '12345678901234567890', '-1001234567890', 'a: b', 'a:b', 'a #b', 'a#b', 'x:', "it's", 'say "hi"', '# x', '- x', '-x', ':x', '?x', '@x', '%x', '`x`',
+  '[a]', '{a}', 'a[0]', '*a', '&a', '!a', '|', '>', 'ß', '😀 ok', ' lead', 'trail ', 'two\nlines', 'tab\there', 'back\\slash', '^order1\\s+(\\d+)$',
+  '{{first_name}}', 'a, b', '', ' ', 'é\u0301', '\u2028', 'end:', 'x # y # z', '"', "'", '\\', 'order 9 #{{match.1}}',
+];
+const scalarValue = fc.oneof(fc.constantFrom<unknown>(...tricky), fc.integer({ min: -1e6, max: 1e6 }), fc.boolean(), fc.constant(null), fc.string({ maxLength: 12 }));
+const ruleObject = fc.record(
+  { id: fc.constantFrom('a', 'b-1', 'r.2'), command: scalarValue, reply: fc.oneof(scalarValue, fc.array(scalarValue, { minLength: 1, maxLength: 3 })), keywords: fc.array(scalarValue, { maxLength: 3 }), chats: fc.array(fc.integer(), { maxLength: 2 }) },
+  { requiredKeys: ['id'] },
+);
+const documentData = fc.record({ rules: fc.array(ruleObject, { maxLength: 5 }) });
+const styles = fc.record({ indent: fc.constantFrom(2, 4), indentSeq: fc.boolean(), comment: fc.boolean(), quote: fc.constantFrom<'"' | "'" | undefined>('"', "'", undefined) });
+
+describe('fast block-YAML reader', () => {
+  it('reads the repository rule files exactly as yaml does', async () => {
+    for (const file of ['rules/10-commands.yaml', 'rules/20-conversation.yaml', 'rules/99-fallback.yaml']) {
+      const text = await readFile(file, 'utf8');
+      expect(expectSameAsYaml(text), file).toBe(true);
+    }
+  });
+
+  it('reads what YAML.stringify writes, in every style, exactly as yaml does', () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(documentData, styles, (data, style) => {
+        let text = YAML.stringify(data, { lineWidth: 0, indent: style.indent, indentSeq: style.indentSeq, ...(style.quote ? { singleQuote: style.quote === "'" } : {}) });
+        if (style.comment) text = `# rules\n${text.replace(/\n/g, '  # note\n').replace(/^(\s*)- /gm, '$1-   ')}`;
+        if (expectSameAsYaml(text)) accepted += 1;
+      }),
+      { numRuns: 400 },
+    );
+    // Most such files stay on the fast path (or the speed-up would be theoretical).
+    expect(accepted).toBeGreaterThan(100);
+  });
+
+  it('agrees with yaml or gives up on hand-written lines with tricky scalars', () => {
+    const line = fc.tuple(fc.constantFrom('', '  ', '    ', '   '), fc.constantFrom('- ', '', '-', '- - '), fc.constantFrom('id:', 'reply:', 'rules:', 'x', 'reply :', 'a b:', 'true:', '__proto__:'), fc.constantFrom(' ', '', '  '), fc.constantFrom(...tricky.filter((t) => !t.includes('\n'))), fc.constantFrom('', ' # c', '#c'));
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 8 }), (lines) => {
+        const text = `rules:\n${lines.map((parts) => parts.join('')).join('\n')}\n`;
+        const fast = parseBlockSubset(text);
+        if (fast) expectSameAsYaml(text);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('agrees with yaml on literal blocks and flow lists written by hand', () => {
+    const blockLine = fc.constantFrom('text', '', '  more indented', '# not a comment here', 'a: b', '- x', '   ', 'ß 😀');
+    const block = fc.tuple(fc.constantFrom('|', '|-', '| # c', '|-  # c'), fc.array(blockLine, { minLength: 1, maxLength: 5 }), fc.constantFrom('', '\n', '\n\n', '\n  \n'));
+    const flowItem = fc.oneof(fc.constantFrom(...tricky.filter((t) => !/[\n,[\]{}#]/.test(t))).map((t) => t.trim()), fc.constantFrom(...tricky).map((t) => JSON.stringify(t)));
+    const flow = fc.array(flowItem, { maxLength: 4 }).map((items) => `[${items.join(', ')}]`);
+    let accepted = 0;
+    fc.assert(
+      fc.property(block, flow, fc.constantFrom('  ', '    '), ([header, body, after], list, indent) => {
+        const lines = body.map((l) => (l === '' ? '' : `${indent}    ${l}`)).join('\n');
+        const text = `rules:\n${indent}- id: a\n${indent}  reply: ${header}\n${lines}${after}\n${indent}  examples: ${list}\n# end\n${indent}- id: b\n${indent}  reply: ${header}\n${lines}\n`;
+        if (expectSameAsYaml(text)) accepted += 1;
+      }),
+      { numRuns: 500 },
+    );
+    expect(accepted).toBeGreaterThan(50);
+  });
+
+  it('gives up on what it does not read: nested flow, folded blocks, anchors, tabs, CR, duplicate keys', () => {
+    for (const text of ['rules: [a, [b]]\n', 'rules:\n  - reply: >\n      x\n', 'rules:\n  - reply: |+\n      x\n', 'rules:\n  - &a x\n  - *a\n', 'rules:\n\t- x\n', 'rules:\r\n  - x\r\n', 'a: 1\na: 2\n', 'rules:\n  - a\n    b\n', '']) {
+      expect(parseBlockSubset(text), JSON.stringify(text)).toBeUndefined();
+    }
+  });
+});
