@@ -136,7 +136,8 @@ export class WebhookIngress {
     const id = update.update_id;
     if (this.closing) return unavailable(reply, 'shutting down');
     if (this.accepted.has(id) || this.options.inbox.has(id)) return duplicate(reply, logger, id);
-    if (dispatcher.inFlight >= this.options.maxPending) {
+    // `accepted` grows before the inbox write is awaited, so concurrent requests cannot overshoot the bound.
+    if (Math.max(dispatcher.inFlight, this.accepted.size) >= this.options.maxPending) {
       metrics.error('webhook_overloaded');
       logger.warn({ in_flight: dispatcher.inFlight }, 'too many updates in flight; asking the service to resend later');
       return unavailable(reply, 'overloaded');
