@@ -1,10 +1,10 @@
 // Turns schema-valid rules into an immutable RuleSet: compiles patterns (re2js, linear time) and
 // reply templates, normalises text and keywords, and builds the lookup indexes. Every problem is
 // collected with its source position instead of stopping at the first.
-import { RE2JS } from 're2js';
 import type { Rule } from '../generated/rules-schema.js';
 import { problemAt, RuleLoadError, type RuleLocator, type RuleProblem } from '../rules/problem.js';
 import { firstWord, wordsOf } from './keywords.js';
+import { LazyPattern } from './lazy-pattern.js';
 import { normalize } from './normalize.js';
 import { buildPatternIndex } from './pattern-index.js';
 import type { CompiledRule, CompiledTrigger, KeywordEntry, RuleIndex, RuleSet } from './rule-set.js';
@@ -22,12 +22,12 @@ const inlineLocator: RuleLocator = (ruleIndex) => ({ file: `<rule #${ruleIndex +
 export function compileRulesCollecting(rules: readonly Rule[], locate: RuleLocator = inlineLocator, files: readonly string[] = []): CompileResult {
   const problems: RuleProblem[] = [];
   const compiled: CompiledRule[] = [];
-  const regexes = new Map<string, RE2JS>();
+  const patterns = new Map<string, LazyPattern>();
   for (const [order, rule] of rules.entries()) {
-    const result = compileRule(rule, order, locate, problems, regexes);
+    const result = compileRule(rule, order, locate, problems, patterns);
     if (result) compiled.push(result);
   }
-  lastRegexes = regexes;
+  lastPatterns = patterns;
   if (problems.some((p) => p.severity === 'error')) return { problems };
   const ruleSet: RuleSet = Object.freeze({ rules: Object.freeze(compiled), files: Object.freeze([...files]), index: buildIndex(compiled) });
   return { ruleSet, problems };
@@ -40,7 +40,7 @@ export function compileRules(rules: readonly Rule[], locate?: RuleLocator, files
   return ruleSet;
 }
 
-function compileRule(rule: Rule, order: number, locate: RuleLocator, problems: RuleProblem[], regexes: Map<string, RE2JS>): CompiledRule | undefined {
+function compileRule(rule: Rule, order: number, locate: RuleLocator, problems: RuleProblem[], patterns: Map<string, LazyPattern>): CompiledRule | undefined {
   const name = `rule '${rule.id}'`;
   const error = (path: (string | number)[], message: string) => problems.push(problemAt(locate(order, path), message));
   const caseSensitive = rule.case_sensitive === true;
@@ -57,11 +57,11 @@ function compileRule(rule: Rule, order: number, locate: RuleLocator, problems: R
     context.trigger = 'text';
   } else if (rule.pattern !== undefined) {
     context.trigger = 'pattern';
-    const regex = compilePattern(rule.pattern, caseSensitive, (message) => error(['pattern'], `${message} in ${name}`), regexes);
-    if (regex) {
-      trigger = { kind: 'pattern', source: rule.pattern, regex };
-      context.groupCount = regex.groupCount();
-      context.groupNames = new Set(Object.keys(regex.namedGroups()));
+    const pattern = compilePattern(rule.pattern, caseSensitive, (message) => error(['pattern'], `${message} in ${name}`), patterns);
+    if (pattern) {
+      trigger = { kind: 'pattern', source: rule.pattern, pattern };
+      context.groupCount = pattern.groupCount;
+      context.groupNames = new Set(pattern.groupNames);
     }
   } else if (rule.keywords !== undefined) {
     context.trigger = 'keywords';
@@ -112,18 +112,18 @@ function compileRule(rule: Rule, order: number, locate: RuleLocator, problems: R
 }
 
 /**
- * Compiled patterns of the latest compile, by flags and source: compiling is most of the cost of a
- * reload, and a reload usually keeps most patterns. A compiled RE2JS keeps no state between matches,
- * so old and new rule sets may share one. Holds one rule set's patterns at most.
+ * Validated patterns of the latest compile, by case and source: validating is much of the cost of a
+ * reload, and a reload usually keeps most patterns. A LazyPattern keeps no state between matches, so
+ * old and new rule sets may share one. Holds one rule set's patterns at most.
  */
-let lastRegexes = new Map<string, RE2JS>();
+let lastPatterns = new Map<string, LazyPattern>();
 
 /** RE2 syntax via re2js: matching time is linear in the message length, so no pattern can hang us. */
-function compilePattern(source: string, caseSensitive: boolean, report: (message: string) => void, regexes: Map<string, RE2JS>): RE2JS | undefined {
+function compilePattern(source: string, caseSensitive: boolean, report: (message: string) => void, patterns: Map<string, LazyPattern>): LazyPattern | undefined {
   const key = `${caseSensitive ? 's' : 'i'}${source}`;
-  const known = lastRegexes.get(key) ?? regexes.get(key);
+  const known = lastPatterns.get(key) ?? patterns.get(key);
   if (known) {
-    regexes.set(key, known);
+    patterns.set(key, known);
     return known;
   }
   const literal = /^\/(.+)\/([a-z]*)$/s.exec(source);
@@ -132,9 +132,9 @@ function compilePattern(source: string, caseSensitive: boolean, report: (message
     return undefined;
   }
   try {
-    const regex = RE2JS.compile(source, caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
-    regexes.set(key, regex);
-    return regex;
+    const pattern = LazyPattern.validate(source, caseSensitive);
+    patterns.set(key, pattern);
+    return pattern;
   } catch (e) {
     const detail = e instanceof Error ? e.message.replace(/^error parsing regexp: /, '').replace('`(?i)', '`') : String(e);
     const hint = /\(\?[=!<][=!]?/.test(source) ? ' (lookarounds are not supported: RE2 syntax guarantees linear time)' : '';

@@ -105,7 +105,7 @@ export function resultFor(rule: CompiledRule, prepared: PreparedMessage): MatchR
 /** Runs a pattern rule; undefined when it does not match. */
 export function patternCaptures(rule: CompiledRule, input: string): Map<number | string, string | null> | undefined {
   if (rule.trigger.kind !== 'pattern') return undefined;
-  const regex = rule.trigger.regex;
+  const regex = rule.trigger.pattern.regex;
   if (!regex.test(input)) return undefined;
   const matcher = regex.matcher(input);
   if (!matcher.find()) return undefined;

@@ -1,6 +1,6 @@
 // The compiled, immutable rule set: rules in the global order (files by name, rules in file order)
 // plus the indexes that find command, text and keyword candidates without scanning every rule.
-import type { RE2JS } from 're2js';
+import type { LazyPattern } from './lazy-pattern.js';
 import type { PatternIndex } from './pattern-index.js';
 import type { ParseMode } from './reply.js';
 import type { Template } from './template.js';
@@ -8,7 +8,7 @@ import type { Template } from './template.js';
 export type CompiledTrigger =
   | { readonly kind: 'command'; readonly name: string }
   | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'pattern'; readonly source: string; readonly regex: RE2JS }
+  | { readonly kind: 'pattern'; readonly source: string; readonly pattern: LazyPattern }
   | { readonly kind: 'keywords'; readonly keywords: readonly string[] }
   | { readonly kind: 'fallback' };
 
