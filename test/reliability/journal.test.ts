@@ -1,0 +1,114 @@
+// The journal and the webhook inbox on disk: what a restart reads back, torn last lines after a crash,
+// compaction once the offset is confirmed, and a bounded size when no offset ever is (webhook mode).
+import { appendFile, mkdtemp, readFile, stat, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { Update } from '../../src/api/types.js';
+import { JOURNAL_FILE, UpdateJournal, botStateDir } from '../../src/journal/update-journal.js';
+import { INBOX_FILE, WebhookInbox } from '../../src/journal/webhook-inbox.js';
+import { createLogger } from '../../src/log/logger.js';
+
+function capturingLogger() {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { logger: createLogger({ level: 'debug', destination }), lines };
+}
+
+const tempDir = () => mkdtemp(join(tmpdir(), 'hearsay-journal-'));
+const update = (id: number): Update => ({ update_id: id, message: { message_id: id, date: 1, chat: { id: 1, type: 'private', first_name: 'A' }, text: `t${id}` } }) as Update;
+
+describe('UpdateJournal', () => {
+  it('remembers handled ids across a restart and names the replies that were in doubt', async () => {
+    const dir = await tempDir();
+    const { logger } = capturingLogger();
+    const first = UpdateJournal.open({ dir, logger });
+    for (const id of [1, 2, 3]) {
+      first.begin(id);
+      await first.add(id);
+    }
+    first.begin(4); // killed while sending 4: no close, no `d 4`
+    const { logger: log2, lines } = capturingLogger();
+    const second = UpdateJournal.open({ dir, logger: log2 });
+    expect([1, 2, 3].map((id) => second.has(id))).toEqual([true, true, true]);
+    expect(second.has(4)).toBe(false);
+    expect(second.inDoubt).toEqual([4]);
+    expect(lines.join('')).toMatch(/"in_doubt":\[4\]/);
+  });
+
+  it('ignores a torn last line, with a warning, and keeps appending cleanly', async () => {
+    const dir = await tempDir();
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, JOURNAL_FILE), 'c 0\nd 5\nd 6\nd 7');
+    const { logger, lines } = capturingLogger();
+    const journal = UpdateJournal.open({ dir, logger });
+    expect([journal.has(5), journal.has(6), journal.has(7)]).toEqual([true, true, false]);
+    expect(lines.join('')).toMatch(/"level":40.*torn line/);
+    await journal.add(8);
+    const reopened = UpdateJournal.open({ dir, logger: capturingLogger().logger });
+    expect([reopened.has(6), reopened.has(7), reopened.has(8)]).toEqual([true, false, true]);
+  });
+
+  it('forgets ids below the confirmed offset and compacts the file', async () => {
+    const dir = await tempDir();
+    const journal = UpdateJournal.open({ dir, logger: capturingLogger().logger, compactAfterLines: 100 });
+    for (let id = 1; id <= 500; id++) {
+      journal.begin(id);
+      await journal.add(id);
+      if (id % 50 === 0) journal.confirmBelow(id - 9);
+    }
+    const size = (await stat(join(dir, JOURNAL_FILE))).size;
+    expect(journal.size).toBeLessThan(60);
+    expect(size).toBeLessThan(2000);
+    // Below the confirmed offset counts as handled: the service never sends those again.
+    expect(journal.has(3)).toBe(true);
+    await journal.close();
+    const text = await readFile(join(dir, JOURNAL_FILE), 'utf8');
+    expect(text.split('\n')[0]).toBe('c 491');
+  });
+
+  it('stays bounded without confirmed offsets (webhook mode)', async () => {
+    const dir = await tempDir();
+    const journal = UpdateJournal.open({ dir, logger: capturingLogger().logger, capacity: 100 });
+    for (let id = 1; id <= 1000; id++) await journal.add(id);
+    expect(journal.size).toBeLessThanOrEqual(200);
+    expect(journal.has(1000)).toBe(true);
+    expect((await stat(join(dir, JOURNAL_FILE))).size).toBeLessThan(4000);
+  });
+
+  it('completes many concurrent adds (one group commit after another) and keeps one directory per bot', async () => {
+    const dataDir = await tempDir();
+    const a = UpdateJournal.open({ dir: botStateDir(dataDir, 111), logger: capturingLogger().logger });
+    const b = UpdateJournal.open({ dir: botStateDir(dataDir, 222), logger: capturingLogger().logger });
+    await Promise.all(Array.from({ length: 200 }, (_, i) => a.add(i + 1)));
+    await b.add(1);
+    expect(a.has(150)).toBe(true);
+    expect(b.has(150)).toBe(false);
+    expect(botStateDir(dataDir, 111)).not.toBe(botStateDir(dataDir, 222));
+  });
+});
+
+describe('WebhookInbox', () => {
+  it('keeps accepted updates until finished, across a crash, and drops a torn line', async () => {
+    const dir = await tempDir();
+    const inbox = WebhookInbox.open({ dir, logger: capturingLogger().logger });
+    for (const id of [10, 11, 12]) await inbox.accept(update(id));
+    inbox.finish(11);
+    await appendFile(join(dir, INBOX_FILE), 'a {"update_id":13,"mess');
+    const { logger, lines } = capturingLogger();
+    const reopened = WebhookInbox.open({ dir, logger });
+    expect(reopened.pending().map((u) => u.update_id)).toEqual([10, 12]);
+    expect(reopened.pending()[0]).toEqual(update(10));
+    expect(lines.join('')).toMatch(/torn line/);
+    reopened.finish(10);
+    reopened.finish(12);
+    reopened.close();
+    expect(await readFile(join(dir, INBOX_FILE), 'utf8')).toBe('');
+  });
+});
