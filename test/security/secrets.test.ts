@@ -115,7 +115,8 @@ describe('secrets never leak', () => {
     await webhook.waitForLine(/hearsay is running/);
     const hookUrl = /"server":"([^"]+)"/.exec(await webhook.waitForLine(/hearsay is running/))?.[1] ?? `http://127.0.0.1:${hookPort}`;
     const path = new URL((await loadConfig({ cwd: '/', env: { BOT_TOKEN: bot.token }, secrets: new Secrets() })).webhook.path, 'http://x').pathname;
-    for (const header of [{ 'x-telegram-bot-api-secret-token': 'wrong' }, {}, { 'x-telegram-bot-api-secret-token': SECRET.slice(1) }]) {
+    const wrongSecrets: Array<Record<string, string>> = [{ 'x-telegram-bot-api-secret-token': 'wrong' }, {}, { 'x-telegram-bot-api-secret-token': SECRET.slice(1) }];
+    for (const header of wrongSecrets) {
       const response = await fetch(`http://127.0.0.1:${hookPort}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...header }, body: '{"update_id":1}' });
       expect(response.status).toBe(401);
       everything.push(await response.text());
