@@ -29,10 +29,23 @@ export function foldCodePoint(cp: number): string {
 
 const ASCII = /^[\x00-\x7f]*$/;
 
+// Folding a letter costs two case conversions; messages reuse few distinct letters, so remember them
+// (bounded: at most 64k entries).
+const folded = new Map<number, string>();
+
 /** Folds every code point of `text` independently (no context rules such as final sigma). */
 export function foldForPrefilter(text: string): string {
   if (ASCII.test(text)) return text.toLowerCase();
   let out = '';
-  for (const ch of text) out += foldCodePoint(ch.codePointAt(0)!);
+  for (let i = 0; i < text.length; i++) {
+    const cp = text.codePointAt(i)!;
+    if (cp > 0xffff) i++;
+    let f = folded.get(cp);
+    if (f === undefined) {
+      f = foldCodePoint(cp);
+      if (folded.size < 0x10000) folded.set(cp, f);
+    }
+    out += f;
+  }
   return out;
 }
