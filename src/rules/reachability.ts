@@ -37,7 +37,9 @@ function shadowedRules(ruleSet: RuleSet, locate: RuleLocator): RuleProblem[] {
         const field = t.kind === 'fallback' ? 'fallback' : t.kind;
         warnings.push(problemAt(locate(rule.order, [field]), `rule '${rule.id}' can never fire: rule '${earlier.id}' at ${place(earlier)} has the same ${what} and comes first`, 'warning'));
       }
-      byKey.set(key, [...(byKey.get(key) ?? []), rule]);
+      const same = byKey.get(key);
+      if (same) same.push(rule);
+      else byKey.set(key, [rule]);
     }
     if (t.kind === 'keywords') {
       const shadows = t.keywords.map((k) => keywordOwners.get(`${rule.caseSensitive}:${k}`)?.find((e) => covers(e, rule)));
@@ -47,7 +49,9 @@ function shadowedRules(ruleSet: RuleSet, locate: RuleLocator): RuleProblem[] {
       }
       for (const k of t.keywords) {
         const key = `${rule.caseSensitive}:${k}`;
-        keywordOwners.set(key, [...(keywordOwners.get(key) ?? []), rule]);
+        const owners = keywordOwners.get(key);
+        if (owners) owners.push(rule);
+        else keywordOwners.set(key, [rule]);
       }
     }
   }
