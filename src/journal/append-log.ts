@@ -22,6 +22,8 @@ export class AppendLog {
   private syncAgain = false;
   private waiters: Array<{ resolve(): void; reject(error: Error): void }> = [];
   private closed = false;
+  /** Descriptors replaced by a rewrite while an fdatasync was running on them. */
+  private readonly retired: number[] = [];
 
   private constructor(
     readonly path: string,
@@ -80,7 +82,10 @@ export class AppendLog {
   rewrite(lines: string[]): void {
     const old = this.fd;
     this.fd = this.rewriteFile(lines);
-    closeSync(old);
+    // An fdatasync may still be running on the old descriptor: close it once that is over. The new file
+    // was fsynced whole, so whoever waits on the old one is durable either way.
+    if (this.syncing) this.retired.push(old);
+    else closeSync(old);
   }
 
   close(): void {
@@ -98,16 +103,18 @@ export class AppendLog {
     do {
       this.syncAgain = false;
       const waiting = this.waiters.splice(0);
+      const fd = this.fd;
       try {
-        await new Promise<void>((resolve, reject) => fdatasync(this.fd, (error) => (error ? reject(error) : resolve())));
+        await new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
         for (const waiter of waiting) waiter.resolve();
       } catch (error) {
-        // Closed meanwhile (close syncs itself), or the disk failed: the callers must know.
-        if (this.closed) for (const waiter of waiting) waiter.resolve();
+        // Closed or rewritten meanwhile (both sync themselves), or the disk failed: the callers must know.
+        if (this.closed || fd !== this.fd) for (const waiter of waiting) waiter.resolve();
         else for (const waiter of waiting) waiter.reject(wrap(this.path, 'cannot sync', error));
       }
-    } while (this.syncAgain || this.waiters.length > 0);
+    } while (!this.closed && (this.syncAgain || this.waiters.length > 0));
     this.syncing = null;
+    for (const fd of this.retired.splice(0)) closeSync(fd);
   }
 
   private rewriteFile(lines: string[]): number {

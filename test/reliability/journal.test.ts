@@ -82,6 +82,17 @@ describe('UpdateJournal', () => {
     expect((await stat(join(dir, JOURNAL_FILE))).size).toBeLessThan(4000);
   });
 
+  it('compacts while fdatasyncs are in flight without failing any add', async () => {
+    const dir = await tempDir();
+    const journal = UpdateJournal.open({ dir, logger: capturingLogger().logger, capacity: 10 });
+    await expect(Promise.all(Array.from({ length: 500 }, (_, i) => journal.add(i + 1)))).resolves.toHaveLength(500);
+    expect(journal.has(500)).toBe(true);
+    await journal.close();
+    const reopened = UpdateJournal.open({ dir, logger: capturingLogger().logger, capacity: 10 });
+    expect(reopened.has(500)).toBe(true);
+    expect(reopened.has(499)).toBe(true);
+  });
+
   it('completes many concurrent adds (one group commit after another) and keeps one directory per bot', async () => {
     const dataDir = await tempDir();
     const a = UpdateJournal.open({ dir: botStateDir(dataDir, 111), logger: capturingLogger().logger });
