@@ -32,14 +32,17 @@ async function rssOf(pid) {
 }
 
 /** Resolves when all `count` replies are in (plus a short grace for duplicates) or they stop coming. */
-function waitForReplies(recorder, count, { startupMs, idleMs, graceMs, exited }) {
+function waitForReplies(recorder, count, { startupMs, idleMs, graceMs, deadlineMs, exited }) {
   return new Promise((resolve) => {
     let timer;
     let done = false;
+    // A hard bound, so a contestant that keeps answering slowly (or forever) cannot stall the run.
+    const deadline = setTimeout(() => finish(`stopped at the ${deadlineMs / 1000} s deadline`), deadlineMs);
     const finish = (reason) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
+      clearTimeout(deadline);
       unsubscribe();
       resolve(reason);
     };
@@ -56,11 +59,11 @@ function waitForReplies(recorder, count, { startupMs, idleMs, graceMs, exited })
   });
 }
 
-async function stopChild(child, exited) {
+async function stopChild(child, exited, graceMs) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
   let timer;
-  const timeout = new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), 3000)));
+  const timeout = new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), graceMs)));
   const first = await Promise.race([exited, timeout]);
   clearTimeout(timer);
   if (first === 'timeout') {
@@ -72,11 +75,11 @@ async function stopChild(child, exited) {
 /**
  * @param {{ name:string, contestant:object, workload:{updates:object[], expected:string[]}, ctx:object, idleMs?:number, startupMs?:number }} options
  */
-export async function runContestant({ name, contestant, workload, ctx, idleMs = 5000, startupMs = 60000 }) {
+export async function runContestant({ name, contestant, workload, ctx, idleMs = 5000, startupMs = 60000, deadlineMs = 300_000 }) {
   const { updates } = workload;
   const expected = contestant.fixedAnswer ? updates.map(() => contestant.fixedAnswer) : workload.expected;
   const standIn = await startStandIn({ token: BENCH_TOKEN, updates, bot: BENCH_BOT });
-  const logPath = path.join(ctx.workDir, `${name}-${ctx.ruleCount}.log`);
+  const logPath = path.join(ctx.logDir ?? ctx.workDir, `${name}-${ctx.ruleCount}.log`);
   const log = createWriteStream(logPath);
   try {
     const spec = await contestant.prepare({ ...ctx, baseUrl: standIn.baseUrl, token: BENCH_TOKEN });
@@ -90,9 +93,10 @@ export async function runContestant({ name, contestant, workload, ctx, idleMs = 
     child.stdout.pipe(log, { end: false });
     child.stderr.pipe(log, { end: false });
     const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
-    const outcome = await waitForReplies(standIn.recorder, updates.length, { startupMs, idleMs, graceMs: 300, exited });
+    const outcome = await waitForReplies(standIn.recorder, updates.length, { startupMs, idleMs, graceMs: 300, deadlineMs, exited });
     const rss = await rssOf(child.pid);
-    await stopChild(child, exited);
+    // A profiled child needs time to write its profile on the way out.
+    await stopChild(child, exited, ctx.profileDir ? 15_000 : 3_000);
     const { recorder } = standIn;
     const check = checkReplies(updates, expected, recorder.replies);
     const timing = summariseTiming(recorder.handedAt, recorder.replies, check.pairs);

@@ -56,6 +56,9 @@ function parseOptions(argv) {
 async function main() {
   const options = parseOptions(process.argv.slice(2));
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'hearsay-bench-'));
+  // Each contestant's stdout/stderr is kept next to the results, to see why a run failed.
+  const logDir = path.join(path.dirname(options.out), 'logs');
+  await mkdir(logDir, { recursive: true });
   const results = [];
   try {
     for (const ruleCount of options.ruleCounts) {
@@ -68,7 +71,7 @@ async function main() {
       await writeFile(rulesJson, JSON.stringify(rules));
       await writeHearsayRules(rules, setDir);
       process.stderr.write(`${ruleCount} rules, ${count} updates: workload ready in ${Math.round(performance.now() - started)} ms\n`);
-      const ctx = { workDir, ruleCount, rulesJson, hearsayRulesDir: setDir, fault: options.fault, profileDir: options.profileDir };
+      const ctx = { workDir, ruleCount, rulesJson, hearsayRulesDir: setDir, fault: options.fault, profileDir: options.profileDir, logDir };
       for (const name of options.only) {
         const result = await runContestant({ name, contestant: CONTESTANTS[name], workload, ctx, idleMs: options.idleMs ?? defaultIdleMs(ruleCount) });
         results.push(result);

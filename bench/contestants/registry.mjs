@@ -41,6 +41,9 @@ function hearsayEnv(ctx, mode) {
     HEARSAY_MODE: mode,
     HEARSAY_LOG_LEVEL: 'warn',
     HEARSAY_LOG_FORMAT: 'json',
+    // hearsay keeps within the real service's rate limits by default (30 messages/s overall);
+    // the stand-in has none and no other contestant throttles, so the bench measures it unthrottled.
+    HEARSAY_RATE_LIMITS_ENABLED: 'false',
     HEARSAY_DATA_DIR: path.join(ctx.workDir, `data-${mode}`),
   };
 }

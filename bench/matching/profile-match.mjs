@@ -1,6 +1,7 @@
-// Profiles hearsay's indexed matcher alone on one rule-set size and one message kind:
+// Profiles hearsay's indexed matcher alone on one rule-set size and one message kind
+// (or, with --kind load, three full loads of the rule files):
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/matching/profile-match.mjs --size 10000 --kind command
-// then: node bench/report/cpu-profile-summary.mjs /tmp/prof/*.cpuprofile
+// then: node bench/report/cpu-profile-summary.mjs /tmp/prof/*.cpuprofile 20 --within matchMessage
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +20,14 @@ const rules = buildNeutralRules(size);
 const dir = await mkdtemp(path.join(os.tmpdir(), 'hearsay-prof-'));
 try {
   await writeHearsayRules(rules, dir);
+  if (values.kind === 'load') {
+    for (let i = 0; i < 3; i += 1) {
+      const started = performance.now();
+      await engine.loadRuleSet(dir);
+      process.stdout.write(`${size} rules: load ${(performance.now() - started).toFixed(0)} ms\n`);
+    }
+    process.exit(0);
+  }
   const ruleSet = await engine.loadRuleSet(dir);
   const prng = createPrng(7);
   const candidates = rules.filter((r) => r.kind === values.kind);
