@@ -18,27 +18,47 @@ export interface OutgoingRateLimiterOptions extends RateLimitSettings {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
+/** One counted message; `at` moves from when it left to when its answer came back. */
+interface Sent {
+  at: number;
+}
+
 /** Counts events in a sliding window and says when the next one may happen. */
 class SlidingWindow {
-  private readonly times: number[] = [];
+  private times: Sent[] = [];
+  private unsorted = false;
   constructor(
     private readonly limit: number,
     private readonly windowMs: number,
   ) {}
 
   nextFree(now: number): number {
-    while (this.times.length > 0 && now - this.times[0]! >= this.windowMs) this.times.shift();
+    if (this.unsorted) {
+      this.times.sort((a, b) => a.at - b.at);
+      this.unsorted = false;
+    }
+    while (this.times.length > 0 && now - this.times[0]!.at >= this.windowMs) this.times.shift();
     if (this.times.length < this.limit) return now;
-    return this.times[this.times.length - this.limit]! + this.windowMs;
+    return this.times[this.times.length - this.limit]!.at + this.windowMs;
   }
 
-  record(time: number): void {
-    this.times.push(time);
+  record(entry: Sent): void {
+    this.times.push(entry);
+  }
+
+  /** The entry's time changed (it can only grow), so the order may have too. */
+  moved(): void {
+    this.unsorted = true;
   }
 
   get idle(): boolean {
     return this.times.length === 0;
   }
+}
+
+/** Returned by `acquire`: call `done()` when the request's answer (or failure) came back. */
+export interface RateLimitSlot {
+  done(): void;
 }
 
 interface ChatWindows {
@@ -50,7 +70,7 @@ interface ChatWindows {
 export class OutgoingRateLimiter {
   private readonly chats = new Map<string, ChatWindows>();
   private readonly overall: SlidingWindow;
-  private readonly overallQueue: Array<{ resolve(): void; reject(error: unknown): void; signal: AbortSignal | undefined }> = [];
+  private readonly overallQueue: Array<{ resolve(sent: Sent): void; reject(error: unknown): void; signal: AbortSignal | undefined }> = [];
   private pumping = false;
   private readonly now: () => number;
   private readonly wait: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -71,8 +91,13 @@ export class OutgoingRateLimiter {
     return this.chats.size;
   }
 
-  /** Resolves when a message to `chatId` may be sent now (and counts it); rejects when `signal` aborts. */
-  async acquire(chatId: number | string, signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves when a message to `chatId` may be sent now (and counts it); rejects when `signal` aborts.
+   * The service counts a message when it arrives, which can be later than when it left (a busy network or
+   * server), so `done()` re-dates the message to when its answer came back: a later message then leaves at
+   * least a full window after the earlier one arrived, whatever the delay was.
+   */
+  async acquire(chatId: number | string, signal?: AbortSignal): Promise<RateLimitSlot> {
     const key = String(chatId);
     let windows = this.chats.get(key);
     if (!windows) {
@@ -92,10 +117,16 @@ export class OutgoingRateLimiter {
         if (at <= now) break;
         await this.wait(at - now, signal);
       }
-      await this.overallTurn(signal);
-      const sentAt = this.now();
-      windows.chat.record(sentAt);
-      windows.group?.record(sentAt);
+      const sent = await this.overallTurn(signal);
+      windows.chat.record(sent);
+      windows.group?.record(sent);
+      const counted = windows;
+      return {
+        done: () => {
+          sent.at = Math.max(sent.at, this.now());
+          for (const window of [this.overall, counted.chat, counted.group]) window?.moved();
+        },
+      };
     } finally {
       windows.users -= 1;
       this.forgetIfIdle(key, windows);
@@ -107,9 +138,9 @@ export class OutgoingRateLimiter {
     return limit >= 1 ? new SlidingWindow(Math.floor(limit), windowMs + marginMs) : new SlidingWindow(1, windowMs / limit + marginMs);
   }
 
-  private overallTurn(signal?: AbortSignal): Promise<void> {
+  private overallTurn(signal?: AbortSignal): Promise<Sent> {
     if (signal?.aborted) return Promise.reject(signal.reason);
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<Sent>((resolve, reject) => {
       const entry = { resolve, reject, signal };
       this.overallQueue.push(entry);
       signal?.addEventListener(
@@ -139,8 +170,9 @@ export class OutgoingRateLimiter {
           continue;
         }
         const next = this.overallQueue.shift()!;
-        this.overall.record(now);
-        next.resolve();
+        const sent = { at: now };
+        this.overall.record(sent);
+        next.resolve(sent);
       }
     } finally {
       this.pumping = false;

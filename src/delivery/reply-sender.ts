@@ -6,7 +6,7 @@ import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from './backoff.js';
 import { classifyFailure } from './failure.js';
-import type { OutgoingRateLimiter } from './rate-limiter.js';
+import type { OutgoingRateLimiter, RateLimitSlot } from './rate-limiter.js';
 import { splitMessageText } from './split-text.js';
 
 export interface ReplySenderOptions {
@@ -77,15 +77,16 @@ export class ReplySender {
     let backoffStep = 0;
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw new DeliveryAbortedError();
+      let slot: RateLimitSlot | undefined;
       if (this.options.rateLimiter) {
         try {
-          await this.options.rateLimiter.acquire(params.chat_id, signal);
+          slot = await this.options.rateLimiter.acquire(params.chat_id, signal);
         } catch {
           throw new DeliveryAbortedError();
         }
       }
       try {
-        await api.sendMessage(params, signal ? { signal } : undefined);
+        await api.sendMessage(params, signal ? { signal } : undefined).finally(() => slot?.done());
         metrics?.repliesSent.inc();
         return true;
       } catch (error) {

@@ -22,7 +22,7 @@ function simulated(options: { perChatPerSecond: number; perGroupPerMinute: numbe
       next.wake();
     }
   };
-  return { limiter, settle, time: () => now };
+  return { limiter, settle, time: () => now, advance: (ms: number) => (now += ms) };
 }
 
 describe('OutgoingRateLimiter', () => {
@@ -38,6 +38,22 @@ describe('OutgoingRateLimiter', () => {
     await settle();
     await chain;
     expect(sentAt).toEqual([0, 1000, 2000, 3000]);
+  });
+
+  it('counts a slow request from when its answer came back, since the service counts it on arrival', async () => {
+    const { limiter, settle, time, advance } = simulated({ perChatPerSecond: 1, perGroupPerMinute: 20, overallPerSecond: 30 });
+    const sentAt: number[] = [];
+    const chain = (async () => {
+      for (let i = 0; i < 3; i++) {
+        const slot = await limiter.acquire(7);
+        sentAt.push(time());
+        advance(400); // the request takes 400 ms to be answered
+        slot.done();
+      }
+    })();
+    await settle();
+    await chain;
+    expect(sentAt).toEqual([0, 1400, 2800]);
   });
 
   it('lets a group have at most 20 per minute', async () => {
