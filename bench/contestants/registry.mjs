@@ -44,7 +44,8 @@ function hearsayEnv(ctx, mode) {
     // hearsay keeps within the real service's rate limits by default (30 messages/s overall);
     // the stand-in has none and no other contestant throttles, so the bench measures it unthrottled.
     HEARSAY_RATE_LIMITS_ENABLED: 'false',
-    HEARSAY_DATA_DIR: path.join(ctx.workDir, `data-${mode}`),
+    // A fresh data dir per run: hearsay remembers handled update_ids there and would skip a rerun's.
+    HEARSAY_DATA_DIR: path.join(ctx.workDir, `data-${mode}-${ctx.ruleCount}-${process.hrtime.bigint()}`),
   };
 }
 
