@@ -21,7 +21,7 @@ class Unsupported extends Error {}
 
 type Item = { kind: 'char'; ch: string; folded: boolean } | { kind: 'req'; req: Requirement };
 
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { t: '\t', n: '\n', r: '\r', f: '\f', v: '\v', a: '\x07' };
+const SIMPLE_ESCAPES: ReadonlyMap<string, string> = new Map([['t', '\t'], ['n', '\n'], ['r', '\r'], ['f', '\f'], ['v', '\v'], ['a', '\x07']]);
 const ZERO_OR_CLASS_ESCAPES = new Set(['d', 'D', 's', 'S', 'w', 'W', 'b', 'B', 'A', 'z']);
 const PUNCTUATION = /^[!-/:-@[-`{-~]$/;
 const REPEAT = /^\{(\d+)(?:,(\d*))?\}/;
@@ -160,7 +160,7 @@ class LiteralParser {
       else this.pos += e === 'x' ? 2 : 1;
       return { kind: 'req', req: null };
     }
-    const simple = SIMPLE_ESCAPES[e];
+    const simple = SIMPLE_ESCAPES.get(e);
     if (simple !== undefined) return this.literal(simple);
     if (PUNCTUATION.test(e)) return this.literal(e);
     throw new Unsupported(); // \Q…\E, octal, \C and anything else: not worth the risk

@@ -8,9 +8,18 @@ const INTEGER = /^[-+]?[0-9]+$/;
 // Every other core-schema number starts like this (floats, 0x, 0o, .inf, .nan): left to `yaml`.
 const NUMBER_LIKE = /^[-+]?\.?[0-9]|^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$/;
 const NULLS = new Set(['~', 'null', 'Null', 'NULL']);
-const BOOLEANS: Readonly<Record<string, boolean>> = { true: true, True: true, TRUE: true, false: false, False: false, FALSE: false };
+const BOOLEANS: ReadonlyMap<string, boolean> = new Map([
+  ['true', true],
+  ['True', true],
+  ['TRUE', true],
+  ['false', false],
+  ['False', false],
+  ['FALSE', false],
+]);
+// Only plain scalars starting like a null, a boolean or a number can be anything but text.
+const MAYBE_NOT_TEXT = /^[-+.0-9~nNtTfF]/;
 const BAD_START = /^[[\]{},#&*!|>%@`'"?:]|^-(?: |$)/;
-const ESCAPES: Readonly<Record<string, string>> = { '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t' };
+const ESCAPES: ReadonlyMap<string, string> = new Map([['\\', '\\'], ['"', '"'], ['/', '/'], ['n', '\n'], ['t', '\t']]);
 const TRAILER = /^ *(?: #.*)?$/;
 
 /** A value written after `key: ` or `- ` (not a block scalar): a scalar or a flow list of scalars. */
@@ -26,8 +35,9 @@ export function inlineValue(text: string): unknown {
 }
 
 function resolvePlain(value: string): unknown {
+  if (!MAYBE_NOT_TEXT.test(value)) return value;
   if (NULLS.has(value)) return null;
-  const bool = BOOLEANS[value];
+  const bool = BOOLEANS.get(value);
   if (bool !== undefined) return bool;
   if (INTEGER.test(value)) {
     // As `yaml` does it (so '-0' stays -0).
@@ -93,7 +103,7 @@ function doubleQuoted(text: string, start: number): { value: string; end: number
       continue;
     }
     const e = text[++i];
-    const simple = e === undefined ? undefined : ESCAPES[e];
+    const simple = e === undefined ? undefined : ESCAPES.get(e);
     if (simple !== undefined) value += simple;
     else if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) {
       value += String.fromCharCode(parseInt(text.slice(i + 1, i + 5), 16));

@@ -39,7 +39,7 @@ const tricky = [
   'hi', 'true', 'True', 'TRUE', 'yes', 'no', 'null', 'Null', '~', '1', '-0', '007', '+12', '1.5', '.5', '1e3', '0x1F', '0o17', '.inf', '.NaN',
   '12345678901234567890', '-1001234567890', 'a: b', 'a:b', 'a #b', 'a#b', 'x:', "it's", 'say "hi"', '# x', '- x', '-x', ':x', '?x', '@x', '%x', '`x`',
   '[a]', '{a}', 'a[0]', '*a', '&a', '!a', '|', '>', 'ß', '😀 ok', ' lead', 'trail ', 'two\nlines', 'tab\there', 'back\\slash', '^order1\\s+(\\d+)$',
-  '{{first_name}}', 'a, b', '', ' ', 'é\u0301', '\u2028', 'end:', 'x # y # z', '"', "'", '\\', 'order 9 #{{match.1}}',
+  '{{first_name}}', 'a, b', 'toString', 'constructor', '__proto__', 'hasOwnProperty', '', ' ', 'é\u0301', '\u2028', 'end:', 'x # y # z', '"', "'", '\\', 'order 9 #{{match.1}}',
 ];
 const scalarValue = fc.oneof(fc.constantFrom<unknown>(...tricky), fc.integer({ min: -1e6, max: 1e6 }), fc.boolean(), fc.constant(null), fc.string({ maxLength: 12 }));
 const ruleObject = fc.record(
