@@ -1,6 +1,7 @@
-// Long polling: fetch a batch, hand it to the dispatcher, and confirm its offset only once every update
-// of the batch is handled, so a restart neither loses nor repeats an update. Stop ends the long poll
-// quietly, lets the batch finish, then confirms the offset with one last getupdates.
+// Long polling: fetch updates, hand them to the dispatcher, and confirm (through the next offset) only up to
+// the lowest update still in flight, so a restart neither loses nor repeats an update. Fetching goes on while
+// updates are handled, so one chat stuck in retries does not hold up the others. Stop ends the long poll
+// quietly, lets the work in flight finish, then confirms the offset with one last getupdates.
 import { ApiError, isAbortError } from '../api/errors.js';
 import type { BotApi, Update } from '../api/types.js';
 import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from '../delivery/backoff.js';
@@ -26,19 +27,36 @@ export interface PollingIngressOptions {
   onOffsetConfirmed?: (offset: number) => void;
   /** Consecutive "terminated by other getUpdates request" conflicts tolerated before giving up. */
   maxConflicts?: number;
+  /**
+   * While updates are in flight, how long to wait for them before fetching again. The service answers at
+   * once while unconfirmed updates exist, so this paces fetching instead of a long poll.
+   */
+  pipelineDelayMs?: number;
 }
 
 export class PollingIngress {
   private readonly controller = new AbortController();
-  private offset: number | undefined;
+  /** Dispatched and not handled yet, or cut short by shutdown: the offset must never pass these. */
+  private readonly unfinished = new Set<number>();
+  /** Update ids at or above the last offset asked for that were already dispatched (the service resends them). */
+  private readonly dispatched = new Set<number>();
+  private highestDispatched: number | undefined;
+  private progress: { promise: Promise<void>; resolve(): void } = PollingIngress.signal();
   private loop: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
 
   constructor(private readonly options: PollingIngressOptions) {}
 
-  /** The next offset to confirm (highest handled update_id + 1), once there is one. */
+  /** The next offset to confirm: the lowest update not handled yet, or the highest dispatched + 1. */
   get nextOffset(): number | undefined {
-    return this.offset;
+    if (this.unfinished.size > 0) return Math.min(...this.unfinished);
+    return this.highestDispatched === undefined ? undefined : this.highestDispatched + 1;
+  }
+
+  private static signal(): { promise: Promise<void>; resolve(): void } {
+    let resolve!: () => void;
+    const promise = new Promise<void>((r) => (resolve = r));
+    return { promise, resolve };
   }
 
   /** Starts the loop. `done` settles when it ends: resolves after stop, rejects with IngressError on a fatal error. */
@@ -65,13 +83,14 @@ export class PollingIngress {
 
   private async finish(): Promise<void> {
     await this.loop?.catch(() => undefined);
-    if (this.offset === undefined) return;
+    const offset = this.nextOffset;
+    if (offset === undefined) return;
     try {
-      await this.options.api.getUpdates({ offset: this.offset, limit: 1, timeout: 0 }, { timeoutMs: 5000 });
-      this.options.onOffsetConfirmed?.(this.offset);
-      this.options.logger.debug({ offset: this.offset }, 'offset confirmed');
+      await this.options.api.getUpdates({ offset, limit: 1, timeout: 0 }, { timeoutMs: 5000 });
+      this.options.onOffsetConfirmed?.(offset);
+      this.options.logger.debug({ offset }, 'offset confirmed');
     } catch (error) {
-      this.options.logger.warn({ err: error, offset: this.offset }, 'could not confirm the offset; the last batch may be delivered again');
+      this.options.logger.warn({ err: error, offset }, 'could not confirm the offset; the last updates may be delivered again');
     }
   }
 
@@ -88,15 +107,16 @@ export class PollingIngress {
     logger.info({ timeout: timeoutSeconds, limit }, 'polling for updates');
     while (!this.stopping) {
       let updates: Update[];
-      const asked = this.offset;
+      const asked = this.nextOffset;
+      const busy = this.unfinished.size > 0;
       try {
         updates = await api.getUpdates(
-          { ...(this.offset !== undefined ? { offset: this.offset } : {}), limit, timeout: timeoutSeconds, allowed_updates: ALLOWED_UPDATES },
+          { ...(asked !== undefined ? { offset: asked } : {}), limit, timeout: busy ? 0 : timeoutSeconds, allowed_updates: ALLOWED_UPDATES },
           { signal: this.controller.signal },
         );
         failures = 0;
         conflicts = 0;
-        if (asked !== undefined) this.options.onOffsetConfirmed?.(asked);
+        if (asked !== undefined) this.confirmed(asked);
       } catch (error) {
         if (this.stopping && isAbortError(error)) break;
         failures += 1;
@@ -110,21 +130,54 @@ export class PollingIngress {
         }
         continue;
       }
-      if (updates.length === 0) {
-        // With timeout 0 the service answers at once: pause rather than spin.
-        if (timeoutSeconds === 0) await sleep(1000, this.controller.signal).catch(() => undefined);
-        continue;
+      // Updates still in flight come back until the offset passes them; dispatch each update once.
+      const fresh = updates.filter((u) => !this.dispatched.has(u.update_id));
+      if (fresh.length > 0) {
+        metrics.updatesReceived.inc(fresh.length);
+        for (const update of fresh) this.dispatch(update);
       }
-      metrics.updatesReceived.inc(updates.length);
-      await this.handleBatch(updates);
+      if (this.unfinished.size > 0) {
+        await this.waitForProgress();
+      } else if (updates.length === 0 && timeoutSeconds === 0) {
+        // With timeout 0 the service answers at once: pause rather than spin.
+        await sleep(1000, this.controller.signal).catch(() => undefined);
+      }
     }
   }
 
-  private async handleBatch(updates: Update[]): Promise<void> {
-    const results = await Promise.allSettled(updates.map((u) => this.options.dispatcher.dispatch(u)));
-    const unhandled = updates.filter((_, i) => results[i]!.status === 'rejected').map((u) => u.update_id);
-    // Confirm only up to the lowest update still unhandled (shutdown cut it short), never past it.
-    this.offset = unhandled.length > 0 ? Math.min(...unhandled) : Math.max(...updates.map((u) => u.update_id)) + 1;
+  private dispatch(update: Update): void {
+    const id = update.update_id;
+    this.dispatched.add(id);
+    this.unfinished.add(id);
+    if (this.highestDispatched === undefined || id > this.highestDispatched) this.highestDispatched = id;
+    this.options.dispatcher.dispatch(update).then(
+      () => {
+        this.unfinished.delete(id);
+        this.progress.resolve();
+      },
+      // Cut short by shutdown: it stays unfinished, so the offset stops below it and the service resends it.
+      () => this.progress.resolve(),
+    );
+  }
+
+  /** The service confirmed every update below `offset`: it will not resend them. */
+  private confirmed(offset: number): void {
+    for (const id of this.dispatched) if (id < offset) this.dispatched.delete(id);
+    this.options.onOffsetConfirmed?.(offset);
+  }
+
+  /** Waits until everything in flight is handled, or the pipeline delay passes, or stop. */
+  private async waitForProgress(): Promise<void> {
+    let timedOut = false;
+    const timer = sleep(this.options.pipelineDelayMs ?? 250, this.controller.signal)
+      .catch(() => undefined)
+      .then(() => {
+        timedOut = true;
+      });
+    while (this.unfinished.size > 0 && !this.stopping && !timedOut) {
+      this.progress = PollingIngress.signal();
+      await Promise.race([this.progress.promise, timer]);
+    }
   }
 
   /** Decides what a failed getupdates means; throws IngressError when polling cannot go on. */

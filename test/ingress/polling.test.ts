@@ -13,16 +13,22 @@ const logger = createLogger({ level: 'silent' });
 const update = (id: number, chat: number): Update =>
   ({ update_id: id, message: { message_id: id, date: 0, chat: { id: chat, type: 'private', first_name: 'U' }, text: `t${id}` } }) as Update;
 
-/** getupdates answers the scripted batches one per call, then long-polls (until aborted). */
+/**
+ * getupdates adds the scripted batches one per call and, like the service, answers every update not yet
+ * confirmed by the offset; with nothing to answer it long-polls (until aborted).
+ */
 class ScriptedUpdatesApi extends FakeBotApi {
   readonly calls: GetUpdatesParams[] = [];
+  private unconfirmed: Update[] = [];
   constructor(private readonly batches: Update[][]) {
     super();
   }
   override async getUpdates(params: GetUpdatesParams, options?: { signal?: AbortSignal }): Promise<Update[]> {
     this.calls.push(params);
-    const batch = this.batches.shift();
-    if (batch) return batch;
+    const offset = params.offset;
+    if (offset !== undefined) this.unconfirmed = this.unconfirmed.filter((u) => u.update_id >= offset);
+    this.unconfirmed.push(...(this.batches.shift() ?? []));
+    if (this.unconfirmed.length > 0) return [...this.unconfirmed];
     if (params.timeout === 0) return [];
     await new Promise((_, reject) => options?.signal?.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }))));
     return [];
@@ -44,7 +50,7 @@ const until = async (condition: () => boolean, timeoutMs = 5000) => {
 };
 
 describe('PollingIngress offsets', () => {
-  it('confirms a batch only once every update of it is handled', async () => {
+  it('never confirms past an update still being handled, and confirms everything once it is done', async () => {
     const api = new ScriptedUpdatesApi([[update(10, 1), update(11, 2)], [update(12, 1)]]);
     const slow = gate();
     const handled: number[] = [];
@@ -56,20 +62,47 @@ describe('PollingIngress offsets', () => {
         handled.push(u.update_id);
       },
     });
-    const ingress = new PollingIngress({ api, dispatcher, logger, metrics: new ServiceMetrics({ processMetrics: false }), timeoutSeconds: 1, limit: 100, deleteWebhook: false });
+    const ingress = new PollingIngress({ api, dispatcher, logger, metrics: new ServiceMetrics({ processMetrics: false }), timeoutSeconds: 1, limit: 100, deleteWebhook: false, pipelineDelayMs: 20 });
     await ingress.start();
-    await until(() => handled.includes(11));
-    // Update 11 is done but 10 is not: no further getupdates, so nothing is confirmed yet.
-    expect(api.calls).toHaveLength(1);
+    await until(() => handled.includes(11) && api.calls.length >= 3);
+    // 11 is done but 10 is not: fetching goes on, but no call confirms 10 (offset above 10).
     expect(api.calls[0]!.offset).toBeUndefined();
+    expect(api.calls.slice(1).every((call) => call.offset === 10)).toBe(true);
+    // 12 belongs to chat 1, behind 10: it waits for it.
+    expect(handled).toEqual([11]);
     slow.open();
-    await until(() => api.calls.length >= 3);
-    expect(api.calls[1]!.offset).toBe(12);
-    expect(api.calls[2]!.offset).toBe(13);
+    await until(() => api.calls.some((call) => call.offset === 13));
+    expect(handled).toEqual([11, 10, 12]);
     ingress.stopAccepting();
     await dispatcher.drain(1000);
     await ingress.close();
     expect(api.calls.at(-1)).toEqual({ offset: 13, limit: 1, timeout: 0 });
+  });
+
+  it('keeps fetching while one chat is stuck, so other chats are answered meanwhile', async () => {
+    const api = new ScriptedUpdatesApi([[update(30, 1)], [update(31, 2)], [update(32, 3)]]);
+    const stuck = gate();
+    const handled: number[] = [];
+    const dispatcher = new UpdateDispatcher({
+      concurrency: 4,
+      logger,
+      handler: async (u) => {
+        if (u.update_id === 30) await stuck.opened;
+        handled.push(u.update_id);
+      },
+    });
+    const ingress = new PollingIngress({ api, dispatcher, logger, metrics: new ServiceMetrics({ processMetrics: false }), timeoutSeconds: 1, limit: 100, deleteWebhook: false, pipelineDelayMs: 20 });
+    await ingress.start();
+    await until(() => handled.length === 2);
+    expect(handled).toEqual([31, 32]);
+    // The service resends 30 while it is unconfirmed; it must still be handled only once.
+    stuck.open();
+    await until(() => handled.length === 3);
+    ingress.stopAccepting();
+    await dispatcher.drain(1000);
+    await ingress.close();
+    expect(handled).toEqual([31, 32, 30]);
+    expect(api.calls.at(-1)).toEqual({ offset: 33, limit: 1, timeout: 0 });
   });
 
   it('on a stop cut short by the deadline, confirms only up to the lowest unhandled update', async () => {
