@@ -11,7 +11,7 @@ describe('hearsay sandbox', () => {
     expect(result.stderr).toContain('integer from 0 to 65535');
   });
 
-  it('serves the assistant, logs its base URL, and exits 0 on SIGTERM', async () => {
+  it('serves the assistant and the chat page, logs their address, and exits 0 on SIGTERM', async () => {
     const child = spawn('node', [cli, 'sandbox', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -25,6 +25,9 @@ describe('hearsay sandbox', () => {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(baseUrl, output).toBeDefined();
+      expect(output).toContain(`open ${baseUrl}/ and create a bot`);
+      const page = await fetch(`${baseUrl}/`);
+      expect(page.headers.get('content-type')).toContain('text/html');
       const bot = await createBotViaAssistant(baseUrl!, { userId: 9, name: 'Cli', username: 'cli_made_bot' });
       const me = (await (await fetch(`${baseUrl}/bot${bot.token}/getme`)).json()) as { result: { username: string } };
       expect(me.result.username).toBe('cli_made_bot');

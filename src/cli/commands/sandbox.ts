@@ -33,8 +33,9 @@ export function sandboxCommand(): Command {
         return;
       }
       logger.info({ baseUrl }, `sandbox listening on ${baseUrl}`);
+      logger.info({ page: `${baseUrl}/` }, `chat page: open ${baseUrl}/ and create a bot by sending /newbot to BotMaker`);
       logger.info(
-        `create a bot: curl -s -X POST ${baseUrl}/client/send -H 'content-type: application/json' ` +
+        `or from a shell: curl -s -X POST ${baseUrl}/client/send -H 'content-type: application/json' ` +
           `-d '{"user":{"id":1001,"first_name":"Ann"},"to":"BotMaker","text":"/newbot"}' ` +
           `then read the answers with curl -s '${baseUrl}/client/messages?user=1001&with=BotMaker' (see docs/sandbox.md)`,
       );
