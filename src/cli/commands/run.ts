@@ -1,38 +1,26 @@
 // `hearsay run`: load the configuration (file < environment < flags), start the service, and stop it
 // gracefully on SIGINT/SIGTERM. Wrong settings exit 2 before anything starts; SIGHUP reloads the rules.
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config/index.js';
-import { SETTINGS, type SettingKind } from '../../config/settings.js';
 import type { ServiceConfig } from '../../config/types.js';
-import { createLogger, type Logger } from '../../log/logger.js';
+import type { Logger } from '../../log/logger.js';
 import { processSecrets } from '../../log/secrets.js';
 import { StartupError } from '../../service/errors.js';
 import { startService, type RunningService } from '../../service/start.js';
 import { FAILURE_EXIT_CODE, OK_EXIT_CODE, USAGE_EXIT_CODE } from '../exit-codes.js';
-
-const PLACEHOLDERS: Partial<Record<SettingKind, string>> = { listen: 'host:port', path: 'path', url: 'url', integer: 'n', number: 'n' };
+import { addSettingOptions, serviceLogger, settingFlagValues } from '../setting-options.js';
 
 export function runCommand(): Command {
   const command = new Command('run')
     .description('run the bot: answer messages by long polling or by webhook')
     .option('--config <file>', 'config file (default: hearsay.yaml in the working directory, if present)');
-  const flagKeys = new Map<string, string>();
-  for (const spec of SETTINGS) {
-    if (!spec.flag) continue;
-    const option =
-      spec.kind === 'boolean'
-        ? new Option(spec.flag, spec.meaning.replace(/`/g, ''))
-        : new Option(`${spec.flag} <${PLACEHOLDERS[spec.kind] ?? 'value'}>`, spec.meaning.replace(/`/g, ''));
-    command.addOption(option);
-    flagKeys.set(option.attributeName(), spec.key);
-  }
+  const settingFlags = addSettingOptions(command);
   command.addHelpText(
     'after',
     '\nThe token comes from BOT_TOKEN or BOT_TOKEN_FILE. Every setting also has an environment variable;\nsee docs/configuration.md. Exit codes: 0 stopped cleanly, 1 failed, 2 wrong setting.',
   );
-  command.action(async (options: Record<string, string | boolean | undefined>) => {
-    const flags: Record<string, string | boolean | undefined> = {};
-    for (const [attribute, key] of flagKeys) flags[key] = options[attribute];
+  command.action(async (options: Record<string, unknown>) => {
+    const flags = settingFlagValues(settingFlags, options);
     process.exitCode = await run(typeof options.config === 'string' ? options.config : undefined, flags);
   });
   return command;
@@ -47,11 +35,7 @@ async function run(configPath: string | undefined, flags: Record<string, string 
     for (const problem of error.problems) process.stderr.write(`hearsay run: ${processSecrets.scrub(problem.format())}\n`);
     return USAGE_EXIT_CODE;
   }
-  const logger = createLogger({
-    level: config.log.level,
-    ...(config.log.format === 'auto' ? {} : { pretty: config.log.format === 'pretty' }),
-    secrets: processSecrets,
-  });
+  const logger = serviceLogger(config);
 
   let service: RunningService;
   try {

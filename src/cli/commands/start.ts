@@ -2,14 +2,14 @@
 // run`; without one it runs the embedded demo (sandbox + chat page + demo bot + engine) until SIGINT/SIGTERM.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, type ServiceConfig } from '../../config/index.js';
-import { SETTINGS } from '../../config/settings.js';
 import { loadDemoSettings } from '../../demo/demo-config.js';
 import { startEmbeddedDemo, type EmbeddedDemo } from '../../demo/embedded-demo.js';
 import { DemoError } from '../../demo/errors.js';
-import { createLogger, type Logger } from '../../log/logger.js';
+import type { Logger } from '../../log/logger.js';
 import { processSecrets } from '../../log/secrets.js';
 import { StartupError } from '../../service/errors.js';
 import { FAILURE_EXIT_CODE, OK_EXIT_CODE, USAGE_EXIT_CODE } from '../exit-codes.js';
+import { addSettingOptions, serviceLogger, settingFlagValues, type SettingFlag } from '../setting-options.js';
 import { runCommand } from './run.js';
 
 type Options = Record<string, string | number | boolean | undefined>;
@@ -26,16 +26,7 @@ export function startCommand(): Command {
     .option('--host <host>', 'address the sandbox and its chat page listen on (demo only)', '127.0.0.1')
     .addOption(new Option('--port <port>', 'port of the sandbox and its chat page, 0 picks a free one (demo only)').default(8081).argParser(parsePort))
     .option('--config <file>', 'config file (default: hearsay.yaml in the working directory, if present)');
-  const flagKeys = new Map<string, { key: string; flag: string }>();
-  for (const spec of SETTINGS) {
-    if (!spec.flag) continue;
-    const option =
-      spec.kind === 'boolean'
-        ? new Option(spec.flag, spec.meaning.replace(/`/g, ''))
-        : new Option(`${spec.flag} <${spec.kind === 'listen' ? 'host:port' : 'value'}>`, spec.meaning.replace(/`/g, ''));
-    command.addOption(option);
-    flagKeys.set(option.attributeName(), { key: spec.key, flag: spec.flag });
-  }
+  const flagKeys = addSettingOptions(command);
   command.addHelpText(
     'after',
     '\nWithout a token, the demo bot is created through the sandbox assistant and answered with the rules in\n' +
@@ -43,8 +34,7 @@ export function startCommand(): Command {
       'sandbox posts to a local webhook (--webhook-listen, port 0 picks a free one). See docs/web-chat.md.',
   );
   command.action(async (options: Options) => {
-    const flags: Record<string, string | boolean | undefined> = {};
-    for (const [attribute, { key }] of flagKeys) flags[key] = options[attribute] as string | boolean | undefined;
+    const flags = settingFlagValues(flagKeys, options);
     const configPath = typeof options.config === 'string' ? options.config : undefined;
     if (process.env.BOT_TOKEN?.trim() || process.env.BOT_TOKEN_FILE?.trim()) {
       process.exitCode = await runInstead(options, flagKeys, configPath);
@@ -56,7 +46,7 @@ export function startCommand(): Command {
 }
 
 /** With a token, `start` is `run`: the same options are handed over, --host and --port do not apply. */
-async function runInstead(options: Options, flagKeys: Map<string, { flag: string }>, configPath: string | undefined): Promise<number> {
+async function runInstead(options: Options, flagKeys: Map<string, SettingFlag>, configPath: string | undefined): Promise<number> {
   const args: string[] = configPath !== undefined ? ['--config', configPath] : [];
   for (const [attribute, { flag }] of flagKeys) {
     const value = options[attribute];
@@ -84,11 +74,7 @@ async function runDemo({ host, port, configPath, flags }: DemoArguments): Promis
     for (const problem of error.problems) process.stderr.write(`hearsay start: ${processSecrets.scrub(problem.format())}\n`);
     return USAGE_EXIT_CODE;
   }
-  const logger = createLogger({
-    level: settings.log.level,
-    ...(settings.log.format === 'auto' ? {} : { pretty: settings.log.format === 'pretty' }),
-    secrets: processSecrets,
-  });
+  const logger = serviceLogger(settings);
 
   let demo: EmbeddedDemo;
   try {
