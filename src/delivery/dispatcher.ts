@@ -1,6 +1,7 @@
 // Hands updates to the handler: one chat's updates strictly in arrival order, different chats at the same
 // time with at most `concurrency` chats in flight. A busy chat gives its slot back after each update so
 // it cannot starve the others.
+import { setMaxListeners } from 'node:events';
 import type { Update } from '../api/types.js';
 import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
@@ -38,6 +39,9 @@ export function chatKeyOf(update: Update): string {
   return `update:${update.update_id}`;
 }
 
+/** Waits a handler may have going on the shared abort signal at the same time. */
+const LISTENERS_PER_HANDLER = 8;
+
 export class UpdateDispatcher {
   private readonly queues = new Map<string, Task[]>();
   private readonly ready: string[] = [];
@@ -48,6 +52,10 @@ export class UpdateDispatcher {
 
   constructor(private readonly options: UpdateDispatcherOptions) {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new RangeError('concurrency must be a positive integer');
+    // Every running handler listens to this one signal while it waits (a request, a backoff, the rate
+    // limiter) and stops listening after: many listeners at once are expected, a leak is not, so the
+    // warning threshold follows the concurrency instead of Node's default of 10.
+    setMaxListeners(LISTENERS_PER_HANDLER * options.concurrency, this.controller.signal);
   }
 
   /** Updates accepted and not finished yet (queued or running). */

@@ -44,8 +44,11 @@ export class PollingIngress {
   private progress: { promise: Promise<void>; resolve(): void } = PollingIngress.signal();
   private loop: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
+  private readonly stopped: Promise<void>;
 
-  constructor(private readonly options: PollingIngressOptions) {}
+  constructor(private readonly options: PollingIngressOptions) {
+    this.stopped = new Promise((resolve) => this.controller.signal.addEventListener('abort', () => resolve(), { once: true }));
+  }
 
   /** The next offset to confirm: the lowest update not handled yet, or the highest dispatched + 1. */
   get nextOffset(): number | undefined {
@@ -168,15 +171,21 @@ export class PollingIngress {
 
   /** Waits until everything in flight is handled, or the pipeline delay passes, or stop. */
   private async waitForProgress(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
     let timedOut = false;
-    const timer = sleep(this.options.pipelineDelayMs ?? 250, this.controller.signal)
-      .catch(() => undefined)
-      .then(() => {
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
         timedOut = true;
-      });
-    while (this.unfinished.size > 0 && !this.stopping && !timedOut) {
-      this.progress = PollingIngress.signal();
-      await Promise.race([this.progress.promise, timer]);
+        resolve();
+      }, this.options.pipelineDelayMs ?? 250);
+    });
+    try {
+      while (this.unfinished.size > 0 && !this.stopping && !timedOut) {
+        this.progress = PollingIngress.signal();
+        await Promise.race([this.progress.promise, timeout, this.stopped]);
+      }
+    } finally {
+      clearTimeout(timer);
     }
   }
 

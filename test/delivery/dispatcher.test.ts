@@ -38,6 +38,27 @@ describe('UpdateDispatcher', () => {
     for (let chat = 1; chat <= 12; chat++) expect(handled.get(chat)).toEqual(Array.from({ length: 10 }, (_, i) => `m${i}`));
   });
 
+  it('lets every running handler wait on the shared abort signal without a MaxListenersExceededWarning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const dispatcher = new UpdateDispatcher({
+        concurrency: 32,
+        logger,
+        // A request, a backoff and a rate-limit wait at once, as the reply sender can have.
+        handler: async (_u, signal) => {
+          await Promise.all([delay(5, undefined, { signal }), delay(6, undefined, { signal }), delay(7, undefined, { signal })]);
+        },
+      });
+      await Promise.all(Array.from({ length: 64 }, (_, i) => dispatcher.dispatch(update(1000 + i))));
+      await delay(10); // warnings are emitted on the next tick
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('a busy chat does not starve another one with a single slot', async () => {
     const order: number[] = [];
     const dispatcher = new UpdateDispatcher({ concurrency: 1, logger, handler: async (u) => void order.push(u.message!.chat.id) });
