@@ -33,6 +33,18 @@ export function compileRulesCollecting(rules: readonly Rule[], locate: RuleLocat
   return { ruleSet, problems };
 }
 
+/**
+ * The problems compiling would find in these rules (patterns, templates, keywords), without building a
+ * rule set or touching the pattern cache: used on rules that failed the schema elsewhere, so that their
+ * other mistakes are reported in the same run.
+ */
+export function compileProblems(rules: readonly Rule[], locate: RuleLocator): RuleProblem[] {
+  const problems: RuleProblem[] = [];
+  const patterns = new Map<string, LazyPattern>();
+  for (const [order, rule] of rules.entries()) compileRule(rule, order, locate, problems, patterns);
+  return problems;
+}
+
 /** Compiles rules or throws a RuleLoadError listing every problem. */
 export function compileRules(rules: readonly Rule[], locate?: RuleLocator, files?: readonly string[]): RuleSet {
   const { ruleSet, problems } = compileRulesCollecting(rules, locate, files);
@@ -137,7 +149,7 @@ function compilePattern(source: string, caseSensitive: boolean, report: (message
     return pattern;
   } catch (e) {
     const detail = e instanceof Error ? e.message.replace(/^error parsing regexp: /, '').replace('`(?i)', '`') : String(e);
-    const hint = /\(\?[=!<][=!]?/.test(source) ? ' (lookarounds are not supported: RE2 syntax guarantees linear time)' : '';
+    const hint = /\(\?(?:[=!]|<[=!])/.test(source) ? ' (lookarounds are not supported: RE2 syntax guarantees linear time)' : '';
     report(`invalid pattern: ${detail}${hint}`);
     return undefined;
   }

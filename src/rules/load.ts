@@ -2,11 +2,12 @@
 // into a RuleSet, collecting every problem of every file with its position.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compileRulesCollecting } from '../engine/compile.js';
+import { compileProblems, compileRulesCollecting } from '../engine/compile.js';
 import type { RuleSet } from '../engine/rule-set.js';
 import type { Rule } from '../generated/rules-schema.js';
 import { RuleLoadError, RuleProblem, type RuleLocator, type SourcePosition } from './problem.js';
 import { reachabilityWarnings } from './reachability.js';
+import { salvageRule } from './salvage.js';
 import { schemaProblems, type SchemaCheck } from './schema-problems.js';
 import { parseYaml, type ParsedYaml } from './yaml-source.js';
 
@@ -50,6 +51,8 @@ export async function loadRules(path: string): Promise<LoadOutcome> {
   const problems: RuleProblem[] = [];
   const rules: Rule[] = [];
   const origins: { parsed: ParsedYaml; index: number }[] = [];
+  const salvaged: Rule[] = [];
+  const salvagedOrigins: { parsed: ParsedYaml; index: number }[] = [];
   const ids: RuleId[] = [];
   let ruleCount = 0;
   const cache = new Map<string, CachedFile>();
@@ -81,14 +84,28 @@ export async function loadRules(path: string): Promise<LoadOutcome> {
       rules.push((fileRules as Rule[])[index]!);
       origins.push({ parsed, index });
     }
+    if (schemaIssues.length > 0 && Array.isArray(fileRules)) {
+      const valid = new Set(validRules);
+      fileRules.forEach((raw: unknown, index) => {
+        const rule = valid.has(index) ? undefined : salvageRule(raw, index);
+        if (rule) {
+          salvaged.push(rule);
+          salvagedOrigins.push({ parsed, index });
+        }
+      });
+    }
   }
 
-  const locate: RuleLocator = (ruleIndex, path) => {
-    const origin = origins[ruleIndex]!;
-    return origin.parsed.locate(['rules', origin.index, ...path], path.length === 1 && path[0] === 'fallback');
-  };
+  const locatorOf =
+    (from: readonly { parsed: ParsedYaml; index: number }[]): RuleLocator =>
+    (ruleIndex, path) => {
+      const origin = from[ruleIndex]!;
+      return origin.parsed.locate(['rules', origin.index, ...path], path.length === 1 && path[0] === 'fallback');
+    };
+  const locate = locatorOf(origins);
   lastLoad = cache;
   problems.push(...duplicateIds(ids));
+  if (salvaged.length > 0) problems.push(...compileProblems(salvaged, locatorOf(salvagedOrigins)));
   const compiled = compileRulesCollecting(rules, locate, files);
   problems.push(...compiled.problems);
   const hasErrors = problems.some((p) => p.severity === 'error');

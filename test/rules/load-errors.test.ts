@@ -75,6 +75,21 @@ describe('rule file errors with positions', () => {
     expect(await problemsOf('rules:\n  - id: t\n    text: hi\n    reply:\n      - fine\n      - "{{nope}}"\n')).toEqual([expect.stringMatching(/^6:9: unknown placeholder \{\{nope\}\}/)]);
   });
 
+  it('a rule that fails the schema still has its pattern and placeholders checked in the same run', async () => {
+    expect(await problemsOf("rules:\n  - id: order\n    pattern: 'order (?<num>\\d+'\n    repyl: x\n")).toEqual([
+      "3:14: invalid pattern: missing closing ): `order (?<num>\\d+` in rule 'order'",
+      "4:5: unknown key 'repyl' in rule 'order'; did you mean 'reply'?",
+    ]);
+    expect(await problemsOf('rules:\n  - id: s\n    command: /start\n    reply: "Hi {{user.first_nam}}"\n')).toEqual([
+      "3:14: write the command without the slash: 'start'",
+      expect.stringMatching(/^4:12: unknown placeholder \{\{user\.first_nam\}\}; available: /),
+    ]);
+    // With two triggers, which placeholders the reply may use is unknown: no guess is reported.
+    expect(await problemsOf("rules:\n  - id: g\n    text: hi\n    pattern: '^hi'\n    reply: '{{match.1}}'\n")).toEqual([
+      "4:5: rule 'g' has two triggers (text, pattern): keep one",
+    ]);
+  });
+
   it('duplicate ids across files, naming both places', async () => {
     await withRuleDir({ '10-a.yaml': 'rules:\n  - id: greet\n    text: hi\n    reply: a\n', '20-b.yaml': '# second\nrules:\n  - id: greet\n    text: hey\n    reply: b\n' }, async (dir) => {
       const { problems } = await checkRules(dir);
