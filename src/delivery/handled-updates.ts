@@ -3,8 +3,8 @@
 
 export interface HandledUpdates {
   has(updateId: number): boolean | Promise<boolean>;
-  /** Called right before a reply is sent, so a crash leaves a record of replies that may have gone out. */
-  begin?(updateId: number): void;
+  /** Called right before a reply is sent (which waits for it), so a crash leaves a record of replies that may have gone out. */
+  begin?(updateId: number): void | Promise<void>;
   /** Resolves once the id is remembered durably (for a journal: on disk). */
   add(updateId: number): void | Promise<void>;
   /** The service confirmed every update below `offset` (polling): they can be forgotten. */

@@ -1,11 +1,17 @@
-// An append-only file of text lines, the storage under the journal and the webhook inbox. Appends are
-// synchronous writes (in the page cache the moment they return, so a killed process loses nothing it
-// wrote); `sync()` makes them durable against a machine crash with one fdatasync shared by every append
-// waiting for it (group commit). A torn last line (a crash mid-write) is dropped on open.
+// An append-only file of text lines, the storage under the journal and the webhook inbox. Appends made in
+// one event-loop turn are written together with one write() at the end of that turn (or sooner, by a
+// flush or sync); once written they are in the page cache, so a killed process loses nothing written.
+// `sync()` makes them durable against a machine crash with one fdatasync shared by every append waiting
+// for it (group commit). A torn last line (a crash mid-write) is dropped on open.
 import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { fdatasync } from 'node:fs';
 import { dirname } from 'node:path';
 import { JournalError } from './errors.js';
+
+interface Waiter {
+  resolve(): void;
+  reject(error: Error): void;
+}
 
 export interface OpenedLog {
   log: AppendLog;
@@ -18,10 +24,17 @@ export interface OpenedLog {
 export class AppendLog {
   private fd: number;
   private linesWritten = 0;
+  /** Appended in this turn and not written yet. */
+  private pending: string[] = [];
+  private flushScheduled = false;
+  /** Waiting for the pending lines to be written (in the page cache). */
+  private flushWaiters: Waiter[] = [];
   private syncing: Promise<void> | null = null;
-  private syncAgain = false;
-  private waiters: Array<{ resolve(): void; reject(error: Error): void }> = [];
+  /** Waiting for an fdatasync that starts after their lines were written. */
+  private waiters: Waiter[] = [];
   private closed = false;
+  private writeCalls = 0;
+  private syncCalls = 0;
   /** Descriptors replaced by a rewrite while an fdatasync was running on them. */
   private readonly retired: number[] = [];
 
@@ -52,36 +65,54 @@ export class AppendLog {
 
   /** Lines appended since the last rewrite (compaction decides on this). */
   get appendedSinceRewrite(): number {
-    return this.linesWritten;
+    return this.linesWritten + this.pending.length;
   }
 
-  /** Appends lines now; they survive the process being killed once this returns. */
+  /** write() calls made on the file so far (appends are coalesced, so usually far fewer than lines). */
+  get writes(): number {
+    return this.writeCalls;
+  }
+
+  /** fdatasync calls made on the file so far (shared by every sync() waiting at the time). */
+  get syncs(): number {
+    return this.syncCalls;
+  }
+
+  /** Queues lines; they are written at the end of this event-loop turn together with the turn's others. */
   append(...lines: string[]): void {
     if (this.closed) throw new JournalError(this.path, `${this.path} is closed`);
-    const data = Buffer.from(lines.map((line) => `${line}\n`).join(''), 'utf8');
-    try {
-      let written = 0;
-      while (written < data.length) written += writeSync(this.fd, data, written);
-    } catch (error) {
-      throw wrap(this.path, 'cannot append to', error);
-    }
-    this.linesWritten += lines.length;
+    for (const line of lines) this.pending.push(line);
+    this.scheduleFlush();
   }
 
-  /** Resolves once everything appended so far is on disk; concurrent callers share one fdatasync. */
+  /** Resolves once everything appended so far is written: it then survives the process being killed. */
+  flush(): Promise<void> {
+    if (this.closed || this.pending.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.flushWaiters.push({ resolve, reject });
+      this.scheduleFlush();
+    });
+  }
+
+  /** Resolves once everything appended so far is on disk; concurrent callers share one write and one fdatasync. */
   sync(): Promise<void> {
     if (this.closed) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       this.waiters.push({ resolve, reject });
-      if (this.syncing) this.syncAgain = true;
-      else this.syncing = this.runSync();
+      // Started at the end of the turn, so every append and sync of this turn shares it.
+      this.scheduleFlush();
     });
   }
 
-  /** Replaces the whole file atomically (temp file, fsync, rename, fsync of the directory). */
+  /**
+   * Replaces the whole file atomically (temp file, fsync, rename, fsync of the directory) with `lines`,
+   * which must already hold everything that still matters: appends not yet written are dropped.
+   */
   rewrite(lines: string[]): void {
     const old = this.fd;
     this.fd = this.rewriteFile(lines);
+    this.pending = [];
+    for (const waiter of this.flushWaiters.splice(0)) waiter.resolve();
     // An fdatasync may still be running on the old descriptor: close it once that is over. The new file
     // was fsynced whole, so whoever waits on the old one is durable either way.
     if (this.syncing) this.retired.push(old);
@@ -91,19 +122,66 @@ export class AppendLog {
   close(): void {
     if (this.closed) return;
     try {
+      this.writePending();
       fdatasyncSync(this.fd);
     } finally {
       this.closed = true;
       closeSync(this.fd);
-      for (const waiter of this.waiters.splice(0)) waiter.resolve();
+      for (const waiter of [...this.flushWaiters.splice(0), ...this.waiters.splice(0)]) waiter.resolve();
     }
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(this.endOfTurn);
+  }
+
+  private readonly endOfTurn = (): void => {
+    this.flushScheduled = false;
+    if (this.closed) return;
+    try {
+      this.writePending();
+    } catch (error) {
+      // The lines stay queued for the next attempt; nobody waiting now may think they were written.
+      for (const waiter of [...this.flushWaiters.splice(0), ...this.waiters.splice(0)]) waiter.reject(error as Error);
+      return;
+    }
+    if (this.waiters.length > 0 && !this.syncing) this.syncing = this.runSync();
+  };
+
+  /** One write() for every queued line (more only if the kernel takes a part). */
+  private writePending(): void {
+    if (this.pending.length > 0) {
+      const data = Buffer.from(`${this.pending.join('\n')}\n`, 'utf8');
+      let written = 0;
+      try {
+        while (written < data.length) {
+          this.writeCalls += 1;
+          written += writeSync(this.fd, data, written);
+        }
+      } catch (error) {
+        // Keep exactly the bytes that did not reach the file, so a retry completes a cut line.
+        if (written > 0) this.pending = [data.subarray(written).toString('utf8').replace(/\n$/, '')];
+        throw wrap(this.path, 'cannot append to', error);
+      }
+      this.linesWritten += this.pending.length;
+      this.pending = [];
+    }
+    for (const waiter of this.flushWaiters.splice(0)) waiter.resolve();
   }
 
   private async runSync(): Promise<void> {
     do {
-      this.syncAgain = false;
       const waiting = this.waiters.splice(0);
+      try {
+        this.writePending();
+      } catch (error) {
+        for (const waiter of waiting) waiter.reject(error as Error);
+        continue;
+      }
       const fd = this.fd;
+      this.syncCalls += 1;
       try {
         await new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
         for (const waiter of waiting) waiter.resolve();
@@ -112,7 +190,7 @@ export class AppendLog {
         if (this.closed || fd !== this.fd) for (const waiter of waiting) waiter.resolve();
         else for (const waiter of waiting) waiter.reject(wrap(this.path, 'cannot sync', error));
       }
-    } while (!this.closed && (this.syncAgain || this.waiters.length > 0));
+    } while (!this.closed && this.waiters.length > 0);
     this.syncing = null;
     for (const fd of this.retired.splice(0)) closeSync(fd);
   }

@@ -80,14 +80,23 @@ export class UpdateJournal implements HandledUpdates {
     return this.done.size;
   }
 
+  /** write() and fdatasync calls on the file so far: updates finishing in one turn share one of each. */
+  get diskCalls(): { writes: number; syncs: number } {
+    return { writes: this.log.writes, syncs: this.log.syncs };
+  }
+
   has(updateId: number): boolean {
     return updateId < this.confirmed || this.done.has(updateId);
   }
 
-  /** Written before the reply is sent: after a crash, the next run can say which replies were in doubt. */
-  begin(updateId: number): void {
+  /**
+   * Resolves once the intent is written (a kill can no longer lose it; no fdatasync): send only then, so
+   * after a crash the next run can say which replies were in doubt. One write serves a whole turn's intents.
+   */
+  begin(updateId: number): Promise<void> {
     this.sending.add(updateId);
     this.log.append(`s ${updateId}`);
+    return this.log.flush();
   }
 
   /** Written the moment the reply is sent; resolves once it is on disk (shared fdatasync). */

@@ -1,5 +1,5 @@
-// The webhook inbox: every accepted update is written here (and fdatasynced) before the service gets its
-// 200, and marked finished once handled, so an update acknowledged but not handled when the process stops
+// The webhook inbox: every accepted update is written here (and fdatasynced; a burst shares one write and
+// one fdatasync) before the service gets its 200, and marked finished once handled, so an update acknowledged but not handled when the process stops
 // or dies is handled at the next start. Lines: `a <update JSON>` (accepted), `f <id>` (finished).
 import { join } from 'node:path';
 import type { Update } from '../api/types.js';
@@ -77,6 +77,16 @@ export class WebhookInbox {
     this.unfinished.set(update.update_id, update);
     this.log.append(`a ${JSON.stringify(update)}`);
     return this.log.sync();
+  }
+
+  /** Resolves once every line so far is written (finish marks are queued, not waited for). */
+  flush(): Promise<void> {
+    return this.log.flush();
+  }
+
+  /** write() and fdatasync calls on the file so far: a burst of accepts shares one of each. */
+  get diskCalls(): { writes: number; syncs: number } {
+    return { writes: this.log.writes, syncs: this.log.syncs };
   }
 
   /** The update was handled (its reply sent and journaled), or given up for good. */

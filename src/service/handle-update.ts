@@ -42,7 +42,7 @@ export function createUpdateHandler(deps: UpdateHandlerDeps): UpdateHandler {
     metrics.matchDuration.observe((performance.now() - matchStarted) / 1000);
     // The intent goes to the journal before the send, the result right after it resolves: after a
     // crash, only updates caught between the two can be answered twice, and the journal names them.
-    if (reply) deps.handled.begin?.(updateId);
+    if (reply) await deps.handled.begin?.(updateId);
     const outcome = reply ? await deps.sender.send(reply, signal) : null;
     await deps.handled.add(updateId);
     logger.info(

@@ -1,5 +1,6 @@
 // The journal and the webhook inbox on disk: what a restart reads back, torn last lines after a crash,
 // compaction once the offset is confirmed, and a bounded size when no offset ever is (webhook mode).
+import { readFileSync } from 'node:fs';
 import { appendFile, mkdtemp, readFile, stat, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,7 +34,7 @@ describe('UpdateJournal', () => {
       first.begin(id);
       await first.add(id);
     }
-    first.begin(4); // killed while sending 4: no close, no `d 4`
+    await first.begin(4); // killed while sending 4: no close, no `d 4`
     const { logger: log2, lines } = capturingLogger();
     const second = UpdateJournal.open({ dir, logger: log2 });
     expect([1, 2, 3].map((id) => second.has(id))).toEqual([true, true, true]);
@@ -105,12 +106,79 @@ describe('UpdateJournal', () => {
   });
 });
 
+describe('coalesced appends', () => {
+  it('writes the intents of one turn with one write, and each is in the file before its send may start', async () => {
+    const dir = await tempDir();
+    const journal = UpdateJournal.open({ dir, logger: capturingLogger().logger });
+    const before = journal.diskCalls;
+    const ids = Array.from({ length: 100 }, (_, i) => i + 1);
+    await Promise.all(ids.map((id) => journal.begin(id)));
+    expect(journal.diskCalls.writes - before.writes).toBe(1);
+    expect(journal.diskCalls.syncs - before.syncs).toBe(0);
+    // As if killed now: the next run names every one of them as in doubt.
+    const next = UpdateJournal.open({ dir: await copyOf(dir), logger: capturingLogger().logger });
+    expect(next.inDoubt).toEqual(ids);
+  });
+
+  it('shares one write and one fdatasync among the updates finished in one turn', async () => {
+    const dir = await tempDir();
+    const journal = UpdateJournal.open({ dir, logger: capturingLogger().logger });
+    const before = journal.diskCalls;
+    await Promise.all(Array.from({ length: 300 }, (_, i) => journal.add(i + 1)));
+    expect(journal.diskCalls.writes - before.writes).toBe(1);
+    expect(journal.diskCalls.syncs - before.syncs).toBe(1);
+    const next = UpdateJournal.open({ dir: await copyOf(dir), logger: capturingLogger().logger });
+    expect([1, 150, 300].map((id) => next.has(id))).toEqual([true, true, true]);
+  });
+
+  it('answers a webhook burst after one write and one fdatasync, with every update on disk', async () => {
+    const dir = await tempDir();
+    const inbox = WebhookInbox.open({ dir, logger: capturingLogger().logger });
+    const before = inbox.diskCalls;
+    const onDisk: number[] = [];
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        inbox.accept(update(100 + i)).then(() => {
+          // The moment this update's 200 may go out, its line is in the file.
+          onDisk.push(readFileSync(join(dir, INBOX_FILE), 'utf8').includes(`"update_id":${100 + i},`) ? 1 : 0);
+        }),
+      ),
+    );
+    expect(onDisk).toEqual(Array(40).fill(1));
+    expect(inbox.diskCalls.writes - before.writes).toBe(1);
+    expect(inbox.diskCalls.syncs - before.syncs).toBe(1);
+  });
+
+  it('a burst that arrives while an fdatasync runs is written and synced together, once', async () => {
+    const dir = await tempDir();
+    const inbox = WebhookInbox.open({ dir, logger: capturingLogger().logger });
+    const first = inbox.accept(update(1));
+    // Next turn: the first sync has started; these join the next group commit.
+    await new Promise((resolve) => setImmediate(resolve));
+    const before = inbox.diskCalls;
+    await Promise.all([first, ...Array.from({ length: 20 }, (_, i) => inbox.accept(update(2 + i)))]);
+    expect(inbox.diskCalls.writes - before.writes).toBe(1);
+    expect(inbox.diskCalls.syncs - before.syncs).toBeLessThanOrEqual(1);
+    const reopened = WebhookInbox.open({ dir: await copyOf(dir), logger: capturingLogger().logger });
+    expect(reopened.size).toBe(21);
+  });
+});
+
+/** A copy of the state directory as it is on disk now, as a killed process would leave it. */
+async function copyOf(dir: string): Promise<string> {
+  const { cp } = await import('node:fs/promises');
+  const copy = await tempDir();
+  await cp(dir, copy, { recursive: true });
+  return copy;
+}
+
 describe('WebhookInbox', () => {
   it('keeps accepted updates until finished, across a crash, and drops a torn line', async () => {
     const dir = await tempDir();
     const inbox = WebhookInbox.open({ dir, logger: capturingLogger().logger });
     for (const id of [10, 11, 12]) await inbox.accept(update(id));
     inbox.finish(11);
+    await inbox.flush();
     await appendFile(join(dir, INBOX_FILE), 'a {"update_id":13,"mess');
     const { logger, lines } = capturingLogger();
     const reopened = WebhookInbox.open({ dir, logger });
