@@ -91,6 +91,12 @@ export class BotApiClient implements BotApi {
     await this.pool.close();
   }
 
+  /** Ends every request in flight now and closes the pool (a stop that ran out of time). */
+  async destroy(): Promise<void> {
+    for (const poll of this.longPolls) poll.abort();
+    await this.pool.destroy();
+  }
+
   /** One call: any method name, lowercase as the interface writes them. */
   async call<T>(method: string, params: object | undefined, options: CallOptions = {}): Promise<T> {
     const started = performance.now();

@@ -43,4 +43,6 @@ export interface BotApi {
   deleteWebhook(params?: { drop_pending_updates?: boolean }, options?: CallOptions): Promise<true>;
   getWebhookInfo(options?: CallOptions): Promise<WebhookInfo>;
   close(): Promise<void>;
+  /** Ends every request in flight at once (a stop past its deadline); optional for test doubles. */
+  destroy?(): Promise<void>;
 }

@@ -86,8 +86,11 @@ export class UpdateDispatcher {
     });
   }
 
-  /** Waits for everything in flight; at the deadline aborts what is left. True when all finished normally. */
-  async drain(deadlineMs: number): Promise<boolean> {
+  /**
+   * Waits for everything in flight; at the deadline aborts what is left and waits at most `graceMs` more for
+   * the handlers to notice. True when all finished normally.
+   */
+  async drain(deadlineMs: number, graceMs = 1000): Promise<boolean> {
     if (this.pending === 0) return true;
     const idle = new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     let timer: NodeJS.Timeout | undefined;
@@ -99,7 +102,9 @@ export class UpdateDispatcher {
     if (!timedOut) return true;
     this.options.logger.warn({ in_flight: this.pending }, 'shutdown deadline reached; abandoning updates in flight (they stay unconfirmed)');
     this.abort();
-    await idle;
+    // A handler that ignores its signal must not hold the stop past its deadline.
+    await Promise.race([idle, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
     return false;
   }
 

@@ -77,19 +77,22 @@ export class PollingIngress {
     this.controller.abort();
   }
 
-  /** After the dispatcher drained: wait for the loop, then confirm the offset. Idempotent. */
-  close(): Promise<void> {
+  /**
+   * After the dispatcher drained: wait for the loop, then confirm the offset with one call that waits at most
+   * `confirmTimeoutMs` (the stop has a deadline; an unreachable service must not stretch it). Idempotent.
+   */
+  close(confirmTimeoutMs = 5000): Promise<void> {
     this.stopAccepting();
-    this.closing ??= this.finish();
+    this.closing ??= this.finish(confirmTimeoutMs);
     return this.closing;
   }
 
-  private async finish(): Promise<void> {
+  private async finish(confirmTimeoutMs: number): Promise<void> {
     await this.loop?.catch(() => undefined);
     const offset = this.nextOffset;
     if (offset === undefined) return;
     try {
-      await this.options.api.getUpdates({ offset, limit: 1, timeout: 0 }, { timeoutMs: 5000 });
+      await this.options.api.getUpdates({ offset, limit: 1, timeout: 0 }, { timeoutMs: confirmTimeoutMs });
       this.options.onOffsetConfirmed?.(offset);
       this.options.logger.debug({ offset }, 'offset confirmed');
     } catch (error) {

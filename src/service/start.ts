@@ -22,6 +22,30 @@ import { RuleWatcher } from '../rules/watch.js';
 import { StartupError } from './errors.js';
 import { createUpdateHandler } from './handle-update.js';
 
+/** Time a stop may take beyond delivery.shutdown_timeout: the offset confirmation and closing connections. */
+const STOP_MARGIN_MS = 2000;
+/** After the drain deadline aborts handlers, how long they get to notice. */
+const DRAIN_GRACE_MS = 500;
+/** Longest wait for the final offset confirmation. */
+const OFFSET_CONFIRM_MS = 5000;
+/** Least time any step gets, even past the deadline (a healthy service answers in milliseconds). */
+const MIN_STEP_MS = 100;
+
+/** True when `work` settles (either way) within `ms`; false when the wait was given up. */
+async function settlesWithin(work: Promise<void> | undefined, ms: number): Promise<boolean> {
+  if (!work) return true;
+  let timer: NodeJS.Timeout | undefined;
+  const settled = await Promise.race([
+    work.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+  ]);
+  clearTimeout(timer);
+  return settled;
+}
+
 export interface StartServiceOptions {
   logger: Logger;
   /** Defaults to a BotApiClient for config.baseUrl and config.token. */
@@ -181,14 +205,30 @@ export async function startService(config: ServiceConfig, options: StartServiceO
     const stop = () => {
       stopping ??= (async () => {
         const started = performance.now();
+        // The whole stop fits in delivery.shutdown_timeout plus a fixed margin, even with the service gone:
+        // every step after the drain gets only what is left of that budget.
+        const deadline = started + config.delivery.shutdownTimeoutMs + STOP_MARGIN_MS;
+        const left = () => Math.max(MIN_STEP_MS, deadline - performance.now());
         logger.info({ in_flight: dispatcher.inFlight }, 'stopping');
         // Order matters: stop sources, drain, confirm the offset (polling close), close servers, flush.
         ingress.stopAccepting();
-        const clean = await dispatcher.drain(config.delivery.shutdownTimeoutMs);
-        await ingress.close();
-        await admin?.close();
-        await rules.close();
-        await rawApi.close().catch(() => undefined);
+        const clean = await dispatcher.drain(config.delivery.shutdownTimeoutMs, Math.min(DRAIN_GRACE_MS, left()));
+        const confirmMs = Math.min(OFFSET_CONFIRM_MS, left() - MIN_STEP_MS);
+        const steps: Array<[string, () => Promise<void> | undefined]> = [
+          ['ingress', () => (ingress instanceof PollingIngress ? ingress.close(confirmMs) : ingress.close())],
+          ['admin server', () => admin?.close()],
+          ['rule watcher', () => rules.close()],
+          ['bot api client', () => rawApi.close()],
+        ];
+        let apiClosed = true;
+        for (const [name, step] of steps) {
+          if (await settlesWithin(step(), left())) continue;
+          logger.warn({ step: name }, 'stop deadline reached; not waiting for this step any longer');
+          if (name === 'bot api client') apiClosed = false;
+        }
+        // Requests still hanging on an unresponsive service would keep the process alive: cut them.
+        if (!apiClosed) await settlesWithin(rawApi.destroy?.(), MIN_STEP_MS);
+        // Synchronous and local: the state is always written, whatever the service did.
         await handled.close?.();
         inbox?.close();
         logger.info({ clean, duration_ms: Math.round(performance.now() - started) }, 'stopped');
