@@ -1,6 +1,6 @@
 // Parses one rule file's YAML while keeping source positions, so that every later problem (schema,
 // regex, template, duplicate id) can point at the exact node that caused it.
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type YAMLError } from 'yaml';
 import { RuleProblem, type SourcePosition } from './problem.js';
 import { parseBlockSubset } from './yaml-block-subset.js';
 
@@ -15,7 +15,9 @@ export interface ParsedYaml {
   locate(path: NodePath, key?: boolean): SourcePosition;
 }
 
-const PARSE_OPTIONS = { prettyErrors: false, uniqueKeys: true } as const;
+// logLevel 'error': yaml's own warnings (e.g. an unquoted `{{x}}` read as a mapping key) would go to
+// the process' stderr; the problem is reported at its position instead.
+const PARSE_OPTIONS = { prettyErrors: false, uniqueKeys: true, logLevel: 'error' } as const;
 
 export function parseYaml(file: string, text: string): ParsedYaml {
   return parseBlockSubsetFile(file, text) ?? parseFullYaml(file, text);
@@ -50,9 +52,13 @@ function parseFullYaml(file: string, text: string): ParsedYaml {
     return { file, line, column: col };
   };
   const problems: RuleProblem[] = [];
+  const linesWithProblem = new Set<number>();
   for (const error of doc.errors) {
     const { line, column } = at(error.pos[0]);
-    problems.push(new RuleProblem(file, line, column, `YAML: ${firstLine(error.message)}`));
+    // The errors after the first on a line follow from it (a tab indent also breaks the mapping).
+    if (linesWithProblem.has(line)) continue;
+    linesWithProblem.add(line);
+    problems.push(new RuleProblem(file, line, column, `YAML: ${yamlErrorMessage(error, text)}`));
   }
   let data: unknown;
   if (doc.errors.length === 0) {
@@ -95,6 +101,22 @@ function locateIn(doc: Document.Parsed, path: NodePath, key: boolean, at: (offse
 function rangeStart(node: unknown): number | undefined {
   const range = (node as Node | null | undefined)?.range;
   return Array.isArray(range) ? range[0] : undefined;
+}
+
+/** yaml's wording for the mistakes new users make most, rephrased to say what to change. */
+function yamlErrorMessage(error: YAMLError, text: string): string {
+  switch (error.code) {
+    case 'TAB_AS_INDENT':
+      return 'a tab indents this line; YAML indents with spaces only';
+    case 'BLOCK_AS_IMPLICIT_KEY':
+      return "a second ': ' on this line starts a nested mapping; if it is part of the text, put the whole value in quotes";
+    case 'DUPLICATE_KEY': {
+      const key = /^[^:\n]*/.exec(text.slice(error.pos[0]))?.[0].trim();
+      return key ? `key '${key}' appears twice in the same mapping; keep one` : firstLine(error.message);
+    }
+    default:
+      return firstLine(error.message);
+  }
 }
 
 function firstLine(message: string): string {

@@ -13,7 +13,29 @@ async function problemsOf(yaml: string, name = 'bot.yaml'): Promise<string[]> {
 describe('rule file errors with positions', () => {
   it('YAML syntax errors', async () => {
     expect(await problemsOf('rules:\n  - id: a\n    text: [oops\n')).toEqual([expect.stringMatching(/^4:1: YAML: /)]);
-    expect(await problemsOf('rules:\n  - id: a\n    id: b\n    text: x\n    reply: y\n')).toEqual([expect.stringMatching(/^3:5: YAML: Map keys must be unique/)]);
+    expect(await problemsOf('rules:\n  - id: a\n    id: b\n    text: x\n    reply: y\n')).toEqual(["3:5: YAML: key 'id' appears twice in the same mapping; keep one"]);
+  });
+
+  it('the YAML mistakes new users make say what to change, once per line', async () => {
+    expect(await problemsOf('rules:\n  - id: b\n\tcommand: start\n    reply: hi\n')).toEqual(['3:1: YAML: a tab indents this line; YAML indents with spaces only']);
+    expect(await problemsOf('rules:\n  - id: a\n    command: start\n    reply: Note: we are closed\n')).toEqual([
+      "4:12: YAML: a second ': ' on this line starts a nested mapping; if it is part of the text, put the whole value in quotes",
+    ]);
+  });
+
+  it('an unquoted {{placeholder}} is reported at its position without a warning on stderr', async () => {
+    const warnings: unknown[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on('warning', onWarning);
+    try {
+      expect(await problemsOf('rules:\n  - id: a\n    command: start\n    reply: {{user.first_name}}\n')).toEqual([
+        "4:12: the reply of rule 'a' must be a text or a list of texts, not a mapping (quote it)",
+      ]);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
   });
 
   it('an unknown key, with the nearest known key suggested', async () => {
