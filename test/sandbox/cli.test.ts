@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createBotViaAssistant } from '../support/sandbox-harness.js';
 
@@ -9,6 +10,20 @@ describe('hearsay sandbox', () => {
     const result = spawnSync('node', [cli, 'sandbox', '--port', 'eighty'], { encoding: 'utf8' });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('integer from 0 to 65535');
+  });
+
+  it('says the port is taken and how to choose another when it cannot listen', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen({ host: '127.0.0.1', port: 0 }, resolve));
+    try {
+      const port = (blocker.address() as AddressInfo).port;
+      const result = spawnSync('node', [cli, 'sandbox', '--port', String(port)], { encoding: 'utf8', timeout: 15_000 });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(`hearsay sandbox: cannot listen on 127.0.0.1:${port}: the port is already in use`);
+      expect(result.stderr).toContain('--port (0 picks a free one)');
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
   });
 
   it('serves the assistant and the chat page, logs their address, and exits 0 on SIGTERM', async () => {

@@ -3,6 +3,7 @@
 // with BOT_TOKEN set it is `hearsay run`.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -119,6 +120,25 @@ describe('hearsay start without a token', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("polling.timeout must be an integer (got 'soon')");
     expect(result.stdout).not.toContain('Open ');
+  });
+
+  it('says the chat page port is taken and how to choose another (exit 1)', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen({ host: '127.0.0.1', port: 0 }, resolve));
+    try {
+      const port = (blocker.address() as AddressInfo).port;
+      const result = spawnSync(process.execPath, [new URL('../../dist/cli/main.js', import.meta.url).pathname, 'start', '--port', String(port)], {
+        env: tokenFreeEnv(),
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 15_000,
+      });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(`hearsay start: cannot listen on 127.0.0.1:${port}: the port is already in use`);
+      expect(result.stderr).toContain('--port (0 picks a free one)');
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
   });
 });
 

@@ -2,7 +2,9 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger, LOG_LEVELS } from '../../log/logger.js';
 import { createSandbox } from '../../sandbox/index.js';
+import { listenFailureMessage } from '../../sandbox/listen-failure.js';
 import { webChatPlugin } from '../../sandbox/web/plugin.js';
+import { hostForUrl } from '../../demo/free-port.js';
 import { FAILURE_EXIT_CODE, OK_EXIT_CODE } from '../exit-codes.js';
 
 function parsePort(value: string): number {
@@ -21,13 +23,15 @@ export function sandboxCommand(): Command {
     .addOption(new Option('--log-level <level>', 'log level').choices([...LOG_LEVELS]).default('info'))
     .action(async (options: { host: string; port: number; logLevel: string }) => {
       const logger = createLogger({ level: options.logLevel, name: 'sandbox' });
+      // Loaded here, not at the top: other commands must not carry the sandbox in memory.
+      const [{ createSandbox }, { webChatPlugin }] = await Promise.all([import('../../sandbox/index.js'), import('../../sandbox/web/plugin.js')]);
       const sandbox = await createSandbox({ logger });
       await sandbox.app.register(webChatPlugin, { store: sandbox.store, onMessage: sandbox.onMessage });
       let baseUrl: string;
       try {
         baseUrl = await sandbox.listen({ host: options.host, port: options.port });
       } catch (error) {
-        process.stderr.write(`hearsay sandbox: cannot listen on ${options.host}:${options.port}: ${(error as Error).message}\n`);
+        process.stderr.write(`hearsay sandbox: ${listenFailureMessage(hostForUrl(options.host), options.port, error)}\n`);
         await sandbox.close();
         process.exitCode = FAILURE_EXIT_CODE;
         return;
