@@ -9,11 +9,11 @@ import type { HandledUpdates } from '../delivery/handled-updates.js';
 import { OutgoingRateLimiter } from '../delivery/rate-limiter.js';
 import { ReplySender } from '../delivery/reply-sender.js';
 import { PollingIngress } from '../ingress/polling.js';
-import { WebhookIngress } from '../ingress/webhook.js';
+import type { WebhookIngress } from '../ingress/webhook.js';
 import { UpdateJournal, botStateDir } from '../journal/update-journal.js';
 import { WebhookInbox } from '../journal/webhook-inbox.js';
 import type { Logger } from '../log/logger.js';
-import { AdminServer } from '../ops/admin-server.js';
+import type { AdminServer } from '../ops/admin-server.js';
 import { HealthState } from '../ops/health.js';
 import { ServiceMetrics } from '../ops/metrics.js';
 import { ObservedBotApi } from '../ops/observed-bot-api.js';
@@ -151,6 +151,8 @@ export async function startService(config: ServiceConfig, options: StartServiceO
     let admin: AdminServer | null = null;
     let serverUrl: string | null = null;
     if (config.mode === 'webhook') {
+      // Fastify is loaded only when a server is needed (webhook mode, or the admin server): less memory.
+      const { WebhookIngress } = await import('../ingress/webhook.js');
       const webhook = new WebhookIngress({
         api,
         dispatcher,
@@ -178,6 +180,7 @@ export async function startService(config: ServiceConfig, options: StartServiceO
       serverUrl = webhook.address;
     } else {
       if (config.admin.listen) {
+        const { AdminServer } = await import('../ops/admin-server.js');
         admin = new AdminServer({ health, metrics });
         try {
           serverUrl = await admin.listen(config.admin.listen);

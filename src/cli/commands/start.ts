@@ -3,7 +3,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, type ServiceConfig } from '../../config/index.js';
 import { loadDemoSettings } from '../../demo/demo-config.js';
-import { startEmbeddedDemo, type EmbeddedDemo } from '../../demo/embedded-demo.js';
+import type { EmbeddedDemo } from '../../demo/embedded-demo.js';
 import { DemoError } from '../../demo/errors.js';
 import type { Logger } from '../../log/logger.js';
 import { processSecrets } from '../../log/secrets.js';
@@ -78,6 +78,8 @@ async function runDemo({ host, port, configPath, flags }: DemoArguments): Promis
 
   let demo: EmbeddedDemo;
   try {
+    // Loaded here, not at the top: `hearsay run` must not carry the sandbox and its web chat in memory.
+    const { startEmbeddedDemo } = await import('../../demo/embedded-demo.js');
     demo = await startEmbeddedDemo({ ...configOptions, host, port, settings, logger });
   } catch (error) {
     if (error instanceof StartupError) {
