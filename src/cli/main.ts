@@ -12,10 +12,11 @@ export function buildProgram(): Command {
   const program = new Command('hearsay')
     .description('A config-driven chat bot engine: YAML rules in, Bot API replies out.')
     .version(VERSION, '-v, --version', 'print the version')
-    .showHelpAfterError('(run with --help for usage)')
+    .showHelpAfterError("(run 'hearsay --help' for usage)")
     .exitOverride();
   for (const command of [runCommand(), checkCommand(), sandboxCommand(), startCommand()]) {
-    program.addCommand(command.exitOverride().showHelpAfterError('(run with --help for usage)'));
+    // Name the command, so the hint can be copied as it is.
+    program.addCommand(command.exitOverride().showHelpAfterError(`(run 'hearsay ${command.name()} --help' for usage)`));
   }
   return program;
 }

@@ -14,5 +14,14 @@ describe('hearsay CLI', () => {
     const result = spawnSync('node', [cli, 'frobnicate'], { encoding: 'utf8' });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("unknown command 'frobnicate'");
+    expect(result.stderr).toContain("(run 'hearsay --help' for usage)");
+  });
+
+  it('rejects an unknown flag with exit code 2, suggests the right one and names the help to read', () => {
+    const result = spawnSync('node', [cli, 'run', '--mod', 'webhook'], { encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("unknown option '--mod'");
+    expect(result.stderr).toContain('Did you mean --mode?');
+    expect(result.stderr).toContain("(run 'hearsay run --help' for usage)");
   });
 });

@@ -10,7 +10,7 @@ import { FAILURE_EXIT_CODE, OK_EXIT_CODE } from '../exit-codes.js';
 function parsePort(value: string): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || !Number.isInteger(port) || port > 65_535) {
-    throw new InvalidArgumentError('it must be an integer from 0 to 65535 (0 picks a free port).');
+    throw new InvalidArgumentError('It must be an integer from 0 to 65535 (0 picks a free port).');
   }
   return port;
 }

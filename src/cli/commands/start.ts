@@ -16,7 +16,7 @@ type Options = Record<string, string | number | boolean | undefined>;
 
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65_535) throw new InvalidArgumentError('it must be an integer from 0 to 65535 (0 picks a free port).');
+  if (!/^\d+$/.test(value) || port > 65_535) throw new InvalidArgumentError('It must be an integer from 0 to 65535 (0 picks a free port).');
   return port;
 }
 
