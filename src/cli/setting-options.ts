@@ -18,7 +18,9 @@ export function addSettingOptions(command: Command): Map<string, SettingFlag> {
   const flags = new Map<string, SettingFlag>();
   for (const spec of SETTINGS) {
     if (!spec.flag) continue;
-    const description = spec.meaning.replace(/`/g, '');
+    // The default and the variable are only shown: a commander default would hide the file and environment.
+    const shown = [`env ${spec.env}`, ...(spec.defaultText !== undefined ? [`default ${spec.defaultText}`] : [])];
+    const description = `${spec.meaning.replace(/`/g, '')} [${shown.join(', ')}]`;
     // A boolean flag alone means true; `--flag false` turns a setting off that the file or environment set.
     const option =
       spec.kind === 'boolean'

@@ -29,4 +29,14 @@ describe('setting flags', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).problems.map((p) => p.format()).join('\n')).toMatch(/--rate-limits-enabled.*true or false.*maybe/);
   });
+
+  it('shows every flag\'s environment variable and default in the help, without filling the default in', () => {
+    const command = new Command('run').exitOverride();
+    const flags = addSettingOptions(command);
+    const help = command.helpInformation();
+    expect(help).toMatch(/--polling-timeout <n> +Long-poll timeout in seconds \(0–50\)\. \[env HEARSAY_POLLING_TIMEOUT, default 30\]/);
+    expect(help).toMatch(/--webhook-url <url> +.*\[env HEARSAY_WEBHOOK_URL\]/);
+    command.parse([], { from: 'user' });
+    expect(settingFlagValues(flags, command.opts())['polling.timeout']).toBeUndefined();
+  });
 });
