@@ -57,8 +57,10 @@ export class RuleWatcher extends EventEmitter<RuleWatcherEvents> {
   async start(): Promise<RuleSet> {
     const started = performance.now();
     const outcome = await loadRules(this.path);
-    this.logProblems(outcome.problems);
+    // A failed first load is not logged here: the error carries every problem and the caller reports
+    // them once (the CLI on stderr), instead of each appearing twice on a terminal.
     if (!outcome.ruleSet) throw new RuleLoadError(outcome.problems);
+    this.logProblems(outcome.problems);
     this.ruleSet = outcome.ruleSet;
     this.logger?.info({ rules: outcome.ruleSet.rules.length, files: outcome.files.length, durationMs: round(performance.now() - started) }, 'rules loaded');
 

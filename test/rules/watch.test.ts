@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RuleWatcher, type ReloadEvent, type ReloadFailedEvent } from '../../src/rules/watch.js';
 import { RuleLoadError } from '../../src/rules/problem.js';
+import { createLogger } from '../../src/log/logger.js';
 import { respond } from '../../src/engine/respond.js';
 import { message } from '../engine/messages.js';
 
@@ -48,6 +49,21 @@ describe('RuleWatcher', () => {
     const error = await watcher.start().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RuleLoadError);
     expect((error as RuleLoadError).problems.map((p) => `${p.line}:${p.column}`)).toContain('3:5');
+  });
+
+  it('leaves a failed first load to the caller to report (each problem once), but logs the warnings of a good one', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(line) } });
+    await writeFile(join(dir, 'a.yaml'), 'rules:\n  - id: x\n    txt: hi\n    reply: yo\n');
+    watcher = new RuleWatcher({ path: dir, logger });
+    expect(await watcher.start().catch((e: unknown) => e)).toBeInstanceOf(RuleLoadError);
+    expect(lines.join('')).not.toContain("unknown key 'txt'");
+    await watcher.close();
+
+    await writeFile(join(dir, 'a.yaml'), 'rules:\n  - id: x\n    text: hi\n    reply: yo\n  - id: y\n    text: hi\n    reply: again\n');
+    watcher = new RuleWatcher({ path: dir, logger });
+    await watcher.start();
+    expect(lines.join('')).toContain("warning: rule 'y' can never fire");
   });
 
   it('picks up a good edit, keeps the last good set on a bad edit, then takes the next good edit', async () => {
