@@ -55,6 +55,12 @@ describe('hearsay check', () => {
     expect(result.stdout).toMatch(/^\d+ files, \d+ rules, 0 problems\n$/);
   });
 
+  it('says in its help what it prints and what each exit code means', () => {
+    const help = spawnSync('node', [cli, 'check', '--help'], { encoding: 'utf8' }).stdout;
+    expect(help).toContain('path:line:column: message');
+    expect(help).toContain('Exit codes: 0 valid (warnings allowed), 1 problems found, 2 usage error.');
+  });
+
   it('exits 2 on a usage error: a missing path or an unknown flag', () => {
     const missing = check(['nowhere']);
     expect(missing.status).toBe(2);
