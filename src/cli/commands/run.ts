@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config/index.js';
 import type { ServiceConfig } from '../../config/types.js';
+import { IngressError } from '../../ingress/errors.js';
 import type { Logger } from '../../log/logger.js';
 import { processSecrets } from '../../log/secrets.js';
 import { StartupError } from '../../service/errors.js';
@@ -81,7 +82,8 @@ function waitForEnd(service: RunningService, logger: Logger): Promise<number> {
       () => undefined,
       (error: unknown) => {
         process.stderr.write(`hearsay run: ${processSecrets.scrub(error instanceof Error ? error.message : String(error))}\n`);
-        logger.error({ err: error }, 'ingress failed');
+        // A known ingress failure (409, 401) is the operator's to fix, not a bug: its message, no stack.
+        logger.error(error instanceof IngressError ? { failure: error.failure, reason: error.message } : { err: error }, 'ingress failed');
         exitCode = FAILURE_EXIT_CODE;
         void finish('ingress failed');
       },
