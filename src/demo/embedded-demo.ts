@@ -7,6 +7,7 @@ import { listenFailureMessage } from '../sandbox/listen-failure.js';
 import { webChatPlugin } from '../sandbox/web/plugin.js';
 import { startService, type RunningService } from '../service/start.js';
 import { createDemoBot, demoUsernames } from './create-demo-bot.js';
+import { demoDataDir, type DemoDataDir } from './demo-data-dir.js';
 import { loadDemoConfig, type DemoConfigOptions } from './demo-config.js';
 import { DemoError } from './errors.js';
 import { connectableHost, hostForUrl } from './free-port.js';
@@ -49,24 +50,29 @@ export async function startEmbeddedDemo(options: EmbeddedDemoOptions): Promise<E
 
   let service: RunningService;
   let botUsername: string;
+  let dataDir: DemoDataDir | undefined;
   try {
     const bot = await createDemoBot(sandboxUrl, { owner: DEMO_OWNER, name: DEMO_BOT_NAME, usernames: demoUsernames(), secrets: options.secrets });
     botUsername = bot.username;
-    const config = await loadDemoConfig(options, options.settings, sandboxUrl, bot.token);
+    dataDir = await demoDataDir(options.settings, options.cwd);
+    const flags = dataDir.flag !== undefined ? { ...options.flags, data_dir: dataDir.flag } : options.flags;
+    const config = await loadDemoConfig({ ...options, flags }, options.settings, sandboxUrl, bot.token);
     service = await startService(config, { logger });
   } catch (error) {
     await sandbox.close();
+    await dataDir?.remove();
     throw error;
   }
-  return { pageUrl: `${sandboxUrl}/`, sandboxUrl, botUsername, service, stop: stopper(service, sandbox) };
+  return { pageUrl: `${sandboxUrl}/`, sandboxUrl, botUsername, service, stop: stopper(service, sandbox, dataDir) };
 }
 
-function stopper(service: RunningService, sandbox: Sandbox): () => Promise<void> {
+function stopper(service: RunningService, sandbox: Sandbox, dataDir: DemoDataDir): () => Promise<void> {
   let stopping: Promise<void> | undefined;
   return () => {
     stopping ??= (async () => {
       await service.stop();
       await sandbox.close();
+      await dataDir.remove();
     })();
     return stopping;
   };

@@ -2,6 +2,7 @@
 // over the client API in polling and webhook mode, hot reload, clean exit on SIGTERM, token never shown;
 // with BOT_TOKEN set it is `hearsay run`.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -88,6 +89,8 @@ describe('hearsay start without a token', () => {
     expect(await stopWithSigterm(demo)).toBe(0);
     expect(demo.output()).toContain('demo stopped');
     expect(demo.output()).not.toContain(token);
+    // The demo bot dies with the sandbox: its journal is not left behind in the working directory.
+    expect(existsSync(join(dir, '.hearsay-data'))).toBe(false);
   });
 
   it('works in webhook mode: the sandbox posts to a local webhook with a port of its own', async () => {
