@@ -35,9 +35,9 @@ function next(w: RuleWatcher, event: 'reload' | 'reloadFailed'): Promise<ReloadE
 
 const answer = (w: RuleWatcher, text: string) => respond(message(text), w.current, 'bot')?.text ?? null;
 
-async function startWith(files: Record<string, string>): Promise<RuleWatcher> {
+async function startWith(files: Record<string, string>, debounceMs = 60): Promise<RuleWatcher> {
   for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
-  watcher = new RuleWatcher({ path: dir, debounceMs: 60 });
+  watcher = new RuleWatcher({ path: dir, debounceMs });
   await watcher.start();
   return watcher;
 }
@@ -112,7 +112,9 @@ describe('RuleWatcher', () => {
   });
 
   it('waits for several quick partial writes to finish before loading', async () => {
-    const w = await startWith({ 'bot.yaml': ruleFile('a', 'ping', 'pong') });
+    // The debounce is what bridges the pauses between writes; it is set well above the 5 ms pauses so
+    // that a busy machine (a late timer) does not turn one pause into a half-file load.
+    const w = await startWith({ 'bot.yaml': ruleFile('a', 'ping', 'pong') }, 400);
     let failures = 0;
     let reloads = 0;
     w.on('reloadFailed', () => failures++);
