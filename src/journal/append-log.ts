@@ -1,6 +1,7 @@
-// An append-only file of text lines, the storage under the journal and the webhook inbox. Appends made in
-// one event-loop turn are written together with one write() at the end of that turn (or sooner, by a
-// flush or sync); once written they are in the page cache, so a killed process loses nothing written.
+// An append-only file of text lines, the storage under the journal and the webhook inbox. Appends are
+// queued and written together: those made by one piece of work (a batch of updates) with one write() right
+// after it, those waiting for a running fdatasync with the next one; once written they are in the page
+// cache, so a killed process loses nothing written.
 // `sync()` makes them durable against a machine crash with one fdatasync shared by every append waiting
 // for it (group commit). A torn last line (a crash mid-write) is dropped on open.
 import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
@@ -27,6 +28,7 @@ export class AppendLog {
   /** Appended in this turn and not written yet. */
   private pending: string[] = [];
   private flushScheduled = false;
+  private laterScheduled = false;
   /** Waiting for the pending lines to be written (in the page cache). */
   private flushWaiters: Waiter[] = [];
   private syncing: Promise<void> | null = null;
@@ -78,7 +80,7 @@ export class AppendLog {
     return this.syncCalls;
   }
 
-  /** Queues lines; they are written at the end of this event-loop turn together with the turn's others. */
+  /** Queues lines; they are written with the others queued around them (see flush and sync). */
   append(...lines: string[]): void {
     if (this.closed) throw new JournalError(this.path, `${this.path} is closed`);
     for (const line of lines) this.pending.push(line);
@@ -134,21 +136,43 @@ export class AppendLog {
   private scheduleFlush(): void {
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    setImmediate(this.endOfTurn);
+    queueMicrotask(this.endOfTurn);
   }
 
+  // Runs once the code that appended is done (a microtask: no added latency), so a batch of updates handled
+  // together shares one write. Lines only waiting for a sync that is already running are not written here:
+  // that sync's next round writes them all at once (a webhook burst under load costs one write + one sync).
   private readonly endOfTurn = (): void => {
     this.flushScheduled = false;
     if (this.closed) return;
-    try {
-      this.writePending();
-    } catch (error) {
-      // The lines stay queued for the next attempt; nobody waiting now may think they were written.
-      for (const waiter of [...this.flushWaiters.splice(0), ...this.waiters.splice(0)]) waiter.reject(error as Error);
-      return;
+    if (this.flushWaiters.length > 0 || (this.waiters.length > 0 && !this.syncing)) {
+      try {
+        this.writePending();
+      } catch (error) {
+        // The lines stay queued for the next attempt; nobody waiting now may think they were written.
+        for (const waiter of [...this.flushWaiters.splice(0), ...this.waiters.splice(0)]) waiter.reject(error as Error);
+        return;
+      }
     }
     if (this.waiters.length > 0 && !this.syncing) this.syncing = this.runSync();
+    // Nobody waits for these (e.g. finish marks): write them with whatever else comes this loop turn.
+    else if (this.pending.length > 0 && !this.syncing && !this.laterScheduled) {
+      this.laterScheduled = true;
+      setImmediate(() => {
+        this.laterScheduled = false;
+        if (!this.closed && !this.syncing) this.writeQuietly();
+      });
+    }
   };
+
+  /** For lines nobody waits for: a failure is kept queued, and the next flush or sync retries and reports it. */
+  private writeQuietly(): void {
+    try {
+      this.writePending();
+    } catch {
+      /* see above */
+    }
+  }
 
   /** One write() for every queued line (more only if the kernel takes a part). */
   private writePending(): void {
@@ -192,6 +216,8 @@ export class AppendLog {
       }
     } while (!this.closed && this.waiters.length > 0);
     this.syncing = null;
+    // Lines queued during the last fdatasync that nobody waits for.
+    if (!this.closed && this.pending.length > 0) this.writeQuietly();
     for (const fd of this.retired.splice(0)) closeSync(fd);
   }
 
