@@ -201,9 +201,15 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Servi
     const present = cert === undefined ? 'webhook.tls.key' : 'webhook.tls.cert';
     problems.push(new ConfigProblem(missing, sourceOf(present), `${present} is set but ${missing} is not: give both the certificate and the key, or neither`));
   }
-  if (typeof tokenOrProblem !== 'string') problems.push(tokenOrProblem);
-  if (problems.length > 0) throw new ConfigError(problems);
-  const token = tokenOrProblem as string;
+  // A URL copied with its method path carries the token: refuse it without echoing it.
+  if (/\/bot\d+:/.test(get<string>('base_url') ?? '')) {
+    problems.push(
+      new ConfigProblem('base_url', sourceOf('base_url'), 'base_url must be the API root without /bot<token>, such as https://api.telegram.org; the token goes in BOT_TOKEN or BOT_TOKEN_FILE'),
+    );
+  }
+  if (tokenOrProblem instanceof ConfigProblem) problems.push(tokenOrProblem);
+  if (problems.length > 0 || tokenOrProblem instanceof ConfigProblem) throw new ConfigError(problems);
+  const { token, source: tokenSource } = tokenOrProblem;
 
   let secret = get<string | undefined>('webhook.secret');
   const secretGenerated = secret === undefined;
@@ -216,6 +222,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Servi
 
   return {
     token,
+    tokenSource,
     baseUrl: get<string>('base_url').replace(/\/+$/, ''),
     rulesPath: get<string>('rules'),
     dataDir: get<string>('data_dir'),

@@ -5,7 +5,10 @@ import { resolve } from 'node:path';
 import type { Secrets } from '../log/secrets.js';
 import { ConfigProblem } from './errors.js';
 
-export function readToken(env: NodeJS.ProcessEnv, cwd: string, secrets: Secrets): string | ConfigProblem {
+/** Where the token was read from, so that a rejected token can be traced to the right variable. */
+export type TokenSource = 'BOT_TOKEN' | 'BOT_TOKEN_FILE';
+
+export function readToken(env: NodeJS.ProcessEnv, cwd: string, secrets: Secrets): { token: string; source: TokenSource } | ConfigProblem {
   const direct = env.BOT_TOKEN?.trim() || undefined;
   const file = env.BOT_TOKEN_FILE?.trim() || undefined;
   if (direct) secrets.add(direct);
@@ -13,7 +16,7 @@ export function readToken(env: NodeJS.ProcessEnv, cwd: string, secrets: Secrets)
     return new ConfigProblem('token', { kind: 'env', name: 'BOT_TOKEN_FILE' }, 'set either BOT_TOKEN or BOT_TOKEN_FILE, not both');
   }
   let token = direct;
-  let source = 'BOT_TOKEN';
+  let source: TokenSource = 'BOT_TOKEN';
   if (!token && file) {
     source = 'BOT_TOKEN_FILE';
     try {
@@ -36,5 +39,5 @@ export function readToken(env: NodeJS.ProcessEnv, cwd: string, secrets: Secrets)
   if (/[\s/?#%]/.test(token)) {
     return new ConfigProblem('token', { kind: 'env', name: source }, 'the token contains spaces or URL characters (/ ? # %); copy it again exactly');
   }
-  return token;
+  return { token, source };
 }

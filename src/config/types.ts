@@ -13,6 +13,8 @@ export interface ListenAddress {
 export interface ServiceConfig {
   /** Never logged; registered with the process secrets as soon as it is read. */
   token: string;
+  /** The environment variable the token came from (BOT_TOKEN, or the file named by BOT_TOKEN_FILE). */
+  tokenSource: 'BOT_TOKEN' | 'BOT_TOKEN_FILE';
   baseUrl: string;
   /** Absolute path of the rule directory or file. */
   rulesPath: string;

@@ -3,7 +3,7 @@
 import type { ServiceConfig } from '../config/index.js';
 import type { Logger } from '../log/logger.js';
 import { createSandbox, type Sandbox } from '../sandbox/index.js';
-import { listenFailureMessage } from '../sandbox/listen-failure.js';
+import { listenFailureMessage, SANDBOX_LISTEN_HINTS } from '../ops/listen-failure.js';
 import { webChatPlugin } from '../sandbox/web/plugin.js';
 import { startService, type RunningService } from '../service/start.js';
 import { createDemoBot, demoUsernames } from './create-demo-bot.js';
@@ -43,7 +43,7 @@ export async function startEmbeddedDemo(options: EmbeddedDemoOptions): Promise<E
     listened = await sandbox.listen({ host: options.host, port: options.port });
   } catch (error) {
     await sandbox.close();
-    throw new DemoError('listen', listenFailureMessage(hostForUrl(options.host), options.port, error), { cause: error });
+    throw new DemoError('listen', listenFailureMessage(`${hostForUrl(options.host)}:${options.port}`, error, SANDBOX_LISTEN_HINTS), { cause: error });
   }
   const port = new URL(listened).port;
   const sandboxUrl = `http://${hostForUrl(connectableHost(options.host))}:${port}`;

@@ -204,7 +204,8 @@ export class PollingIngress {
     const failure = classifyFailure(error);
     metrics.error(failure.kind);
     if (error instanceof ApiError && error.errorCode === 401) {
-      throw new IngressError('unauthorized', 'the token was rejected (401 Unauthorized); check BOT_TOKEN');
+      // At start the token worked (getme): now it was revoked or replaced, e.g. by /token in the assistant.
+      throw new IngressError('unauthorized', 'the token was rejected (401 Unauthorized): it was revoked or replaced while running; set the new token in BOT_TOKEN or BOT_TOKEN_FILE and restart');
     }
     if (error instanceof ApiError && error.errorCode === 409 && /webhook/i.test(error.description)) {
       if (!this.options.deleteWebhook) {

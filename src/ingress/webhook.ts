@@ -20,6 +20,7 @@ import { IngressError } from './errors.js';
 import { ALLOWED_UPDATES } from './polling.js';
 import { createSecretCheck } from './secret-token.js';
 import { webhookUpdateSchema } from './update-schema.js';
+import { listenFailureMessage, settingListenHints } from '../ops/listen-failure.js';
 
 export interface WebhookIngressOptions {
   api: BotApi;
@@ -89,7 +90,8 @@ export class WebhookIngress {
       await app.listen({ host: listen.host, port: listen.port });
     } catch (error) {
       await app.close().catch(() => undefined);
-      throw new IngressError('listen_failed', `cannot listen on ${formatListenAddress(listen)}: ${(error as Error).message}`, { cause: error });
+      const hints = settingListenHints('webhook.listen', 'HEARSAY_WEBHOOK_LISTEN', '--webhook-listen');
+      throw new IngressError('listen_failed', listenFailureMessage(formatListenAddress(listen), error, hints), { cause: error });
     }
     this.localUrl = serverUrl(app, https ? 'https' : 'http');
     logger.info({ listen: this.localUrl, path: this.options.path, tls: https !== null }, 'webhook server listening');

@@ -4,6 +4,7 @@ import { ApiError } from '../api/errors.js';
 import { BotApiClient } from '../api/client.js';
 import type { BotApi } from '../api/types.js';
 import type { ServiceConfig } from '../config/types.js';
+import { formatListenAddress } from '../config/listen-address.js';
 import { UpdateDispatcher } from '../delivery/dispatcher.js';
 import type { HandledUpdates } from '../delivery/handled-updates.js';
 import { OutgoingRateLimiter } from '../delivery/rate-limiter.js';
@@ -21,6 +22,7 @@ import { RuleLoadError } from '../rules/problem.js';
 import { RuleWatcher } from '../rules/watch.js';
 import { StartupError } from './errors.js';
 import { createUpdateHandler } from './handle-update.js';
+import { listenFailureMessage, settingListenHints } from '../ops/listen-failure.js';
 
 /** Time a stop may take beyond delivery.shutdown_timeout: the offset confirmation and closing connections. */
 const STOP_MARGIN_MS = 2000;
@@ -118,7 +120,8 @@ export async function startService(config: ServiceConfig, options: StartServiceO
       botId = me.id;
     } catch (error) {
       if (error instanceof ApiError && error.errorCode === 401) {
-        throw new StartupError('unauthorized', 'the token was rejected (401 Unauthorized); check BOT_TOKEN');
+        const where = config.tokenSource === 'BOT_TOKEN_FILE' ? 'the file named by BOT_TOKEN_FILE' : 'BOT_TOKEN';
+        throw new StartupError('unauthorized', `the token was rejected (401 Unauthorized); check ${where}: it must be the bot's current token, as the bot-creation assistant gave it`);
       }
       throw new StartupError('unreachable', `cannot reach the Bot API at ${config.baseUrl}: ${(error as Error).message}`, [], { cause: error });
     }
@@ -185,7 +188,8 @@ export async function startService(config: ServiceConfig, options: StartServiceO
         try {
           serverUrl = await admin.listen(config.admin.listen);
         } catch (error) {
-          throw new StartupError('ingress', `cannot start the admin server: ${(error as Error).message}`, [], { cause: error });
+          const hints = settingListenHints('admin.listen', 'HEARSAY_ADMIN_LISTEN', '--admin-listen');
+          throw new StartupError('ingress', `admin server: ${listenFailureMessage(formatListenAddress(config.admin.listen), error, hints)}`, [], { cause: error });
         }
         cleanups.push(() => admin!.close());
         logger.info({ listen: serverUrl }, 'admin server listening (/healthz, /metrics)');

@@ -94,6 +94,22 @@ describe('config layering', () => {
     expect(config.token).toBe(TOKEN);
   });
 
+  it('remembers which variable the token came from, to point at it when the service rejects it', async () => {
+    expect((await load()).tokenSource).toBe('BOT_TOKEN');
+    await writeFile(join(dir, 'token.txt'), `${TOKEN}\n`);
+    expect((await loadConfig({ cwd: dir, env: { BOT_TOKEN_FILE: 'token.txt' }, secrets: new Secrets() })).tokenSource).toBe('BOT_TOKEN_FILE');
+  });
+
+  it('refuses a base_url with /bot<token> pasted in, without echoing the token', async () => {
+    const problems = await problemsOf(load({ env: { BASE_URL: `https://api.telegram.org/bot${TOKEN}/` } }));
+    expect(problems).toEqual([
+      'environment variable BASE_URL: base_url must be the API root without /bot<token>, such as https://api.telegram.org; the token goes in BOT_TOKEN or BOT_TOKEN_FILE',
+    ]);
+    expect(problems.join('\n')).not.toContain(TOKEN.split(':')[1]);
+    // A proxy path that merely starts with "bot" is a legitimate root.
+    expect((await load({ env: { BASE_URL: 'https://proxy.example.com/botapi' } })).baseUrl).toBe('https://proxy.example.com/botapi');
+  });
+
   it('resolves paths written in the config file relative to that file', async () => {
     await writeFile(join(dir, 'elsewhere.yaml'), 'rules: ./bot-rules\n');
     const config = await loadConfig({ cwd: '/', configPath: join(dir, 'elsewhere.yaml'), env: { BOT_TOKEN: TOKEN }, secrets: new Secrets() });

@@ -2,8 +2,9 @@
 // and neither prints the token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { createBotViaAssistant, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
-import { startRun, versionedRules, writeRules } from './run-process.js';
+import { freePort, startRun, versionedRules, writeRules } from './run-process.js';
 
 const FAKE_TOKEN = '123456789:AAHfakefakefakefakefakefakefakefake1';
 
@@ -42,9 +43,41 @@ describe('hearsay run refuses to start', () => {
     const run = startRun({ env: { BOT_TOKEN: FAKE_TOKEN, BASE_URL: sandbox.baseUrl, HEARSAY_RULES: rules.dir } });
     expect(await run.exited).toBe(1);
     const output = run.lines.join('\n');
-    expect(output).toContain('the token was rejected (401 Unauthorized); check BOT_TOKEN');
+    expect(output).toContain("the token was rejected (401 Unauthorized); check BOT_TOKEN: it must be the bot's current token");
     expect(output).not.toContain(FAKE_TOKEN);
     expect(output).not.toContain(FAKE_TOKEN.split(':')[1]);
+
+    await writeFile(`${rules.dir}/token.txt`, FAKE_TOKEN);
+    const fromFile = startRun({ env: { BOT_TOKEN_FILE: `${rules.dir}/token.txt`, BASE_URL: sandbox.baseUrl, HEARSAY_RULES: rules.dir } });
+    expect(await fromFile.exited).toBe(1);
+    expect(fromFile.lines.join('\n')).toContain('the token was rejected (401 Unauthorized); check the file named by BOT_TOKEN_FILE');
+  });
+
+  it('exits 1 naming the setting to change when the webhook port is taken', async () => {
+    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 4343, name: 'Busy', username: 'busy_port_bot' });
+    const rules = await writeRules(versionedRules('v1'));
+    const port = await freePort();
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
+    try {
+      const run = startRun({
+        env: {
+          BOT_TOKEN: bot.token,
+          BASE_URL: sandbox.baseUrl,
+          HEARSAY_RULES: rules.dir,
+          HEARSAY_MODE: 'webhook',
+          HEARSAY_WEBHOOK_URL: `http://127.0.0.1:${port}`,
+          HEARSAY_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
+          HEARSAY_DATA_DIR: `${rules.dir}/data`,
+        },
+      });
+      expect(await run.exited).toBe(1);
+      expect(run.lines.join('\n')).toContain(
+        `cannot listen on 127.0.0.1:${port}: the port is already in use (is another hearsay or another server still running?); stop it, or choose another port with webhook.listen (HEARSAY_WEBHOOK_LISTEN, --webhook-listen)`,
+      );
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
   });
 
   it('exits 1 and prints every rule problem with its position when the rules are broken', async () => {

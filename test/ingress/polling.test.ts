@@ -180,12 +180,14 @@ describe('PollingIngress against the sandbox', () => {
     await setup.close();
   });
 
-  it('fails fast on a rejected token', async () => {
+  it('fails fast on a rejected token, saying it was revoked or replaced', async () => {
     const { ingress, api } = poller('1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
     await ingress.start();
     const error = await ingress.done.then(() => null, (e: unknown) => e);
     expect((error as IngressError).failure).toBe('unauthorized');
-    expect((error as Error).message).toBe('the token was rejected (401 Unauthorized); check BOT_TOKEN');
+    expect((error as Error).message).toBe(
+      'the token was rejected (401 Unauthorized): it was revoked or replaced while running; set the new token in BOT_TOKEN or BOT_TOKEN_FILE and restart',
+    );
     await api.close();
   });
 

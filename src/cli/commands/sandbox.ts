@@ -2,7 +2,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger, LOG_LEVELS } from '../../log/logger.js';
 import { createSandbox } from '../../sandbox/index.js';
-import { listenFailureMessage } from '../../sandbox/listen-failure.js';
+import { listenFailureMessage, SANDBOX_LISTEN_HINTS } from '../../ops/listen-failure.js';
 import { webChatPlugin } from '../../sandbox/web/plugin.js';
 import { hostForUrl } from '../../demo/free-port.js';
 import { FAILURE_EXIT_CODE, OK_EXIT_CODE } from '../exit-codes.js';
@@ -31,7 +31,7 @@ export function sandboxCommand(): Command {
       try {
         baseUrl = await sandbox.listen({ host: options.host, port: options.port });
       } catch (error) {
-        process.stderr.write(`hearsay sandbox: ${listenFailureMessage(hostForUrl(options.host), options.port, error)}\n`);
+        process.stderr.write(`hearsay sandbox: ${listenFailureMessage(`${hostForUrl(options.host)}:${options.port}`, error, SANDBOX_LISTEN_HINTS)}\n`);
         await sandbox.close();
         process.exitCode = FAILURE_EXIT_CODE;
         return;
