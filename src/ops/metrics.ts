@@ -2,22 +2,24 @@
 // services in one process (tests, an embedded demo) do not mix their numbers.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-/** Labels of hearsay_errors_total. */
-export type ErrorKind =
-  | 'rate_limited'
-  | 'server_error'
-  | 'network'
-  | 'timeout'
-  | 'rejected'
-  | 'unauthorized'
-  | 'conflict'
-  | 'http'
-  | 'reply_dropped'
-  | 'handler_failed'
-  | 'webhook_unauthorized'
-  | 'webhook_invalid'
-  | 'webhook_overloaded'
-  | 'unknown';
+/** Labels of hearsay_errors_total (docs/operations.md lists them). */
+export const ERROR_KINDS = [
+  'rate_limited',
+  'server_error',
+  'network',
+  'timeout',
+  'rejected',
+  'unauthorized',
+  'conflict',
+  'http',
+  'reply_dropped',
+  'handler_failed',
+  'webhook_unauthorized',
+  'webhook_invalid',
+  'webhook_overloaded',
+  'unknown',
+] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 export class ServiceMetrics {
   readonly registry = new Registry();
@@ -38,7 +40,7 @@ export class ServiceMetrics {
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
     this.reloadSuccess.set(1);
     // Every kind starts at zero so dashboards see the series before the first error.
-    for (const kind of ['rate_limited', 'server_error', 'network', 'timeout', 'rejected', 'reply_dropped'] as const) this.errors.inc({ kind }, 0);
+    for (const kind of ERROR_KINDS) this.errors.inc({ kind }, 0);
     for (const result of ['success', 'failure'] as const) this.reloads.inc({ result }, 0);
   }
 

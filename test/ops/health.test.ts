@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { ApiError, NetworkError } from '../../src/api/errors.js';
 import { AdminServer } from '../../src/ops/admin-server.js';
 import { HealthState } from '../../src/ops/health.js';
@@ -59,6 +60,12 @@ describe('health and metrics', () => {
     const text = await response.text();
     expect(text).toMatch(/^hearsay_updates_received_total 3$/m);
     expect(text).toMatch(/^hearsay_errors_total\{kind="rate_limited"\} 1$/m);
+    // Every error kind the operations guide lists is a series from the start, so dashboards and alerts see it at 0.
+    const guide = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
+    const row = guide.split('\n').find((line) => line.startsWith('| `hearsay_errors_total{kind}`'))!;
+    const documented = [...row.split('|')[3]!.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!);
+    expect(documented.length).toBeGreaterThan(10);
+    for (const kind of documented) expect(text).toMatch(new RegExp(`^hearsay_errors_total\\{kind="${kind}"\\} \\d+$`, 'm'));
     expect(text).toMatch(/^hearsay_reloads_total\{result="failure"\} 1$/m);
     expect(text).toMatch(/^hearsay_reload_success 0$/m);
     expect(text).toMatch(/^# TYPE hearsay_match_duration_seconds histogram$/m);
