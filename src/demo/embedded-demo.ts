@@ -5,7 +5,9 @@ import type { Logger } from '../log/logger.js';
 import { createSandbox, type Sandbox } from '../sandbox/index.js';
 import { listenFailureMessage, SANDBOX_LISTEN_HINTS } from '../ops/listen-failure.js';
 import { webChatPlugin } from '../sandbox/web/plugin.js';
+import { rulesStartupError } from '../service/errors.js';
 import { startService, type RunningService } from '../service/start.js';
+import { checkRules } from '../rules/load.js';
 import { createDemoBot, demoUsernames } from './create-demo-bot.js';
 import { demoDataDir, type DemoDataDir } from './demo-data-dir.js';
 import { loadDemoConfig, type DemoConfigOptions } from './demo-config.js';
@@ -36,6 +38,10 @@ export const DEMO_BOT_NAME = 'hearsay demo';
 
 export async function startEmbeddedDemo(options: EmbeddedDemoOptions): Promise<EmbeddedDemo> {
   const { logger } = options;
+  // Broken rules are reported before anything listens, as `hearsay run` does; the service loads them again.
+  const { problems } = await checkRules(options.settings.rulesPath);
+  const errors = problems.filter((p) => p.severity === 'error');
+  if (errors.length > 0) throw rulesStartupError(options.settings.rulesPath, errors);
   const sandbox = await createSandbox({ logger: logger.child({ name: 'sandbox' }) });
   await sandbox.app.register(webChatPlugin, { store: sandbox.store, onMessage: sandbox.onMessage });
   let listened: string;

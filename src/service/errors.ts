@@ -13,3 +13,8 @@ export class StartupError extends Error {
     super(message, options);
   }
 }
+
+/** Broken rules at start: every problem on its own line, and nothing started. */
+export function rulesStartupError(rulesPath: string, problems: readonly { format(): string }[]): StartupError {
+  return new StartupError('rules', `the rules in ${rulesPath} have problems; nothing was started`, problems.map((p) => p.format()));
+}

@@ -20,7 +20,7 @@ import { ServiceMetrics } from '../ops/metrics.js';
 import { ObservedBotApi } from '../ops/observed-bot-api.js';
 import { RuleLoadError } from '../rules/problem.js';
 import { RuleWatcher } from '../rules/watch.js';
-import { StartupError } from './errors.js';
+import { StartupError, rulesStartupError } from './errors.js';
 import { createUpdateHandler } from './handle-update.js';
 import { listenFailureMessage, settingListenHints } from '../ops/listen-failure.js';
 
@@ -89,7 +89,7 @@ export async function startService(config: ServiceConfig, options: StartServiceO
     } catch (error) {
       await rules.close().catch(() => undefined);
       if (error instanceof RuleLoadError) {
-        throw new StartupError('rules', `the rules in ${config.rulesPath} have problems; nothing was started`, error.problems.map((p) => p.format()));
+        throw rulesStartupError(config.rulesPath, error.problems);
       }
       const message = (error as NodeJS.ErrnoException).code === 'ENOENT' ? `the rule path ${config.rulesPath} does not exist` : `cannot load the rules: ${(error as Error).message}`;
       throw new StartupError('rules', message, [], { cause: error });

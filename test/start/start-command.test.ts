@@ -125,12 +125,28 @@ describe('hearsay start without a token', () => {
     expect(result.stdout).not.toContain('Open ');
   });
 
+  it('reports broken rules with their positions before anything listens (exit 1)', async () => {
+    await writeFile(join(dir, 'zz.yaml'), 'rules:\n  - id: broken\n    repyl: hi\n    text: x\n');
+    const result = spawnSync(process.execPath, [new URL('../../dist/cli/main.js', import.meta.url).pathname, 'start', '--port', '0', '--rules', dir], {
+      env: tokenFreeEnv(),
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 15_000,
+      input: '',
+    });
+    // (bot.yaml from beforeEach is valid; this file breaks the set.)
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stderr).toMatch(/zz\.yaml:3:5: unknown key 'repyl' in rule 'broken'; did you mean 'reply'\?/);
+    expect(result.stderr).toContain('have problems; nothing was started');
+    expect(result.stdout).not.toMatch(/listening|Open /);
+  });
+
   it('says the chat page port is taken and how to choose another (exit 1)', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen({ host: '127.0.0.1', port: 0 }, resolve));
     try {
       const port = (blocker.address() as AddressInfo).port;
-      const result = spawnSync(process.execPath, [new URL('../../dist/cli/main.js', import.meta.url).pathname, 'start', '--port', String(port)], {
+      const result = spawnSync(process.execPath, [new URL('../../dist/cli/main.js', import.meta.url).pathname, 'start', '--port', String(port), '--rules', dir], {
         env: tokenFreeEnv(),
         cwd: dir,
         encoding: 'utf8',
