@@ -1,10 +1,13 @@
 // The user side of the sandbox (tests, benchmarks, a web chat page): send as a user, read a chat with a
-// long poll, block a bot. Messages to the assistant are answered at once; messages to a bot become updates.
+// long poll, block a bot, and the same in groups. Messages to the assistant are answered at once; messages
+// to a bot become updates.
+import type { Message } from '@grammyjs/types';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { badRequest } from './api-failure.js';
 import type { Assistant } from './assistant.js';
 import { storeUserMessage } from './chat-messages.js';
-import type { Peer, SandboxStore, SandboxUser } from './store.js';
+import { groupRoutes, memberGroup, postInGroup } from './group-routes.js';
+import type { Peer, StoredMessageEvent, SandboxStore, SandboxUser } from './store.js';
 import { characterCount } from './text-entities.js';
 
 export interface ClientRoutesOptions {
@@ -18,10 +21,16 @@ export async function clientRoutes(app: FastifyInstance, { store, assistant }: C
   app.post('/client/send', async (request) => {
     const body = objectBody(request.body);
     const user = readUser(body.user);
-    const peer = readPeer(store, body.to);
     const text = body.text;
     if (typeof text !== 'string' || text.trim().length === 0) throw badRequest('text must be a non-empty string');
     if (characterCount(text) > 4096) throw badRequest('text must be at most 4096 characters');
+    if (body.chat !== undefined) {
+      const group = memberGroup(store, body.chat, user.id);
+      const replyTo = body.reply_to === undefined ? undefined : positiveInteger(body.reply_to, 'reply_to');
+      const message = postInGroup(store, group, store.rememberUser(user), text, replyTo);
+      return { ok: true, result: { message_id: message.message_id, chat_id: group.id } };
+    }
+    const peer = readPeer(store, body.to);
     const known = store.rememberUser(user);
     const message = storeUserMessage(store, known, peer, text);
     if (peer.bot) peer.bot.queue.push(message);
@@ -32,13 +41,25 @@ export async function clientRoutes(app: FastifyInstance, { store, assistant }: C
   app.get('/client/messages', async (request, reply) => {
     const query = request.query as Record<string, string | undefined>;
     const userId = positiveInteger(query.user, 'user');
-    const peer = readPeer(store, query.with);
     const after = query.after === undefined ? 0 : nonNegativeInteger(query.after, 'after');
     const wait = query.wait === undefined ? 0 : Math.min(nonNegativeInteger(query.wait, 'wait'), MAX_WAIT_SECONDS);
-    const newer = () => store.messages(userId, peer.id).filter((message) => message.message_id > after);
-    if (newer().length === 0 && wait > 0) await waitForChatMessage(store, userId, peer, wait * 1000, reply);
+    let all: () => Message[];
+    let inChat: (event: StoredMessageEvent) => boolean;
+    if (query.chat !== undefined) {
+      const group = memberGroup(store, query.chat, userId);
+      all = () => store.groupMessages(group.id);
+      inChat = (event) => event.groupId === group.id;
+    } else {
+      const peer = readPeer(store, query.with);
+      all = () => store.messages(userId, peer.id);
+      inChat = (event) => event.groupId === undefined && event.userId === userId && event.peer === peer.username;
+    }
+    const newer = () => all().filter((message) => message.message_id > after);
+    if (newer().length === 0 && wait > 0) await waitForChatMessage(store, inChat, wait * 1000, reply);
     return { ok: true, result: newer() };
   });
+
+  await app.register(groupRoutes, { store, readUser, objectBody });
 
   app.post('/client/block', async (request) => {
     const body = objectBody(request.body);
@@ -51,7 +72,12 @@ export async function clientRoutes(app: FastifyInstance, { store, assistant }: C
   });
 }
 
-function waitForChatMessage(store: SandboxStore, userId: number, peer: Peer, timeoutMs: number, reply: FastifyReply): Promise<void> {
+function waitForChatMessage(
+  store: SandboxStore,
+  inChat: (event: StoredMessageEvent) => boolean,
+  timeoutMs: number,
+  reply: FastifyReply,
+): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       clearTimeout(timer);
@@ -61,7 +87,7 @@ function waitForChatMessage(store: SandboxStore, userId: number, peer: Peer, tim
     };
     const timer = setTimeout(done, timeoutMs);
     const unsubscribe = store.onMessage((event) => {
-      if (event.userId === userId && event.peer === peer.username) done();
+      if (inChat(event)) done();
     });
     reply.raw.on('close', done);
   });

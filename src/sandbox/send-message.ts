@@ -1,8 +1,9 @@
-// getme and sendmessage with the real service's checks and exact descriptions.
+// getme and sendmessage (to private chats and groups) with the real service's checks and exact descriptions.
 // The 4096 limit counts characters (Unicode code points) of the text after HTML parsing.
 import type { Message, UserFromGetMe } from '@grammyjs/types';
 import { badRequest, forbidden } from './api-failure.js';
 import { storePeerMessage } from './chat-messages.js';
+import { storeGroupBotMessage } from './group-chat.js';
 import type { MethodContext } from './method-context.js';
 import { booleanParam, integerParam, jsonParam, stringParam, type Params } from './params.js';
 import { characterCount } from './text-entities.js';
@@ -33,6 +34,15 @@ export function sendMessage({ store, bot, limiter }: MethodContext, params: Para
   if (characterCount(text) > 4096) throw badRequest('message is too long');
 
   const chatId = integerParam(params, 'chat_id');
+  const group = chatId === undefined || chatId >= 0 ? undefined : store.group(chatId);
+  if (group) {
+    if (!group.botIds.has(bot.id)) throw forbidden(`bot is not a member of the ${group.type} chat`);
+    const replyTo = repliedMessage(params);
+    const original = replyTo === undefined ? undefined : store.groupMessages(group.id).find((m) => m.message_id === replyTo.messageId);
+    if (replyTo !== undefined && !original && !replyTo.allowWithout) throw badRequest('message to be replied not found');
+    limiter.admit(bot.id, group.id);
+    return storeGroupBotMessage(store, group, bot, text, original);
+  }
   const user = chatId === undefined ? undefined : store.user(chatId);
   if (!user) throw badRequest('chat not found');
   if (store.isBlocked(user.id, bot.id)) throw forbidden('bot was blocked by the user');

@@ -1,5 +1,5 @@
-// The sandbox's whole state, in memory: users, bots and their tokens, private chats with their messages,
-// who blocked whom. Every stored message is announced to subscribers (long polls, a web chat page).
+// The sandbox's whole state, in memory: users, bots and their tokens, private chats and groups with their
+// messages, who blocked whom. Every stored message is announced to subscribers (long polls, a web chat page).
 import type { Message } from '@grammyjs/types';
 import { generateToken } from './tokens.js';
 import { UpdateQueue } from './update-queue.js';
@@ -44,10 +44,24 @@ export interface Peer {
 }
 
 export interface StoredMessageEvent {
+  /** The user of a private chat; for a group message, the group's (negative) chat id. */
   userId: number;
-  /** The bot's or the assistant's username. */
+  /** The bot's or the assistant's username; empty for a group message. */
   peer: string;
   message: Message;
+  /** Set for a group message: the group's chat id. */
+  groupId?: number;
+}
+
+export type GroupType = 'group' | 'supergroup';
+
+export interface GroupRecord {
+  /** Negative; a supergroup's starts with -100, as on the real service. */
+  id: number;
+  type: GroupType;
+  title: string;
+  memberIds: Set<number>;
+  botIds: Set<number>;
 }
 
 export const ASSISTANT: Peer = { id: 93_372_553, name: 'BotMaker', username: 'BotMaker' };
@@ -64,6 +78,8 @@ export class SandboxStore {
   private readonly chats = new Map<string, ChatLog>();
   private readonly blocked = new Set<string>();
   private readonly messageListeners = new Set<(event: StoredMessageEvent) => void>();
+  private readonly groups = new Map<number, GroupRecord>();
+  private nextGroupNumber = 4_100_000_001;
   private nextBotId = 7_000_000_001 + Math.floor(Math.random() * 1_000_000) * 100;
 
   rememberUser(user: SandboxUser): SandboxUser {
@@ -147,6 +163,33 @@ export class SandboxStore {
     const message = build(chat.nextMessageId++, Math.floor(Date.now() / 1000));
     chat.messages.push(message);
     for (const listener of this.messageListeners) listener({ userId, peer: peer.username, message });
+    return message;
+  }
+
+  createGroup(title: string, type: GroupType, memberIds: number[], botIds: number[]): GroupRecord {
+    const number = this.nextGroupNumber++;
+    // Real ids: a basic group is -<number>, a supergroup -100<number>.
+    const id = type === 'supergroup' ? -(1_000_000_000_000 + number) : -number;
+    const group: GroupRecord = { id, type, title, memberIds: new Set(memberIds), botIds: new Set(botIds) };
+    this.groups.set(id, group);
+    this.chats.set(`group:${id}`, { messages: [], nextMessageId: 1 });
+    return group;
+  }
+
+  group(id: number): GroupRecord | undefined {
+    return this.groups.get(id);
+  }
+
+  groupMessages(groupId: number): Message[] {
+    return this.chats.get(`group:${groupId}`)?.messages ?? [];
+  }
+
+  /** Stores a message in a group; `build` gets the group's next message id. */
+  appendGroupMessage(group: GroupRecord, build: (messageId: number, date: number) => Message): Message {
+    const chat = this.chats.get(`group:${group.id}`)!;
+    const message = build(chat.nextMessageId++, Math.floor(Date.now() / 1000));
+    chat.messages.push(message);
+    for (const listener of this.messageListeners) listener({ userId: group.id, peer: '', message, groupId: group.id });
     return message;
   }
 

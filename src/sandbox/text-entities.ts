@@ -10,6 +10,13 @@ export function commandEntities(text: string): MessageEntity[] | undefined {
   return [{ type: 'bot_command', offset: 0, length: match[0].length }];
 }
 
+const MENTION = /(?<![A-Za-z0-9_@])@[A-Za-z0-9_]{5,32}(?![A-Za-z0-9_])/g;
+
+/** `mention` entities for every `@username` in the text (the service marks these in groups). */
+export function mentionEntities(text: string): MessageEntity[] {
+  return [...text.matchAll(MENTION)].map((match) => ({ type: 'mention', offset: match.index, length: match[0].length }));
+}
+
 /** Message length as the sandbox counts it for the 4096 limit: Unicode code points (characters). */
 export function characterCount(text: string): number {
   let count = 0;

@@ -100,3 +100,60 @@ async function clientCall<T>(baseUrl: string, path: string, init: { method: stri
   if (!envelope.ok) throw new Error(`sandbox ${init.method} ${path.split('?')[0]} failed: ${response.status} ${envelope.description}`);
   return envelope.result as T;
 }
+
+/** Creates a group of users and bots through POST /client/groups; returns its (negative) chat id. */
+export async function createGroup(
+  baseUrl: string,
+  { title, members, bots = [], type = 'group' }: { title: string; members: HarnessUser[]; bots?: string[]; type?: 'group' | 'supergroup' },
+): Promise<number> {
+  const body = { title, type, bots, members: members.map((member) => ({ first_name: `User${member.id}`, ...member })) };
+  const result = await clientCall<{ chat_id: number }>(baseUrl, '/client/groups', { method: 'POST', body: JSON.stringify(body) });
+  return result.chat_id;
+}
+
+/** Posts `text` in the group as the user (a member), optionally replying to one of the group's messages. */
+export async function sendToGroup(
+  baseUrl: string,
+  user: number | HarnessUser,
+  chatId: number,
+  text: string,
+  replyTo?: number,
+): Promise<{ message_id: number; chat_id: number }> {
+  const sender = typeof user === 'number' ? { id: user } : user;
+  const body = { user: { first_name: `User${sender.id}`, ...sender }, chat: chatId, text, ...(replyTo !== undefined ? { reply_to: replyTo } : {}) };
+  return clientCall(baseUrl, '/client/send', { method: 'POST', body: JSON.stringify(body) });
+}
+
+/** The group's messages newer than `after`, as member `userId` sees them (long-polls up to `waitSeconds`). */
+export async function groupMessages(baseUrl: string, userId: number, chatId: number, after = 0, waitSeconds = 0): Promise<Message[]> {
+  const query = new URLSearchParams({ user: String(userId), chat: String(chatId), after: String(after), wait: String(waitSeconds) });
+  return clientCall(baseUrl, `/client/messages?${query}`, { method: 'GET' });
+}
+
+/**
+ * Waits until `bot` has posted `count` messages newer than `after` in the group, and returns them (oldest
+ * first). Rejects with the messages seen so far when `timeoutMs` passes.
+ */
+export async function waitForGroupReplies(
+  baseUrl: string,
+  { userId, chatId, bot, after = 0, count = 1, timeoutMs = 5000 }: { userId: number; chatId: number; bot: string; after?: number; count?: number; timeoutMs?: number },
+): Promise<Message[]> {
+  const deadline = Date.now() + timeoutMs;
+  const wanted = bot.replace(/^@/, '').toLowerCase();
+  const replies: Message[] = [];
+  let cursor = after;
+  for (;;) {
+    const remaining = deadline - Date.now();
+    const waitSeconds = Math.max(0, Math.min(5, Math.ceil(remaining / 1000)));
+    const messages = await groupMessages(baseUrl, userId, chatId, cursor, remaining > 0 ? waitSeconds : 0);
+    for (const message of messages) {
+      cursor = Math.max(cursor, message.message_id);
+      if (message.from?.is_bot && message.from.username?.toLowerCase() === wanted) replies.push(message);
+    }
+    if (replies.length >= count) return replies.slice(0, count);
+    if (Date.now() >= deadline) {
+      throw new Error(`expected ${count} replies from @${bot} in group ${chatId}, got ${replies.length}: ${JSON.stringify(replies.map((m) => m.text))}`);
+    }
+    if (messages.length === 0 && waitSeconds === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,74 @@
+// Messages of a group chat, both directions, and which bots receive them: bots keep the real service's
+// default privacy mode, so a bot sees commands for it, mentions of it and replies to its own messages.
+import type { Chat, Message, MessageEntity } from '@grammyjs/types';
+import { peerAsSender, userAsSender } from './chat-messages.js';
+import type { BotRecord, GroupRecord, SandboxStore, SandboxUser } from './store.js';
+import { commandEntities, mentionEntities } from './text-entities.js';
+
+const COMMAND = /^\/[A-Za-z0-9_]{1,32}(?:@([A-Za-z0-9_]{1,32}))?(?=$|\s)/;
+
+export function groupChat(group: GroupRecord): Chat.GroupChat | Chat.SupergroupChat {
+  return { id: group.id, type: group.type, title: group.title } as Chat.GroupChat | Chat.SupergroupChat;
+}
+
+/** A user's message in the group, with its command and mention entities. */
+export function storeGroupUserMessage(
+  store: SandboxStore,
+  group: GroupRecord,
+  user: SandboxUser,
+  text: string,
+  replyTo?: Message,
+): Message.TextMessage {
+  const entities: MessageEntity[] = [...(commandEntities(text) ?? []), ...mentionEntities(text)];
+  return store.appendGroupMessage(group, (messageId, date) =>
+    withoutUndefined({
+      message_id: messageId,
+      from: userAsSender(user),
+      chat: groupChat(group),
+      date,
+      text,
+      entities: entities.length > 0 ? entities : undefined,
+      reply_to_message: replyTo,
+    }),
+  ) as Message.TextMessage;
+}
+
+/** A bot's message in the group (sendmessage). */
+export function storeGroupBotMessage(store: SandboxStore, group: GroupRecord, bot: BotRecord, text: string, replyTo?: Message): Message.TextMessage {
+  return store.appendGroupMessage(group, (messageId, date) =>
+    withoutUndefined({
+      message_id: messageId,
+      from: peerAsSender({ id: bot.id, name: bot.name, username: bot.username }),
+      chat: groupChat(group),
+      date,
+      text,
+      reply_to_message: replyTo,
+    }),
+  ) as Message.TextMessage;
+}
+
+/**
+ * Privacy mode: `/cmd` and `/cmd@thisbot` reach the bot (`/cmd@otherbot` does not), as do messages that
+ * mention `@thisbot` and replies to the bot's own messages; everything else stays unseen.
+ */
+export function visibleToBot(message: Message, bot: BotRecord): boolean {
+  const text = message.text ?? '';
+  const username = bot.username.toLowerCase();
+  const command = COMMAND.exec(text);
+  if (command) return command[1] === undefined || command[1].toLowerCase() === username;
+  const mentioned = (message.entities ?? []).some(
+    (entity) => entity.type === 'mention' && text.slice(entity.offset + 1, entity.offset + entity.length).toLowerCase() === username,
+  );
+  return mentioned || message.reply_to_message?.from?.id === bot.id;
+}
+
+/** Queues the user's group message as an update for every bot in the group that may see it. */
+export function deliverToGroupBots(store: SandboxStore, group: GroupRecord, message: Message): void {
+  for (const bot of store.allBots()) {
+    if (group.botIds.has(bot.id) && visibleToBot(message, bot)) bot.queue.push(message);
+  }
+}
+
+function withoutUndefined(message: Record<string, unknown>): Message {
+  return Object.fromEntries(Object.entries(message).filter(([, value]) => value !== undefined)) as unknown as Message;
+}

@@ -1,0 +1,57 @@
+// The user side of groups: create a group of users and bots, post in it as a member, read it. Reached
+// through POST /client/groups and the `chat` form of /client/send and /client/messages.
+import type { FastifyInstance } from 'fastify';
+import type { Message } from '@grammyjs/types';
+import { badRequest } from './api-failure.js';
+import { deliverToGroupBots, storeGroupUserMessage } from './group-chat.js';
+import type { GroupRecord, GroupType, SandboxStore, SandboxUser } from './store.js';
+
+const MAX_TITLE_LENGTH = 128;
+
+export interface GroupRoutesOptions {
+  store: SandboxStore;
+  readUser(value: unknown): SandboxUser;
+  objectBody(body: unknown): Record<string, unknown>;
+}
+
+export async function groupRoutes(app: FastifyInstance, { store, readUser, objectBody }: GroupRoutesOptions): Promise<void> {
+  app.post('/client/groups', async (request) => {
+    const body = objectBody(request.body);
+    const title = body.title;
+    if (typeof title !== 'string' || title.trim() === '') throw badRequest('title must be a non-empty string');
+    if (title.length > MAX_TITLE_LENGTH) throw badRequest(`title must be at most ${MAX_TITLE_LENGTH} characters`);
+    const type = body.type ?? 'group';
+    if (type !== 'group' && type !== 'supergroup') throw badRequest('type must be "group" or "supergroup"');
+    if (!Array.isArray(body.members) || body.members.length === 0) {
+      throw badRequest('members must be a non-empty list of users like {"id": 1001, "first_name": "Ann"}');
+    }
+    const members = body.members.map((member) => store.rememberUser(readUser(member)));
+    const botNames = body.bots ?? [];
+    if (!Array.isArray(botNames)) throw badRequest('bots must be a list of bot usernames');
+    const botIds = botNames.map((name) => {
+      const bot = typeof name === 'string' ? store.peerByUsername(name)?.bot : undefined;
+      if (!bot) throw badRequest(`there is no bot with the username @${String(name).replace(/^@/, '')}`);
+      return bot.id;
+    });
+    const group = store.createGroup(title, type as GroupType, members.map((member) => member.id), botIds);
+    return { ok: true, result: { chat_id: group.id } };
+  });
+}
+
+/** The group named by a client request, which `userId` must be a member of. */
+export function memberGroup(store: SandboxStore, chat: unknown, userId: number): GroupRecord {
+  const id = typeof chat === 'string' && /^-\d+$/.test(chat.trim()) ? Number(chat) : chat;
+  const group = typeof id === 'number' ? store.group(id) : undefined;
+  if (!group) throw badRequest(`there is no group with the chat id ${String(chat)}; create one with POST /client/groups`);
+  if (!group.memberIds.has(userId)) throw badRequest(`user ${userId} is not a member of the group ${group.id}`);
+  return group;
+}
+
+/** The user posts in the group (optionally replying to one of its messages); bots get what privacy mode lets through. */
+export function postInGroup(store: SandboxStore, group: GroupRecord, user: SandboxUser, text: string, replyToId?: number): Message {
+  const replyTo = replyToId === undefined ? undefined : store.groupMessages(group.id).find((message) => message.message_id === replyToId);
+  if (replyToId !== undefined && !replyTo) throw badRequest(`there is no message ${replyToId} in the group ${group.id}`);
+  const message = storeGroupUserMessage(store, group, user, text, replyTo);
+  deliverToGroupBots(store, group, message);
+  return message;
+}
