@@ -1,6 +1,5 @@
 // startService as a library (the embedded demo will call it this way): real sandbox, in-process service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log/logger.js';
 import { Secrets } from '../../src/log/secrets.js';
@@ -8,7 +7,7 @@ import { StartupError } from '../../src/service/errors.js';
 import { startService } from '../../src/service/start.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
 import { botRepliesTo } from './chat-checks.js';
-import { versionedRules, writeRules } from './run-process.js';
+import { startInProcess } from '../support/in-process-service.js';
 
 describe('startService', () => {
   let sandbox: StartedSandbox;
@@ -21,22 +20,7 @@ describe('startService', () => {
 
   it('runs in-process, answers, and stops idempotently with a quiet log', async () => {
     const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 3101, name: 'Lib', username: 'library_mode_bot' });
-    const rules = await writeRules(versionedRules('lib'));
-    const secrets = new Secrets();
-    const config = await loadConfig({
-      cwd: rules.dir,
-      env: { BOT_TOKEN: bot.token, BASE_URL: sandbox.baseUrl, HEARSAY_RULES: rules.dir, HEARSAY_POLLING_TIMEOUT: '1' },
-      secrets,
-    });
-    const lines: string[] = [];
-    const destination = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const logger = createLogger({ level: 'debug', destination, secrets });
-    const service = await startService(config, { logger });
+    const { service, lines } = await startInProcess(sandbox.baseUrl, bot.token, {}, 'lib');
     expect(service.botUsername).toBe('library_mode_bot');
     expect(service.serverUrl).toBeNull();
 

@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
 import { ReplyLedger } from './reply-ledger.js';
-import { injectFault, sendmessageCount, startInProcess, type InProcessService } from './in-process-service.js';
+import { injectFault, sendmessageCount, startInProcess, type InProcessService } from '../support/in-process-service.js';
 
 describe('faults from the service', () => {
   let sandbox: StartedSandbox;

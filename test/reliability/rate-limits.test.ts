@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
 import { ReplyLedger } from './reply-ledger.js';
-import { sendmessageCount, startInProcess } from './in-process-service.js';
+import { sendmessageCount, startInProcess } from '../support/in-process-service.js';
 
 describe('outgoing rate limits', () => {
   let sandbox: StartedSandbox;

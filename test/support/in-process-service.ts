@@ -1,5 +1,5 @@
-// Starts the real service in this process against a sandbox, for tests that count requests and read
-// metrics: its own data directory, JSON log lines kept in memory.
+// Starts the real service in this process against a sandbox, for tests that read its logs, count requests
+// or read metrics: its own data directory, JSON log lines (debug level) kept in memory.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,8 +15,9 @@ export interface InProcessService {
   lines: string[];
 }
 
-export async function startInProcess(baseUrl: string, token: string, env: Record<string, string> = {}): Promise<InProcessService> {
-  const rules = await writeRules(versionedRules('v1'));
+/** `rulesVersion` prefixes the test rules' answers (see versionedRules), e.g. 'v1: hello'. */
+export async function startInProcess(baseUrl: string, token: string, env: Record<string, string> = {}, rulesVersion = 'v1'): Promise<InProcessService> {
+  const rules = await writeRules(versionedRules(rulesVersion));
   const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-faults-data-'));
   const secrets = new Secrets();
   const config = await loadConfig({
