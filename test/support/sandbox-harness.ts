@@ -49,24 +49,32 @@ export async function waitForBotReplies(
   baseUrl: string,
   { userId, bot, after = 0, count = 1, timeoutMs = 5000 }: { userId: number; bot: string; after?: number; count?: number; timeoutMs?: number },
 ): Promise<Message[]> {
+  const page = (cursor: number, waitSeconds: number) => chatMessages(baseUrl, userId, bot, cursor, waitSeconds);
+  return waitForRepliesIn(page, { bot, after, count, timeoutMs, where: `to user ${userId}` });
+}
+
+/** Long-polls a chat's pages (`page(after, waitSeconds)`) until `bot` has sent `count` messages newer than `after`. */
+async function waitForRepliesIn(
+  page: (after: number, waitSeconds: number) => Promise<Message[]>,
+  { bot, after, count, timeoutMs, where }: { bot: string; after: number; count: number; timeoutMs: number; where: string },
+): Promise<Message[]> {
   const deadline = Date.now() + timeoutMs;
   const wanted = bot.replace(/^@/, '').toLowerCase();
-  let replies: Message[] = [];
+  const replies: Message[] = [];
   let cursor = after;
   for (;;) {
     const remaining = deadline - Date.now();
     const waitSeconds = Math.max(0, Math.min(5, Math.ceil(remaining / 1000)));
-    const messages = await chatMessages(baseUrl, userId, bot, cursor, remaining > 0 ? waitSeconds : 0);
+    const messages = await page(cursor, remaining > 0 ? waitSeconds : 0);
     for (const message of messages) {
       cursor = Math.max(cursor, message.message_id);
       if (message.from?.is_bot && message.from.username?.toLowerCase() === wanted) replies.push(message);
     }
     if (replies.length >= count) return replies.slice(0, count);
     if (Date.now() >= deadline) {
-      throw new Error(`expected ${count} replies from @${bot} to user ${userId}, got ${replies.length}: ${JSON.stringify(replies.map((m) => m.text))}`);
+      throw new Error(`expected ${count} replies from @${bot} ${where}, got ${replies.length}: ${JSON.stringify(replies.map((m) => m.text))}`);
     }
     if (messages.length === 0 && waitSeconds === 0) await new Promise((resolve) => setTimeout(resolve, 20));
-    replies = [...replies];
   }
 }
 
@@ -138,22 +146,6 @@ export async function waitForGroupReplies(
   baseUrl: string,
   { userId, chatId, bot, after = 0, count = 1, timeoutMs = 5000 }: { userId: number; chatId: number; bot: string; after?: number; count?: number; timeoutMs?: number },
 ): Promise<Message[]> {
-  const deadline = Date.now() + timeoutMs;
-  const wanted = bot.replace(/^@/, '').toLowerCase();
-  const replies: Message[] = [];
-  let cursor = after;
-  for (;;) {
-    const remaining = deadline - Date.now();
-    const waitSeconds = Math.max(0, Math.min(5, Math.ceil(remaining / 1000)));
-    const messages = await groupMessages(baseUrl, userId, chatId, cursor, remaining > 0 ? waitSeconds : 0);
-    for (const message of messages) {
-      cursor = Math.max(cursor, message.message_id);
-      if (message.from?.is_bot && message.from.username?.toLowerCase() === wanted) replies.push(message);
-    }
-    if (replies.length >= count) return replies.slice(0, count);
-    if (Date.now() >= deadline) {
-      throw new Error(`expected ${count} replies from @${bot} in group ${chatId}, got ${replies.length}: ${JSON.stringify(replies.map((m) => m.text))}`);
-    }
-    if (messages.length === 0 && waitSeconds === 0) await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const page = (cursor: number, waitSeconds: number) => groupMessages(baseUrl, userId, chatId, cursor, waitSeconds);
+  return waitForRepliesIn(page, { bot, after, count, timeoutMs, where: `in group ${chatId}` });
 }
