@@ -50,7 +50,16 @@ function parseOptions(argv) {
   if (unknown.length > 0) throw new Error(`--only: unknown contestant(s) ${unknown.join(', ')}; known: ${Object.keys(CONTESTANTS).join(', ')}`);
   const updates = values.updates === undefined ? undefined : Number(values.updates);
   if (updates !== undefined && (!Number.isInteger(updates) || updates < 1)) throw new Error(`--updates: a positive integer, got ${values.updates}`);
-  return { ruleCounts, only, updates, out: values.out, idleMs: values['idle-ms'] === undefined ? undefined : Number(values['idle-ms']), fault: values.fault, seed: Number(values.seed), profileDir: values.profile };
+  return {
+    ruleCounts,
+    only,
+    updates,
+    out: values.out,
+    idleMs: values['idle-ms'] === undefined ? undefined : Number(values['idle-ms']),
+    fault: values.fault,
+    seed: Number(values.seed),
+    profileDir: values.profile,
+  };
 }
 
 async function main() {

@@ -34,14 +34,7 @@ copyFileSync(process.execPath, binary);
 chmodSync(binary, 0o755);
 execFileSync(
   process.execPath,
-  [
-    join(root, 'node_modules/postject/dist/cli.js'),
-    binary,
-    'NODE_SEA_BLOB',
-    blob,
-    '--sentinel-fuse',
-    'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
-  ],
+  [join(root, 'node_modules/postject/dist/cli.js'), binary, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'],
   { stdio: ['ignore', 'ignore', 'inherit'] },
 );
 console.log(`built ${binary}`);

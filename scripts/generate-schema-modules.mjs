@@ -13,7 +13,9 @@ mkdirSync(outDir, { recursive: true });
 
 const camel = (s) => s.replace(/[-_.](\w)/g, (_, c) => c.toUpperCase());
 
-for (const file of readdirSync(schemaDir).filter((f) => f.endsWith('.schema.json')).sort()) {
+for (const file of readdirSync(schemaDir)
+  .filter((f) => f.endsWith('.schema.json'))
+  .sort()) {
   const name = file.replace(/\.schema\.json$/, '');
   const schema = JSON.parse(readFileSync(join(schemaDir, file), 'utf8'));
   const types = await compile(structuredClone(schema), schema.title ?? name, {
@@ -30,7 +32,11 @@ for (const file of readdirSync(schemaDir).filter((f) => f.endsWith('.schema.json
     types;
   const target = join(outDir, `${name}-schema.ts`);
   let previous = '';
-  try { previous = readFileSync(target, 'utf8'); } catch {}
+  try {
+    previous = readFileSync(target, 'utf8');
+  } catch {
+    // Not generated yet: write it.
+  }
   if (previous !== out) writeFileSync(target, out);
 }
 
@@ -39,7 +45,11 @@ const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 const versionModule = `// Generated from package.json by scripts/generate-schema-modules.mjs; do not edit.\nexport const VERSION = ${JSON.stringify(version)};\n`;
 const versionTarget = join(outDir, 'version.ts');
 let previousVersion = '';
-try { previousVersion = readFileSync(versionTarget, 'utf8'); } catch {}
+try {
+  previousVersion = readFileSync(versionTarget, 'utf8');
+} catch {
+  // Not generated yet: write it.
+}
 if (previousVersion !== versionModule) writeFileSync(versionTarget, versionModule);
 
 // The web chat page's static files as strings, so the sandbox serves them from the code itself and a
@@ -55,5 +65,9 @@ const webModule =
   `};\n`;
 const webTarget = join(outDir, 'web-assets.ts');
 let previousWeb = '';
-try { previousWeb = readFileSync(webTarget, 'utf8'); } catch {}
+try {
+  previousWeb = readFileSync(webTarget, 'utf8');
+} catch {
+  // Not generated yet: write it.
+}
 if (previousWeb !== webModule) writeFileSync(webTarget, webModule);

@@ -12,7 +12,9 @@ import { loadHearsayEngine } from './hearsay-engine.mjs';
 import { nsPerCall } from './timing.mjs';
 
 const KINDS = ['command', 'text', 'keywords', 'pattern', 'fallback'];
-const { values } = parseArgs({ options: { size: { type: 'string' }, dir: { type: 'string' }, files: { type: 'string' }, messages: { type: 'string', default: '500' } } });
+const { values } = parseArgs({
+  options: { size: { type: 'string' }, dir: { type: 'string' }, files: { type: 'string' }, messages: { type: 'string', default: '500' } },
+});
 const size = Number(values.size);
 const rulesDir = values.dir;
 const perKind = Number(values.messages);
@@ -45,7 +47,9 @@ const engine = await loadHearsayEngine();
   for (const kind of KINDS) {
     const candidates = byKind.get(kind) ?? [];
     if (kind !== 'fallback' && candidates.length === 0) continue;
-    const messages = Array.from({ length: perKind }, (_, i) => buildMessage(messageFor(kind, kind === 'fallback' ? null : prng.pick(candidates), prng), 100000 + (i % 200), i + 1));
+    const messages = Array.from({ length: perKind }, (_, i) =>
+      buildMessage(messageFor(kind, kind === 'fallback' ? null : prng.pick(candidates), prng), 100000 + (i % 200), i + 1),
+    );
     // Same answer from the index as from the independent reference (a subset on huge sets: the reference is slow).
     const checked = size >= 100_000 ? messages.slice(0, 50) : messages;
     for (const message of checked) {

@@ -13,7 +13,9 @@ import { writeHearsayRules } from '../workload/hearsay-yaml.mjs';
 import { loadHearsayEngine } from './hearsay-engine.mjs';
 import { nsPerCall } from './timing.mjs';
 
-const { values } = parseArgs({ options: { size: { type: 'string', default: '10000' }, kind: { type: 'string', default: 'command' }, ms: { type: 'string', default: '3000' } } });
+const { values } = parseArgs({
+  options: { size: { type: 'string', default: '10000' }, kind: { type: 'string', default: 'command' }, ms: { type: 'string', default: '3000' } },
+});
 const size = Number(values.size);
 const engine = await loadHearsayEngine();
 const rules = buildNeutralRules(size);

@@ -4,7 +4,7 @@
 // rules, and the bench's independent reference scan; plus load/reload time and RSS.
 // Each size runs in its own process. Options: --sizes 10,100,1000,10000,100000, --out FILE.
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,12 +33,25 @@ try {
     const files = await writeHearsayRules(buildNeutralRules(size), dir);
     const { stdout } = await execFileAsync(
       process.execPath,
-      ['--expose-gc', path.join(here, 'measure-size.mjs'), '--size', String(size), '--dir', dir, '--files', String(files), '--messages', size >= 100_000 ? '100' : '500'],
+      [
+        '--expose-gc',
+        path.join(here, 'measure-size.mjs'),
+        '--size',
+        String(size),
+        '--dir',
+        dir,
+        '--files',
+        String(files),
+        '--messages',
+        size >= 100_000 ? '100' : '500',
+      ],
       { maxBuffer: 1 << 20, timeout: 600_000 },
     );
     const result = JSON.parse(stdout);
     results.push(result);
-    process.stderr.write(`${size} rules: reload ${result.reloadMs.toFixed(0)} ms, RSS ${result.rssAfterMb.toFixed(0)} MB, command ${(result.perKind.command.indexedNs / 1000).toFixed(1)} µs\n`);
+    process.stderr.write(
+      `${size} rules: reload ${result.reloadMs.toFixed(0)} ms, RSS ${result.rssAfterMb.toFixed(0)} MB, command ${(result.perKind.command.indexedNs / 1000).toFixed(1)} µs\n`,
+    );
     await rm(dir, { recursive: true, force: true });
   }
   await mkdir(path.dirname(values.out), { recursive: true });

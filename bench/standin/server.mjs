@@ -39,7 +39,13 @@ export async function startStandIn({ token, updates, bot, maxConnections = 40 })
     if (!Number.isFinite(chatId)) return { error: [400, 'Bad Request: chat_id is empty'] };
     recorder.reply(chatId, String(params.text), at);
     return {
-      result: { message_id: nextMessageId++, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: 'private' }, from: { ...bot, is_bot: true }, text: String(params.text) },
+      result: {
+        message_id: nextMessageId++,
+        date: Math.floor(Date.now() / 1000),
+        chat: { id: chatId, type: 'private' },
+        from: { ...bot, is_bot: true },
+        text: String(params.text),
+      },
     };
   }
 
@@ -106,7 +112,10 @@ export async function startStandIn({ token, updates, bot, maxConnections = 40 })
   function call(method, params, res) {
     switch (method) {
       case 'getme':
-        return send(res, 200, { ok: true, result: { ...bot, is_bot: true, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false } });
+        return send(res, 200, {
+          ok: true,
+          result: { ...bot, is_bot: true, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false },
+        });
       case 'sendmessage': {
         const outcome = recordSendMessage(params);
         if (outcome.error) return fail(res, ...outcome.error);

@@ -56,7 +56,14 @@ export function startWebhookPusher({ url, secretToken, maxConnections, updateJso
     const body = updateJson[index];
     recorder.handed(index, process.hrtime.bigint());
     const req = http.request(
-      { host: target.hostname, port: target.port, path: target.pathname + target.search, method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname + target.search,
+        method: 'POST',
+        agent,
+        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         const chunks = [];
         res.on('data', (c) => chunks.push(c));

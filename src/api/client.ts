@@ -3,17 +3,7 @@
 import { Pool } from 'undici';
 import type { Logger } from '../log/logger.js';
 import { ApiError, ApiTimeoutError, HttpError, NetworkError, RequestAbortedError, type ApiErrorParameters } from './errors.js';
-import type {
-  BotApi,
-  CallOptions,
-  GetUpdatesParams,
-  Message,
-  SendMessageParams,
-  SetWebhookParams,
-  Update,
-  UserFromGetMe,
-  WebhookInfo,
-} from './types.js';
+import type { BotApi, CallOptions, GetUpdatesParams, Message, SendMessageParams, SetWebhookParams, Update, UserFromGetMe, WebhookInfo } from './types.js';
 
 export interface BotApiClientOptions {
   baseUrl: string;
@@ -107,10 +97,7 @@ export class BotApiClient implements BotApi {
       return result;
     } catch (error) {
       const outcome = error instanceof ApiError ? error.errorCode : (error as Error).name;
-      this.logger?.debug(
-        { method, durationMs: Math.round(performance.now() - started), ok: false, error: outcome },
-        'bot api call failed',
-      );
+      this.logger?.debug({ method, durationMs: Math.round(performance.now() - started), ok: false, error: outcome }, 'bot api call failed');
       throw error;
     }
   }

@@ -2,10 +2,7 @@
 // (a file position, an environment variable or a flag), so the message says what to fix and where.
 
 export type ConfigSource =
-  | { kind: 'file'; file: string; line: number; column: number }
-  | { kind: 'env'; name: string }
-  | { kind: 'flag'; name: string }
-  | { kind: 'default' };
+  { kind: 'file'; file: string; line: number; column: number } | { kind: 'env'; name: string } | { kind: 'flag'; name: string } | { kind: 'default' };
 
 export class ConfigProblem {
   constructor(

@@ -34,7 +34,9 @@ export function parseConfigText(text: string, displayPath: string, path = displa
   const segments = (pointer: string) => pointer.split('/').filter(Boolean);
 
   if (parsed.problems.length > 0) {
-    throw new ConfigError(parsed.problems.map((p) => new ConfigProblem(null, at(p.line || 1, p.column || 1), `invalid YAML: ${p.message.replace(/^YAML: /, '')}`)));
+    throw new ConfigError(
+      parsed.problems.map((p) => new ConfigProblem(null, at(p.line || 1, p.column || 1), `invalid YAML: ${p.message.replace(/^YAML: /, '')}`)),
+    );
   }
   const data: unknown = parsed.data ?? {};
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {

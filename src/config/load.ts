@@ -128,8 +128,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Servi
   const baseDir = (source: ConfigSource, key: string) =>
     file && (source.kind === 'file' || (source.kind === 'default' && key === 'data_dir')) ? dirname(file.path) : cwd;
   for (const spec of SETTINGS) {
-    let chosen: Layered | undefined =
-      DEFAULTS[spec.key] !== undefined ? { value: DEFAULTS[spec.key], source: { kind: 'default' } } : undefined;
+    let chosen: Layered | undefined = DEFAULTS[spec.key] !== undefined ? { value: DEFAULTS[spec.key], source: { kind: 'default' } } : undefined;
     const inFile = file ? fileValue(file, spec.key) : undefined;
     if (file && inFile !== undefined) {
       const pos = file.positionOf(spec.key);
@@ -204,7 +203,11 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Servi
   // A URL copied with its method path carries the token: refuse it without echoing it.
   if (/\/bot\d+:/.test(get<string>('base_url') ?? '')) {
     problems.push(
-      new ConfigProblem('base_url', sourceOf('base_url'), 'base_url must be the API root without /bot<token>, such as https://api.telegram.org; the token goes in BOT_TOKEN or BOT_TOKEN_FILE'),
+      new ConfigProblem(
+        'base_url',
+        sourceOf('base_url'),
+        'base_url must be the API root without /bot<token>, such as https://api.telegram.org; the token goes in BOT_TOKEN or BOT_TOKEN_FILE',
+      ),
     );
   }
   if (tokenOrProblem instanceof ConfigProblem) problems.push(tokenOrProblem);
@@ -216,9 +219,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Servi
   if (secret === undefined) secret = randomBytes(24).toString('base64url');
   secrets.add(secret);
 
-  const path =
-    get<string | undefined>('webhook.path') ??
-    `/hearsay/${createHash('sha256').update(`hearsay-webhook:${token}`).digest('hex').slice(0, 32)}`;
+  const path = get<string | undefined>('webhook.path') ?? `/hearsay/${createHash('sha256').update(`hearsay-webhook:${token}`).digest('hex').slice(0, 32)}`;
 
   return {
     token,

@@ -88,7 +88,12 @@ export function describeSchemaError(error: ErrorObject, data: unknown, settingPr
     case 'minLength':
       return { pointer, atKey: false, setting, message: `${setting} must not be empty` };
     case 'pattern':
-      return { pointer, atKey: false, setting, message: `${setting} ${PATTERN_HINTS[setting] ?? `must match ${String((error.params as { pattern: string }).pattern)}`}${got}` };
+      return {
+        pointer,
+        atKey: false,
+        setting,
+        message: `${setting} ${PATTERN_HINTS[setting] ?? `must match ${String((error.params as { pattern: string }).pattern)}`}${got}`,
+      };
     default:
       return { pointer, atKey: false, setting, message: `${setting} ${error.message ?? 'is invalid'}` };
   }

@@ -77,7 +77,11 @@ export class OutgoingRateLimiter {
   private readonly marginMs: number;
 
   constructor(private readonly options: OutgoingRateLimiterOptions) {
-    for (const [name, value] of Object.entries({ perChatPerSecond: options.perChatPerSecond, perGroupPerMinute: options.perGroupPerMinute, overallPerSecond: options.overallPerSecond })) {
+    for (const [name, value] of Object.entries({
+      perChatPerSecond: options.perChatPerSecond,
+      perGroupPerMinute: options.perGroupPerMinute,
+      overallPerSecond: options.overallPerSecond,
+    })) {
       if (!(value > 0)) throw new RangeError(`${name} must be positive`);
     }
     this.now = options.now ?? Date.now;

@@ -80,7 +80,8 @@ function compileRule(rule: Rule, order: number, locate: RuleLocator, problems: R
     const keywords: string[] = [];
     for (const [i, keyword] of rule.keywords.entries()) {
       const normalized = normalize(keyword, caseSensitive);
-      if (!firstWord(normalized)) error(['keywords', i], `keyword ${JSON.stringify(keyword)} in ${name} has no letter or digit, so it has no word edges to match; use a pattern instead`);
+      if (!firstWord(normalized))
+        error(['keywords', i], `keyword ${JSON.stringify(keyword)} in ${name} has no letter or digit, so it has no word edges to match; use a pattern instead`);
       else if (!keywords.includes(normalized)) keywords.push(normalized);
     }
     trigger = { kind: 'keywords', keywords };
@@ -96,7 +97,13 @@ function compileRule(rule: Rule, order: number, locate: RuleLocator, problems: R
     if (result.ok) {
       replies.push(result.template);
       if (result.template.isStatic && source.length > 4096) {
-        problems.push(problemAt(locate(order, path), `the reply of ${name} is ${source.length} characters; the service refuses more than 4096, so it will be sent in several messages`, 'warning'));
+        problems.push(
+          problemAt(
+            locate(order, path),
+            `the reply of ${name} is ${source.length} characters; the service refuses more than 4096, so it will be sent in several messages`,
+            'warning',
+          ),
+        );
       }
     } else if (context.trigger !== 'pattern' || trigger) {
       // (A broken pattern already reported its error; its templates cannot be judged.)
@@ -131,7 +138,12 @@ function compileRule(rule: Rule, order: number, locate: RuleLocator, problems: R
 let lastPatterns = new Map<string, LazyPattern>();
 
 /** RE2 syntax via re2js: matching time is linear in the message length, so no pattern can hang us. */
-function compilePattern(source: string, caseSensitive: boolean, report: (message: string) => void, patterns: Map<string, LazyPattern>): LazyPattern | undefined {
+function compilePattern(
+  source: string,
+  caseSensitive: boolean,
+  report: (message: string) => void,
+  patterns: Map<string, LazyPattern>,
+): LazyPattern | undefined {
   const key = `${caseSensitive ? 's' : 'i'}${source}`;
   const known = lastPatterns.get(key) ?? patterns.get(key);
   if (known) {
@@ -140,7 +152,9 @@ function compilePattern(source: string, caseSensitive: boolean, report: (message
   }
   const literal = /^\/(.+)\/([a-z]*)$/s.exec(source);
   if (literal && literal[2]) {
-    report(`this looks like a JavaScript regex literal with flags '${literal[2]}': write only '${literal[1]}' (flags are not supported; g and y would make matching depend on the previous message, use case_sensitive for case)`);
+    report(
+      `this looks like a JavaScript regex literal with flags '${literal[2]}': write only '${literal[1]}' (flags are not supported; g and y would make matching depend on the previous message, use case_sensitive for case)`,
+    );
     return undefined;
   }
   try {

@@ -27,6 +27,7 @@ export function foldCodePoint(cp: number): string {
   return singleCodePoint(lower) ? lower : base;
 }
 
+// eslint-disable-next-line no-control-regex -- the whole ASCII range, control characters included
 const ASCII = /^[\x00-\x7f]*$/;
 
 // Folding a letter costs two case conversions; messages reuse few distinct letters, so remember them

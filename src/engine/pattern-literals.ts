@@ -21,7 +21,14 @@ class Unsupported extends Error {}
 
 type Item = { kind: 'char'; ch: string; folded: boolean } | { kind: 'req'; req: Requirement };
 
-const SIMPLE_ESCAPES: ReadonlyMap<string, string> = new Map([['t', '\t'], ['n', '\n'], ['r', '\r'], ['f', '\f'], ['v', '\v'], ['a', '\x07']]);
+const SIMPLE_ESCAPES: ReadonlyMap<string, string> = new Map([
+  ['t', '\t'],
+  ['n', '\n'],
+  ['r', '\r'],
+  ['f', '\f'],
+  ['v', '\v'],
+  ['a', '\x07'],
+]);
 const ZERO_OR_CLASS_ESCAPES = new Set(['d', 'D', 's', 'S', 'w', 'W', 'b', 'B', 'A', 'z']);
 const PUNCTUATION = /^[!-/:-@[-`{-~]$/;
 const REPEAT = /^\{(\d+)(?:,(\d*))?\}/;

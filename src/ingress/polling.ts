@@ -205,7 +205,10 @@ export class PollingIngress {
     metrics.error(failure.kind);
     if (error instanceof ApiError && error.errorCode === 401) {
       // At start the token worked (getme): now it was revoked or replaced, e.g. by /token in the assistant.
-      throw new IngressError('unauthorized', 'the token was rejected (401 Unauthorized): it was revoked or replaced while running; set the new token in BOT_TOKEN or BOT_TOKEN_FILE and restart');
+      throw new IngressError(
+        'unauthorized',
+        'the token was rejected (401 Unauthorized): it was revoked or replaced while running; set the new token in BOT_TOKEN or BOT_TOKEN_FILE and restart',
+      );
     }
     if (error instanceof ApiError && error.errorCode === 409 && /webhook/i.test(error.description)) {
       if (!this.options.deleteWebhook) {

@@ -169,7 +169,9 @@ export class WebhookIngress {
     this.options.dispatcher
       .dispatch(update)
       .then(() => this.options.inbox.finish(id))
-      .catch((error: unknown) => this.options.logger.warn({ err: error, update_id: id }, 'update not handled before shutdown; kept in the inbox for the next start'))
+      .catch((error: unknown) =>
+        this.options.logger.warn({ err: error, update_id: id }, 'update not handled before shutdown; kept in the inbox for the next start'),
+      )
       .finally(() => this.accepted.delete(id));
   }
 

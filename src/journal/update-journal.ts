@@ -66,10 +66,7 @@ export class UpdateJournal implements HandledUpdates {
     journal!.log = log;
     if (torn) options.logger.warn({ file: path }, 'the journal ended with a torn line (the previous run was killed mid-write); it was ignored');
     if (journal!.inDoubt.length > 0) {
-      options.logger.warn(
-        { in_doubt: journal!.inDoubt },
-        'the previous run stopped while sending these replies; they are answered again and may arrive twice',
-      );
+      options.logger.warn({ in_doubt: journal!.inDoubt }, 'the previous run stopped while sending these replies; they are answered again and may arrive twice');
     }
     options.logger.debug({ file: path, remembered: journal!.done.size, confirmed_below: journal!.confirmed }, 'journal opened');
     return journal!;

@@ -23,9 +23,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const usePretty = options.pretty ?? (options.destination === undefined && process.stdout.isTTY === true);
   const destination: DestinationStream =
     options.destination ??
-    (usePretty
-      ? pretty({ sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
-      : pino.destination({ fd: 1, sync: true }));
+    (usePretty ? pretty({ sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) : pino.destination({ fd: 1, sync: true }));
   return pino(
     {
       level: options.level ?? 'info',

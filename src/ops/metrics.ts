@@ -32,8 +32,17 @@ export class ServiceMetrics {
     buckets: [0.00001, 0.00005, 0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1],
     registers: [this.registry],
   });
-  readonly reloads = new Counter({ name: 'hearsay_reloads_total', help: 'Rule reloads by result.', labelNames: ['result'] as const, registers: [this.registry] });
-  readonly reloadSuccess = new Gauge({ name: 'hearsay_reload_success', help: '1 when the last rule reload succeeded, 0 when it failed.', registers: [this.registry] });
+  readonly reloads = new Counter({
+    name: 'hearsay_reloads_total',
+    help: 'Rule reloads by result.',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+  readonly reloadSuccess = new Gauge({
+    name: 'hearsay_reload_success',
+    help: '1 when the last rule reload succeeded, 0 when it failed.',
+    registers: [this.registry],
+  });
   readonly rulesActive = new Gauge({ name: 'hearsay_rules_active', help: 'Rules in the active rule set.', registers: [this.registry] });
 
   constructor(options: { processMetrics?: boolean } = {}) {

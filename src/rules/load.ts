@@ -142,7 +142,14 @@ function duplicateIds(ids: readonly RuleId[]): RuleProblem[] {
     if (earlier) {
       const here = where(rule);
       const there = where(earlier);
-      problems.push(new RuleProblem(here.file, here.line, here.column, `duplicate rule id '${rule.id}': already used at ${there.file}:${there.line}:${there.column}; ids must be unique across all rule files`));
+      problems.push(
+        new RuleProblem(
+          here.file,
+          here.line,
+          here.column,
+          `duplicate rule id '${rule.id}': already used at ${there.file}:${there.line}:${there.column}; ids must be unique across all rule files`,
+        ),
+      );
     } else {
       first.set(rule.id, rule);
     }
@@ -177,5 +184,3 @@ export async function checkRules(path: string): Promise<{ problems: RuleProblem[
   const outcome = await loadRules(path);
   return { problems: outcome.problems, fileCount: outcome.files.length, ruleCount: outcome.ruleCount };
 }
-
-

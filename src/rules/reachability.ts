@@ -26,16 +26,25 @@ function shadowedRules(ruleSet: RuleSet, locate: RuleLocator): RuleProblem[] {
   for (const rule of ruleSet.rules) {
     const t = rule.trigger;
     const keys =
-      t.kind === 'command' ? [`command:${t.name}`]
-      : t.kind === 'text' ? [`text:${rule.caseSensitive ? 'exact' : 'folded'}:${t.text}`]
-      : t.kind === 'fallback' ? ['fallback']
-      : [];
+      t.kind === 'command'
+        ? [`command:${t.name}`]
+        : t.kind === 'text'
+          ? [`text:${rule.caseSensitive ? 'exact' : 'folded'}:${t.text}`]
+          : t.kind === 'fallback'
+            ? ['fallback']
+            : [];
     for (const key of keys) {
       const earlier = byKey.get(key)?.find((e) => covers(e, rule));
       if (earlier) {
         const what = t.kind === 'fallback' ? 'fallback' : `${t.kind} trigger`;
         const field = t.kind === 'fallback' ? 'fallback' : t.kind;
-        warnings.push(problemAt(locate(rule.order, [field]), `rule '${rule.id}' can never fire: rule '${earlier.id}' at ${place(earlier)} has the same ${what} and comes first`, 'warning'));
+        warnings.push(
+          problemAt(
+            locate(rule.order, [field]),
+            `rule '${rule.id}' can never fire: rule '${earlier.id}' at ${place(earlier)} has the same ${what} and comes first`,
+            'warning',
+          ),
+        );
       }
       const same = byKey.get(key);
       if (same) same.push(rule);
@@ -45,7 +54,13 @@ function shadowedRules(ruleSet: RuleSet, locate: RuleLocator): RuleProblem[] {
       const shadows = t.keywords.map((k) => keywordOwners.get(`${rule.caseSensitive}:${k}`)?.find((e) => covers(e, rule)));
       if (shadows.every((s) => s !== undefined)) {
         const names = [...new Set(shadows.map((s) => `'${s!.id}' at ${place(s!)}`))].join(', ');
-        warnings.push(problemAt(locate(rule.order, ['keywords']), `rule '${rule.id}' can never fire: every one of its keywords belongs to an earlier rule (${names})`, 'warning'));
+        warnings.push(
+          problemAt(
+            locate(rule.order, ['keywords']),
+            `rule '${rule.id}' can never fire: every one of its keywords belongs to an earlier rule (${names})`,
+            'warning',
+          ),
+        );
       }
       for (const k of t.keywords) {
         const key = `${rule.caseSensitive}:${k}`;

@@ -29,7 +29,12 @@ export function schemaProblems(parsed: ParsedYaml): SchemaCheck {
   const data = parsed.data;
   if (data === null || data === undefined) {
     return {
-      problems: [problemAt(parsed.locate([]), 'the file is empty: write `rules:` followed by a list of rules (an empty file is refused so that a half-written save never wipes the bot)')],
+      problems: [
+        problemAt(
+          parsed.locate([]),
+          'the file is empty: write `rules:` followed by a list of rules (an empty file is refused so that a half-written save never wipes the bot)',
+        ),
+      ],
       validRules: [],
     };
   }
@@ -85,7 +90,12 @@ function translate(error: ErrorObject, data: unknown, parsed: ParsedYaml): RuleP
       const missing = String((error.params as { missingProperty: string }).missingProperty);
       if (ruleIndex === undefined) return here('a rule file needs `rules:` followed by a list of rules');
       // An unknown key that is a typo of 'reply' already says what to do.
-      if (missing === 'reply' && isObject(value) && Object.keys(value).some((k) => k !== 'reply' && !RULE_KEYS.includes(k) && nearest(k, RULE_KEYS) === 'reply')) return undefined;
+      if (
+        missing === 'reply' &&
+        isObject(value) &&
+        Object.keys(value).some((k) => k !== 'reply' && !RULE_KEYS.includes(k) && nearest(k, RULE_KEYS) === 'reply')
+      )
+        return undefined;
       if (missing === 'reply') return here(`${name} has no reply: add \`reply:\` with the text to send`);
       if (missing === 'id') return here(`${name} has no id: add \`id:\` with a name unique across all rule files`);
       return here(`${name} needs '${missing}'`);
@@ -116,7 +126,8 @@ function translate(error: ErrorObject, data: unknown, parsed: ParsedYaml): RuleP
         if (value.startsWith('/')) return here(`write the command without the slash: '${bare}'`);
         return here(`command '${value}' in ${name} is not a command name: use 1 to 32 letters, digits or underscores`);
       }
-      if (field === 'id') return here(`rule id '${String(value)}' may use only letters, digits, '_', '-' and '.' (at most 64, starting with a letter or digit)`);
+      if (field === 'id')
+        return here(`rule id '${String(value)}' may use only letters, digits, '_', '-' and '.' (at most 64, starting with a letter or digit)`);
       return here(`'${displayField(path)}' in ${name} ${error.message ?? 'is invalid'}`);
     }
     case 'enum': {
@@ -132,7 +143,10 @@ function translate(error: ErrorObject, data: unknown, parsed: ParsedYaml): RuleP
       return here(`'${displayField(path)}' in ${name} must not be empty`);
     case 'uniqueItems': {
       const { i, j } = error.params as { i: number; j: number };
-      return problemAt(parsed.locate([...path, Math.max(i, j)]), `'${displayField(path)}' in ${name} lists ${JSON.stringify(valueAt(data, [...path, i]))} twice`);
+      return problemAt(
+        parsed.locate([...path, Math.max(i, j)]),
+        `'${displayField(path)}' in ${name} lists ${JSON.stringify(valueAt(data, [...path, i]))} twice`,
+      );
     }
     default:
       return here(`${name ? `${name}: ` : ''}'${displayField(path)}' ${error.message ?? 'is invalid'}`);
@@ -194,6 +208,13 @@ function describe(value: unknown): string {
 }
 
 function article(type: string): string {
-  const words: Record<string, string> = { string: 'a text', array: 'a list', integer: 'an integer', boolean: 'true or false', object: 'a mapping', number: 'a number' };
+  const words: Record<string, string> = {
+    string: 'a text',
+    array: 'a list',
+    integer: 'an integer',
+    boolean: 'true or false',
+    object: 'a mapping',
+    number: 'a number',
+  };
   return words[type] ?? type;
 }

@@ -119,7 +119,10 @@ export class RuleWatcher extends EventEmitter<RuleWatcherEvents> {
     const durationMs = round(performance.now() - started);
     this.logProblems(outcome.problems);
     if (!outcome.ruleSet) {
-      this.logger?.error({ errors: outcome.problems.filter((p) => p.severity === 'error').length, durationMs }, 'rule reload failed; keeping the previous rules');
+      this.logger?.error(
+        { errors: outcome.problems.filter((p) => p.severity === 'error').length, durationMs },
+        'rule reload failed; keeping the previous rules',
+      );
       this.emit('reloadFailed', { problems: outcome.problems });
       return false;
     }

@@ -19,7 +19,13 @@ const BOOLEANS: ReadonlyMap<string, boolean> = new Map([
 // Only plain scalars starting like a null, a boolean or a number can be anything but text.
 const MAYBE_NOT_TEXT = /^[-+.0-9~nNtTfF]/;
 const BAD_START = /^[[\]{},#&*!|>%@`'"?:]|^-(?: |$)/;
-const ESCAPES: ReadonlyMap<string, string> = new Map([['\\', '\\'], ['"', '"'], ['/', '/'], ['n', '\n'], ['t', '\t']]);
+const ESCAPES: ReadonlyMap<string, string> = new Map([
+  ['\\', '\\'],
+  ['"', '"'],
+  ['/', '/'],
+  ['n', '\n'],
+  ['t', '\t'],
+]);
 const TRAILER = /^ *(?: #.*)?$/;
 
 /** A value written after `key: ` or `- ` (not a block scalar): a scalar or a flow list of scalars. */

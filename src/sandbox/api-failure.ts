@@ -16,8 +16,7 @@ export const unauthorized = (): SandboxApiFailure => new SandboxApiFailure(401, 
 export const forbidden = (detail: string): SandboxApiFailure => new SandboxApiFailure(403, `Forbidden: ${detail}`);
 export const notFound = (): SandboxApiFailure => new SandboxApiFailure(404, 'Not Found');
 export const conflict = (detail: string): SandboxApiFailure => new SandboxApiFailure(409, `Conflict: ${detail}`);
-export const tooManyRequests = (seconds: number): SandboxApiFailure =>
-  new SandboxApiFailure(429, `Too Many Requests: retry after ${seconds}`, seconds);
+export const tooManyRequests = (seconds: number): SandboxApiFailure => new SandboxApiFailure(429, `Too Many Requests: retry after ${seconds}`, seconds);
 
 /** The JSON envelope of a failure; `parameters` only when it carries something, as the real service does. */
 export function failureEnvelope(failure: SandboxApiFailure): Record<string, unknown> {

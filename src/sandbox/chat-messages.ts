@@ -42,13 +42,7 @@ export function storeUserMessage(store: SandboxStore, user: SandboxUser, peer: P
 }
 
 /** A message the peer (bot or assistant) sent to the user. */
-export function storePeerMessage(
-  store: SandboxStore,
-  user: SandboxUser,
-  peer: Peer,
-  text: string,
-  replyTo?: Message,
-): Message.TextMessage {
+export function storePeerMessage(store: SandboxStore, user: SandboxUser, peer: Peer, text: string, replyTo?: Message): Message.TextMessage {
   return store.appendMessage(
     user.id,
     peer,

@@ -72,12 +72,7 @@ export async function clientRoutes(app: FastifyInstance, { store, assistant }: C
   });
 }
 
-function waitForChatMessage(
-  store: SandboxStore,
-  inChat: (event: StoredMessageEvent) => boolean,
-  timeoutMs: number,
-  reply: FastifyReply,
-): Promise<void> {
+function waitForChatMessage(store: SandboxStore, inChat: (event: StoredMessageEvent) => boolean, timeoutMs: number, reply: FastifyReply): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       clearTimeout(timer);

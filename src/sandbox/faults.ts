@@ -38,9 +38,7 @@ export class FaultInjector {
     const perBot = this.counts.get(bot) ?? new Map<string, number>();
     perBot.set(method, (perBot.get(method) ?? 0) + 1);
     this.counts.set(bot, perBot);
-    const rule = this.rules.find(
-      (candidate) => candidate.remaining > 0 && (candidate.bot ?? bot) === bot && (candidate.method ?? method) === method,
-    );
+    const rule = this.rules.find((candidate) => candidate.remaining > 0 && (candidate.bot ?? bot) === bot && (candidate.method ?? method) === method);
     if (!rule) return undefined;
     rule.remaining--;
     if (rule.remaining === 0) this.rules = this.rules.filter((candidate) => candidate !== rule);

@@ -12,13 +12,7 @@ export function groupChat(group: GroupRecord): Chat.GroupChat | Chat.SupergroupC
 }
 
 /** A user's message in the group, with its command and mention entities. */
-export function storeGroupUserMessage(
-  store: SandboxStore,
-  group: GroupRecord,
-  user: SandboxUser,
-  text: string,
-  replyTo?: Message,
-): Message.TextMessage {
+export function storeGroupUserMessage(store: SandboxStore, group: GroupRecord, user: SandboxUser, text: string, replyTo?: Message): Message.TextMessage {
   const entities: MessageEntity[] = [...(commandEntities(text) ?? []), ...mentionEntities(text)];
   return store.appendGroupMessage(group, (messageId, date) =>
     withoutUndefined({

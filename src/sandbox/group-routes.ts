@@ -33,7 +33,12 @@ export async function groupRoutes(app: FastifyInstance, { store, readUser, objec
       if (!bot) throw badRequest(`there is no bot with the username @${String(name).replace(/^@/, '')}`);
       return bot.id;
     });
-    const group = store.createGroup(title, type as GroupType, members.map((member) => member.id), botIds);
+    const group = store.createGroup(
+      title,
+      type as GroupType,
+      members.map((member) => member.id),
+      botIds,
+    );
     return { ok: true, result: { chat_id: group.id } };
   });
 }

@@ -138,11 +138,14 @@ class WebhookDelivery {
     const failures = (this.failures.get(chatId) ?? 0) + 1;
     this.failures.set(chatId, failures);
     this.logger?.debug({ bot: this.bot.username, updateId: update.update_id, failures, error }, 'webhook delivery failed');
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.busyChats.delete(chatId);
-      this.pump();
-    }, retryAfterMs ?? this.pause(failures));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        this.busyChats.delete(chatId);
+        this.pump();
+      },
+      retryAfterMs ?? this.pause(failures),
+    );
     this.timers.add(timer);
   }
 

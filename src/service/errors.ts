@@ -16,5 +16,9 @@ export class StartupError extends Error {
 
 /** Broken rules at start: every problem on its own line, and nothing started. */
 export function rulesStartupError(rulesPath: string, problems: readonly { format(): string }[]): StartupError {
-  return new StartupError('rules', `the rules in ${rulesPath} have problems; nothing was started`, problems.map((p) => p.format()));
+  return new StartupError(
+    'rules',
+    `the rules in ${rulesPath} have problems; nothing was started`,
+    problems.map((p) => p.format()),
+  );
 }

@@ -31,7 +31,7 @@ export function createUpdateHandler(deps: UpdateHandlerDeps): UpdateHandler {
     }
     const message = update.message;
     if (!message || typeof message.text !== 'string') {
-      const kind = message ? 'message without text' : Object.keys(update).find((k) => k !== 'update_id') ?? 'unknown';
+      const kind = message ? 'message without text' : (Object.keys(update).find((k) => k !== 'update_id') ?? 'unknown');
       logger.debug({ update_id: updateId, kind }, 'update ignored: only text messages are answered');
       await deps.handled.add(updateId);
       return;

@@ -91,7 +91,10 @@ export async function startService(config: ServiceConfig, options: StartServiceO
       if (error instanceof RuleLoadError) {
         throw rulesStartupError(config.rulesPath, error.problems);
       }
-      const message = (error as NodeJS.ErrnoException).code === 'ENOENT' ? `the rule path ${config.rulesPath} does not exist` : `cannot load the rules: ${(error as Error).message}`;
+      const message =
+        (error as NodeJS.ErrnoException).code === 'ENOENT'
+          ? `the rule path ${config.rulesPath} does not exist`
+          : `cannot load the rules: ${(error as Error).message}`;
       throw new StartupError('rules', message, [], { cause: error });
     }
     cleanups.push(() => rules.close());
@@ -121,7 +124,10 @@ export async function startService(config: ServiceConfig, options: StartServiceO
     } catch (error) {
       if (error instanceof ApiError && error.errorCode === 401) {
         const where = config.tokenSource === 'BOT_TOKEN_FILE' ? 'the file named by BOT_TOKEN_FILE' : 'BOT_TOKEN';
-        throw new StartupError('unauthorized', `the token was rejected (401 Unauthorized); check ${where}: it must be the bot's current token, as the bot-creation assistant gave it`);
+        throw new StartupError(
+          'unauthorized',
+          `the token was rejected (401 Unauthorized); check ${where}: it must be the bot's current token, as the bot-creation assistant gave it`,
+        );
       }
       throw new StartupError('unreachable', `cannot reach the Bot API at ${config.baseUrl}: ${(error as Error).message}`, [], { cause: error });
     }
@@ -134,7 +140,9 @@ export async function startService(config: ServiceConfig, options: StartServiceO
       handled = options.handledUpdates ?? UpdateJournal.open({ dir: stateDir, logger });
       if (config.mode === 'webhook') inbox = WebhookInbox.open({ dir: stateDir, logger });
     } catch (error) {
-      throw new StartupError('state', `cannot open the service state in ${stateDir}: ${(error as Error).message}; check data_dir (HEARSAY_DATA_DIR)`, [], { cause: error });
+      throw new StartupError('state', `cannot open the service state in ${stateDir}: ${(error as Error).message}; check data_dir (HEARSAY_DATA_DIR)`, [], {
+        cause: error,
+      });
     }
     const handledRef = handled;
     cleanups.push(async () => {
@@ -189,7 +197,9 @@ export async function startService(config: ServiceConfig, options: StartServiceO
           serverUrl = await admin.listen(config.admin.listen);
         } catch (error) {
           const hints = settingListenHints('admin.listen', 'HEARSAY_ADMIN_LISTEN', '--admin-listen');
-          throw new StartupError('ingress', `admin server: ${listenFailureMessage(formatListenAddress(config.admin.listen), error, hints)}`, [], { cause: error });
+          throw new StartupError('ingress', `admin server: ${listenFailureMessage(formatListenAddress(config.admin.listen), error, hints)}`, [], {
+            cause: error,
+          });
         }
         cleanups.push(() => admin!.close());
         logger.info({ listen: serverUrl }, 'admin server listening (/healthz, /metrics)');

@@ -2,15 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BotApiClient } from '../../src/api/client.js';
-import {
-  ApiError,
-  ApiTimeoutError,
-  HttpError,
-  NetworkError,
-  RequestAbortedError,
-  isAbortError,
-  redactUrl,
-} from '../../src/api/errors.js';
+import { ApiError, ApiTimeoutError, HttpError, NetworkError, RequestAbortedError, isAbortError, redactUrl } from '../../src/api/errors.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
 
 const USER = { id: 2001, first_name: 'Ann', username: 'ann' };
@@ -79,7 +71,12 @@ describe('BotApiClient against the sandbox', () => {
 
   it('setWebhook, getWebhookInfo, deleteWebhook round trip', async () => {
     expect(await client.setWebhook({ url: 'http://127.0.0.1:9/hook', max_connections: 3, allowed_updates: ['message'] })).toBe(true);
-    expect(await client.getWebhookInfo()).toMatchObject({ url: 'http://127.0.0.1:9/hook', has_custom_certificate: false, max_connections: 3, allowed_updates: ['message'] });
+    expect(await client.getWebhookInfo()).toMatchObject({
+      url: 'http://127.0.0.1:9/hook',
+      has_custom_certificate: false,
+      max_connections: 3,
+      allowed_updates: ['message'],
+    });
     expect(await client.deleteWebhook()).toBe(true);
     expect((await client.getWebhookInfo()).url).toBe('');
   });
@@ -120,7 +117,11 @@ describe('BotApiClient against the sandbox', () => {
 
   it('a user who blocked the bot gives 403, and unblocking restores sending', async () => {
     const block = (blocked: boolean) =>
-      fetch(`${sandbox.baseUrl}/client/block`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: USER.id, bot: bot.username, blocked }) });
+      fetch(`${sandbox.baseUrl}/client/block`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ user: USER.id, bot: bot.username, blocked }),
+      });
     await block(true);
     const error = await failureOf(client.sendMessage({ chat_id: USER.id, text: 'still there?' }));
     expect(error).toMatchObject({ errorCode: 403, description: 'Forbidden: bot was blocked by the user' });

@@ -21,7 +21,16 @@ beforeAll(() => {
   mkdirSync(join(dir, 'rules'));
   writeFileSync(
     join(dir, 'rules', 'bot.yaml'),
-    ['rules:', '  - id: start', '    command: start', '    reply: "Hi {{user.first_name}}, from one file."', '  - id: echo', "    pattern: 'say (?<what>\\w+)'", '    reply: "You said {{match.what}}"', ''].join('\n'),
+    [
+      'rules:',
+      '  - id: start',
+      '    command: start',
+      '    reply: "Hi {{user.first_name}}, from one file."',
+      '  - id: echo',
+      "    pattern: 'say (?<what>\\w+)'",
+      '    reply: "You said {{match.what}}"',
+      '',
+    ].join('\n'),
   );
 }, 120_000);
 

@@ -15,7 +15,10 @@ beforeAll(async () => {
   await writeFile(join(dir, 'good', '10-a.yaml'), 'rules:\n  - id: ping\n    text: ping\n    reply: pong\n    examples: [ping]\n');
   await writeFile(join(dir, 'good', '20-b.yml'), 'rules:\n  - id: again\n    text: PING\n    reply: never\n  - id: fb\n    fallback: true\n    reply: "?"\n');
   await mkdir(join(dir, 'bad'));
-  await writeFile(join(dir, 'bad', 'bot.yaml'), "rules:\n  - id: greet\n    text: hi\n    pattern: '^hi'\n    reply: hello\n  - id: s\n    command: /start\n    reply: x\n");
+  await writeFile(
+    join(dir, 'bad', 'bot.yaml'),
+    "rules:\n  - id: greet\n    text: hi\n    pattern: '^hi'\n    reply: hello\n  - id: s\n    command: /start\n    reply: x\n",
+  );
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

@@ -30,7 +30,7 @@ describe('setting flags', () => {
     expect((error as ConfigError).problems.map((p) => p.format()).join('\n')).toMatch(/--rate-limits-enabled.*true or false.*maybe/);
   });
 
-  it('shows every flag\'s environment variable and default in the help, without filling the default in', () => {
+  it("shows every flag's environment variable and default in the help, without filling the default in", () => {
     const command = new Command('run').exitOverride();
     const flags = addSettingOptions(command);
     const help = command.helpInformation();

@@ -146,14 +146,16 @@ describe('config errors name the setting and where it came from', () => {
   });
 
   it('names the environment variable of a wrong value', async () => {
-    const problems = await problemsOf(load({ env: { HEARSAY_POLLING_TIMEOUT: 'soon', HEARSAY_MODE: 'carrier-pigeon', HEARSAY_POLLING_DELETE_WEBHOOK: 'maybe' } }));
+    const problems = await problemsOf(
+      load({ env: { HEARSAY_POLLING_TIMEOUT: 'soon', HEARSAY_MODE: 'carrier-pigeon', HEARSAY_POLLING_DELETE_WEBHOOK: 'maybe' } }),
+    );
     expect(problems).toContain("environment variable HEARSAY_POLLING_TIMEOUT: polling.timeout must be an integer (got 'soon')");
     expect(problems).toContain("environment variable HEARSAY_MODE: ingress.mode must be one of: polling, webhook (got 'carrier-pigeon')");
     expect(problems).toContain("environment variable HEARSAY_POLLING_DELETE_WEBHOOK: polling.delete_webhook must be true or false (got 'maybe')");
   });
 
   it('names the flag of a wrong value', async () => {
-    const problems = await problemsOf(load({ flags: { 'webhook.listen': 'localhost', 'base_url': 'ftp://x' } }));
+    const problems = await problemsOf(load({ flags: { 'webhook.listen': 'localhost', base_url: 'ftp://x' } }));
     expect(problems).toContain("option --webhook-listen: webhook.listen must be host:port, such as 127.0.0.1:8080 or [::1]:8080 (got 'localhost')");
     expect(problems).toContain("option --base-url: base_url must be an http:// or https:// URL, such as https://api.telegram.org (got 'ftp://x')");
   });

@@ -19,7 +19,12 @@ describe('configuration reference', () => {
   });
 
   it('hearsay.example.yaml is a valid config file whose values match the documented defaults', async () => {
-    const config = await loadConfig({ cwd: root, configPath: 'hearsay.example.yaml', env: { BOT_TOKEN: '1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }, secrets: new Secrets() });
+    const config = await loadConfig({
+      cwd: root,
+      configPath: 'hearsay.example.yaml',
+      env: { BOT_TOKEN: '1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+      secrets: new Secrets(),
+    });
     const defaults = await loadConfig({ cwd: '/', env: { BOT_TOKEN: '1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }, secrets: new Secrets() });
     expect(config.polling).toEqual(defaults.polling);
     expect(config.delivery).toEqual(defaults.delivery);

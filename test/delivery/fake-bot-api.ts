@@ -11,7 +11,21 @@ export class FakeBotApi implements BotApi {
   beforeSend?: (params: SendMessageParams) => Promise<void>;
 
   async getMe(): Promise<UserFromGetMe> {
-    return { id: 1, is_bot: true as const, first_name: 'Bot', username: 'fake_bot', can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false, can_connect_to_business: false, has_main_web_app: false, has_topics_enabled: false, allows_users_to_create_topics: false, can_manage_bots: false, supports_join_request_queries: false } as UserFromGetMe;
+    return {
+      id: 1,
+      is_bot: true as const,
+      first_name: 'Bot',
+      username: 'fake_bot',
+      can_join_groups: true,
+      can_read_all_group_messages: false,
+      supports_inline_queries: false,
+      can_connect_to_business: false,
+      has_main_web_app: false,
+      has_topics_enabled: false,
+      allows_users_to_create_topics: false,
+      can_manage_bots: false,
+      supports_join_request_queries: false,
+    } as UserFromGetMe;
   }
 
   async sendMessage(params: SendMessageParams, options?: { signal?: AbortSignal }): Promise<Message.TextMessage> {
@@ -21,7 +35,12 @@ export class FakeBotApi implements BotApi {
     const failure = this.sendFailures.shift();
     if (failure) throw failure;
     this.sent.push(params);
-    return { message_id: this.sent.length, date: 0, chat: { id: Number(params.chat_id), type: 'private', first_name: 'U' }, text: params.text } as Message.TextMessage;
+    return {
+      message_id: this.sent.length,
+      date: 0,
+      chat: { id: Number(params.chat_id), type: 'private', first_name: 'U' },
+      text: params.text,
+    } as Message.TextMessage;
   }
 
   async getUpdates(_params: GetUpdatesParams): Promise<Update[]> {

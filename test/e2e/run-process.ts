@@ -64,11 +64,12 @@ export function startRun(options: StartRunOptions): RunProcess {
         cleanup();
         reject(new Error(`no output line matched ${pattern} within ${timeoutMs} ms; output:\n${lines.join('\n')}`));
       }, timeoutMs);
-      const onExit = () => setTimeout(() => {
-        check();
-        cleanup();
-        reject(new Error(`process exited before a line matched ${pattern}; output:\n${lines.join('\n')}`));
-      }, 50);
+      const onExit = () =>
+        setTimeout(() => {
+          check();
+          cleanup();
+          reject(new Error(`process exited before a line matched ${pattern}; output:\n${lines.join('\n')}`));
+        }, 50);
       const cleanup = () => {
         clearTimeout(timer);
         listeners.delete(check);

@@ -41,7 +41,10 @@ describe('startService', () => {
       env: { BOT_TOKEN: bot.token, BASE_URL: sandbox.baseUrl, HEARSAY_RULES: '/nonexistent/rules' },
       secrets: new Secrets(),
     });
-    const error = await startService(config, { logger: createLogger({ level: 'silent' }) }).then(() => null, (e: unknown) => e);
+    const error = await startService(config, { logger: createLogger({ level: 'silent' }) }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(StartupError);
     expect((error as StartupError).failure).toBe('rules');
   });

@@ -71,10 +71,7 @@ describe.each([
     if (signal === 'SIGKILL') await new Promise((resolve) => sandbox.child.once('exit', resolve));
     const started = Date.now();
     run.child.kill('SIGTERM');
-    const exitedInTime = await Promise.race([
-      run.exited.then(() => true),
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), EXIT_BOUND_MS)),
-    ]);
+    const exitedInTime = await Promise.race([run.exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), EXIT_BOUND_MS))]);
     const took = Date.now() - started;
     expect(exitedInTime, `still running ${took} ms after SIGTERM; output:\n${run.lines.slice(-30).join('\n')}`).toBe(true);
     expect(run.lines.some((line) => /"msg":"stopped"/.test(line))).toBe(true);

@@ -17,7 +17,10 @@ const messageText = fc
   .map((parts) => parts.map(([w, s]) => w + s).join(''));
 
 const conditions = fc.record(
-  { chat_types: fc.constantFrom(['private'], ['group'], ['private', 'group']) as fc.Arbitrary<Rule['chat_types']>, chats: fc.constantFrom([1], [2], [1, 2]) as fc.Arbitrary<Rule['chats']> },
+  {
+    chat_types: fc.constantFrom(['private'], ['group'], ['private', 'group']) as fc.Arbitrary<Rule['chat_types']>,
+    chats: fc.constantFrom([1], [2], [1, 2]) as fc.Arbitrary<Rule['chats']>,
+  },
   { requiredKeys: [] },
 );
 const trigger = fc.oneof(
@@ -33,7 +36,30 @@ const ruleList = fc.array(rule, { minLength: 1, maxLength: 25 }).map((rs) => rs.
 // Patterns built to catch an unsound prefilter: literals in several cases and scripts (incl. characters
 // whose case variants are not plain upper/lower pairs), alternations, optional and repeated groups,
 // classes, escapes and inline case flags.
-const patternWords = ['hi', 'HI', 'ß', 'ẞ', 'ss', 'Σ', 'σ', 'ς', 'İ', 'i', 'ı', 'k', 'K', 'ſ', 's', '\u0390', '\u1fd3', 'order', 'Straße', 'ΟΔΟΣ', 'привет', '退款'];
+const patternWords = [
+  'hi',
+  'HI',
+  'ß',
+  'ẞ',
+  'ss',
+  'Σ',
+  'σ',
+  'ς',
+  'İ',
+  'i',
+  'ı',
+  'k',
+  'K',
+  'ſ',
+  's',
+  '\u0390',
+  '\u1fd3',
+  'order',
+  'Straße',
+  'ΟΔΟΣ',
+  'привет',
+  '退款',
+];
 const patternAtom = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...patternWords) },
   fc.constantFrom('\\d+', '.', '[a-z]', '[^x]', '\\s*', '\\b', '\\.', '\\x{4b}', '\\p{L}', '{', ' '),
@@ -48,11 +74,17 @@ const patternPart = fc.oneof(
 let groupName = 0;
 const patternSource = fc.array(patternPart, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('').replace(/\(\?P<g>/g, () => `(?P<g${groupName++}>`));
 const patternMessage = fc
-  .array(fc.tuple(fc.constantFrom(...patternWords, 'SS', 'KELVIN', '\u1fd3', 'x', '42', '.', '{'), fc.constantFrom(' ', '', '!')), { minLength: 1, maxLength: 5 })
+  .array(fc.tuple(fc.constantFrom(...patternWords, 'SS', 'KELVIN', '\u1fd3', 'x', '42', '.', '{'), fc.constantFrom(' ', '', '!')), {
+    minLength: 1,
+    maxLength: 5,
+  })
   .map((parts) => parts.map(([w, s]) => w + s).join(''));
 const patternRules = fc
   .array(fc.tuple(patternSource, fc.boolean(), conditions), { minLength: 1, maxLength: 12 })
-  .map((rs) => [...rs.map(([pattern, cs, c], i) => ({ id: `p${i}`, reply: 'x', pattern, ...c, ...(cs ? { case_sensitive: true } : {}) }) as Rule), { id: 'fb', reply: 'x', fallback: true } as Rule]);
+  .map((rs) => [
+    ...rs.map(([pattern, cs, c], i) => ({ id: `p${i}`, reply: 'x', pattern, ...c, ...(cs ? { case_sensitive: true } : {}) }) as Rule),
+    { id: 'fb', reply: 'x', fallback: true } as Rule,
+  ]);
 
 describe('indexed matching equals a linear scan', () => {
   it('for pattern rules that stress the literal prefilter', () => {
@@ -71,20 +103,26 @@ describe('indexed matching equals a linear scan', () => {
     );
   });
 
-
   it('for random rule sets and messages', () => {
     fc.assert(
-      fc.property(ruleList, fc.array(fc.tuple(messageText, fc.constantFrom('private', 'group') as fc.Arbitrary<'private' | 'group'>, fc.constantFrom(1, 2)), { minLength: 1, maxLength: 10 }), (rules, messages) => {
-        const ruleSet = compileRules(rules);
-        for (const [text, chatType, chatId] of messages) {
-          const m = message(text, { chatType, chatId });
-          const indexed = matchMessage(m, ruleSet, 'bot');
-          const linear = matchLinear(m, ruleSet, 'bot');
-          expect(indexed?.rule.id ?? null, text).toBe(linear?.rule.id ?? null);
-          expect(indexed?.args).toEqual(linear?.args);
-          expect(indexed?.captures && [...indexed.captures]).toEqual(linear?.captures && [...linear.captures]);
-        }
-      }),
+      fc.property(
+        ruleList,
+        fc.array(fc.tuple(messageText, fc.constantFrom('private', 'group') as fc.Arbitrary<'private' | 'group'>, fc.constantFrom(1, 2)), {
+          minLength: 1,
+          maxLength: 10,
+        }),
+        (rules, messages) => {
+          const ruleSet = compileRules(rules);
+          for (const [text, chatType, chatId] of messages) {
+            const m = message(text, { chatType, chatId });
+            const indexed = matchMessage(m, ruleSet, 'bot');
+            const linear = matchLinear(m, ruleSet, 'bot');
+            expect(indexed?.rule.id ?? null, text).toBe(linear?.rule.id ?? null);
+            expect(indexed?.args).toEqual(linear?.args);
+            expect(indexed?.captures && [...indexed.captures]).toEqual(linear?.captures && [...linear.captures]);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -16,7 +16,7 @@ describe('required literals of a pattern', () => {
     expect(texts('hello|world')).toEqual(['i:hello', 'i:world']);
     expect(texts('(?:refund|money back) now')).toEqual(['i:refund', 'i:money back']);
     expect(texts('(?:hi|yo) there')).toEqual(['i: there']);
-        expect(texts('hello|\\d+')).toBeNull();
+    expect(texts('hello|\\d+')).toBeNull();
     expect(texts('(?:a|)b')).toEqual(['i:b']);
   });
 

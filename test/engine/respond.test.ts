@@ -38,7 +38,10 @@ describe('commands', () => {
 
 describe('text, pattern and keywords', () => {
   it('text compares the whole normalised message, case-insensitively unless case_sensitive', () => {
-    const rules: Rule[] = [{ id: 'ping', text: 'Ping  Pong', reply: 'pong' }, { id: 'Exact', text: 'ABC', case_sensitive: true, reply: 'exact' }];
+    const rules: Rule[] = [
+      { id: 'ping', text: 'Ping  Pong', reply: 'pong' },
+      { id: 'Exact', text: 'ABC', case_sensitive: true, reply: 'exact' },
+    ];
     expect(reply(rules, '  ping \t pong ')).toBe('pong');
     expect(reply(rules, 'ＰＩＮＧ pong')).toBe('pong'); // full-width letters, NFKC
     expect(reply(rules, 'ping pong!')).toBeNull();
@@ -110,16 +113,20 @@ describe('order, conditions and fallback', () => {
 
 describe('replies', () => {
   it('renders user and chat variables; missing optional values are empty', () => {
-    const rules: Rule[] = [{ id: 'who', text: 'who', reply: '[{{user.first_name}}|{{ user.last_name }}|{{user.username}}|{{user.id}}|{{chat.id}}|{{chat.type}}|{{text}}]' }];
+    const rules: Rule[] = [
+      { id: 'who', text: 'who', reply: '[{{user.first_name}}|{{ user.last_name }}|{{user.username}}|{{user.id}}|{{chat.id}}|{{chat.type}}|{{text}}]' },
+    ];
     expect(reply(rules, 'WHO ', { username: 'ada_l' })).toBe('[Ada||ada_l|42|42|private|WHO ]');
     expect(reply(rules, 'who', { noUser: true, chatType: 'channel', chatId: -9 })).toBe('[||||-9|channel|who]');
   });
 
-  it('escapes inserted values for HTML and MarkdownV2, not the author\'s markup', () => {
+  it("escapes inserted values for HTML and MarkdownV2, not the author's markup", () => {
     expect(reply([{ id: 'h', text: 'x', parse_mode: 'HTML', reply: '<b>{{user.first_name}}</b>' }], 'x', { firstName: 'A & <i>"B"</i>' })).toBe(
       '<b>A &amp; &lt;i&gt;&quot;B&quot;&lt;/i&gt;</b>',
     );
-    expect(reply([{ id: 'm', text: 'x', parse_mode: 'MarkdownV2', reply: '*{{user.first_name}}*' }], 'x', { firstName: 'a_b*c[d](e).f!' })).toBe('*a\\_b\\*c\\[d\\]\\(e\\)\\.f\\!*');
+    expect(reply([{ id: 'm', text: 'x', parse_mode: 'MarkdownV2', reply: '*{{user.first_name}}*' }], 'x', { firstName: 'a_b*c[d](e).f!' })).toBe(
+      '*a\\_b\\*c\\[d\\]\\(e\\)\\.f\\!*',
+    );
   });
 
   it('picks one alternative with the injected random function', () => {
@@ -130,7 +137,11 @@ describe('replies', () => {
   });
 
   it('carries the sendmessage options', () => {
-    const out = respond(message('x', { chatId: 77 }), set({ id: 'o', text: 'x', reply: 'y', parse_mode: 'HTML', reply_to_message: true, disable_notification: true }), BOT);
+    const out = respond(
+      message('x', { chatId: 77 }),
+      set({ id: 'o', text: 'x', reply: 'y', parse_mode: 'HTML', reply_to_message: true, disable_notification: true }),
+      BOT,
+    );
     expect(out).toEqual({ ruleId: 'o', chatId: 77, text: 'y', parseMode: 'HTML', replyToMessageId: 7, disableNotification: true });
     expect(respond(message('x'), set({ id: 'o', text: 'x', reply: 'y' }), BOT)).toEqual({ ruleId: 'o', chatId: 42, text: 'y' });
   });

@@ -62,7 +62,16 @@ describe('PollingIngress offsets', () => {
         handled.push(u.update_id);
       },
     });
-    const ingress = new PollingIngress({ api, dispatcher, logger, metrics: new ServiceMetrics({ processMetrics: false }), timeoutSeconds: 1, limit: 100, deleteWebhook: false, pipelineDelayMs: 20 });
+    const ingress = new PollingIngress({
+      api,
+      dispatcher,
+      logger,
+      metrics: new ServiceMetrics({ processMetrics: false }),
+      timeoutSeconds: 1,
+      limit: 100,
+      deleteWebhook: false,
+      pipelineDelayMs: 20,
+    });
     await ingress.start();
     await until(() => handled.includes(11) && api.calls.length >= 3);
     // 11 is done but 10 is not: fetching goes on, but no call confirms 10 (offset above 10).
@@ -91,7 +100,16 @@ describe('PollingIngress offsets', () => {
         handled.push(u.update_id);
       },
     });
-    const ingress = new PollingIngress({ api, dispatcher, logger, metrics: new ServiceMetrics({ processMetrics: false }), timeoutSeconds: 1, limit: 100, deleteWebhook: false, pipelineDelayMs: 20 });
+    const ingress = new PollingIngress({
+      api,
+      dispatcher,
+      logger,
+      metrics: new ServiceMetrics({ processMetrics: false }),
+      timeoutSeconds: 1,
+      limit: 100,
+      deleteWebhook: false,
+      pipelineDelayMs: 20,
+    });
     await ingress.start();
     await until(() => handled.length === 2);
     expect(handled).toEqual([31, 32]);
@@ -114,7 +132,15 @@ describe('PollingIngress offsets', () => {
         if (u.update_id === 21) await new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
       },
     });
-    const ingress = new PollingIngress({ api, dispatcher, logger, metrics: new ServiceMetrics({ processMetrics: false }), timeoutSeconds: 1, limit: 100, deleteWebhook: false });
+    const ingress = new PollingIngress({
+      api,
+      dispatcher,
+      logger,
+      metrics: new ServiceMetrics({ processMetrics: false }),
+      timeoutSeconds: 1,
+      limit: 100,
+      deleteWebhook: false,
+    });
     await ingress.start();
     await until(() => dispatcher.inFlight === 1);
     ingress.stopAccepting();
@@ -159,7 +185,10 @@ describe('PollingIngress against the sandbox', () => {
 
     const refused = poller(bot.token);
     await refused.ingress.start();
-    const error = await refused.ingress.done.then(() => null, (e: unknown) => e);
+    const error = await refused.ingress.done.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(IngressError);
     expect((error as IngressError).failure).toBe('webhook_active');
     expect((error as IngressError).message).toMatch(/webhook is set.*polling\.delete_webhook/);
@@ -183,7 +212,10 @@ describe('PollingIngress against the sandbox', () => {
   it('fails fast on a rejected token, saying it was revoked or replaced', async () => {
     const { ingress, api } = poller('1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
     await ingress.start();
-    const error = await ingress.done.then(() => null, (e: unknown) => e);
+    const error = await ingress.done.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((error as IngressError).failure).toBe('unauthorized');
     expect((error as Error).message).toBe(
       'the token was rejected (401 Unauthorized): it was revoked or replaced while running; set the new token in BOT_TOKEN or BOT_TOKEN_FILE and restart',
@@ -198,7 +230,10 @@ describe('PollingIngress against the sandbox', () => {
     await first.ingress.start();
     await new Promise((resolve) => setTimeout(resolve, 100));
     await second.ingress.start();
-    const error = await Promise.race([first.ingress.done, second.ingress.done]).then(() => null, (e: unknown) => e);
+    const error = await Promise.race([first.ingress.done, second.ingress.done]).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((error as IngressError).failure).toBe('other_instance');
     expect((error as Error).message).toMatch(/another instance is polling with the same token/);
     for (const p of [first, second]) {

@@ -68,7 +68,11 @@ async function startWebhook(
   await webhook.start();
   started.push(webhook);
   const post = (body: unknown) =>
-    fetch(`${webhook.address}/hook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET }, body: JSON.stringify(body) });
+    fetch(`${webhook.address}/hook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET },
+      body: JSON.stringify(body),
+    });
   return { api, webhook, dispatcher, post };
 }
 
@@ -132,7 +136,27 @@ describe('WebhookIngress', () => {
     try {
       const certPath = join(dir, 'cert.pem');
       const keyPath = join(dir, 'key.pem');
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-keyout',
+          keyPath,
+          '-out',
+          certPath,
+          '-days',
+          '1',
+          '-subj',
+          '/CN=127.0.0.1',
+          '-addext',
+          'subjectAltName=IP:127.0.0.1',
+        ],
+        { stdio: 'ignore' },
+      );
       const handled: number[] = [];
       const { webhook } = await startWebhook(async (u) => void handled.push(u.update_id), 100, { certPath, keyPath });
       expect(webhook.address).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);

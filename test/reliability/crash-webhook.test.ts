@@ -58,7 +58,11 @@ describe('crash safety (webhook)', () => {
   }
 
   async function faults(rule: object) {
-    const response = await fetch(`${sandbox.baseUrl}/client/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) });
+    const response = await fetch(`${sandbox.baseUrl}/client/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(rule),
+    });
     expect(response.status).toBe(200);
   }
 

@@ -23,7 +23,8 @@ function capturingLogger() {
 }
 
 const tempDir = () => mkdtemp(join(tmpdir(), 'hearsay-journal-'));
-const update = (id: number): Update => ({ update_id: id, message: { message_id: id, date: 1, chat: { id: 1, type: 'private', first_name: 'A' }, text: `t${id}` } }) as Update;
+const update = (id: number): Update =>
+  ({ update_id: id, message: { message_id: id, date: 1, chat: { id: 1, type: 'private', first_name: 'A' }, text: `t${id}` } }) as Update;
 
 describe('UpdateJournal', () => {
   it('remembers handled ids across a restart and names the replies that were in doubt', async () => {

@@ -19,7 +19,11 @@ describe('demo bot in rules/', () => {
     const answer = (text: string, chatType: 'private' | 'group' = 'private') => respond(message(text, { chatType }), ruleSet!, 'corner_shop_bot', () => 0);
     expect(answer('/start')?.text).toContain('Welcome to the Corner Shop desk, Ada!');
     expect(answer('/help')?.text).toContain('/order <number>');
-    expect(answer('where is order 4711?')).toMatchObject({ ruleId: 'order-status', text: expect.stringContaining('Order 4711 is packed'), replyToMessageId: 7 });
+    expect(answer('where is order 4711?')).toMatchObject({
+      ruleId: 'order-status',
+      text: expect.stringContaining('Order 4711 is packed'),
+      replyToMessageId: 7,
+    });
     expect(answer('/order 55')?.text).toContain('Looking up order 55');
     expect(answer('I want a refund')?.ruleId).toBe('refund');
     expect(answer('I want a refund', 'group')?.ruleId).toBe('refund-group');

@@ -32,7 +32,38 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const pieces = fc.constantFrom('rules:', '- ', 'id: ', 'text: ', 'reply: ', '{{', '}}', '[', ']', '{', '}', ':', '"', "'", '\n', '  ', '&a', '*a', '!!js', 'pattern: (', 'command: /x', 'fallback: true', 'keywords: []', '~', '\t', '#', '|', '>', '0x', 'null');
+const pieces = fc.constantFrom(
+  'rules:',
+  '- ',
+  'id: ',
+  'text: ',
+  'reply: ',
+  '{{',
+  '}}',
+  '[',
+  ']',
+  '{',
+  '}',
+  ':',
+  '"',
+  "'",
+  '\n',
+  '  ',
+  '&a',
+  '*a',
+  '!!js',
+  'pattern: (',
+  'command: /x',
+  'fallback: true',
+  'keywords: []',
+  '~',
+  '\t',
+  '#',
+  '|',
+  '>',
+  '0x',
+  'null',
+);
 const mutation = fc.oneof(
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 20 }) }),
   fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), text: fc.oneof(pieces, fc.string({ maxLength: 6 })) }),
@@ -51,18 +82,25 @@ describe('loader robustness', () => {
   it('mutated and random YAML only ever yields positioned problems', async () => {
     const file = join(dir, 'bot.yaml');
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.array(mutation, { minLength: 1, maxLength: 6 }).map((ms) => mutate(seed, ms)), fc.array(pieces, { maxLength: 30 }).map((p) => p.join('')), fc.string()), async (text) => {
-        await writeFile(file, text);
-        const { problems } = await checkRules(dir);
-        const lines = text.split(/\r\n|\r|\n/).length;
-        for (const p of problems) {
-          expect(p.file).toBe(file);
-          expect(p.line, p.format()).toBeGreaterThanOrEqual(1);
-          expect(p.line, p.format()).toBeLessThanOrEqual(lines + 1);
-          expect(p.column, p.format()).toBeGreaterThanOrEqual(1);
-          expect(p.message.length).toBeGreaterThan(0);
-        }
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.array(mutation, { minLength: 1, maxLength: 6 }).map((ms) => mutate(seed, ms)),
+          fc.array(pieces, { maxLength: 30 }).map((p) => p.join('')),
+          fc.string(),
+        ),
+        async (text) => {
+          await writeFile(file, text);
+          const { problems } = await checkRules(dir);
+          const lines = text.split(/\r\n|\r|\n/).length;
+          for (const p of problems) {
+            expect(p.file).toBe(file);
+            expect(p.line, p.format()).toBeGreaterThanOrEqual(1);
+            expect(p.line, p.format()).toBeLessThanOrEqual(lines + 1);
+            expect(p.column, p.format()).toBeGreaterThanOrEqual(1);
+            expect(p.message.length).toBeGreaterThan(0);
+          }
+        },
+      ),
       { numRuns: 250 },
     );
   });

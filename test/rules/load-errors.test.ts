@@ -13,11 +13,15 @@ async function problemsOf(yaml: string, name = 'bot.yaml'): Promise<string[]> {
 describe('rule file errors with positions', () => {
   it('YAML syntax errors', async () => {
     expect(await problemsOf('rules:\n  - id: a\n    text: [oops\n')).toEqual([expect.stringMatching(/^4:1: YAML: /)]);
-    expect(await problemsOf('rules:\n  - id: a\n    id: b\n    text: x\n    reply: y\n')).toEqual(["3:5: YAML: key 'id' appears twice in the same mapping; keep one"]);
+    expect(await problemsOf('rules:\n  - id: a\n    id: b\n    text: x\n    reply: y\n')).toEqual([
+      "3:5: YAML: key 'id' appears twice in the same mapping; keep one",
+    ]);
   });
 
   it('the YAML mistakes new users make say what to change, once per line', async () => {
-    expect(await problemsOf('rules:\n  - id: b\n\tcommand: start\n    reply: hi\n')).toEqual(['3:1: YAML: a tab indents this line; YAML indents with spaces only']);
+    expect(await problemsOf('rules:\n  - id: b\n\tcommand: start\n    reply: hi\n')).toEqual([
+      '3:1: YAML: a tab indents this line; YAML indents with spaces only',
+    ]);
     expect(await problemsOf('rules:\n  - id: a\n    command: start\n    reply: Note: we are closed\n')).toEqual([
       "4:12: YAML: a second ': ' on this line starts a nested mapping; if it is part of the text, put the whole value in quotes",
     ]);
@@ -39,8 +43,13 @@ describe('rule file errors with positions', () => {
   });
 
   it('an unknown key, with the nearest known key suggested', async () => {
-    expect(await problemsOf('rules:\n  - id: greet\n    text: hi\n    repyl: hello\n')).toEqual(["4:5: unknown key 'repyl' in rule 'greet'; did you mean 'reply'?"]);
-    expect(await problemsOf('rule:\n  - id: a\n')).toEqual(['1:1: a rule file needs `rules:` followed by a list of rules', "1:1: unknown top-level key 'rule'; did you mean 'rules'?"]);
+    expect(await problemsOf('rules:\n  - id: greet\n    text: hi\n    repyl: hello\n')).toEqual([
+      "4:5: unknown key 'repyl' in rule 'greet'; did you mean 'reply'?",
+    ]);
+    expect(await problemsOf('rule:\n  - id: a\n')).toEqual([
+      '1:1: a rule file needs `rules:` followed by a list of rules',
+      "1:1: unknown top-level key 'rule'; did you mean 'rules'?",
+    ]);
   });
 
   it('two triggers, no trigger, no reply', async () => {
@@ -61,12 +70,13 @@ describe('rule file errors with positions', () => {
   });
 
   it('wrong values: chat type, parse mode, reply type, fallback false', async () => {
-    const yaml = 'rules:\n  - id: c\n    text: hi\n    chat_types: [privat]\n    parse_mode: html\n    reply: [ok, 3]\n  - id: f\n    fallback: false\n    reply: x\n';
+    const yaml =
+      'rules:\n  - id: c\n    text: hi\n    chat_types: [privat]\n    parse_mode: html\n    reply: [ok, 3]\n  - id: f\n    fallback: false\n    reply: x\n';
     expect(await problemsOf(yaml)).toEqual([
       "4:18: 'privat' in rule 'c' is not a chat type; did you mean 'private'? (use one of private, group, supergroup, channel)",
       "5:17: 'html' in rule 'c' is not a parse mode; did you mean 'HTML'? (use one of HTML, MarkdownV2)",
       "6:17: reply alternative #2 of rule 'c' must be text, not number 3 (quote it)",
-      '8:15: fallback in rule \'f\' must be `true`; to turn the fallback off, remove the rule',
+      "8:15: fallback in rule 'f' must be `true`; to turn the fallback off, remove the rule",
     ]);
   });
 
@@ -75,7 +85,9 @@ describe('rule file errors with positions', () => {
     expect(await problemsOf("rules:\n  - id: r\n    pattern: '(?=a)b'\n    reply: x\n")).toEqual([
       expect.stringMatching(/^3:14: invalid pattern: .*lookarounds are not supported/),
     ]);
-    expect(await problemsOf("rules:\n  - id: r\n    pattern: '/hello/g'\n    reply: x\n")).toEqual([expect.stringMatching(/^3:14: this looks like a JavaScript regex literal with flags 'g'/)]);
+    expect(await problemsOf("rules:\n  - id: r\n    pattern: '/hello/g'\n    reply: x\n")).toEqual([
+      expect.stringMatching(/^3:14: this looks like a JavaScript regex literal with flags 'g'/),
+    ]);
   });
 
   it('each bad placeholder, at the reply string', async () => {
@@ -94,7 +106,9 @@ describe('rule file errors with positions', () => {
       expect(problems, reply).toEqual([expect.stringMatching(new RegExp(`^4:12: .*${message.source}`))]);
     }
     // In a list, the position is the alternative's own.
-    expect(await problemsOf('rules:\n  - id: t\n    text: hi\n    reply:\n      - fine\n      - "{{nope}}"\n')).toEqual([expect.stringMatching(/^6:9: unknown placeholder \{\{nope\}\}/)]);
+    expect(await problemsOf('rules:\n  - id: t\n    text: hi\n    reply:\n      - fine\n      - "{{nope}}"\n')).toEqual([
+      expect.stringMatching(/^6:9: unknown placeholder \{\{nope\}\}/),
+    ]);
   });
 
   it('a rule that fails the schema still has its pattern and placeholders checked in the same run', async () => {
@@ -113,12 +127,15 @@ describe('rule file errors with positions', () => {
   });
 
   it('duplicate ids across files, naming both places', async () => {
-    await withRuleDir({ '10-a.yaml': 'rules:\n  - id: greet\n    text: hi\n    reply: a\n', '20-b.yaml': '# second\nrules:\n  - id: greet\n    text: hey\n    reply: b\n' }, async (dir) => {
-      const { problems } = await checkRules(dir);
-      expect(problems.map((p) => p.format())).toEqual([
-        `${dir}/20-b.yaml:3:9: duplicate rule id 'greet': already used at ${dir}/10-a.yaml:2:9; ids must be unique across all rule files`,
-      ]);
-    });
+    await withRuleDir(
+      { '10-a.yaml': 'rules:\n  - id: greet\n    text: hi\n    reply: a\n', '20-b.yaml': '# second\nrules:\n  - id: greet\n    text: hey\n    reply: b\n' },
+      async (dir) => {
+        const { problems } = await checkRules(dir);
+        expect(problems.map((p) => p.format())).toEqual([
+          `${dir}/20-b.yaml:3:9: duplicate rule id 'greet': already used at ${dir}/10-a.yaml:2:9; ids must be unique across all rule files`,
+        ]);
+      },
+    );
   });
 
   it('reports all problems of all files at once and throws RuleLoadError carrying them', async () => {

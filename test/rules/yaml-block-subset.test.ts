@@ -36,18 +36,100 @@ function expectSameAsYaml(text: string): boolean {
 }
 
 const tricky = [
-  'hi', 'true', 'True', 'TRUE', 'yes', 'no', 'null', 'Null', '~', '1', '-0', '007', '+12', '1.5', '.5', '1e3', '0x1F', '0o17', '.inf', '.NaN',
-  '12345678901234567890', '-1001234567890', 'a: b', 'a:b', 'a #b', 'a#b', 'x:', "it's", 'say "hi"', '# x', '- x', '-x', ':x', '?x', '@x', '%x', '`x`',
-  '[a]', '{a}', 'a[0]', '*a', '&a', '!a', '|', '>', 'ß', '😀 ok', ' lead', 'trail ', 'two\nlines', 'tab\there', 'back\\slash', '^order1\\s+(\\d+)$',
-  '{{first_name}}', 'a, b', 'toString', 'constructor', '__proto__', 'hasOwnProperty', '', ' ', 'é\u0301', '\u2028', 'end:', 'x # y # z', '"', "'", '\\', 'order 9 #{{match.1}}',
+  'hi',
+  'true',
+  'True',
+  'TRUE',
+  'yes',
+  'no',
+  'null',
+  'Null',
+  '~',
+  '1',
+  '-0',
+  '007',
+  '+12',
+  '1.5',
+  '.5',
+  '1e3',
+  '0x1F',
+  '0o17',
+  '.inf',
+  '.NaN',
+  '12345678901234567890',
+  '-1001234567890',
+  'a: b',
+  'a:b',
+  'a #b',
+  'a#b',
+  'x:',
+  "it's",
+  'say "hi"',
+  '# x',
+  '- x',
+  '-x',
+  ':x',
+  '?x',
+  '@x',
+  '%x',
+  '`x`',
+  '[a]',
+  '{a}',
+  'a[0]',
+  '*a',
+  '&a',
+  '!a',
+  '|',
+  '>',
+  'ß',
+  '😀 ok',
+  ' lead',
+  'trail ',
+  'two\nlines',
+  'tab\there',
+  'back\\slash',
+  '^order1\\s+(\\d+)$',
+  '{{first_name}}',
+  'a, b',
+  'toString',
+  'constructor',
+  '__proto__',
+  'hasOwnProperty',
+  '',
+  ' ',
+  'é\u0301',
+  '\u2028',
+  'end:',
+  'x # y # z',
+  '"',
+  "'",
+  '\\',
+  'order 9 #{{match.1}}',
 ];
-const scalarValue = fc.oneof(fc.constantFrom<unknown>(...tricky), fc.integer({ min: -1e6, max: 1e6 }), fc.boolean(), fc.constant(null), fc.string({ maxLength: 12 }));
+const scalarValue = fc.oneof(
+  fc.constantFrom<unknown>(...tricky),
+  fc.integer({ min: -1e6, max: 1e6 }),
+  fc.boolean(),
+  fc.constant(null),
+  fc.string({ maxLength: 12 }),
+);
 const ruleObject = fc.record(
-  { id: fc.constantFrom('a', 'b-1', 'r.2'), command: scalarValue, reply: fc.oneof(scalarValue, fc.array(scalarValue, { minLength: 1, maxLength: 3 })), keywords: fc.array(scalarValue, { maxLength: 3 }), chats: fc.array(fc.integer(), { maxLength: 2 }) },
+  {
+    id: fc.constantFrom('a', 'b-1', 'r.2'),
+    command: scalarValue,
+    reply: fc.oneof(scalarValue, fc.array(scalarValue, { minLength: 1, maxLength: 3 })),
+    keywords: fc.array(scalarValue, { maxLength: 3 }),
+    chats: fc.array(fc.integer(), { maxLength: 2 }),
+  },
   { requiredKeys: ['id'] },
 );
 const documentData = fc.record({ rules: fc.array(ruleObject, { maxLength: 5 }) });
-const styles = fc.record({ indent: fc.constantFrom(2, 4), indentSeq: fc.boolean(), comment: fc.boolean(), quote: fc.constantFrom<'"' | "'" | undefined>('"', "'", undefined) });
+const styles = fc.record({
+  indent: fc.constantFrom(2, 4),
+  indentSeq: fc.boolean(),
+  comment: fc.boolean(),
+  quote: fc.constantFrom<'"' | "'" | undefined>('"', "'", undefined),
+});
 
 describe('fast block-YAML reader', () => {
   it('reads the repository rule files exactly as yaml does', async () => {
@@ -61,7 +143,12 @@ describe('fast block-YAML reader', () => {
     let accepted = 0;
     fc.assert(
       fc.property(documentData, styles, (data, style) => {
-        let text = YAML.stringify(data, { lineWidth: 0, indent: style.indent, indentSeq: style.indentSeq, ...(style.quote ? { singleQuote: style.quote === "'" } : {}) });
+        let text = YAML.stringify(data, {
+          lineWidth: 0,
+          indent: style.indent,
+          indentSeq: style.indentSeq,
+          ...(style.quote ? { singleQuote: style.quote === "'" } : {}),
+        });
         if (style.comment) text = `# rules\n${text.replace(/\n/g, '  # note\n').replace(/^(\s*)- /gm, '$1-   ')}`;
         if (expectSameAsYaml(text)) accepted += 1;
       }),
@@ -72,7 +159,14 @@ describe('fast block-YAML reader', () => {
   });
 
   it('agrees with yaml or gives up on hand-written lines with tricky scalars', () => {
-    const line = fc.tuple(fc.constantFrom('', '  ', '    ', '   '), fc.constantFrom('- ', '', '-', '- - '), fc.constantFrom('id:', 'reply:', 'rules:', 'x', 'reply :', 'a b:', 'true:', '__proto__:'), fc.constantFrom(' ', '', '  '), fc.constantFrom(...tricky.filter((t) => !t.includes('\n'))), fc.constantFrom('', ' # c', '#c'));
+    const line = fc.tuple(
+      fc.constantFrom('', '  ', '    ', '   '),
+      fc.constantFrom('- ', '', '-', '- - '),
+      fc.constantFrom('id:', 'reply:', 'rules:', 'x', 'reply :', 'a b:', 'true:', '__proto__:'),
+      fc.constantFrom(' ', '', '  '),
+      fc.constantFrom(...tricky.filter((t) => !t.includes('\n'))),
+      fc.constantFrom('', ' # c', '#c'),
+    );
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 8 }), (lines) => {
         const text = `rules:\n${lines.map((parts) => parts.join('')).join('\n')}\n`;
@@ -85,8 +179,15 @@ describe('fast block-YAML reader', () => {
 
   it('agrees with yaml on literal blocks and flow lists written by hand', () => {
     const blockLine = fc.constantFrom('text', '', '  more indented', '# not a comment here', 'a: b', '- x', '   ', 'ß 😀');
-    const block = fc.tuple(fc.constantFrom('|', '|-', '| # c', '|-  # c'), fc.array(blockLine, { minLength: 1, maxLength: 5 }), fc.constantFrom('', '\n', '\n\n', '\n  \n'));
-    const flowItem = fc.oneof(fc.constantFrom(...tricky.filter((t) => !/[\n,[\]{}#]/.test(t))).map((t) => t.trim()), fc.constantFrom(...tricky).map((t) => JSON.stringify(t)));
+    const block = fc.tuple(
+      fc.constantFrom('|', '|-', '| # c', '|-  # c'),
+      fc.array(blockLine, { minLength: 1, maxLength: 5 }),
+      fc.constantFrom('', '\n', '\n\n', '\n  \n'),
+    );
+    const flowItem = fc.oneof(
+      fc.constantFrom(...tricky.filter((t) => !/[\n,[\]{}#]/.test(t))).map((t) => t.trim()),
+      fc.constantFrom(...tricky).map((t) => JSON.stringify(t)),
+    );
     const flow = fc.array(flowItem, { maxLength: 4 }).map((items) => `[${items.join(', ')}]`);
     let accepted = 0;
     fc.assert(
@@ -101,7 +202,17 @@ describe('fast block-YAML reader', () => {
   });
 
   it('gives up on what it does not read: nested flow, folded blocks, anchors, tabs, CR, duplicate keys', () => {
-    for (const text of ['rules: [a, [b]]\n', 'rules:\n  - reply: >\n      x\n', 'rules:\n  - reply: |+\n      x\n', 'rules:\n  - &a x\n  - *a\n', 'rules:\n\t- x\n', 'rules:\r\n  - x\r\n', 'a: 1\na: 2\n', 'rules:\n  - a\n    b\n', '']) {
+    for (const text of [
+      'rules: [a, [b]]\n',
+      'rules:\n  - reply: >\n      x\n',
+      'rules:\n  - reply: |+\n      x\n',
+      'rules:\n  - &a x\n  - *a\n',
+      'rules:\n\t- x\n',
+      'rules:\r\n  - x\r\n',
+      'a: 1\na: 2\n',
+      'rules:\n  - a\n    b\n',
+      '',
+    ]) {
       expect(parseBlockSubset(text), JSON.stringify(text)).toBeUndefined();
     }
   });

@@ -63,7 +63,7 @@ describe('BotMaker, the bot-creation assistant', () => {
     for (const command of ['/newbot', '/token', '/mybots', '/cancel']) expect(help).toContain(command);
   });
 
-  it('/mybots lists only the asking user\'s bots', async () => {
+  it("/mybots lists only the asking user's bots", async () => {
     const { baseUrl } = sandbox;
     expect(await askAssistant(baseUrl, 1005, '/mybots')).toMatch(/no bots yet/);
     await createBotViaAssistant(baseUrl, { userId: 1005, name: 'Alpha', username: 'alpha_bot' });

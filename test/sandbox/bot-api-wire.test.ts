@@ -76,7 +76,11 @@ describe('the Bot API endpoint on the wire', () => {
   });
 
   it('a 429 carries the Retry-After header and parameters.retry_after', async () => {
-    await call('/client/faults', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ bot: username, method: 'getme', count: 2, status: 429, retry_after: 7 }) });
+    await call('/client/faults', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ bot: username, method: 'getme', count: 2, status: 429, retry_after: 7 }),
+    });
     for (let i = 0; i < 2; i++) {
       const response = await call(`/bot${token}/getme`);
       expect(response.status).toBe(429);
@@ -95,10 +99,18 @@ describe('the Bot API endpoint on the wire', () => {
   });
 
   it('refuses bad client requests with a clear 400', async () => {
-    const toNobody = await call('/client/send', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { id: 1, first_name: 'A' }, to: 'ghost_bot', text: 'hi' }) });
+    const toNobody = await call('/client/send', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: { id: 1, first_name: 'A' }, to: 'ghost_bot', text: 'hi' }),
+    });
     expect(toNobody.status).toBe(400);
     expect(((await toNobody.json()) as { description: string }).description).toContain('no bot with the username @ghost_bot');
-    const badFault = await call('/client/faults', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ bot: username, method: 'getme' }) });
+    const badFault = await call('/client/faults', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ bot: username, method: 'getme' }),
+    });
     expect(badFault.status).toBe(400);
     const badJson = await call('/client/send', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"user":' });
     expect(badJson.status).toBe(400);

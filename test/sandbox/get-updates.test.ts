@@ -92,7 +92,7 @@ describe('getupdates in the sandbox', () => {
     }
   });
 
-  it('updates are numbered per bot and carry each user\'s private chat', async () => {
+  it("updates are numbered per bot and carry each user's private chat", async () => {
     await send('from 3001', 3001);
     await send('from 3002', 3002);
     const updates = await client.getUpdates({});

@@ -113,7 +113,11 @@ describe('webhook delivery in the sandbox', () => {
     await send('not lost');
     await until(async () => (await client.getWebhookInfo()).last_error_message !== undefined);
     const info = await client.getWebhookInfo();
-    expect(info).toMatchObject({ url: receiver.url, pending_update_count: 2, last_error_message: 'Wrong response from the webhook: 500 Internal Server Error' });
+    expect(info).toMatchObject({
+      url: receiver.url,
+      pending_update_count: 2,
+      last_error_message: 'Wrong response from the webhook: 500 Internal Server Error',
+    });
     expect(Math.abs(info.last_error_date! - Date.now() / 1000)).toBeLessThan(60);
   });
 

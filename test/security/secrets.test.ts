@@ -69,7 +69,11 @@ describe('secrets never leak', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-secrets-'));
     const everything: string[] = [];
     const fault = (rule: object) =>
-      fetch(`${baseUrl}/client/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ bot: bot.username, ...rule }) });
+      fetch(`${baseUrl}/client/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ bot: bot.username, ...rule }),
+      });
     const common = {
       BOT_TOKEN: bot.token,
       BASE_URL: baseUrl,
@@ -115,9 +119,17 @@ describe('secrets never leak', () => {
     await webhook.waitForLine(/hearsay is running/);
     const hookUrl = /"server":"([^"]+)"/.exec(await webhook.waitForLine(/hearsay is running/))?.[1] ?? `http://127.0.0.1:${hookPort}`;
     const path = new URL((await loadConfig({ cwd: '/', env: { BOT_TOKEN: bot.token }, secrets: new Secrets() })).webhook.path, 'http://x').pathname;
-    const wrongSecrets: Array<Record<string, string>> = [{ 'x-telegram-bot-api-secret-token': 'wrong' }, {}, { 'x-telegram-bot-api-secret-token': SECRET.slice(1) }];
+    const wrongSecrets: Array<Record<string, string>> = [
+      { 'x-telegram-bot-api-secret-token': 'wrong' },
+      {},
+      { 'x-telegram-bot-api-secret-token': SECRET.slice(1) },
+    ];
     for (const header of wrongSecrets) {
-      const response = await fetch(`http://127.0.0.1:${hookPort}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...header }, body: '{"update_id":1}' });
+      const response = await fetch(`http://127.0.0.1:${hookPort}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...header },
+        body: '{"update_id":1}',
+      });
       expect(response.status).toBe(401);
       everything.push(await response.text());
     }
@@ -167,7 +179,11 @@ describe('secrets never leak', () => {
   it('the demo (start without a token) prints no token of the bot it creates', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'hearsay-secrets-demo-'));
     const rules = await writeRules(versionedRules('demo'));
-    const demo = spawnCli(['start', '--port', '0', '--rules', rules.dir, '--log-format', 'json', '--log-level', 'debug', '--data-dir', join(dir, 'data')], {}, dir);
+    const demo = spawnCli(
+      ['start', '--port', '0', '--rules', rules.dir, '--log-format', 'json', '--log-level', 'debug', '--data-dir', join(dir, 'data')],
+      {},
+      dir,
+    );
     processes.push(demo);
     const ready = await demo.waitFor(/and talk to @/, 20_000);
     const { sandbox: demoSandbox, bot } = JSON.parse(ready) as { sandbox: string; bot: string };
@@ -182,7 +198,11 @@ describe('secrets never leak', () => {
     const config = await loadConfig({ cwd: '/', env: { BOT_TOKEN: '1234567:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }, secrets: new Secrets() });
     expect(config.webhook.listen.host).toBe('127.0.0.1');
     expect(config.admin.listen).toBeNull();
-    const admin = await loadConfig({ cwd: '/', env: { BOT_TOKEN: '1234567:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', HEARSAY_ADMIN_LISTEN: '127.0.0.1:0' }, secrets: new Secrets() });
+    const admin = await loadConfig({
+      cwd: '/',
+      env: { BOT_TOKEN: '1234567:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', HEARSAY_ADMIN_LISTEN: '127.0.0.1:0' },
+      secrets: new Secrets(),
+    });
     expect(admin.admin.listen?.host).toBe('127.0.0.1');
   });
 });

@@ -68,7 +68,10 @@ describe('hostile webhook input', () => {
   });
 
   const validUpdate = (id: number, chat: number, text = 'hi') =>
-    JSON.stringify({ update_id: id, message: { message_id: id, date: 1, chat: { id: chat, type: 'private' }, from: { id: chat, is_bot: false, first_name: 'A' }, text } });
+    JSON.stringify({
+      update_id: id,
+      message: { message_id: id, date: 1, chat: { id: chat, type: 'private' }, from: { id: chat, is_bot: false, first_name: 'A' }, text },
+    });
 
   it('random bytes, random JSON and mutated updates never get a 500 or crash the server', async () => {
     const bodies = fc.oneof(
@@ -79,10 +82,12 @@ describe('hostile webhook input', () => {
         const text = validUpdate(id, 1);
         return text.slice(0, cut % text.length);
       }),
-      fc.record({
-        update_id: fc.oneof(fc.integer(), fc.string(), fc.double(), fc.constant(null)),
-        message: fc.anything({ maxDepth: 3 }),
-      }).map((value) => JSON.stringify(value)),
+      fc
+        .record({
+          update_id: fc.oneof(fc.integer(), fc.string(), fc.double(), fc.constant(null)),
+          message: fc.anything({ maxDepth: 3 }),
+        })
+        .map((value) => JSON.stringify(value)),
     );
     await fc.assert(
       fc.asyncProperty(bodies, async (body) => {

@@ -115,11 +115,15 @@ describe('hearsay start without a token', () => {
   });
 
   it('reports a wrong setting with exit code 2 before starting anything', () => {
-    const result = spawnSync(process.execPath, [new URL('../../dist/cli/main.js', import.meta.url).pathname, 'start', '--port', '0', '--polling-timeout', 'soon'], {
-      env: tokenFreeEnv(),
-      cwd: dir,
-      encoding: 'utf8',
-    });
+    const result = spawnSync(
+      process.execPath,
+      [new URL('../../dist/cli/main.js', import.meta.url).pathname, 'start', '--port', '0', '--polling-timeout', 'soon'],
+      {
+        env: tokenFreeEnv(),
+        cwd: dir,
+        encoding: 'utf8',
+      },
+    );
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("polling.timeout must be an integer (got 'soon')");
     expect(result.stdout).not.toContain('Open ');
@@ -146,12 +150,16 @@ describe('hearsay start without a token', () => {
     await new Promise<void>((resolve) => blocker.listen({ host: '127.0.0.1', port: 0 }, resolve));
     try {
       const port = (blocker.address() as AddressInfo).port;
-      const result = spawnSync(process.execPath, [new URL('../../dist/cli/main.js', import.meta.url).pathname, 'start', '--port', String(port), '--rules', dir], {
-        env: tokenFreeEnv(),
-        cwd: dir,
-        encoding: 'utf8',
-        timeout: 15_000,
-      });
+      const result = spawnSync(
+        process.execPath,
+        [new URL('../../dist/cli/main.js', import.meta.url).pathname, 'start', '--port', String(port), '--rules', dir],
+        {
+          env: tokenFreeEnv(),
+          cwd: dir,
+          encoding: 'utf8',
+          timeout: 15_000,
+        },
+      );
       expect(result.status).toBe(1);
       expect(result.stderr).toContain(`hearsay start: cannot listen on 127.0.0.1:${port}: the port is already in use`);
       expect(result.stderr).toContain('--port (0 picks a free one)');

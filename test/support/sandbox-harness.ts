@@ -24,12 +24,7 @@ export async function startSandbox(options?: SandboxOptions): Promise<StartedSan
 }
 
 /** Sends `text` as the user to a bot or to BotMaker; returns the stored message's id and chat id. */
-export async function sendAsUser(
-  baseUrl: string,
-  user: number | HarnessUser,
-  to: string,
-  text: string,
-): Promise<{ message_id: number; chat_id: number }> {
+export async function sendAsUser(baseUrl: string, user: number | HarnessUser, to: string, text: string): Promise<{ message_id: number; chat_id: number }> {
   const sender = typeof user === 'number' ? { id: user } : user;
   const body = { user: { first_name: `User${sender.id}`, ...sender }, to, text };
   return clientCall(baseUrl, '/client/send', { method: 'POST', body: JSON.stringify(body) });
@@ -144,7 +139,14 @@ export async function groupMessages(baseUrl: string, userId: number, chatId: num
  */
 export async function waitForGroupReplies(
   baseUrl: string,
-  { userId, chatId, bot, after = 0, count = 1, timeoutMs = 5000 }: { userId: number; chatId: number; bot: string; after?: number; count?: number; timeoutMs?: number },
+  {
+    userId,
+    chatId,
+    bot,
+    after = 0,
+    count = 1,
+    timeoutMs = 5000,
+  }: { userId: number; chatId: number; bot: string; after?: number; count?: number; timeoutMs?: number },
 ): Promise<Message[]> {
   const page = (cursor: number, waitSeconds: number) => groupMessages(baseUrl, userId, chatId, cursor, waitSeconds);
   return waitForRepliesIn(page, { bot, after, count, timeoutMs, where: `in group ${chatId}` });

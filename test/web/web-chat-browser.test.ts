@@ -122,12 +122,11 @@ describe.skipIf(skip)('the web chat page in chromium', () => {
 
     // Own messages on the right, replies on the left, in order, each with a time.
     const bubbles = page.locator('#messages .bubble');
-    expect(await bubbles.evaluateAll((items) => items.map((item) => `${item.classList.contains('own') ? 'me' : 'bot'}: ${item.querySelector('.text')?.textContent}`))).toEqual([
-      'me: /start',
-      'bot: Hello, Ann! Ask me about an order.',
-      'me: where is my order #4711?',
-      'bot: Order 4711 is on its way.',
-    ]);
+    expect(
+      await bubbles.evaluateAll((items) =>
+        items.map((item) => `${item.classList.contains('own') ? 'me' : 'bot'}: ${item.querySelector('.text')?.textContent}`),
+      ),
+    ).toEqual(['me: /start', 'bot: Hello, Ann! Ask me about an order.', 'me: where is my order #4711?', 'bot: Order 4711 is on its way.']);
     expect(await page.locator('#messages .bubble time').count()).toBe(4);
 
     await mkdir(ARTIFACTS, { recursive: true });

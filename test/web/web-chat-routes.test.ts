@@ -55,7 +55,7 @@ describe('static files', () => {
     expect(html).toContain('aria-live="polite"');
     const script = await fetch(`${baseUrl}/app.js`);
     expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
-    expect(await script.text()).toContain("new EventSource(");
+    expect(await script.text()).toContain('new EventSource(');
     const style = await fetch(`${baseUrl}/app.css`);
     expect(style.headers.get('content-type')).toMatch(/^text\/css/);
   });

@@ -11,7 +11,10 @@ export function checkCommand(): Command {
   return new Command('check')
     .description('validate rule files and report every problem with its position')
     .argument('[path]', 'a rule file or a directory of *.yaml / *.yml files', 'rules/')
-    .addHelpText('after', '\nPrints each problem as path:line:column: message, then a summary. The rule language: docs/rules.md.\nExit codes: 0 valid (warnings allowed), 1 problems found, 2 usage error.')
+    .addHelpText(
+      'after',
+      '\nPrints each problem as path:line:column: message, then a summary. The rule language: docs/rules.md.\nExit codes: 0 valid (warnings allowed), 1 problems found, 2 usage error.',
+    )
     .action(async (path: string) => {
       if (!existsSync(path)) {
         process.stderr.write(`hearsay check: ${path}: no such file or directory\n`);

@@ -1,9 +1,7 @@
 // `hearsay sandbox`: runs the local messaging service until SIGINT/SIGTERM, then closes it and exits 0.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger, LOG_LEVELS } from '../../log/logger.js';
-import { createSandbox } from '../../sandbox/index.js';
 import { listenFailureMessage, SANDBOX_LISTEN_HINTS } from '../../ops/listen-failure.js';
-import { webChatPlugin } from '../../sandbox/web/plugin.js';
 import { hostForUrl } from '../../demo/free-port.js';
 import { FAILURE_EXIT_CODE, OK_EXIT_CODE } from '../exit-codes.js';
 

@@ -54,11 +54,7 @@
     ui.nameDialog.showModal();
     ui.nameInput.select();
     return new Promise((resolve) => {
-      ui.nameForm.addEventListener(
-        'submit',
-        () => resolve(ui.nameInput.value.trim().slice(0, 64) || 'You'),
-        { once: true },
-      );
+      ui.nameForm.addEventListener('submit', () => resolve(ui.nameInput.value.trim().slice(0, 64) || 'You'), { once: true });
     });
   }
 
