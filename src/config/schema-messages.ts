@@ -1,7 +1,7 @@
 // Turns Ajv errors on the config schema into messages that name the setting and say what to write.
 // Values of secret settings are never echoed back.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { nearest } from '../rules/suggest.js';
+import { nearest } from '../diagnostics/suggest.js';
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
 

@@ -5,7 +5,7 @@ import type { OutgoingReply } from '../engine/reply.js';
 import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from './backoff.js';
-import { classifyFailure } from './failure.js';
+import { classifyFailure } from '../api/failure.js';
 import type { OutgoingRateLimiter, RateLimitSlot } from './rate-limiter.js';
 import { splitMessageText } from './split-text.js';
 

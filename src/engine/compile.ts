@@ -2,7 +2,7 @@
 // reply templates, normalises text and keywords, and builds the lookup indexes. Every problem is
 // collected with its source position instead of stopping at the first.
 import type { Rule } from '../generated/rules-schema.js';
-import { problemAt, RuleLoadError, type RuleLocator, type RuleProblem } from '../rules/problem.js';
+import { problemAt, RuleLoadError, type RuleLocator, type RuleProblem } from '../diagnostics/problem.js';
 import { firstWord, wordsOf } from './keywords.js';
 import { LazyPattern } from './lazy-pattern.js';
 import { normalize } from './normalize.js';

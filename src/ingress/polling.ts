@@ -6,7 +6,7 @@ import { ApiError, isAbortError } from '../api/errors.js';
 import type { BotApi, Update } from '../api/types.js';
 import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from '../delivery/backoff.js';
 import type { UpdateDispatcher } from '../delivery/dispatcher.js';
-import { classifyFailure } from '../delivery/failure.js';
+import { classifyFailure } from '../api/failure.js';
 import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 import { IngressError } from './errors.js';

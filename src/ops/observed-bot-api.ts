@@ -3,7 +3,7 @@
 // failures do not. A caller's own abort says nothing either way.
 import { isAbortError } from '../api/errors.js';
 import type { BotApi, CallOptions, GetUpdatesParams, SendMessageParams, SetWebhookParams } from '../api/types.js';
-import { serviceLooksHealthy } from '../delivery/failure.js';
+import { serviceLooksHealthy } from '../api/failure.js';
 import type { HealthState } from './health.js';
 
 export class ObservedBotApi implements BotApi {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { compileProblems, compileRulesCollecting } from '../engine/compile.js';
 import type { RuleSet } from '../engine/rule-set.js';
 import type { Rule } from '../generated/rules-schema.js';
-import { RuleLoadError, RuleProblem, type RuleLocator, type SourcePosition } from './problem.js';
+import { RuleLoadError, RuleProblem, type RuleLocator, type SourcePosition } from '../diagnostics/problem.js';
 import { reachabilityWarnings } from './reachability.js';
 import { salvageRule } from './salvage.js';
 import { schemaProblems, type SchemaCheck } from './schema-problems.js';

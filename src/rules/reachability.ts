@@ -3,7 +3,7 @@
 import type { Chat, Message } from '@grammyjs/types';
 import { matchMessage } from '../engine/match.js';
 import type { CompiledRule, RuleSet } from '../engine/rule-set.js';
-import { problemAt, type RuleLocator, type RuleProblem } from './problem.js';
+import { problemAt, type RuleLocator, type RuleProblem } from '../diagnostics/problem.js';
 
 export function reachabilityWarnings(ruleSet: RuleSet, locate: RuleLocator): RuleProblem[] {
   return [...shadowedRules(ruleSet, locate), ...exampleWarnings(ruleSet, locate)];

@@ -2,8 +2,8 @@
 // messages that say what to do, placed at the offending node.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { rulesSchema } from '../generated/rules-schema.js';
-import { RuleProblem, problemAt } from './problem.js';
-import { nearest } from './suggest.js';
+import { RuleProblem, problemAt } from '../diagnostics/problem.js';
+import { nearest } from '../diagnostics/suggest.js';
 import type { NodePath, ParsedYaml } from './yaml-source.js';
 
 export const TRIGGER_KEYS = ['command', 'text', 'pattern', 'keywords', 'fallback'] as const;

@@ -11,7 +11,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import type { Logger } from '../log/logger.js';
 import type { RuleSet } from '../engine/rule-set.js';
 import { isRuleFileName, loadRules } from './load.js';
-import { RuleLoadError, type RuleProblem } from './problem.js';
+import { RuleLoadError, type RuleProblem } from '../diagnostics/problem.js';
 
 export interface RuleWatcherOptions {
   /** A rule directory or a single rule file. */

@@ -1,7 +1,7 @@
 // Parses one rule file's YAML while keeping source positions, so that every later problem (schema,
 // regex, template, duplicate id) can point at the exact node that caused it.
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type YAMLError } from 'yaml';
-import { RuleProblem, type SourcePosition } from './problem.js';
+import { RuleProblem, type SourcePosition } from '../diagnostics/problem.js';
 import { parseBlockSubset } from './yaml-block-subset.js';
 
 export type NodePath = readonly (string | number)[];

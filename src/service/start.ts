@@ -18,7 +18,7 @@ import type { AdminServer } from '../ops/admin-server.js';
 import { HealthState } from '../ops/health.js';
 import { ServiceMetrics } from '../ops/metrics.js';
 import { ObservedBotApi } from '../ops/observed-bot-api.js';
-import { RuleLoadError } from '../rules/problem.js';
+import { RuleLoadError } from '../diagnostics/problem.js';
 import { RuleWatcher } from '../rules/watch.js';
 import { StartupError, rulesStartupError } from './errors.js';
 import { createUpdateHandler } from './handle-update.js';

@@ -2,7 +2,7 @@
 // with a message that says what to do, and all problems of all files come at once.
 import { describe, expect, it } from 'vitest';
 import { checkRules, loadRuleSet } from '../../src/rules/load.js';
-import { RuleLoadError } from '../../src/rules/problem.js';
+import { RuleLoadError } from '../../src/diagnostics/problem.js';
 import { withRuleDir } from './rule-files.js';
 
 /** Problems of one file as `line:column: message` (warnings prefixed), for exact assertions. */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RuleWatcher, type ReloadEvent, type ReloadFailedEvent } from '../../src/rules/watch.js';
-import { RuleLoadError } from '../../src/rules/problem.js';
+import { RuleLoadError } from '../../src/diagnostics/problem.js';
 import { createLogger } from '../../src/log/logger.js';
 import { respond } from '../../src/engine/respond.js';
 import { message } from '../engine/messages.js';

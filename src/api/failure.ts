@@ -1,17 +1,22 @@
-// Sorts a failed Bot API call into what delivery does next: wait retry_after, back off and retry,
-// or give up on this reply. One place decides, so the sender, the poller and the metrics agree.
-import { ApiError, ApiTimeoutError, HttpError, NetworkError, isAbortError } from '../api/errors.js';
-import type { ErrorKind } from '../ops/metrics.js';
+// Sorts a failed Bot API call into what its caller does next: wait retry_after, back off and retry,
+// or give up on this call. One place decides, so the sender, the poller, health and the metrics agree.
+import { ApiError, ApiTimeoutError, HttpError, NetworkError, isAbortError } from './errors.js';
 
+/** What went wrong with a Bot API call; each is also a label of hearsay_errors_total. */
+export type ApiFailureKind = 'rate_limited' | 'server_error' | 'network' | 'timeout' | 'rejected' | 'unauthorized' | 'conflict' | 'http' | 'unknown';
+
+/** What the caller does about a failed call. */
 export type FailureAction = 'wait_retry_after' | 'backoff' | 'drop' | 'aborted';
 
+/** A failed call, sorted: its kind (for metrics) and what to do next. */
 export interface ClassifiedFailure {
-  kind: ErrorKind;
+  kind: ApiFailureKind;
   action: FailureAction;
   /** Seconds to wait, with 429. */
   retryAfter?: number;
 }
 
+/** Sorts any error a Bot API call may throw (aborts included) into a kind and the next action. */
 export function classifyFailure(error: unknown): ClassifiedFailure {
   if (isAbortError(error)) return { kind: 'unknown', action: 'aborted' };
   if (error instanceof ApiError) {

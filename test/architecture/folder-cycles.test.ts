@@ -1,0 +1,37 @@
+// The folders of src/ import each other without cycles ("dependencies point inward"): a cycle would make
+// two folders one in all but name, and the ports of the update pipeline depend on them staying apart.
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { folderCycles, folderEdges, type FolderEdge } from './folder-graph.js';
+
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+
+/** A cycle named by its folders and the imports that close it. */
+function describeCycle(folders: readonly string[], edges: readonly FolderEdge[]): string {
+  const inside = edges.filter((e) => folders.includes(e.from) && folders.includes(e.to));
+  return `${folders.join(' ⇄ ')}: ${inside.map((e) => e.example).join('; ')}`;
+}
+
+describe('folder import graph of src/', () => {
+  const edges = folderEdges(SRC);
+
+  it('sees the imports between folders (the scan works)', () => {
+    expect(edges.length).toBeGreaterThan(10);
+    expect(edges).toContainEqual(expect.objectContaining({ from: 'service', to: 'engine' }));
+    expect(edges).toContainEqual(expect.objectContaining({ from: 'cli', to: 'service' }));
+  });
+
+  it('names a cycle when there is one', () => {
+    const looped: FolderEdge[] = [
+      { from: 'a', to: 'b', example: 'a/x.ts → b/y.ts' },
+      { from: 'b', to: 'c', example: 'b/y.ts → c/z.ts' },
+      { from: 'c', to: 'a', example: 'c/z.ts → a/x.ts' },
+      { from: 'c', to: 'd', example: 'c/z.ts → d/w.ts' },
+    ];
+    expect(folderCycles(looped).map((c) => describeCycle(c, looped))).toEqual(['a ⇄ b ⇄ c: a/x.ts → b/y.ts; b/y.ts → c/z.ts; c/z.ts → a/x.ts']);
+  });
+
+  it('has no cycles between folders', () => {
+    expect(folderCycles(edges).map((c) => describeCycle(c, edges))).toEqual([]);
+  });
+});
