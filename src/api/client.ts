@@ -3,7 +3,18 @@
 import { Pool } from 'undici';
 import type { Logger } from '../log/logger.js';
 import { ApiError, ApiTimeoutError, HttpError, NetworkError, RequestAbortedError, type ApiErrorParameters } from './errors.js';
-import type { BotApi, CallOptions, GetUpdatesParams, Message, SendMessageParams, SetWebhookParams, Update, UserFromGetMe, WebhookInfo } from './types.js';
+import type {
+  AnswerCallbackQueryParams,
+  BotApi,
+  CallOptions,
+  GetUpdatesParams,
+  Message,
+  SendMessageParams,
+  SetWebhookParams,
+  Update,
+  UserFromGetMe,
+  WebhookInfo,
+} from './types.js';
 
 export interface BotApiClientOptions {
   baseUrl: string;
@@ -61,6 +72,10 @@ export class BotApiClient implements BotApi {
     } finally {
       this.longPolls.delete(ending);
     }
+  }
+
+  answerCallbackQuery(params: AnswerCallbackQueryParams, options?: CallOptions): Promise<true> {
+    return this.call('answercallbackquery', params, options);
   }
 
   setWebhook(params: SetWebhookParams, options?: CallOptions): Promise<true> {

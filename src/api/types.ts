@@ -19,6 +19,17 @@ export interface SendMessageParams {
   reply_parameters?: { message_id: number; allow_sending_without_reply?: boolean };
 }
 
+/** answerCallbackQuery: stops a pressed button's progress indicator, optionally with a notification or alert. */
+export interface AnswerCallbackQueryParams {
+  callback_query_id: string;
+  /** 0–200 characters; without it the user sees nothing. */
+  text?: string;
+  show_alert?: boolean;
+  url?: string;
+  /** Seconds the result may be cached on the user's device. */
+  cache_time?: number;
+}
+
 export interface SetWebhookParams {
   url: string;
   secret_token?: string;
@@ -39,6 +50,7 @@ export interface BotApi {
   getMe(options?: CallOptions): Promise<UserFromGetMe>;
   sendMessage(params: SendMessageParams, options?: CallOptions): Promise<Message.TextMessage>;
   getUpdates(params: GetUpdatesParams, options?: CallOptions): Promise<Update[]>;
+  answerCallbackQuery(params: AnswerCallbackQueryParams, options?: CallOptions): Promise<true>;
   setWebhook(params: SetWebhookParams, options?: CallOptions): Promise<true>;
   deleteWebhook(params?: { drop_pending_updates?: boolean }, options?: CallOptions): Promise<true>;
   getWebhookInfo(options?: CallOptions): Promise<WebhookInfo>;

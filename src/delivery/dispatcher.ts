@@ -3,6 +3,7 @@
 // it cannot starve the others.
 import { setMaxListeners } from 'node:events';
 import type { Update } from '../api/types.js';
+import { chatKeyOf } from '../engine/events.js';
 import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 
@@ -28,15 +29,6 @@ export interface UpdateDispatcherOptions {
   concurrency: number;
   logger: Logger;
   metrics?: ServiceMetrics;
-}
-
-/** The chat an update belongs to, for ordering; updates without one get a key of their own. */
-export function chatKeyOf(update: Update): string {
-  for (const value of Object.values(update)) {
-    const chatId = (value as { chat?: { id?: unknown } } | null)?.chat?.id;
-    if (typeof value === 'object' && chatId !== undefined) return `chat:${String(chatId)}`;
-  }
-  return `update:${update.update_id}`;
 }
 
 /** Waits a handler may have going on the shared abort signal at the same time. */

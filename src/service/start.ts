@@ -155,7 +155,7 @@ export async function startService(config: ServiceConfig, options: StartServiceO
       concurrency: config.delivery.concurrency,
       logger,
       metrics,
-      handler: createUpdateHandler({ rules, botUsername, sender, handled, logger, metrics }),
+      handler: createUpdateHandler({ rules, botUsername, sender, api, handled, logger, metrics }),
     });
 
     let ingress: PollingIngress | WebhookIngress;

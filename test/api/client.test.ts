@@ -241,6 +241,30 @@ describe('BotApiClient against a server that does not speak the Bot API', () => 
   });
 });
 
+describe('BotApiClient.answerCallbackQuery', () => {
+  it('posts answercallbackquery with the query id and options as JSON, and returns the answer', async () => {
+    const seen: Array<{ url: string | undefined; body: unknown }> = [];
+    const server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        seen.push({ url: request.url, body: JSON.parse(body) });
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ ok: true, result: true }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = new BotApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: '42:abc' });
+    try {
+      expect(await client.answerCallbackQuery({ callback_query_id: 'cq-1', text: 'Added', show_alert: true })).toBe(true);
+      expect(seen).toEqual([{ url: '/bot42:abc/answercallbackquery', body: { callback_query_id: 'cq-1', text: 'Added', show_alert: true } }]);
+    } finally {
+      await client.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
 describe('redactUrl', () => {
   it('hides the token and keeps the method', () => {
     expect(redactUrl('https://api.example.org/bot123:ABC-def_ghi/sendMessage?chat_id=1')).toBe('/bot<redacted>/sendMessage');

@@ -1,10 +1,13 @@
 // A scripted in-memory BotApi for unit tests of delivery and polling: each sendmessage either succeeds
 // (recorded) or throws the next scripted error. The end-to-end tests use the real sandbox instead.
-import type { BotApi, GetUpdatesParams, Message, SendMessageParams, Update, UserFromGetMe } from '../../src/api/types.js';
+import type { AnswerCallbackQueryParams, BotApi, GetUpdatesParams, Message, SendMessageParams, Update, UserFromGetMe } from '../../src/api/types.js';
 
 export class FakeBotApi implements BotApi {
   readonly sent: SendMessageParams[] = [];
   readonly attempts: SendMessageParams[] = [];
+  readonly answered: AnswerCallbackQueryParams[] = [];
+  /** Errors thrown by the next answercallbackquery calls, in order; `undefined` entries succeed. */
+  answerFailures: Array<Error | undefined> = [];
   /** Errors thrown by the next sendmessage calls, in order; `undefined` entries succeed. */
   sendFailures: Array<Error | undefined> = [];
   /** Per-call hook (e.g. to hold a chat's call open). */
@@ -41,6 +44,13 @@ export class FakeBotApi implements BotApi {
       chat: { id: Number(params.chat_id), type: 'private', first_name: 'U' },
       text: params.text,
     } as Message.TextMessage;
+  }
+
+  async answerCallbackQuery(params: AnswerCallbackQueryParams): Promise<true> {
+    const failure = this.answerFailures.shift();
+    if (failure) throw failure;
+    this.answered.push(params);
+    return true;
   }
 
   async getUpdates(_params: GetUpdatesParams): Promise<Update[]> {

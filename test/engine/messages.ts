@@ -1,5 +1,9 @@
-// Builds Telegram-shaped messages for the engine tests.
-import type { Message, MessageEntity } from '@grammyjs/types';
+// Builds Telegram-shaped messages and events for the engine tests, and reads the reply out of a decision.
+import type { Message, MessageEntity, Update } from '@grammyjs/types';
+import { decide, type Decision } from '../../src/engine/decide.js';
+import { toEvent, type MessageEvent } from '../../src/engine/events.js';
+import type { RuleSet } from '../../src/engine/rule-set.js';
+import { EMPTY_STATE } from '../../src/engine/state.js';
 
 export interface MessageOptions {
   chatType?: 'private' | 'group' | 'supergroup' | 'channel';
@@ -30,4 +34,22 @@ export function message(text: string | undefined, options: MessageOptions = {}):
     ...(text !== undefined ? { text } : {}),
     ...(options.entities ? { entities: options.entities } : {}),
   } as Message;
+}
+
+/** The event decide gets for a text message (throws for one without text: there is none). */
+export function messageEvent(msg: Message, updateId = 1): MessageEvent {
+  const event = toEvent({ update_id: updateId, message: msg } as Update);
+  if (event?.kind !== 'message') throw new Error('not a text message');
+  return event;
+}
+
+/** The text of the decision's send_message action, or null when it sends nothing. */
+export function replyText(decision: Decision): string | null {
+  const send = decision.actions.find((action) => action.type === 'send_message');
+  return send?.type === 'send_message' ? send.text : null;
+}
+
+/** decide() on one text message with no conversation state. */
+export function decideMessage(msg: Message, ruleSet: RuleSet, botUsername: string, random?: () => number): Decision {
+  return decide(messageEvent(msg), ruleSet, EMPTY_STATE, { botUsername, ...(random ? { random } : {}) });
 }

@@ -7,8 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RuleWatcher, type ReloadEvent, type ReloadFailedEvent } from '../../src/rules/watch.js';
 import { RuleLoadError } from '../../src/diagnostics/problem.js';
 import { createLogger } from '../../src/log/logger.js';
-import { respond } from '../../src/engine/respond.js';
-import { message } from '../engine/messages.js';
+import { decideMessage, message, replyText } from '../engine/messages.js';
 
 const ruleFile = (id: string, text: string, reply: string) => `rules:\n  - id: ${id}\n    text: ${text}\n    reply: ${reply}\n`;
 
@@ -33,7 +32,7 @@ function next(w: RuleWatcher, event: 'reload' | 'reloadFailed'): Promise<ReloadE
   });
 }
 
-const answer = (w: RuleWatcher, text: string) => respond(message(text), w.current, 'bot')?.text ?? null;
+const answer = (w: RuleWatcher, text: string) => replyText(decideMessage(message(text), w.current, 'bot'));
 
 async function startWith(files: Record<string, string>, debounceMs = 60): Promise<RuleWatcher> {
   for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
@@ -162,8 +161,8 @@ describe('RuleWatcher', () => {
     await writeFile(join(dir, 'bot.yaml'), ruleFile('a', 'ping', 'after sighup'));
     expect(await watcher.reload()).toBe(true);
     expect(answer(watcher, 'ping')).toBe('after sighup');
-    expect(respond(message('ping'), before, 'bot')?.text).toBe('pong');
-    expect(respond(message('ping'), held, 'bot')?.text).toBe('pong');
+    expect(replyText(decideMessage(message('ping'), before, 'bot'))).toBe('pong');
+    expect(replyText(decideMessage(message('ping'), held, 'bot'))).toBe('pong');
     await writeFile(join(dir, 'bot.yaml'), 'rules: [');
     expect(await watcher.reload()).toBe(false);
     expect(answer(watcher, 'ping')).toBe('after sighup');

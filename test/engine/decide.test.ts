@@ -1,16 +1,25 @@
 // The pure engine on compiled rules: each trigger kind, commands and @usernames, case rules, Unicode
-// keyword edges, conditions, first-match order across files, fallback, templates and escaping.
+// keyword edges, conditions, first-match order across files, fallback, templates and escaping, and the
+// decisions for events other than text messages.
 import { describe, expect, it } from 'vitest';
+import type { Message, Update } from '../../src/api/types.js';
 import { compileRules } from '../../src/engine/compile.js';
-import { matchMessage, respond } from '../../src/engine/respond.js';
+import { decide, type DecideContext } from '../../src/engine/decide.js';
+import { toEvent, type BotEvent } from '../../src/engine/events.js';
+import { matchMessage } from '../../src/engine/match.js';
+import type { RuleSet } from '../../src/engine/rule-set.js';
+import { EMPTY_STATE } from '../../src/engine/state.js';
 import type { Rule } from '../../src/generated/rules-schema.js';
 import { loadRuleSet } from '../../src/rules/load.js';
 import { withRuleDir } from '../rules/rule-files.js';
-import { message, type MessageOptions } from './messages.js';
+import { message, messageEvent, replyText, type MessageOptions } from './messages.js';
 
 const BOT = 'shop_bot';
 const set = (...rules: Rule[]) => compileRules(rules);
-const reply = (rules: Rule[], text: string, options?: MessageOptions) => respond(message(text, options), set(...rules), BOT, () => 0)?.text ?? null;
+const decideOn = (event: BotEvent, ruleSet: RuleSet, context: Partial<DecideContext> = {}) =>
+  decide(event, ruleSet, EMPTY_STATE, { botUsername: BOT, ...context });
+const answer = (msg: Message, ruleSet: RuleSet, random?: () => number) => decideOn(messageEvent(msg), ruleSet, random ? { random } : {});
+const reply = (rules: Rule[], text: string, options?: MessageOptions) => replyText(answer(message(text, options), set(...rules), () => 0));
 const winner = (rules: Rule[], text: string, options?: MessageOptions) => matchMessage(message(text, options), set(...rules), BOT)?.rule.id ?? null;
 
 describe('commands', () => {
@@ -76,7 +85,8 @@ describe('text, pattern and keywords', () => {
   });
 
   it('a message without text gets no answer, not even from the fallback', () => {
-    expect(respond(message(undefined), set({ id: 'f', fallback: true, reply: 'fb' }), BOT)).toBeNull();
+    expect(toEvent({ update_id: 1, message: message(undefined) } as Update)).toBeNull();
+    expect(matchMessage(message(undefined), set({ id: 'f', fallback: true, reply: 'fb' }), BOT)).toBeNull();
   });
 });
 
@@ -90,9 +100,9 @@ describe('order, conditions and fallback', () => {
       async (dir) => {
         const rules = await loadRuleSet(dir);
         expect(rules.rules.map((r) => r.id)).toEqual(['kw', 'pat', 'later-text', 'fb']);
-        expect(respond(message('hello'), rules, BOT)?.ruleId).toBe('kw');
-        expect(respond(message('hallo'), rules, BOT)?.ruleId).toBe('pat');
-        expect(respond(message('something else'), rules, BOT)?.text).toBe('fallback');
+        expect(answer(message('hello'), rules).ruleId).toBe('kw');
+        expect(answer(message('hallo'), rules).ruleId).toBe('pat');
+        expect(replyText(answer(message('something else'), rules))).toBe('fallback');
       },
     );
   });
@@ -131,19 +141,25 @@ describe('replies', () => {
 
   it('picks one alternative with the injected random function', () => {
     const ruleSet = set({ id: 'r', text: 'x', reply: ['one', 'two', 'three'] });
-    expect(respond(message('x'), ruleSet, BOT, () => 0)?.text).toBe('one');
-    expect(respond(message('x'), ruleSet, BOT, () => 0.5)?.text).toBe('two');
-    expect(respond(message('x'), ruleSet, BOT, () => 0.999)?.text).toBe('three');
+    expect(replyText(answer(message('x'), ruleSet, () => 0))).toBe('one');
+    expect(replyText(answer(message('x'), ruleSet, () => 0.5))).toBe('two');
+    expect(replyText(answer(message('x'), ruleSet, () => 0.999))).toBe('three');
   });
 
-  it('carries the sendmessage options', () => {
-    const out = respond(
+  it('carries the sendmessage options in one send_message action', () => {
+    const out = answer(
       message('x', { chatId: 77 }),
       set({ id: 'o', text: 'x', reply: 'y', parse_mode: 'HTML', reply_to_message: true, disable_notification: true }),
-      BOT,
     );
-    expect(out).toEqual({ ruleId: 'o', chatId: 77, text: 'y', parseMode: 'HTML', replyToMessageId: 7, disableNotification: true });
-    expect(respond(message('x'), set({ id: 'o', text: 'x', reply: 'y' }), BOT)).toEqual({ ruleId: 'o', chatId: 42, text: 'y' });
+    expect(out).toEqual({
+      ruleId: 'o',
+      actions: [{ type: 'send_message', chatId: 77, text: 'y', parseMode: 'HTML', replyToMessageId: 7, disableNotification: true }],
+    });
+    expect(answer(message('x'), set({ id: 'o', text: 'x', reply: 'y' }))).toEqual({ ruleId: 'o', actions: [{ type: 'send_message', chatId: 42, text: 'y' }] });
+  });
+
+  it('decides nothing when no rule matches', () => {
+    expect(answer(message('nothing here'), set({ id: 'o', text: 'x', reply: 'y' }))).toEqual({ ruleId: null, actions: [] });
   });
 
   it('a template never reaches beyond the documented variables', () => {
@@ -163,7 +179,29 @@ describe('catastrophic patterns (hang detector, not a benchmark)', () => {
     );
     const text = `${'a'.repeat(100_000)}!`;
     const started = Date.now();
-    expect(respond(message(text), ruleSet, BOT)).toBeNull();
+    expect(answer(message(text), ruleSet)).toEqual({ ruleId: null, actions: [] });
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe('events other than text messages', () => {
+  const ruleSet = set({ id: 'fb', fallback: true, reply: 'fallback' });
+  const chat = { id: -100, type: 'group' as const, title: 'The Group' };
+  const user = { id: 42, is_bot: false, first_name: 'Ada' };
+
+  it('a button press is answered with an empty answer_callback (so it stops spinning), never with a rule reply', () => {
+    const press = toEvent({
+      update_id: 5,
+      callback_query: { id: 'cq-1', from: user, chat_instance: 'ci', data: 'buy', message: { message_id: 9, date: 1, chat, text: 'menu' } as Message },
+    })!;
+    expect(decideOn(press, ruleSet)).toEqual({ ruleId: null, actions: [{ type: 'answer_callback', callbackQueryId: 'cq-1' }] });
+  });
+
+  it('a member joining or leaving gets no action yet, even with a fallback rule', () => {
+    const joined = toEvent({ update_id: 6, message: { message_id: 10, date: 1, chat, from: user, new_chat_members: [user] } } as Update)!;
+    const left = toEvent({ update_id: 7, message: { message_id: 11, date: 1, chat, from: user, left_chat_member: user } } as Update)!;
+    expect([joined.kind, left.kind]).toEqual(['member_joined', 'member_left']);
+    expect(decideOn(joined, ruleSet)).toEqual({ ruleId: null, actions: [] });
+    expect(decideOn(left, ruleSet)).toEqual({ ruleId: null, actions: [] });
   });
 });

@@ -1,0 +1,128 @@
+// The engine's view of an update: one normalised event per update it can act on (a text message, a button
+// press, a member joining or leaving), and the per-chat key that orders them. Everything else is null.
+import type { CallbackQuery, Chat, ChatMember, ChatMemberUpdated, MaybeInaccessibleMessage, Message, Update, User } from '@grammyjs/types';
+
+/** A text message (new, in a private chat, a group or a channel-less supergroup). */
+export interface MessageEvent {
+  readonly kind: 'message';
+  readonly updateId: number;
+  readonly chat: Chat;
+  /** Absent for messages sent on behalf of a chat or channel. */
+  readonly from?: User;
+  readonly message: Message.TextMessage;
+}
+
+/** A press of an inline keyboard button; the service expects every press answered (answer_callback). */
+export interface CallbackQueryEvent {
+  readonly kind: 'callback_query';
+  readonly updateId: number;
+  /** The callback query id that answer_callback needs. */
+  readonly id: string;
+  readonly from: User;
+  /** The message the button was on; absent for a button on a message sent in inline mode. */
+  readonly message?: MaybeInaccessibleMessage;
+  /** The chat of that message; absent with it. */
+  readonly chat?: Chat;
+  /** For a button on a message sent in inline mode. */
+  readonly inlineMessageId?: string;
+  /** The button's callback_data; absent for a game button. */
+  readonly data?: string;
+}
+
+/**
+ * Users joined or left a chat. Built from the service message (`new_chat_members`, `left_chat_member`),
+ * which groups deliver as ordinary messages, or from a `chat_member` update (delivered only to administrator
+ * bots that ask for it), so one join can arrive both ways.
+ */
+export interface MemberEvent {
+  readonly kind: 'member_joined' | 'member_left';
+  readonly updateId: number;
+  readonly chat: Chat;
+  /** Who made the change (the member themself when they joined or left on their own). */
+  readonly from?: User;
+  /** The users who joined or left (a service message may name several). */
+  readonly members: readonly User[];
+  readonly source: 'message' | 'chat_member';
+  /** The service message, when the event came from one. */
+  readonly message?: Message;
+}
+
+/** A normalised update the engine can decide on; the `kind` says which. */
+export type BotEvent = MessageEvent | CallbackQueryEvent | MemberEvent;
+
+/**
+ * Normalises an update into the event the engine decides on; null for what hearsay ignores (messages
+ * without text other than member changes, edited messages, channel posts, other update kinds).
+ */
+export function toEvent(update: Update): BotEvent | null {
+  const updateId = update.update_id;
+  if (update.message) return messageEvent(updateId, update.message);
+  if (update.callback_query) return callbackQueryEvent(updateId, update.callback_query);
+  if (update.chat_member) return chatMemberEvent(updateId, update.chat_member);
+  return null;
+}
+
+function messageEvent(updateId: number, message: Message): BotEvent | null {
+  const base = { updateId, chat: message.chat, ...(message.from ? { from: message.from } : {}) };
+  if (typeof message.text === 'string') return { kind: 'message', ...base, message: message as Message.TextMessage };
+  if (message.new_chat_members?.length) return { kind: 'member_joined', ...base, members: message.new_chat_members, source: 'message', message };
+  if (message.left_chat_member) return { kind: 'member_left', ...base, members: [message.left_chat_member], source: 'message', message };
+  return null;
+}
+
+function callbackQueryEvent(updateId: number, query: CallbackQuery): CallbackQueryEvent {
+  return {
+    kind: 'callback_query',
+    updateId,
+    id: query.id,
+    from: query.from,
+    ...(query.message ? { message: query.message, chat: query.message.chat } : {}),
+    ...(query.inline_message_id !== undefined ? { inlineMessageId: query.inline_message_id } : {}),
+    ...(query.data !== undefined ? { data: query.data } : {}),
+  };
+}
+
+/** Whether a chat_member status counts as being in the chat (a restricted user may be in it or not). */
+function isMember(member: ChatMember): boolean {
+  if (member.status === 'restricted') return member.is_member;
+  return member.status === 'creator' || member.status === 'administrator' || member.status === 'member';
+}
+
+/** Only a change of membership is an event; a promotion or a new restriction is not. */
+function chatMemberEvent(updateId: number, change: ChatMemberUpdated): MemberEvent | null {
+  const before = isMember(change.old_chat_member);
+  const after = isMember(change.new_chat_member);
+  if (before === after) return null;
+  return {
+    kind: after ? 'member_joined' : 'member_left',
+    updateId,
+    chat: change.chat,
+    from: change.from,
+    members: [change.new_chat_member.user],
+    source: 'chat_member',
+  };
+}
+
+/**
+ * The key that orders an event among others: events with the same key are handled one at a time, in
+ * arrival order. `chat:<id>` for messages, member events and presses of a button on a message in a chat;
+ * `user:<id>` for a press on a message sent in inline mode (it has no chat).
+ */
+export function eventChatKey(event: BotEvent): string {
+  if (event.chat) return `chat:${event.chat.id}`;
+  return event.kind === 'callback_query' ? `user:${event.from.id}` : `update:${event.updateId}`;
+}
+
+/**
+ * The ordering key of a raw update (see {@link eventChatKey}); an update the engine ignores is keyed by
+ * any chat it names, else by its own id, so it never waits behind (or holds up) another.
+ */
+export function chatKeyOf(update: Update): string {
+  const event = toEvent(update);
+  if (event) return eventChatKey(event);
+  for (const value of Object.values(update)) {
+    const chatId = (value as { chat?: { id?: unknown } } | null)?.chat?.id;
+    if (typeof value === 'object' && chatId !== undefined) return `chat:${String(chatId)}`;
+  }
+  return `update:${update.update_id}`;
+}
