@@ -2,6 +2,7 @@
 // every outcome into a result or one typed error. The token lives only in the request path.
 import { Pool } from 'undici';
 import type { Logger } from '../log/logger.js';
+import { Secrets } from '../log/secrets.js';
 import { ApiError, ApiTimeoutError, HttpError, NetworkError, RequestAbortedError, type ApiErrorParameters } from './errors.js';
 import type {
   AnswerCallbackQueryParams,
@@ -38,6 +39,8 @@ export class BotApiClient implements BotApi {
   private readonly pool: Pool;
   private readonly pathPrefix: string;
   private readonly token: string;
+  /** The token in every form it could be echoed in (raw, URL-encoded, its secret half). */
+  private readonly tokenForms = new Secrets();
   private readonly timeoutMs: number;
   private readonly longPollMarginMs: number;
   private readonly logger: Logger | undefined;
@@ -49,6 +52,7 @@ export class BotApiClient implements BotApi {
     this.pool = new Pool(base.origin, { keepAliveTimeout: 30_000, connections: 16 });
     this.pathPrefix = base.pathname.replace(/\/+$/, '');
     this.token = options.token;
+    this.tokenForms.add(options.token);
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.longPollMarginMs = options.longPollMarginMs ?? 5_000;
     this.logger = options.logger;
@@ -138,12 +142,12 @@ export class BotApiClient implements BotApi {
         bodyTimeout: 0,
       });
       const text = await response.body.text();
-      return parseAnswer(method, response.statusCode, response.headers['retry-after'], text.split(this.token).join('<redacted>'));
+      return parseAnswer(method, response.statusCode, response.headers['retry-after'], this.tokenForms.scrub(text));
     } catch (error) {
       if (error instanceof ApiError || error instanceof HttpError) throw error;
       if (timedOut) throw new ApiTimeoutError(method, timeoutMs);
       if (signal?.aborted) throw new RequestAbortedError(method);
-      throw toNetworkError(method, error, this.token);
+      throw toNetworkError(method, error, this.tokenForms);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -176,10 +180,10 @@ function headerSeconds(value: string | string[] | undefined): number | undefined
 }
 
 /** Wraps a transport failure without its message or stack, which may quote the URL and so the token. */
-function toNetworkError(method: string, error: unknown, token: string): NetworkError {
+function toNetworkError(method: string, error: unknown, tokenForms: Secrets): NetworkError {
   const source = error as { code?: unknown; name?: unknown; message?: unknown };
   const code = typeof source?.code === 'string' ? source.code : typeof source?.name === 'string' ? source.name : 'UNKNOWN';
-  const message = typeof source?.message === 'string' ? source.message.split(token).join('<redacted>') : String(code);
+  const message = typeof source?.message === 'string' ? tokenForms.scrub(source.message) : String(code);
   const cause = new Error(message.replace(/\/bot[^/\s]*\//g, '/bot<redacted>/'));
   cause.name = typeof source?.name === 'string' ? source.name : 'Error';
   cause.stack = `${cause.name}: ${cause.message}`;

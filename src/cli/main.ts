@@ -7,6 +7,7 @@ import { runCommand } from './commands/run.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { startCommand } from './commands/start.js';
 import { USAGE_EXIT_CODE } from './exit-codes.js';
+import { redactProcessOutput } from './redacted-output.js';
 
 export function buildProgram(): Command {
   const program = new Command('hearsay')
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: string[] = process.argv): Promise<void> {
+  redactProcessOutput();
   // `hearsay --help | head` closes the pipe early; that is not an error worth a stack trace.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);

@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, relative, resolve, isAbsolute } from 'node:path';
 import { configSchema } from '../generated/config-schema.js';
-import { processSecrets, type Secrets } from '../log/secrets.js';
+import { processSecrets, redactTokenShapes, type Secrets } from '../log/secrets.js';
 import { ConfigError, ConfigProblem, type ConfigSource } from './errors.js';
 import { readConfigFile, type LoadedConfigFile } from './file.js';
 import { parseListenAddress } from './listen-address.js';
@@ -65,7 +65,8 @@ function validateValue(key: string, value: unknown): string[] {
   let validate = valueValidators.get(key);
   if (!validate) valueValidators.set(key, (validate = validatorFor(subschema(key))));
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((e) => describeSchemaError(e, value, key).message);
+  // A URL setting is quoted back without a pasted `/bot<token>` segment.
+  return (validate.errors ?? []).map((e) => withoutBotPath(describeSchemaError(e, value, key).message));
 }
 
 /** Turns an environment or flag string into the type the schema wants, or returns a message. */
@@ -178,7 +179,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Servi
   for (const key of ['base_url', 'webhook.url']) {
     const raw = get<string | undefined>(key);
     if (raw !== undefined && !URL.canParse(raw)) {
-      problems.push(new ConfigProblem(key, sourceOf(key), `${key} is not a valid URL (got '${raw}')`));
+      problems.push(new ConfigProblem(key, sourceOf(key), `${key} is not a valid URL (got '${withoutBotPath(raw)}')`));
     }
   }
 
@@ -268,4 +269,9 @@ export function joinUrlPath(base: string, path: string): string {
   const url = new URL(base);
   url.pathname = url.pathname.replace(/\/+$/, '') + path;
   return url.toString();
+}
+
+/** A URL as it may be shown: a `/bot<token>` segment or anything token-shaped, if someone pasted one, is cut out. */
+function withoutBotPath(raw: string): string {
+  return redactTokenShapes(raw.replace(/\/bot[^/?#]*/gi, '/bot<redacted>'));
 }

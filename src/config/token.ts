@@ -39,5 +39,13 @@ export function readToken(env: NodeJS.ProcessEnv, cwd: string, secrets: Secrets)
   if (/[\s/?#%]/.test(token)) {
     return new ConfigProblem('token', { kind: 'env', name: source }, 'the token contains spaces or URL characters (/ ? # %); copy it again exactly');
   }
+  // The shape the service issues, `<bot id>:<secret>`: anything else would only fail later, at the first call.
+  if (!/^\d+:[A-Za-z0-9_-]+$/.test(token)) {
+    return new ConfigProblem(
+      'token',
+      { kind: 'env', name: source },
+      'the token is not shaped like a bot token (digits, a colon, then letters, digits, _ or -, such as 123456:ABC-DEF1234ghIkl); copy it again exactly',
+    );
+  }
   return { token, source };
 }

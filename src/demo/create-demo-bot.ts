@@ -18,7 +18,8 @@ export interface CreateDemoBotOptions {
   secrets: Secrets;
 }
 
-const TOKEN = /\b\d+:[A-Za-z0-9_-]{35}\b/;
+/** A token in the assistant's answer. Lookarounds, not \b: a token may end in `-` or `_`, where \b does not hold. */
+export const TOKEN_IN_TEXT = /(?<![A-Za-z0-9_-])\d+:[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/;
 const TAKEN = /already taken/i;
 
 /** `hearsay_demo_bot`, `hearsay_demo_2_bot`, … `hearsay_demo_<count>_bot`. */
@@ -33,12 +34,12 @@ export async function createDemoBot(baseUrl: string, options: CreateDemoBotOptio
     await say('/newbot');
     await say(options.name);
     const answer = await say(username);
-    const token = TOKEN.exec(answer)?.[0];
+    const token = TOKEN_IN_TEXT.exec(answer)?.[0];
     if (token) {
       options.secrets.add(token);
       return { username, token };
     }
-    if (!TAKEN.test(answer)) throw new DemoError('bot', `the assistant did not create @${username}: ${answer}`);
+    if (!TAKEN.test(answer)) throw new DemoError('bot', `the assistant did not create @${username}: ${options.secrets.scrub(answer)}`);
     await say('/cancel');
   }
   throw new DemoError('bot', `every demo username is taken (${options.usernames[0]} … ${options.usernames.at(-1)})`);

@@ -1,11 +1,32 @@
-// Secrets (the bot token, the webhook secret) that must never reach an output. Every log line passes
-// through scrub() as a last line of defence; code should still avoid putting secrets into messages at all.
+// Secrets (the bot token, the webhook secret) that must never reach an output: the one redaction every
+// log line and every error the CLI prints goes through. Code should still avoid putting secrets into messages.
+
+/** What a redacted secret is replaced with. */
+export const REDACTED = '<redacted>';
+
+// Anything shaped like a bot token (`<digits>:<secret>`), raw or URL-encoded, whether or not it was registered:
+// an invalid BASE_URL or a sandbox answer can carry a token before the registry knows it. No \b: a token often
+// follows `/bot` and may end in `-` or `_`, where \b does not hold; the greedy tail takes the whole secret.
+const TOKEN_SHAPE = /(?<!\d)\d+(?::|%3A)[A-Za-z0-9_-]{20,}/gi;
+
+/** Every form a secret can take in an output: as is, URL-encoded (`:` as `%3A`/`%3a`), and a token's secret half. */
+function formsOf(secret: string): string[] {
+  const forms = new Set([secret, encodeURIComponent(secret)]);
+  const colon = secret.indexOf(':');
+  if (colon >= 0) {
+    forms.add(secret.slice(0, colon) + '%3a' + encodeURIComponent(secret.slice(colon + 1)));
+    // The secret half alone is as good as the token to whoever knows the bot id (which is public).
+    forms.add(secret.slice(colon + 1));
+  }
+  // Short fragments would blank out ordinary words; real tokens, their halves and secrets are longer.
+  return [...forms].filter((form) => form.length >= 8);
+}
+
 export class Secrets {
-  private readonly values = new Set<string>();
+  private readonly values = new Map<string, string[]>();
 
   add(secret: string | undefined | null): void {
-    // Very short strings would blank out ordinary words; real tokens and secrets are longer.
-    if (secret && secret.length >= 8) this.values.add(secret);
+    if (secret && secret.length >= 8) this.values.set(secret, formsOf(secret));
   }
 
   delete(secret: string): void {
@@ -13,11 +34,18 @@ export class Secrets {
   }
 
   scrub(text: string): string {
-    for (const secret of this.values) {
-      if (text.includes(secret)) text = text.split(secret).join('<redacted>');
+    // Longest first, so that the whole token goes before its secret half leaves `123:<redacted>` behind.
+    const forms = [...this.values.values()].flat().sort((a, b) => b.length - a.length);
+    for (const form of forms) {
+      if (text.includes(form)) text = text.split(form).join(REDACTED);
     }
-    return text;
+    return redactTokenShapes(text);
   }
+}
+
+/** `text` with anything shaped like a bot token (raw or URL-encoded) replaced, registered or not. */
+export function redactTokenShapes(text: string): string {
+  return text.replace(TOKEN_SHAPE, REDACTED);
 }
 
 /** The process-wide registry: the CLI adds the token and webhook secret as soon as it reads them. */

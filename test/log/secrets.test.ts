@@ -1,0 +1,162 @@
+// One redaction for every output: tokens of every shape (ending in `-` or `_` included) go through every error
+// path — the registry, config problems (a token-carrying BASE_URL without BOT_TOKEN), Bot API errors whose body
+// echoes the request path (raw and URL-encoded), log lines, the demo's reading of the assistant's answer, and
+// the CLI's own stderr — and neither the token, its secret half nor their URL-encoded forms come out.
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BotApiClient } from '../../src/api/client.js';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
+import { TOKEN_IN_TEXT } from '../../src/demo/create-demo-bot.js';
+import { createLogger } from '../../src/log/logger.js';
+import { Secrets } from '../../src/log/secrets.js';
+
+const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+const SECRET_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-'.split('');
+
+/** `<bot id>:<35 characters>`, with `-` and `_` endings and starts as likely as any other. */
+const tokens = fc
+  .tuple(
+    fc.bigInt({ min: 1n, max: 99_999_999_999n }),
+    fc.array(fc.constantFrom(...SECRET_CHARS), { minLength: 34, maxLength: 34 }),
+    fc.constantFrom('-', '_', 'A', 'z', '9'),
+    fc.boolean(),
+  )
+  .map(([id, body, edge, atStart]) => `${id}:${atStart ? edge + body.join('') : body.join('') + edge}`);
+
+/** Every form the token must not take in an output. */
+function leakedForms(token: string): string[] {
+  const [id, half] = [token.slice(0, token.indexOf(':')), token.slice(token.indexOf(':') + 1)];
+  return [token, `${id}%3A${half}`, `${id}%3a${half}`, half, encodeURIComponent(token)];
+}
+
+function expectNoLeak(output: string, token: string): void {
+  for (const form of leakedForms(token)) expect(output).not.toContain(form);
+}
+
+describe('the token never leaks, whatever its shape', () => {
+  let echo: Server;
+  let echoUrl: string;
+  beforeAll(async () => {
+    // A misbehaving proxy: its error pages echo the request path, once raw and once URL-encoded.
+    echo = createServer((request, response) => {
+      const path = request.url ?? '';
+      const encoded = path.replace(/:/g, '%3A');
+      if (path.endsWith('/getme')) response.writeHead(502).end(`<html>Bad gateway for ${encoded} (${path})</html>`);
+      else
+        response
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ ok: false, error_code: 400, description: `no route ${encoded} ${path}` }));
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    echoUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => echo.close(() => resolve())));
+
+  it('scrub removes the token, its secret half and their encoded forms from any text', () => {
+    fc.assert(
+      fc.property(tokens, fc.string(), (token, noise) => {
+        const secrets = new Secrets();
+        secrets.add(token);
+        const text = leakedForms(token)
+          .map((form) => `${noise}${form}${noise}`)
+          .join(' /bot');
+        expectNoLeak(secrets.scrub(text), token);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a token-shaped string is redacted even when it was never registered (a pasted BASE_URL)', async () => {
+    await fc.assert(
+      fc.asyncProperty(tokens, async (token) => {
+        const secrets = new Secrets();
+        for (const base of [`https://api.telegram.org/bot${token}/getMe`, `http//api.telegram.org/bot${token}`, `not a url bot${token}`]) {
+          const error = await loadConfig({ cwd: '/', env: { BASE_URL: base }, secrets }).catch((e: unknown) => e);
+          expect(error).toBeInstanceOf(ConfigError);
+          const printed = secrets.scrub((error as ConfigError).problems.map((p) => p.format()).join('\n'));
+          expectNoLeak(printed, token);
+          // Even unscrubbed, the message itself does not quote it.
+          expect((error as ConfigError).problems.map((p) => p.format()).join('\n')).not.toContain(token);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('Bot API errors whose body echoes the path, and the log lines about them, carry no form of the token', async () => {
+    await fc.assert(
+      fc.asyncProperty(tokens, async (token) => {
+        const secrets = new Secrets();
+        secrets.add(token);
+        const lines: string[] = [];
+        const destination = new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            lines.push(chunk.toString());
+            done();
+          },
+        });
+        const logger = createLogger({ level: 'trace', destination, pretty: false, secrets });
+        const client = new BotApiClient({ baseUrl: echoUrl, token, logger });
+        try {
+          for (const call of [() => client.getMe(), () => client.sendMessage({ chat_id: 1, text: 'x' })]) {
+            const error = (await call().catch((e: unknown) => e)) as Error & { bodySnippet?: string; description?: string };
+            expect(error).toBeInstanceOf(Error);
+            logger.error({ err: error, body: error.bodySnippet, description: error.description }, 'call failed');
+            expectNoLeak(`${error.message} ${error.bodySnippet ?? ''} ${error.description ?? ''}`, token);
+          }
+        } finally {
+          await client.close();
+        }
+        expect(lines.join('')).toMatch(/call failed/);
+        expectNoLeak(lines.join(''), token);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("the demo reads every token from the assistant's answer, whatever its last character", () => {
+    fc.assert(
+      fc.property(tokens, (token) => {
+        const answer = `Done! Use this token to access the HTTP API:\n${token}\nKeep your token secure.`;
+        expect(TOKEN_IN_TEXT.exec(answer)?.[0]).toBe(token);
+        expect(TOKEN_IN_TEXT.exec(`${token}.`)?.[0]).toBe(token);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('hearsay run prints no form of the token on any failure it reports', async () => {
+    const rules = await mkdtemp(join(tmpdir(), 'hearsay-redaction-'));
+    await writeFile(join(rules, 'bot.yaml'), 'rules:\n  - id: hi\n    pattern: hi\n    reply: hello\n');
+    const samples = fc.sample(tokens, 3);
+    for (const token of [...samples, `123456:${'A'.repeat(34)}-`, `123456:${'A'.repeat(34)}_`]) {
+      const cases: Array<Record<string, string>> = [
+        // A pasted BASE_URL carrying the token, BOT_TOKEN unset: a config problem (exit 2).
+        { BASE_URL: `https://api.telegram.org/bot${token}` },
+        { BASE_URL: `::bot${token}` },
+        // A proxy that echoes the path in its error page: the startup failure (exit 1).
+        { BOT_TOKEN: token, BASE_URL: echoUrl, HEARSAY_LOG_LEVEL: 'debug', HEARSAY_LOG_FORMAT: 'json' },
+      ];
+      for (const env of cases) {
+        const output = await new Promise<{ code: number | null; text: string }>((resolve) => {
+          execFile(
+            process.execPath,
+            [cli, 'run', '--rules', rules, '--data-dir', join(rules, 'data')],
+            { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 20_000 },
+            (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, text: `${stdout}${stderr}` }),
+          );
+        });
+        expect(output.code, output.text).not.toBe(0);
+        expect(output.text.length).toBeGreaterThan(10);
+        expectNoLeak(output.text, token);
+      }
+    }
+  }, 120_000);
+});
