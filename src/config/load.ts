@@ -26,6 +26,10 @@ const DEFAULTS: Record<string, unknown> = {
   'webhook.listen': '127.0.0.1:8080',
   'webhook.max_body_bytes': 1_048_576,
   'webhook.max_connections': 40,
+  'webhook.header_timeout': 10,
+  'webhook.body_timeout': 20,
+  'webhook.idle_timeout': 30,
+  'webhook.connection_limit': 200,
   'log.level': 'info',
   'log.format': 'auto',
   'delivery.concurrency': 32,
@@ -220,7 +224,12 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Servi
   if (secret === undefined) secret = randomBytes(24).toString('base64url');
   secrets.add(secret);
 
-  const path = get<string | undefined>('webhook.path') ?? `/hearsay/${createHash('sha256').update(`hearsay-webhook:${token}`).digest('hex').slice(0, 32)}`;
+  // A webhook.url with its own path is served at that path, as registered (as Telegraf and grammY do);
+  // only a bare origin gets the default hard-to-guess path appended.
+  const configuredPath = get<string | undefined>('webhook.path');
+  const urlPath = webhookUrl !== undefined && URL.canParse(webhookUrl) ? new URL(webhookUrl).pathname.replace(/\/+$/, '') : '';
+  const path = configuredPath ?? (urlPath || `/hearsay/${createHash('sha256').update(`hearsay-webhook:${token}`).digest('hex').slice(0, 32)}`);
+  const publicUrl = webhookUrl === undefined ? null : configuredPath === undefined && urlPath ? webhookUrl : joinUrlPath(webhookUrl, path);
 
   return {
     token,
@@ -237,7 +246,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Servi
       deleteWebhook: get<boolean>('polling.delete_webhook'),
     },
     webhook: {
-      publicUrl: webhookUrl === undefined ? null : joinUrlPath(webhookUrl, path),
+      publicUrl,
       listen: webhookListen!,
       path,
       secret,
@@ -245,6 +254,12 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Servi
       tls: cert !== undefined && key !== undefined ? { certPath: cert, keyPath: key } : null,
       maxBodyBytes: get<number>('webhook.max_body_bytes'),
       maxConnections: get<number>('webhook.max_connections'),
+      connections: {
+        headerTimeoutMs: Math.round(get<number>('webhook.header_timeout') * 1000),
+        bodyTimeoutMs: Math.round(get<number>('webhook.body_timeout') * 1000),
+        idleTimeoutMs: Math.round(get<number>('webhook.idle_timeout') * 1000),
+        limit: get<number>('webhook.connection_limit'),
+      },
     },
     admin: { listen: adminListen },
     api: { timeoutMs: Math.round(get<number>('api.timeout') * 1000) },

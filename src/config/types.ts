@@ -35,10 +35,24 @@ export interface ServiceConfig {
     tls: { certPath: string; keyPath: string } | null;
     maxBodyBytes: number;
     maxConnections: number;
+    /** How long slow clients may take and how many connections stay open at once. */
+    connections: WebhookConnectionLimits;
   };
   admin: { listen: ListenAddress | null };
   api: { timeoutMs: number };
   /** null when `rate_limits.enabled` is false. */
   rateLimits: { perChatPerSecond: number; perGroupPerMinute: number; overallPerSecond: number } | null;
   delivery: { concurrency: number; maxPending: number; maxAttempts: number; shutdownTimeoutMs: number };
+}
+
+/** Bounds on the webhook server's connections, so slow or idle clients cannot pile up. */
+export interface WebhookConnectionLimits {
+  /** Time to receive the request headers. */
+  headerTimeoutMs: number;
+  /** Time to receive the body once the headers are in. */
+  bodyTimeoutMs: number;
+  /** Time a connection may stay silent (between requests or mid-request). */
+  idleTimeoutMs: number;
+  /** Open connections at once; more are closed on arrival. */
+  limit: number;
 }

@@ -115,6 +115,30 @@ export const configSchema = {
           "type": "integer",
           "minimum": 1,
           "maximum": 100
+        },
+        "header_timeout": {
+          "description": "Seconds a client has to send the request headers; slower connections are closed.",
+          "type": "number",
+          "minimum": 1,
+          "maximum": 300
+        },
+        "body_timeout": {
+          "description": "Seconds a client has to send the request body after its headers; slower connections are closed.",
+          "type": "number",
+          "minimum": 1,
+          "maximum": 300
+        },
+        "idle_timeout": {
+          "description": "Seconds a connection may stay open without sending anything before it is closed.",
+          "type": "number",
+          "minimum": 1,
+          "maximum": 3600
+        },
+        "connection_limit": {
+          "description": "Open connections the webhook server keeps at once; further ones are closed at once.",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100000
         }
       }
     },
@@ -306,6 +330,22 @@ export interface WebhookSettings {
    * max_connections given to setwebhook (1-100).
    */
   max_connections?: number;
+  /**
+   * Seconds a client has to send the request headers; slower connections are closed.
+   */
+  header_timeout?: number;
+  /**
+   * Seconds a client has to send the request body after its headers; slower connections are closed.
+   */
+  body_timeout?: number;
+  /**
+   * Seconds a connection may stay open without sending anything before it is closed.
+   */
+  idle_timeout?: number;
+  /**
+   * Open connections the webhook server keeps at once; further ones are closed at once.
+   */
+  connection_limit?: number;
 }
 export interface WebhookTlsSettings {
   /**

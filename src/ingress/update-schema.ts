@@ -45,7 +45,8 @@ export const webhookUpdateSchema = {
   type: 'object',
   required: ['update_id'],
   properties: {
-    update_id: { type: 'integer', minimum: 0 },
+    // Beyond 2^53 - 1 a JavaScript number cannot hold the id exactly (it could not be confirmed or deduplicated).
+    update_id: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
     message,
     edited_message: message,
     channel_post: message,

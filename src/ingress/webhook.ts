@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { Ajv } from 'ajv';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { BotApi, Update } from '../api/types.js';
-import type { ListenAddress } from '../config/types.js';
+import type { ListenAddress, WebhookConnectionLimits } from '../config/types.js';
 import { formatListenAddress } from '../config/listen-address.js';
 import type { UpdateDispatcher } from '../delivery/dispatcher.js';
 import type { HandledUpdates } from '../delivery/handled-updates.js';
@@ -39,6 +39,8 @@ export interface WebhookIngressOptions {
   tls: { certPath: string; keyPath: string } | null;
   maxBodyBytes: number;
   maxConnections: number;
+  /** Header, body and idle timeouts and the cap on open connections (slow clients are cut off). */
+  connections: WebhookConnectionLimits;
   /** Updates accepted but not handled yet beyond which requests get 503. */
   maxPending: number;
 }
@@ -64,6 +66,13 @@ export class WebhookIngress {
     return this.localUrl;
   }
 
+  /** Connections open on the server right now (at most `connections.limit`). */
+  openConnections(): Promise<number> {
+    const server = this.app?.server;
+    if (!server) return Promise.resolve(0);
+    return new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+  }
+
   /** Webhook ingress never ends on its own; kept for symmetry with polling. */
   readonly done: Promise<void> = new Promise<void>(() => undefined);
 
@@ -72,13 +81,20 @@ export class WebhookIngress {
     // Acknowledged by an earlier run and never finished: handled first, ahead of anything new per chat.
     for (const update of this.options.inbox.pending()) this.handle(update);
     const https = tls ? { cert: await readFile(tls.certPath), key: await readFile(tls.keyPath) } : null;
+    const limits = connectionOptions(this.options.connections);
     const app = Fastify({
       logger: false,
       bodyLimit: this.options.maxBodyBytes,
       forceCloseConnections: true,
-      ...(https ? { https } : {}),
+      ...limits.fastify,
+      http: limits.server,
+      ...(https ? { https: { ...https, ...limits.server } } : {}),
     } as object) as unknown as FastifyInstance;
     this.app = app;
+    // Beyond the cap a new connection is closed on arrival: buffered bodies stay within cap × max_body_bytes.
+    app.server.maxConnections = this.options.connections.limit;
+    // Only the JSON parser: a text/plain body is 415 Unsupported Media Type, not a string that fails validation.
+    app.removeContentTypeParser('text/plain');
     app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
     app.setErrorHandler((error: FastifyError, _request, reply) => this.onError(error, reply));
     registerOpsRoutes(app, { health: this.options.health, metrics: this.options.metrics });
@@ -188,6 +204,16 @@ export class WebhookIngress {
     const message = status === 413 ? `body larger than ${this.options.maxBodyBytes} bytes` : status >= 500 ? 'internal error' : error.message;
     return reply.code(status).send({ ok: false, error: message });
   }
+}
+
+/** Node server options for the limits: the header and whole-request deadlines, checked often enough to matter. */
+function connectionOptions({ headerTimeoutMs, bodyTimeoutMs, idleTimeoutMs }: WebhookConnectionLimits) {
+  const requestTimeout = headerTimeoutMs + bodyTimeoutMs;
+  return {
+    server: { headersTimeout: headerTimeoutMs, requestTimeout, connectionsCheckingInterval: Math.min(1000, Math.ceil(headerTimeoutMs / 4)) },
+    // Fastify sets these on the server itself; connectionTimeout is the socket's idle timeout, mid-request too.
+    fastify: { requestTimeout, connectionTimeout: idleTimeoutMs, keepAliveTimeout: idleTimeoutMs },
+  };
 }
 
 function unavailable(reply: FastifyReply, why: string): FastifyReply {

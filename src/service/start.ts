@@ -179,6 +179,7 @@ export async function startService(config: ServiceConfig, options: StartServiceO
         tls: config.webhook.tls,
         maxBodyBytes: config.webhook.maxBodyBytes,
         maxConnections: config.webhook.maxConnections,
+        connections: config.webhook.connections,
         maxPending: config.delivery.maxPending,
       });
       try {

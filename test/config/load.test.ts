@@ -165,6 +165,19 @@ describe('config errors name the setting and where it came from', () => {
     expect(problems).toEqual(['environment variable HEARSAY_WEBHOOK_SECRET: webhook.secret must be 1 to 256 characters of A-Z a-z 0-9 _ -']);
   });
 
+  it('serves a webhook.url with its own path at that path, unless webhook.path says otherwise', async () => {
+    const env = { HEARSAY_MODE: 'webhook', HEARSAY_WEBHOOK_URL: 'https://bot.example.com/bots/hook' };
+    const plain = await load({ env });
+    expect(plain.webhook.publicUrl).toBe('https://bot.example.com/bots/hook');
+    expect(plain.webhook.path).toBe('/bots/hook');
+    const both = await load({ env: { ...env, HEARSAY_WEBHOOK_PATH: '/in' } });
+    expect(both.webhook.publicUrl).toBe('https://bot.example.com/bots/hook/in');
+    expect(both.webhook.path).toBe('/in');
+    const bare = await load({ env: { ...env, HEARSAY_WEBHOOK_URL: 'https://bot.example.com/' } });
+    expect(bare.webhook.path).toMatch(/^\/hearsay\/[0-9a-f]{32}$/);
+    expect(bare.webhook.publicUrl).toBe(`https://bot.example.com${bare.webhook.path}`);
+  });
+
   it('requires webhook.url in webhook mode, naming where the mode was set', async () => {
     const problems = await problemsOf(load({ flags: { 'ingress.mode': 'webhook' } }));
     expect(problems).toHaveLength(1);

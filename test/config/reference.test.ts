@@ -34,7 +34,14 @@ describe('configuration reference', () => {
       if (spec.defaultText && /^\d+$/.test(spec.defaultText)) {
         const value = spec.key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], {
           polling: { timeout: defaults.polling.timeoutSeconds, limit: defaults.polling.limit },
-          webhook: { max_body_bytes: defaults.webhook.maxBodyBytes, max_connections: defaults.webhook.maxConnections },
+          webhook: {
+            max_body_bytes: defaults.webhook.maxBodyBytes,
+            max_connections: defaults.webhook.maxConnections,
+            header_timeout: defaults.webhook.connections.headerTimeoutMs / 1000,
+            body_timeout: defaults.webhook.connections.bodyTimeoutMs / 1000,
+            idle_timeout: defaults.webhook.connections.idleTimeoutMs / 1000,
+            connection_limit: defaults.webhook.connections.limit,
+          },
           api: { timeout: defaults.api.timeoutMs / 1000 },
           rate_limits: {
             per_chat_per_second: defaults.rateLimits?.perChatPerSecond,

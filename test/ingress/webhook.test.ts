@@ -63,6 +63,7 @@ async function startWebhook(
     tls,
     maxBodyBytes: 4096,
     maxConnections: 7,
+    connections: { headerTimeoutMs: 10_000, bodyTimeoutMs: 10_000, idleTimeoutMs: 30_000, limit: 100 },
     maxPending,
   });
   await webhook.start();
