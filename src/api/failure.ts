@@ -2,6 +2,12 @@
 // or give up on this call. One place decides, so the sender, the poller, health and the metrics agree.
 import { ApiError, ApiTimeoutError, HttpError, NetworkError, isAbortError } from './errors.js';
 
+/**
+ * The least a 429 makes anyone wait, whatever its `retry_after` says: `retry_after: 0` retried at once is a busy
+ * loop. The real service counts whole seconds, so one second is the least it can mean.
+ */
+export const MIN_RETRY_AFTER_SECONDS = 1;
+
 /** What went wrong with a Bot API call; each is also a label of hearsay_errors_total. */
 export type ApiFailureKind = 'rate_limited' | 'server_error' | 'network' | 'timeout' | 'rejected' | 'unauthorized' | 'conflict' | 'http' | 'unknown';
 
@@ -22,7 +28,9 @@ export function classifyFailure(error: unknown): ClassifiedFailure {
   if (error instanceof ApiError) {
     const code = error.errorCode;
     if (code === 429) {
-      const retryAfter = error.parameters.retryAfter;
+      // retry_after 0 (or less) still waits the minimum: retrying at once is the busy loop a 429 asks to avoid.
+      const given = error.parameters.retryAfter;
+      const retryAfter = given === undefined ? undefined : Math.max(given, MIN_RETRY_AFTER_SECONDS);
       return retryAfter !== undefined ? { kind: 'rate_limited', action: 'wait_retry_after', retryAfter } : { kind: 'rate_limited', action: 'backoff' };
     }
     if (code >= 500) return { kind: 'server_error', action: 'backoff' };

@@ -208,7 +208,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--rate-limits-per-chat-per-second',
     kind: 'number',
     defaultText: '1',
-    meaning: 'Messages per second to one chat.',
+    meaning: 'Messages per second to one chat (at least 0.01).',
   },
   {
     key: 'rate_limits.per_group_per_minute',
@@ -216,7 +216,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--rate-limits-per-group-per-minute',
     kind: 'number',
     defaultText: '20',
-    meaning: 'Messages per minute to one group (negative chat id).',
+    meaning: 'Messages per minute to one group (negative chat id; at least 0.6).',
   },
   {
     key: 'rate_limits.overall_per_second',
@@ -224,7 +224,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--rate-limits-overall-per-second',
     kind: 'number',
     defaultText: '30',
-    meaning: 'Messages per second in all.',
+    meaning: 'Messages per second in all (at least 0.01).',
   },
 ];
 

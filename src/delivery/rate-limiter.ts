@@ -82,7 +82,9 @@ export class OutgoingRateLimiter {
       perGroupPerMinute: options.perGroupPerMinute,
       overallPerSecond: options.overallPerSecond,
     })) {
-      if (!(value > 0)) throw new RangeError(`${name} must be positive`);
+      // Below one message every 100 s a window's wait is far off: a typo, not a limit (the config refuses it too).
+      const floor = name === 'perGroupPerMinute' ? 0.6 : 0.01;
+      if (!(value >= floor)) throw new RangeError(`${name} must be at least ${floor}`);
     }
     this.now = options.now ?? Date.now;
     this.wait = options.sleep ?? sleep;

@@ -206,21 +206,21 @@ export const configSchema = {
           "type": "boolean"
         },
         "per_chat_per_second": {
-          "description": "Messages per second to one chat.",
+          "description": "Messages per second to one chat; at least one message every 100 seconds (0.01), below that a wait would be mistaken for a hang.",
           "type": "number",
-          "exclusiveMinimum": 0,
+          "minimum": 0.01,
           "maximum": 1000
         },
         "per_group_per_minute": {
-          "description": "Messages per minute to one group (negative chat id).",
+          "description": "Messages per minute to one group (negative chat id); at least one message every 100 seconds (0.6), below that a wait would be mistaken for a hang.",
           "type": "number",
-          "exclusiveMinimum": 0,
+          "minimum": 0.6,
           "maximum": 100000
         },
         "overall_per_second": {
-          "description": "Messages per second in all.",
+          "description": "Messages per second in all; at least one message every 100 seconds (0.01), below that a wait would be mistaken for a hang.",
           "type": "number",
-          "exclusiveMinimum": 0,
+          "minimum": 0.01,
           "maximum": 100000
         }
       }
@@ -385,15 +385,15 @@ export interface RateLimitSettings {
    */
   enabled?: boolean;
   /**
-   * Messages per second to one chat.
+   * Messages per second to one chat; at least one message every 100 seconds (0.01), below that a wait would be mistaken for a hang.
    */
   per_chat_per_second?: number;
   /**
-   * Messages per minute to one group (negative chat id).
+   * Messages per minute to one group (negative chat id); at least one message every 100 seconds (0.6), below that a wait would be mistaken for a hang.
    */
   per_group_per_minute?: number;
   /**
-   * Messages per second in all.
+   * Messages per second in all; at least one message every 100 seconds (0.01), below that a wait would be mistaken for a hang.
    */
   overall_per_second?: number;
 }

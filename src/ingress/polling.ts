@@ -4,7 +4,7 @@
 // quietly, lets the work in flight finish, then confirms the offset with one last getupdates.
 import { ApiError, isAbortError } from '../api/errors.js';
 import type { BotApi, Update } from '../api/types.js';
-import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from '../delivery/backoff.js';
+import { DEFAULT_BACKOFF, MIN_RETRY_WAIT_MS, backoffDelay, sleep, type BackoffPolicy } from '../delivery/backoff.js';
 import type { UpdateDispatcher } from '../delivery/dispatcher.js';
 import { classifyFailure } from '../api/failure.js';
 import type { Logger } from '../log/logger.js';
@@ -115,6 +115,7 @@ export class PollingIngress {
       let updates: Update[];
       const asked = this.nextOffset;
       const busy = this.unfinished.size > 0;
+      const pollStarted = Date.now();
       try {
         updates = await api.getUpdates(
           { ...(asked !== undefined ? { offset: asked } : {}), limit, timeout: busy ? 0 : timeoutSeconds, allowed_updates: ALLOWED_UPDATES },
@@ -144,9 +145,10 @@ export class PollingIngress {
       }
       if (this.unfinished.size > 0) {
         await this.waitForProgress();
-      } else if (updates.length === 0 && timeoutSeconds === 0) {
-        // With timeout 0 the service answers at once: pause rather than spin.
-        await sleep(1000, this.controller.signal).catch(() => undefined);
+      } else if (updates.length === 0) {
+        // An empty answer sooner than the minimum (timeout 0, or a server that ignores `timeout`): pause rather than spin.
+        const early = MIN_RETRY_WAIT_MS - (Date.now() - pollStarted);
+        if (early > 0) await sleep(early, this.controller.signal).catch(() => undefined);
       }
     }
   }

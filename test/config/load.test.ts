@@ -178,6 +178,21 @@ describe('config errors name the setting and where it came from', () => {
     expect(bare.webhook.publicUrl).toBe(`https://bot.example.com${bare.webhook.path}`);
   });
 
+  it('refuses a rate limit below one message every 100 seconds, which would only look like a hang', async () => {
+    const problems = await problemsOf(
+      load({
+        env: {
+          HEARSAY_RATE_LIMITS_PER_CHAT_PER_SECOND: '0.000001',
+          HEARSAY_RATE_LIMITS_OVERALL_PER_SECOND: '0.001',
+          HEARSAY_RATE_LIMITS_PER_GROUP_PER_MINUTE: '0.1',
+        },
+      }),
+    );
+    expect(problems).toHaveLength(3);
+    expect(problems.join('\n')).toMatch(/HEARSAY_RATE_LIMITS_PER_CHAT_PER_SECOND: .*at least 0\.01/);
+    expect((await load({ env: { HEARSAY_RATE_LIMITS_PER_CHAT_PER_SECOND: '0.01' } })).rateLimits?.perChatPerSecond).toBe(0.01);
+  });
+
   it('requires webhook.url in webhook mode, naming where the mode was set', async () => {
     const problems = await problemsOf(load({ flags: { 'ingress.mode': 'webhook' } }));
     expect(problems).toHaveLength(1);
