@@ -1,10 +1,13 @@
 // `hearsay start` without a token: the sandbox in this process with its chat page, a demo bot created
 // through the assistant, and the engine answering it in the configured mode. Stopping reverses the order.
+import { isAbsolute, relative } from 'node:path';
 import type { ServiceConfig } from '../config/index.js';
 import type { Logger } from '../log/logger.js';
 import { createSandbox, type Sandbox } from '../sandbox/index.js';
 import { listenFailureMessage, SANDBOX_LISTEN_HINTS } from '../ops/listen-failure.js';
 import { webChatPlugin } from '../sandbox/web/plugin.js';
+import { PageNotices, type RuleProblemNotice } from '../sandbox/web/page-notices.js';
+import type { RuleProblem } from '../diagnostics/problem.js';
 import { rulesStartupError } from '../service/errors.js';
 import { startService, type RunningService } from '../service/start.js';
 import { checkRules } from '../rules/load.js';
@@ -43,7 +46,8 @@ export async function startEmbeddedDemo(options: EmbeddedDemoOptions): Promise<E
   const errors = problems.filter((p) => p.severity === 'error');
   if (errors.length > 0) throw rulesStartupError(options.settings.rulesPath, errors);
   const sandbox = await createSandbox({ logger: logger.child({ name: 'sandbox' }) });
-  await sandbox.app.register(webChatPlugin, { store: sandbox.store, onMessage: sandbox.onMessage });
+  const notices = new PageNotices();
+  await sandbox.app.register(webChatPlugin, { store: sandbox.store, onMessage: sandbox.onMessage, notices });
   let listened: string;
   try {
     listened = await sandbox.listen({ host: options.host, port: options.port });
@@ -64,12 +68,26 @@ export async function startEmbeddedDemo(options: EmbeddedDemoOptions): Promise<E
     const flags = dataDir.flag !== undefined ? { ...options.flags, data_dir: dataDir.flag } : options.flags;
     const config = await loadDemoConfig({ ...options, flags }, options.settings, sandboxUrl, bot.token);
     service = await startService(config, { logger });
+    // The page opens on the demo bot and shows a banner in its chat while an edit has broken the rules.
+    notices.setHome(bot.username);
+    const cwd = options.cwd ?? process.cwd();
+    service.onRuleReload((problems) => notices.setRuleProblems(bot.username, problemNotices(problems, cwd)));
   } catch (error) {
     await sandbox.close();
     await dataDir?.remove();
     throw error;
   }
   return { pageUrl: `${sandboxUrl}/`, sandboxUrl, botUsername, service, stop: stopper(service, sandbox, dataDir) };
+}
+
+function problemNotices(problems: readonly RuleProblem[], cwd: string): RuleProblemNotice[] {
+  return problems
+    .filter((problem) => problem.severity === 'error')
+    .map((problem) => {
+      const shown = relative(cwd, problem.file);
+      const path = shown.startsWith('..') || isAbsolute(shown) ? problem.file : shown;
+      return { where: problem.line > 0 ? `${path}:${problem.line}:${problem.column}` : path, message: problem.message };
+    });
 }
 
 function stopper(service: RunningService, sandbox: Sandbox, dataDir: DemoDataDir): () => Promise<void> {

@@ -1,5 +1,6 @@
 // Builds and stores the Message objects of a private chat, both directions, shaped as the Bot API sends them.
-import type { Chat, Message, User } from '@grammyjs/types';
+import type { Chat, Message, MessageEntity, User } from '@grammyjs/types';
+import { withDetectedEntities } from './formatting/auto-entities.js';
 import type { Peer, SandboxStore, SandboxUser } from './store.js';
 import { commandEntities } from './text-entities.js';
 
@@ -28,9 +29,10 @@ export function peerAsSender(peer: Peer): User {
   return { id: peer.id, is_bot: true, first_name: peer.name, username: peer.username };
 }
 
-/** A message the user sent to the peer (a bot command gets its entity). */
+/** A message the user sent to the peer, with the entities the service detects (a leading command, links, mentions…). */
 export function storeUserMessage(store: SandboxStore, user: SandboxUser, peer: Peer, text: string): Message.TextMessage {
-  const entities = commandEntities(text);
+  const detected = withDetectedEntities(text, commandEntities(text) ?? []);
+  const entities = detected.length > 0 ? detected : undefined;
   return store.appendMessage(user.id, peer, (messageId, date) => ({
     message_id: messageId,
     from: userAsSender(user),
@@ -41,8 +43,15 @@ export function storeUserMessage(store: SandboxStore, user: SandboxUser, peer: P
   })) as Message.TextMessage;
 }
 
-/** A message the peer (bot or assistant) sent to the user. */
-export function storePeerMessage(store: SandboxStore, user: SandboxUser, peer: Peer, text: string, replyTo?: Message): Message.TextMessage {
+/** A message the peer (bot or assistant) sent to the user; `entities` default to the ones the service detects. */
+export function storePeerMessage(
+  store: SandboxStore,
+  user: SandboxUser,
+  peer: Peer,
+  text: string,
+  replyTo?: Message,
+  entities: MessageEntity[] = withDetectedEntities(text, []),
+): Message.TextMessage {
   return store.appendMessage(
     user.id,
     peer,
@@ -53,6 +62,7 @@ export function storePeerMessage(store: SandboxStore, user: SandboxUser, peer: P
         chat: privateChat(user),
         date,
         text,
+        ...(entities.length > 0 ? { entities } : {}),
         ...(replyTo ? { reply_to_message: replyTo } : {}),
       }) as unknown as Message,
   ) as Message.TextMessage;

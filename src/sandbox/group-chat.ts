@@ -28,7 +28,14 @@ export function storeGroupUserMessage(store: SandboxStore, group: GroupRecord, u
 }
 
 /** A bot's message in the group (sendmessage). */
-export function storeGroupBotMessage(store: SandboxStore, group: GroupRecord, bot: BotRecord, text: string, replyTo?: Message): Message.TextMessage {
+export function storeGroupBotMessage(
+  store: SandboxStore,
+  group: GroupRecord,
+  bot: BotRecord,
+  text: string,
+  replyTo?: Message,
+  entities: MessageEntity[] = [],
+): Message.TextMessage {
   return store.appendGroupMessage(group, (messageId, date) =>
     withoutUndefined({
       message_id: messageId,
@@ -36,6 +43,7 @@ export function storeGroupBotMessage(store: SandboxStore, group: GroupRecord, bo
       chat: groupChat(group),
       date,
       text,
+      entities: entities.length > 0 ? entities : undefined,
       reply_to_message: replyTo,
     }),
   ) as Message.TextMessage;

@@ -6,9 +6,8 @@ import { storePeerMessage } from './chat-messages.js';
 import { storeGroupBotMessage } from './group-chat.js';
 import type { MethodContext } from './method-context.js';
 import { booleanParam, integerParam, jsonParam, stringParam, type Params } from './params.js';
+import { EntityParseError, formatText, PARSE_MODES, type ParsedText } from './formatting/format-text.js';
 import { characterCount } from './text-entities.js';
-
-const PARSE_MODES = new Set(['', 'html', 'markdownv2', 'markdown']);
 
 export function getMe({ bot }: MethodContext): UserFromGetMe {
   return {
@@ -29,7 +28,7 @@ export function sendMessage({ store, bot, limiter }: MethodContext, params: Para
   if (rawChatId === undefined || rawChatId === null || rawChatId === '') throw badRequest('chat_id is empty');
   const parseMode = stringParam(params, 'parse_mode') ?? '';
   if (!PARSE_MODES.has(parseMode.toLowerCase())) throw badRequest('unsupported parse_mode');
-  const text = visibleText(stringParam(params, 'text') ?? '', parseMode.toLowerCase());
+  const { text, entities } = formatted(stringParam(params, 'text') ?? '', parseMode);
   if (text.trim() === '') throw badRequest('message text is empty');
   if (characterCount(text) > 4096) throw badRequest('message is too long');
 
@@ -41,7 +40,7 @@ export function sendMessage({ store, bot, limiter }: MethodContext, params: Para
     const original = replyTo === undefined ? undefined : store.groupMessages(group.id).find((m) => m.message_id === replyTo.messageId);
     if (replyTo !== undefined && !original && !replyTo.allowWithout) throw badRequest('message to be replied not found');
     limiter.admit(bot.id, group.id);
-    return storeGroupBotMessage(store, group, bot, text, original);
+    return storeGroupBotMessage(store, group, bot, text, original, entities);
   }
   const user = chatId === undefined ? undefined : store.user(chatId);
   if (!user) throw badRequest('chat not found');
@@ -53,7 +52,7 @@ export function sendMessage({ store, bot, limiter }: MethodContext, params: Para
   if (replyTo !== undefined && !original && !replyTo.allowWithout) throw badRequest('message to be replied not found');
 
   limiter.admit(bot.id, user.id);
-  return storePeerMessage(store, user, { id: bot.id, name: bot.name, username: bot.username, bot }, text, original);
+  return storePeerMessage(store, user, { id: bot.id, name: bot.name, username: bot.username, bot }, text, original, entities);
 }
 
 function repliedMessage(params: Params): { messageId: number; allowWithout: boolean } | undefined {
@@ -65,13 +64,12 @@ function repliedMessage(params: Params): { messageId: number; allowWithout: bool
   return legacy === undefined ? undefined : { messageId: legacy, allowWithout: booleanParam(params, 'allow_sending_without_reply') };
 }
 
-/** What the user sees: HTML tags removed and its entities decoded; other modes are stored as given. */
-function visibleText(text: string, parseMode: string): string {
-  if (parseMode !== 'html') return text;
-  return text
-    .replace(/<[^>]*>/g, '')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&');
+/** The text the user sees and its entities; bad markup is the service's 400 "can't parse entities: …". */
+function formatted(text: string, parseMode: string): ParsedText {
+  try {
+    return formatText(text, parseMode);
+  } catch (error) {
+    if (error instanceof EntityParseError) throw badRequest(`can't parse entities: ${error.message}`);
+    throw error;
+  }
 }

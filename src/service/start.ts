@@ -18,7 +18,7 @@ import type { AdminServer } from '../ops/admin-server.js';
 import { HealthState } from '../ops/health.js';
 import { ServiceMetrics } from '../ops/metrics.js';
 import { ObservedBotApi } from '../ops/observed-bot-api.js';
-import { RuleLoadError } from '../diagnostics/problem.js';
+import { RuleLoadError, type RuleProblem } from '../diagnostics/problem.js';
 import { RuleWatcher } from '../rules/watch.js';
 import { StartupError, rulesStartupError } from './errors.js';
 import { createUpdateHandler } from './handle-update.js';
@@ -68,6 +68,11 @@ export interface RunningService {
   readonly done: Promise<void>;
   /** Reloads the rules now (SIGHUP); true when a new set was swapped in. */
   reloadRules(): Promise<boolean>;
+  /**
+   * Calls `listener` after every rule reload: with the problems when it failed (the last good rules keep
+   * answering), with an empty list when it succeeded. Returns an unsubscribe function.
+   */
+  onRuleReload(listener: (problems: readonly RuleProblem[]) => void): () => void;
   /** Graceful, idempotent, bounded by delivery.shutdown_timeout. */
   stop(): Promise<void>;
 }
@@ -262,6 +267,16 @@ export async function startService(config: ServiceConfig, options: StartServiceO
       metrics,
       done: ingress.done,
       reloadRules: () => rules.reload(),
+      onRuleReload: (listener) => {
+        const succeeded = () => listener([]);
+        const failed = (event: { problems: RuleProblem[] }) => listener(event.problems);
+        rules.on('reload', succeeded);
+        rules.on('reloadFailed', failed);
+        return () => {
+          rules.off('reload', succeeded);
+          rules.off('reloadFailed', failed);
+        };
+      },
       stop,
     };
   } catch (error) {

@@ -6,6 +6,7 @@ import type { Message } from '@grammyjs/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WEB_ASSETS } from '../../src/generated/web-assets.js';
 import { createSandbox, type Sandbox, type StoredMessageEvent } from '../../src/sandbox/index.js';
+import { PageNotices } from '../../src/sandbox/web/page-notices.js';
 import { webChatPlugin } from '../../src/sandbox/web/plugin.js';
 import { askAssistant, createBotViaAssistant, sendAsUser } from '../support/sandbox-harness.js';
 import { SseReader, type SseItem } from './sse-reader.js';
@@ -68,7 +69,9 @@ describe('static files', () => {
   });
 
   it('never builds the page from strings of HTML', () => {
-    expect(WEB_ASSETS['app.js']).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
+    for (const name of ['app.js', 'chat-view.js', 'render-text.js'] as const) {
+      expect(WEB_ASSETS[name], name).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
+    }
   });
 });
 
@@ -146,5 +149,49 @@ describe('GET /client/events', () => {
     await sandbox.close();
     await staying.endOfStream();
     expect(subscriptions).toBe(0);
+  });
+});
+
+describe('the hello and rules events', () => {
+  it('say hello first with an id that differs from one sandbox to the next (a restart), and no home chat by default', async () => {
+    const firstEvent = await (await openEvents(61)).next((item) => item.event !== undefined);
+    expect(firstEvent.event).toBe('hello');
+    const first = payload<{ instance: string; home: string | null }>(firstEvent);
+    expect(first.instance).toMatch(/^[0-9a-f-]{36}$/);
+    expect(first.home).toBeNull();
+    const again = payload<{ instance: string }>(await (await openEvents(62)).next(isEvent('hello')));
+    expect(again.instance).toBe(first.instance);
+
+    const other = await createSandbox();
+    try {
+      await other.app.register(webChatPlugin, { store: other.store, onMessage: other.onMessage });
+      const otherUrl = await other.listen({ host: '127.0.0.1', port: 0 });
+      const reader = await SseReader.open(`${otherUrl}/client/events?user=61`);
+      readers.push(reader);
+      expect(payload<{ instance: string }>(await reader.next(isEvent('hello'))).instance).not.toBe(first.instance);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('name the home chat and push rule problems of a bot, and their clearing, to every open page', async () => {
+    const notices = new PageNotices();
+    const other = await createSandbox();
+    try {
+      await other.app.register(webChatPlugin, { store: other.store, onMessage: other.onMessage, notices });
+      const otherUrl = await other.listen({ host: '127.0.0.1', port: 0 });
+      notices.setRuleProblems('demo_bot', [{ where: 'rules/a.yaml:3:5', message: 'unknown field' }]);
+      const reader = await SseReader.open(`${otherUrl}/client/events?user=71`);
+      readers.push(reader);
+      expect(payload<{ home: string | null }>(await reader.next(isEvent('hello'))).home).toBeNull();
+      // Problems known before the page connected arrive with the first events.
+      expect(payload(await reader.next(isEvent('rules')))).toEqual({ bot: 'demo_bot', problems: [{ where: 'rules/a.yaml:3:5', message: 'unknown field' }] });
+      notices.setHome('demo_bot');
+      expect(payload<{ home: string }>(await reader.next(isEvent('hello'))).home).toBe('demo_bot');
+      notices.setRuleProblems('demo_bot', []);
+      expect(payload(await reader.next(isEvent('rules')))).toEqual({ bot: 'demo_bot', problems: [] });
+    } finally {
+      await other.close();
+    }
   });
 });

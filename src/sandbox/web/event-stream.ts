@@ -1,9 +1,11 @@
-// Server-Sent Events for the page: `message` for every message stored in one user's chats (both
-// directions), `bots` whenever the chat list changes, and a heartbeat comment on idle streams.
+// Server-Sent Events for the page: `hello` first (this sandbox instance's id, so a page notices a restarted
+// sandbox, and the chat to open), `message` for every message stored in one user's chats (both directions),
+// `bots` whenever the chat list changes, `rules` when a bot's rules break or are fixed, and a heartbeat.
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { SandboxStore, StoredMessageEvent } from '../store.js';
 import { chatList, chatListSignature } from './chat-list.js';
+import type { PageNotices } from './page-notices.js';
 
 interface OpenStream {
   response: ServerResponse;
@@ -17,6 +19,8 @@ export class EventStreams {
     private readonly store: SandboxStore,
     private readonly onMessage: (listener: (event: StoredMessageEvent) => void) => () => void,
     private readonly heartbeatMs: number,
+    private readonly instance: string,
+    private readonly notices: PageNotices,
   ) {}
 
   get size(): number {
@@ -37,7 +41,12 @@ export class EventStreams {
       response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     };
     response.write('retry: 2000\n\n');
+    const hello = () => write('hello', { instance: this.instance, home: this.notices.home ?? null });
+    hello();
     write('bots', { bots: chatList(this.store, userId) });
+    for (const status of this.notices.ruleStatuses()) write('rules', status);
+    const stopHome = this.notices.onHome(hello);
+    const stopRules = this.notices.onRules((status) => write('rules', status));
 
     let signature = chatListSignature(this.store);
     const unsubscribe = this.onMessage((event) => {
@@ -58,6 +67,8 @@ export class EventStreams {
         if (!this.open_.delete(stream)) return;
         clearInterval(heartbeat);
         unsubscribe();
+        stopHome();
+        stopRules();
         if (!response.writableEnded) response.end();
       },
     };

@@ -1,23 +1,29 @@
 // The web chat page of the sandbox: serves the page (from the generated web-assets module, so a
 // single-file bundle needs no files beside it), the chat list, and the Server-Sent Events stream.
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { WEB_ASSETS, type WebAssetName } from '../../generated/web-assets.js';
 import { positiveInteger } from '../client-routes.js';
 import type { SandboxStore, StoredMessageEvent } from '../store.js';
 import { chatList } from './chat-list.js';
 import { EventStreams } from './event-stream.js';
+import { PageNotices } from './page-notices.js';
 
 export interface WebChatPluginOptions {
   store: SandboxStore;
   onMessage(listener: (event: StoredMessageEvent) => void): () => void;
   /** Milliseconds between heartbeat comments on an idle event stream; 15 s by default. */
   heartbeatMs?: number;
+  /** The chat to open and rule problems to show; the demo sets them, `hearsay sandbox` leaves them empty. */
+  notices?: PageNotices;
 }
 
 const CONTENT_TYPES: Record<WebAssetName, string> = {
   'index.html': 'text/html; charset=utf-8',
   'app.css': 'text/css; charset=utf-8',
   'app.js': 'text/javascript; charset=utf-8',
+  'chat-view.js': 'text/javascript; charset=utf-8',
+  'render-text.js': 'text/javascript; charset=utf-8',
 };
 
 // The page loads only its own script and style and talks only to its own origin.
@@ -26,7 +32,8 @@ const CONTENT_SECURITY_POLICY =
 
 export async function webChatPlugin(app: FastifyInstance, options: WebChatPluginOptions): Promise<void> {
   const { store } = options;
-  const streams = new EventStreams(store, options.onMessage, options.heartbeatMs ?? 15_000);
+  // A new id per sandbox: a page that sees another one after a reconnect knows the server restarted.
+  const streams = new EventStreams(store, options.onMessage, options.heartbeatMs ?? 15_000, randomUUID(), options.notices ?? new PageNotices());
 
   const serve = (path: string, name: WebAssetName) =>
     app.get(path, async (_request, reply) =>
@@ -40,6 +47,8 @@ export async function webChatPlugin(app: FastifyInstance, options: WebChatPlugin
   serve('/', 'index.html');
   serve('/app.css', 'app.css');
   serve('/app.js', 'app.js');
+  serve('/chat-view.js', 'chat-view.js');
+  serve('/render-text.js', 'render-text.js');
 
   app.get('/client/bots', async (request) => {
     const query = request.query as Record<string, string | undefined>;

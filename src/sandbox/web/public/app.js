@@ -1,6 +1,7 @@
 // The sandbox chat page: keeps the user's identity, shows the chat list and one chat, sends through
 // POST /client/send and receives everything pushed on GET /client/events (Server-Sent Events); no polling.
-// Every text from the server is inserted with textContent: messages are user input.
+// Message text is rendered from its entities by render-text.js, as DOM nodes, never as HTML. On a phone
+// one pane shows at a time (list or chat); a restarted sandbox (a new instance id) resets the chats.
 'use strict';
 
 (() => {
@@ -23,13 +24,24 @@
     nameDialog: $('name-dialog'),
     nameForm: $('name-form'),
     nameInput: $('name-input'),
+    back: $('back'),
+    backUnread: $('back-unread'),
+    rulesBanner: $('rules-banner'),
+    rulesProblems: $('rules-problems'),
   };
+  const narrow = window.matchMedia('(max-width: 640px)');
 
   /** username (lower case) → { peer, messages: Map<message_id, message>, unread, loaded } */
   const chats = new Map();
   let peers = [{ username: ASSISTANT, name: ASSISTANT, kind: 'assistant', mine: false }];
   let current = ASSISTANT;
   let user = null;
+  /** The sandbox instance the chats belong to; another one after a reconnect means a restarted server. */
+  let instance = null;
+  /** True once the user picked a chat: the server's home chat no longer replaces it. */
+  let chosen = false;
+  /** bot username (lower case) → the problems of its rules */
+  const ruleProblems = new Map();
 
   // Identity: ?user=ID&name=NAME wins; otherwise the id kept in localStorage, created on the first visit.
   function readIdentity() {
@@ -72,90 +84,55 @@
     return peers.find((peer) => peer.username.toLowerCase() === username.toLowerCase());
   }
 
-  function initial(name) {
-    return (Array.from(name.trim())[0] || '?').toUpperCase();
-  }
-
-  function formatTime(unixSeconds) {
-    return new Date(unixSeconds * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-  }
-
-  function lastMessage(chat) {
-    let last = null;
-    for (const message of chat.messages.values()) if (!last || message.message_id > last.message_id) last = message;
-    return last;
-  }
-
   function renderChatList() {
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.peer : undefined;
-    const items = peers.map((peer) => {
-      const chat = chatOf(peer.username);
-      const item = document.createElement('li');
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'chat-button';
-      button.dataset.peer = peer.username;
-      button.setAttribute('aria-current', String(peer.username.toLowerCase() === current.toLowerCase()));
-      const avatar = document.createElement('span');
-      avatar.className = `avatar ${peer.kind}`;
-      avatar.setAttribute('aria-hidden', 'true');
-      avatar.textContent = initial(peer.name);
-      const text = document.createElement('span');
-      text.className = 'chat-text';
-      const name = document.createElement('span');
-      name.className = 'chat-name';
-      name.textContent = peer.name;
-      const preview = document.createElement('span');
-      preview.className = 'chat-preview';
-      const last = lastMessage(chat);
-      preview.textContent = last ? last.text || '' : `@${peer.username}`;
-      text.append(name, preview);
-      const unread = document.createElement('span');
-      unread.className = 'unread';
-      unread.textContent = chat.unread > 0 ? String(chat.unread) : '';
-      if (chat.unread > 0) unread.setAttribute('aria-label', `${chat.unread} unread`);
-      button.append(avatar, text, unread);
-      button.addEventListener('click', () => openChat(peer.username));
-      item.append(button);
-      return item;
-    });
+    const items = peers.map((peer) =>
+      window.hearsayChatView.chatItem(peer, chatOf(peer.username), {
+        current: peer.username.toLowerCase() === current.toLowerCase(),
+        broken: ruleProblems.has(peer.username.toLowerCase()),
+        onOpen: () => {
+          chosen = true;
+          openChat(peer.username);
+        },
+      }),
+    );
     ui.chatList.replaceChildren(...items);
+    let unreadElsewhere = 0;
+    for (const [key, chat] of chats) if (key !== current.toLowerCase()) unreadElsewhere += chat.unread;
+    ui.backUnread.textContent = unreadElsewhere > 0 ? String(unreadElsewhere) : '';
     if (focused) {
       const again = ui.chatList.querySelector(`button[data-peer="${CSS.escape(focused)}"]`);
       if (again) again.focus();
     }
   }
 
-  function messageElement(message) {
-    const own = !message.from || !message.from.is_bot;
-    const item = document.createElement('li');
-    item.className = `bubble ${own ? 'own' : 'theirs'}`;
-    item.dataset.messageId = String(message.message_id);
-    if (message.reply_to_message && message.reply_to_message.text) {
-      const quote = document.createElement('div');
-      quote.className = 'quote';
-      quote.textContent = message.reply_to_message.text;
-      item.append(quote);
-    }
-    const text = document.createElement('p');
-    text.className = 'text';
-    text.textContent = message.text || '';
-    const time = document.createElement('time');
-    time.dateTime = new Date(message.date * 1000).toISOString();
-    time.textContent = formatTime(message.date);
-    const sender = document.createElement('span');
-    sender.className = 'visually-hidden';
-    sender.textContent = own ? 'You: ' : `${message.from.first_name}: `;
-    item.append(sender, text, time);
-    return item;
+  const textActions = {
+    command: (command) => void send(command),
+    isPeer: (username) => peerOf(username) !== undefined,
+    openPeer: (username) => openChat(peerOf(username).username),
+  };
+
+  function renderBanner() {
+    const problems = ruleProblems.get(current.toLowerCase()) || [];
+    ui.rulesBanner.hidden = problems.length === 0;
+    ui.rulesProblems.replaceChildren(
+      ...problems.map((problem) => {
+        const item = document.createElement('li');
+        const where = document.createElement('code');
+        where.textContent = problem.where;
+        item.append(where, `: ${problem.message}`);
+        return item;
+      }),
+    );
   }
 
   function renderConversation() {
     const peer = peerOf(current) || { username: current, name: current, kind: 'bot' };
     ui.peerTitle.textContent = peer.name;
     ui.peerSub.textContent = peer.kind === 'assistant' ? 'creates and manages bots' : `@${peer.username}${peer.mine ? ' · your bot' : ''}`;
-    ui.peerAvatar.textContent = initial(peer.name);
+    ui.peerAvatar.textContent = window.hearsayChatView.initial(peer.name);
     ui.peerAvatar.className = `avatar ${peer.kind}`;
+    renderBanner();
     const chat = chatOf(current);
     const sorted = [...chat.messages.values()].sort((a, b) => a.message_id - b.message_id);
     if (sorted.length === 0) {
@@ -164,7 +141,7 @@
       empty.textContent = peer.kind === 'assistant' ? 'Send /newbot to create a bot.' : 'No messages yet. Send /start.';
       ui.messages.replaceChildren(empty);
     } else {
-      ui.messages.replaceChildren(...sorted.map(messageElement));
+      ui.messages.replaceChildren(...sorted.map((message) => window.hearsayChatView.messageElement(message, textActions)));
     }
     ui.messages.scrollTop = ui.messages.scrollHeight;
   }
@@ -181,7 +158,7 @@
       const empty = ui.messages.querySelector('.empty');
       if (empty) empty.remove();
       const newer = [...ui.messages.children].find((child) => Number(child.dataset.messageId) > message.message_id);
-      const element = messageElement(message);
+      const element = window.hearsayChatView.messageElement(message, textActions);
       if (newer) ui.messages.insertBefore(element, newer);
       else ui.messages.append(element);
       ui.messages.scrollTop = ui.messages.scrollHeight;
@@ -201,18 +178,23 @@
     renderChatList();
   }
 
+  function showView(view) {
+    document.body.dataset.view = view;
+  }
+
   function openChat(username) {
     current = username;
+    showView('chat');
     const chat = chatOf(username);
     chat.unread = 0;
     ui.sendError.textContent = '';
     renderChatList();
     renderConversation();
     if (!chat.loaded) void loadHistory(username);
-    ui.text.focus();
+    if (!narrow.matches || chosen) ui.text.focus();
   }
 
-  async function send(text) {
+  async function send(text, fromComposer = false) {
     ui.send.disabled = true;
     ui.sendError.textContent = '';
     try {
@@ -223,7 +205,7 @@
       });
       const envelope = await response.json();
       if (!envelope.ok) throw new Error(envelope.description || `HTTP ${response.status}`);
-      ui.text.value = '';
+      if (fromComposer) ui.text.value = '';
     } catch (error) {
       ui.sendError.textContent = `Not sent: ${error.message}`;
     } finally {
@@ -232,26 +214,60 @@
     }
   }
 
+  // A restarted sandbox numbers messages from 1 again: drop what this page holds and read the chats anew.
+  function onHello(hello) {
+    const restarted = instance !== null && hello.instance !== instance;
+    instance = hello.instance;
+    if (restarted) {
+      for (const chat of chats.values()) {
+        chat.messages.clear();
+        chat.unread = 0;
+        chat.loaded = false;
+      }
+      ruleProblems.clear();
+      renderConversation();
+    }
+    home = hello.home;
+    openHome();
+    // After a reconnect, fetch what arrived while the stream was down (duplicates are ignored by message_id).
+    for (const [key, chat] of chats) if (chat.loaded || key === current.toLowerCase()) void loadHistory(peerOf(key) ? peerOf(key).username : key);
+  }
+
+  // The page opens on the server's home chat (the demo bot) unless the user already picked one.
+  let home = null;
+  function openHome() {
+    if (home && !chosen && current === ASSISTANT && peerOf(home)) openChat(peerOf(home).username);
+  }
+
   function connect() {
     const events = new EventSource(`/client/events?user=${encodeURIComponent(String(user.id))}`);
     events.addEventListener('open', () => {
       ui.connection.textContent = 'live';
       ui.connection.className = 'connection live';
-      // After a reconnect, fetch what arrived while the stream was down (duplicates are ignored).
-      for (const [key, chat] of chats) if (chat.loaded) void loadHistory(peerOf(key) ? peerOf(key).username : key);
     });
     events.addEventListener('error', () => {
       ui.connection.textContent = 'reconnecting…';
       ui.connection.className = 'connection down';
+      // The browser gives up on some failures (an error status): start over after a pause.
+      if (events.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
     });
+    events.addEventListener('hello', (event) => onHello(JSON.parse(event.data)));
     events.addEventListener('bots', (event) => {
       peers = JSON.parse(event.data).bots;
       renderChatList();
+      openHome();
       if (peerOf(current)) renderConversationHeaderOnly();
     });
     events.addEventListener('message', (event) => {
       const data = JSON.parse(event.data);
       addMessage(data.peer, data.message);
+    });
+    events.addEventListener('rules', (event) => {
+      const status = JSON.parse(event.data);
+      if (status.problems.length > 0) ruleProblems.set(status.bot.toLowerCase(), status.problems);
+      else ruleProblems.delete(status.bot.toLowerCase());
+      renderChatList();
+      renderBanner();
     });
   }
 
@@ -264,13 +280,18 @@
   ui.composer.addEventListener('submit', (event) => {
     event.preventDefault();
     const text = ui.text.value;
-    if (text.trim() !== '') void send(text);
+    if (text.trim() !== '') void send(text, true);
   });
   ui.text.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
       ui.composer.requestSubmit();
     }
+  });
+  ui.back.addEventListener('click', () => {
+    showView('list');
+    const button = ui.chatList.querySelector(`button[data-peer="${CSS.escape(current)}"]`);
+    if (button) button.focus();
   });
   ui.rename.addEventListener('click', async () => {
     user.name = await askName(user.name);
@@ -286,8 +307,8 @@
       saveIdentity(user);
     }
     ui.meName.textContent = user.name;
-    connect();
     openChat(ASSISTANT);
+    connect();
   }
 
   void start();
