@@ -1,5 +1,6 @@
 // Sorts a failed Bot API call into what its caller does next: wait retry_after, back off and retry,
-// or give up on this call. One place decides, so the sender, the poller, health and the metrics agree.
+// give up on this call, or stop everything (401: the token no longer works, which is never the message's
+// fault). One place decides, so the sender, the poller, health and the metrics agree.
 import { ApiError, ApiTimeoutError, HttpError, NetworkError, isAbortError } from './errors.js';
 
 /**
@@ -12,7 +13,7 @@ export const MIN_RETRY_AFTER_SECONDS = 1;
 export type ApiFailureKind = 'rate_limited' | 'server_error' | 'network' | 'timeout' | 'rejected' | 'unauthorized' | 'conflict' | 'http' | 'unknown';
 
 /** What the caller does about a failed call. */
-export type FailureAction = 'wait_retry_after' | 'backoff' | 'drop' | 'aborted';
+export type FailureAction = 'wait_retry_after' | 'backoff' | 'drop' | 'aborted' | 'stop';
 
 /** A failed call, sorted: its kind (for metrics) and what to do next. */
 export interface ClassifiedFailure {
@@ -34,7 +35,7 @@ export function classifyFailure(error: unknown): ClassifiedFailure {
       return retryAfter !== undefined ? { kind: 'rate_limited', action: 'wait_retry_after', retryAfter } : { kind: 'rate_limited', action: 'backoff' };
     }
     if (code >= 500) return { kind: 'server_error', action: 'backoff' };
-    if (code === 401) return { kind: 'unauthorized', action: 'drop' };
+    if (code === 401) return { kind: 'unauthorized', action: 'stop' };
     if (code === 409) return { kind: 'conflict', action: 'drop' };
     return { kind: 'rejected', action: 'drop' };
   }
@@ -44,6 +45,23 @@ export function classifyFailure(error: unknown): ClassifiedFailure {
   if (error instanceof ApiTimeoutError) return { kind: 'timeout', action: 'backoff' };
   if (error instanceof NetworkError) return { kind: 'network', action: 'backoff' };
   return { kind: 'unknown', action: 'drop' };
+}
+
+/**
+ * A call was refused with 401: the token was revoked or is wrong. The update being handled is left unhandled
+ * (kept for the next run), and the service stops taking updates.
+ */
+export class TokenRejectedError extends Error {
+  override readonly name = 'TokenRejectedError';
+  constructor(readonly method: string) {
+    super(`${method} was refused with 401 Unauthorized`);
+  }
+}
+
+/** The operator's message for a token refused while running: where it came from, and what to do. */
+export function tokenRejectedMessage(tokenSource: string = 'BOT_TOKEN'): string {
+  const where = tokenSource === 'BOT_TOKEN_FILE' ? 'the file named by BOT_TOKEN_FILE' : 'BOT_TOKEN (or a file named by BOT_TOKEN_FILE)';
+  return `the token was rejected (401 Unauthorized): it was revoked (a new one was generated) or is wrong; set the bot's current token in ${where} and start again. Updates not answered yet are kept and answered then`;
 }
 
 /** Whether the service itself looked reachable and working (for /healthz "last API call ok"). */

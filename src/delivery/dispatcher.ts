@@ -1,11 +1,13 @@
 // Hands updates to the handler: one chat's updates strictly in arrival order, different chats at the same
 // time with at most `concurrency` chats in flight. A busy chat gives its slot back after each update so
-// it cannot starve the others.
+// it cannot starve the others. A TokenRejectedError from a handler stops all work: nothing more is started,
+// and the update stays unhandled (its dispatch rejects), so the ingress keeps it for the next run.
 import { setMaxListeners } from 'node:events';
 import type { Update } from '../api/types.js';
 import { chatKeyOf } from '../engine/events.js';
 import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
+import { TokenRejectedError } from '../api/failure.js';
 
 /** Handles one update; must reject with an AbortError-named error when `signal` aborts it. */
 export type UpdateHandler = (update: Update, signal: AbortSignal) => Promise<void>;
@@ -29,6 +31,8 @@ export interface UpdateDispatcherOptions {
   concurrency: number;
   logger: Logger;
   metrics?: ServiceMetrics;
+  /** Told once when a handler found the token refused (401): the service must stop taking updates. */
+  onTokenRejected?: (error: TokenRejectedError) => void;
 }
 
 /** Waits a handler may have going on the shared abort signal at the same time. */
@@ -41,6 +45,8 @@ export class UpdateDispatcher {
   private readonly controller = new AbortController();
   private pending = 0;
   private idleWaiters: Array<() => void> = [];
+  private closed = false;
+  private tokenRejected: TokenRejectedError | undefined;
 
   constructor(private readonly options: UpdateDispatcherOptions) {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new RangeError('concurrency must be a positive integer');
@@ -64,9 +70,13 @@ export class UpdateDispatcher {
     return this.controller.signal.aborted;
   }
 
-  /** Resolves once the update is handled (replied, or dropped for good); rejects with DispatchAbortedError on shutdown. */
+  /**
+   * Resolves once the update is handled (replied, or dropped for good); rejects with DispatchAbortedError on
+   * shutdown or after `close()`, with TokenRejectedError when the token was refused.
+   */
   dispatch(update: Update): Promise<void> {
-    if (this.aborted) return Promise.reject(new DispatchAbortedError(update.update_id));
+    if (this.tokenRejected) return Promise.reject(this.tokenRejected);
+    if (this.aborted || this.closed) return Promise.reject(new DispatchAbortedError(update.update_id));
     return new Promise<void>((resolve, reject) => {
       const key = chatKeyOf(update);
       let queue = this.queues.get(key);
@@ -100,6 +110,11 @@ export class UpdateDispatcher {
     return false;
   }
 
+  /** After the drain: nothing more is taken, so no handler runs while the journal closes. */
+  close(): void {
+    this.closed = true;
+  }
+
   /** Ends all work now: queued updates reject, running handlers see their signal abort. */
   abort(): void {
     if (this.aborted) return;
@@ -128,7 +143,10 @@ export class UpdateDispatcher {
       await this.options.handler(task.update, this.controller.signal);
       this.settle(task);
     } catch (error) {
-      if (this.aborted) {
+      if (error instanceof TokenRejectedError) {
+        this.settle(task, error);
+        this.stopForToken(error);
+      } else if (this.aborted) {
         this.settle(task, new DispatchAbortedError(task.update.update_id));
       } else {
         // A handler bug must not stall the chat: log it, count it, move on.
@@ -142,6 +160,15 @@ export class UpdateDispatcher {
     if (queue.length > 0 && !this.aborted) this.ready.push(key);
     else if (queue.length === 0) this.queues.delete(key);
     this.pump();
+  }
+
+  private stopForToken(error: TokenRejectedError): void {
+    if (this.tokenRejected) return;
+    this.tokenRejected = error;
+    this.options.logger.error('the token was refused (401 Unauthorized); no more updates are handled');
+    // Other chats' sends would meet the same 401: stop them, they stay unhandled as well.
+    this.abort();
+    this.options.onTokenRejected?.(error);
   }
 
   private settle(task: Task, error?: Error): void {

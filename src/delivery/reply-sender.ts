@@ -1,11 +1,12 @@
 // Turns one OutgoingReply into sendmessage calls and sees them through: 429 waits exactly retry_after,
-// 5xx / network / timeout back off, 400/403 drop the reply so the chat never stalls, attempts are bounded.
+// 5xx / network / timeout back off, 400/403 drop the reply so the chat never stalls, attempts are bounded;
+// 401 throws TokenRejectedError: the reply is not given up, the update stays unhandled for the next run.
 import type { BotApi, SendMessageParams } from '../api/types.js';
 import type { OutgoingReply } from '../engine/reply.js';
 import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from './backoff.js';
-import { classifyFailure } from '../api/failure.js';
+import { TokenRejectedError, classifyFailure } from '../api/failure.js';
 import type { OutgoingRateLimiter, RateLimitSlot } from './rate-limiter.js';
 import { splitMessageText } from './split-text.js';
 
@@ -93,6 +94,7 @@ export class ReplySender {
         const failure = classifyFailure(error);
         if (failure.action === 'aborted' || signal?.aborted) throw new DeliveryAbortedError();
         metrics?.error(failure.kind);
+        if (failure.action === 'stop') throw new TokenRejectedError('sendmessage');
         const reason = error instanceof Error ? error.message : String(error);
         if (failure.action === 'drop') {
           logger.warn({ ...context, reason }, 'reply dropped: the service refused it');

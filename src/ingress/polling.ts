@@ -6,7 +6,7 @@ import { ApiError, isAbortError } from '../api/errors.js';
 import type { BotApi, Update } from '../api/types.js';
 import { DEFAULT_BACKOFF, MIN_RETRY_WAIT_MS, backoffDelay, sleep, type BackoffPolicy } from '../delivery/backoff.js';
 import type { UpdateDispatcher } from '../delivery/dispatcher.js';
-import { classifyFailure } from '../api/failure.js';
+import { classifyFailure, tokenRejectedMessage } from '../api/failure.js';
 import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 import { IngressError } from './errors.js';
@@ -25,6 +25,8 @@ export interface PollingIngressOptions {
   backoff?: BackoffPolicy;
   /** Told each offset the service has confirmed (every update below it will never come again). */
   onOffsetConfirmed?: (offset: number) => void;
+  /** Where the token came from (BOT_TOKEN or BOT_TOKEN_FILE), for the message when it is refused. */
+  tokenSource?: string;
   /** Consecutive "terminated by other getUpdates request" conflicts tolerated before giving up. */
   maxConflicts?: number;
   /**
@@ -207,10 +209,7 @@ export class PollingIngress {
     metrics.error(failure.kind);
     if (error instanceof ApiError && error.errorCode === 401) {
       // At start the token worked (getme): now it was revoked or replaced, e.g. by /token in the assistant.
-      throw new IngressError(
-        'unauthorized',
-        'the token was rejected (401 Unauthorized): it was revoked or replaced while running; set the new token in BOT_TOKEN or BOT_TOKEN_FILE and restart',
-      );
+      throw new IngressError('unauthorized', tokenRejectedMessage(this.options.tokenSource));
     }
     if (error instanceof ApiError && error.errorCode === 409 && /webhook/i.test(error.description)) {
       if (!this.options.deleteWebhook) {

@@ -10,7 +10,7 @@ import type { ListenAddress, WebhookConnectionLimits } from '../config/types.js'
 import { formatListenAddress } from '../config/listen-address.js';
 import type { UpdateDispatcher } from '../delivery/dispatcher.js';
 import type { HandledUpdates } from '../delivery/handled-updates.js';
-import type { WebhookInbox } from '../journal/webhook-inbox.js';
+import { UnstorableUpdateError, type WebhookInbox } from '../journal/webhook-inbox.js';
 import type { Logger } from '../log/logger.js';
 import type { HealthState } from '../ops/health.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
@@ -161,7 +161,7 @@ export class WebhookIngress {
       return unavailable(reply, 'overloaded');
     }
     this.accepted.add(id);
-    if (await handled.has(id)) {
+    if (await handled.has(id, update)) {
       this.accepted.delete(id);
       return duplicate(reply, logger, id);
     }
@@ -169,6 +169,12 @@ export class WebhookIngress {
       await this.options.inbox.accept(update);
     } catch (error) {
       this.accepted.delete(id);
+      if (error instanceof UnstorableUpdateError) {
+        // It can never be stored, so it is refused, not acknowledged and lost: the service applies its own rules.
+        metrics.error('webhook_invalid');
+        logger.warn({ update_id: id, problem: error.message }, 'webhook update cannot be stored; refused');
+        return reply.code(400).send({ ok: false, error: 'update cannot be stored (nested too deeply)' });
+      }
       metrics.error('unknown');
       logger.error({ err: error, update_id: id }, 'cannot keep the update in the inbox; asking the service to resend it');
       return unavailable(reply, 'cannot store the update');

@@ -3,8 +3,9 @@
 // after it, those waiting for a running fdatasync with the next one; once written they are in the page
 // cache, so a killed process loses nothing written.
 // `sync()` makes them durable against a machine crash with one fdatasync shared by every append waiting
-// for it (group commit). A torn last line (a crash mid-write) is dropped on open.
-import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+// for it (group commit). On open the file is read as a stream of lines in fixed-size chunks, so a file of any
+// size fits in bounded memory; a torn last line (a crash mid-write) or a line over the size limit is skipped.
+import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import { fdatasync } from 'node:fs';
 import { dirname } from 'node:path';
 import { JournalError } from './errors.js';
@@ -16,11 +17,26 @@ interface Waiter {
 
 export interface OpenedLog {
   log: AppendLog;
-  /** The complete lines found in the file, oldest first. */
-  lines: string[];
   /** A last line without its newline was found and dropped. */
   torn: boolean;
+  /** Lines longer than the limit, skipped (a damaged file, or a record no run could have written whole). */
+  oversized: number;
 }
+
+export interface OpenLogOptions {
+  /** Called with every complete line found in the file, oldest first (empty lines are skipped). */
+  onLine(line: string): void;
+  /** What the file is rewritten with once read: everything that still matters, line by line. */
+  snapshot(): Iterable<string>;
+  /** Longest line kept, in bytes; longer lines are skipped and counted. */
+  maxLineBytes?: number;
+}
+
+/** Bytes read from the file at a time on open. */
+const READ_CHUNK_BYTES = 1 << 20;
+/** Lines are written to the rewritten file in batches of about this size, so no single string grows unbounded. */
+const WRITE_BATCH_BYTES = 1 << 20;
+const DEFAULT_MAX_LINE_BYTES = 64 << 20;
 
 export class AppendLog {
   private fd: number;
@@ -47,22 +63,18 @@ export class AppendLog {
     this.fd = fd;
   }
 
-  /** Reads the file (creating it and its directory when missing), then rewrites it clean with `keep(lines)`. */
-  static open(path: string, keep: (lines: string[]) => string[]): OpenedLog {
-    let text = '';
+  /** Reads the file line by line (creating it and its directory when missing), then rewrites it clean with `snapshot()`. */
+  static open(path: string, options: OpenLogOptions): OpenedLog {
+    let read: { torn: boolean; oversized: number } = { torn: false, oversized: 0 };
     try {
       mkdirSync(dirname(path), { recursive: true });
-      text = readFileSync(path, 'utf8');
+      read = readLines(path, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, options.onLine);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw wrap(path, 'cannot read', error);
     }
-    const parts = text.split('\n');
-    const last = parts.pop() ?? '';
-    const torn = last !== '';
-    const lines = parts.filter((line) => line !== '');
     const log = new AppendLog(path, -1);
-    log.fd = log.rewriteFile(keep(lines));
-    return { log, lines, torn };
+    log.fd = log.rewriteFile(options.snapshot());
+    return { log, ...read };
   }
 
   /** Lines appended since the last rewrite (compaction decides on this). */
@@ -110,7 +122,7 @@ export class AppendLog {
    * Replaces the whole file atomically (temp file, fsync, rename, fsync of the directory) with `lines`,
    * which must already hold everything that still matters: appends not yet written are dropped.
    */
-  rewrite(lines: string[]): void {
+  rewrite(lines: Iterable<string>): void {
     const old = this.fd;
     this.fd = this.rewriteFile(lines);
     this.pending = [];
@@ -221,12 +233,23 @@ export class AppendLog {
     for (const fd of this.retired.splice(0)) closeSync(fd);
   }
 
-  private rewriteFile(lines: string[]): number {
+  private rewriteFile(lines: Iterable<string>): number {
     const temp = `${this.path}.tmp`;
     try {
       const tempFd = openSync(temp, 'w');
       try {
-        if (lines.length > 0) writeSync(tempFd, lines.map((line) => `${line}\n`).join(''));
+        let batch: string[] = [];
+        let batchBytes = 0;
+        for (const line of lines) {
+          batch.push(line);
+          batchBytes += line.length + 1;
+          if (batchBytes >= WRITE_BATCH_BYTES) {
+            writeAll(tempFd, batch);
+            batch = [];
+            batchBytes = 0;
+          }
+        }
+        writeAll(tempFd, batch);
         fsyncSync(tempFd);
       } finally {
         closeSync(tempFd);
@@ -239,6 +262,55 @@ export class AppendLog {
       throw wrap(this.path, 'cannot write', error);
     }
   }
+}
+
+function writeAll(fd: number, lines: string[]): void {
+  if (lines.length === 0) return;
+  const data = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
+  let written = 0;
+  while (written < data.length) written += writeSync(fd, data, written);
+}
+
+/**
+ * Streams the file's lines to `onLine` in fixed-size chunks. A line longer than `maxLineBytes` is skipped
+ * without being held in memory; a last line without its newline is reported as torn and dropped.
+ */
+function readLines(path: string, maxLineBytes: number, onLine: (line: string) => void): { torn: boolean; oversized: number } {
+  const fd = openSync(path, 'r');
+  const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  let parts: Buffer[] = [];
+  let partBytes = 0;
+  let skipping = false;
+  let oversized = 0;
+  try {
+    for (;;) {
+      const count = readSync(fd, chunk, 0, chunk.length, null);
+      if (count === 0) break;
+      let start = 0;
+      for (;;) {
+        const newline = chunk.indexOf(10, start);
+        const end = newline === -1 || newline >= count ? count : newline;
+        if (!skipping) {
+          partBytes += end - start;
+          if (partBytes > maxLineBytes) {
+            skipping = true;
+            parts = [];
+          } else if (end > start) parts.push(Buffer.from(chunk.subarray(start, end)));
+        }
+        if (end === count) break;
+        // A complete line.
+        if (skipping) oversized += 1;
+        else if (partBytes > 0) onLine(Buffer.concat(parts).toString('utf8'));
+        parts = [];
+        partBytes = 0;
+        skipping = false;
+        start = end + 1;
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return { torn: partBytes > 0, oversized };
 }
 
 function syncDirectory(dir: string): void {

@@ -1,21 +1,31 @@
-// The durable memory of handled update_ids, one file per bot in the data directory, so a replay after a
-// restart or a crash is not answered twice. Lines: `s <id>` (a reply is about to be sent), `d <id>` (done),
-// `c <offset>` (the service confirmed every id below it, so those are forgotten).
+// The durable memory of handled updates, one file per bot in the data directory, so a replay after a restart
+// or a crash is not answered twice. An update counts as handled only when this exact update (its id and a
+// fingerprint of its content) is remembered: ids are not assumed to grow, because the service can start a new
+// sequence. Lines: `s <id>` (a reply is about to be sent), `d <id> <fingerprint>` (done), `c <offset>` (the
+// service confirmed every id below it, so those are forgotten).
+import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Update } from '../api/types.js';
 import type { HandledUpdates } from '../delivery/handled-updates.js';
 import type { Logger } from '../log/logger.js';
 import { AppendLog } from './append-log.js';
 
 export const JOURNAL_FILE = 'handled-updates.journal';
 
+/** The service keeps an unconfirmed update this long: after a quiet period this long, no remembered id can come back. */
+export const SERVICE_RETENTION_MS = 24 * 60 * 60 * 1000;
+
 export interface UpdateJournalOptions {
   /** The bot's own directory in the data dir (see `botStateDir`). */
   dir: string;
   logger: Logger;
-  /** Most done ids kept when no offset is ever confirmed (webhook mode); the oldest go first. */
+  /** Most done ids remembered; beyond it the oldest handled are forgotten (at worst a very old redelivery is answered again). */
   capacity?: number;
   /** Appended lines after which the file is compacted. */
   compactAfterLines?: number;
+  /** The clock, for the quiet-period rule (tests). */
+  now?: () => number;
 }
 
 /** Where one bot's state lives: two bots never share a journal. */
@@ -23,53 +33,85 @@ export function botStateDir(dataDir: string, botId: number): string {
   return join(dataDir, `bot-${botId}`);
 }
 
+/**
+ * What tells two updates with the same id apart: a redelivery carries the same message (kind, chat, message id,
+ * date), an update of a new id sequence does not. Short, so the journal stays small.
+ */
+export function updateFingerprint(update: Update): string {
+  const [kind, payload] = Object.entries(update).find(([key]) => key !== 'update_id') ?? ['none', null];
+  const body = (payload ?? {}) as { message_id?: unknown; id?: unknown; date?: unknown; chat?: { id?: unknown }; from?: { id?: unknown } };
+  const source = [kind, body.message_id, body.id, body.date, body.chat?.id, body.from?.id].map((part) => (typeof part === 'object' ? '' : String(part)));
+  return createHash('sha256').update(source.join('|')).digest('base64url').slice(0, 12);
+}
+
 export class UpdateJournal implements HandledUpdates {
-  private readonly done = new Set<number>();
+  /** Handled ids and their fingerprints ('' for a line written by an older version), oldest handled first. */
+  private readonly done = new Map<number, string>();
   private readonly sending = new Set<number>();
   private confirmed = 0;
   private readonly capacity: number;
   private readonly compactAfterLines: number;
+  private readonly now: () => number;
+  private readonly logger: Logger;
+  /** When the last update was handled (at open: when the previous run last wrote the file). */
+  private lastActivity: number;
   private log!: AppendLog;
   private closed = false;
   /** Updates whose reply was being sent when the previous run ended: they may have been answered. */
-  readonly inDoubt: readonly number[];
+  readonly inDoubt: number[] = [];
 
-  private constructor(options: UpdateJournalOptions, lines: string[]) {
-    this.capacity = options.capacity ?? 10_000;
+  private constructor(options: UpdateJournalOptions, lastActivity: number) {
+    this.capacity = options.capacity ?? 50_000;
     this.compactAfterLines = options.compactAfterLines ?? 20_000;
-    for (const line of lines) {
-      const match = /^([sdc]) (\d+)$/.exec(line);
-      if (!match) {
-        options.logger.warn({ file: join(options.dir, JOURNAL_FILE) }, 'journal line not understood; ignored');
-        continue;
-      }
-      const id = Number(match[2]);
-      if (match[1] === 's') this.sending.add(id);
-      else if (match[1] === 'd') {
-        this.done.add(id);
-        this.sending.delete(id);
-      } else this.confirmed = Math.max(this.confirmed, id);
+    this.now = options.now ?? Date.now;
+    this.logger = options.logger;
+    this.lastActivity = lastActivity;
+  }
+
+  private readLine(line: string, file: string): void {
+    const match = /^([sdc]) (\d+)(?: ([A-Za-z0-9_-]+))?$/.exec(line);
+    if (!match) {
+      this.logger.warn({ file }, 'journal line not understood; ignored');
+      return;
     }
-    this.inDoubt = [...this.sending].filter((id) => id >= this.confirmed).sort((a, b) => a - b);
-    // What was in doubt is answered again now; the new run writes its own intents.
-    this.sending.clear();
-    this.forgetBelow(this.confirmed);
+    const id = Number(match[2]);
+    if (match[1] === 's') this.sending.add(id);
+    else if (match[1] === 'd') {
+      this.done.delete(id);
+      this.done.set(id, match[3] ?? '');
+      this.sending.delete(id);
+    } else this.confirmed = Math.max(this.confirmed, id);
   }
 
   static open(options: UpdateJournalOptions): UpdateJournal {
     const path = join(options.dir, JOURNAL_FILE);
-    let journal: UpdateJournal | undefined;
-    const { log, torn } = AppendLog.open(path, (lines) => {
-      journal = new UpdateJournal(options, lines);
-      return journal.snapshot();
-    });
-    journal!.log = log;
-    if (torn) options.logger.warn({ file: path }, 'the journal ended with a torn line (the previous run was killed mid-write); it was ignored');
-    if (journal!.inDoubt.length > 0) {
-      options.logger.warn({ in_doubt: journal!.inDoubt }, 'the previous run stopped while sending these replies; they are answered again and may arrive twice');
+    let modified = (options.now ?? Date.now)();
+    try {
+      modified = statSync(path).mtimeMs;
+    } catch {
+      /* a new journal */
     }
-    options.logger.debug({ file: path, remembered: journal!.done.size, confirmed_below: journal!.confirmed }, 'journal opened');
-    return journal!;
+    const journal = new UpdateJournal(options, modified);
+    const { log, torn, oversized } = AppendLog.open(path, {
+      maxLineBytes: 1024,
+      onLine: (line) => journal.readLine(line, path),
+      snapshot: () => {
+        journal.inDoubt.push(...[...journal.sending].filter((id) => !journal.done.has(id)).sort((a, b) => a - b));
+        // What was in doubt is answered again now; the new run writes its own intents.
+        journal.sending.clear();
+        journal.forgetBelow(journal.confirmed);
+        journal.evictOldest();
+        return journal.snapshot();
+      },
+    });
+    journal.log = log;
+    if (torn) options.logger.warn({ file: path }, 'the journal ended with a torn line (the previous run was killed mid-write); it was ignored');
+    if (oversized > 0) options.logger.warn({ file: path, lines: oversized }, 'journal lines too long to be records were skipped');
+    if (journal.inDoubt.length > 0) {
+      options.logger.warn({ in_doubt: journal.inDoubt }, 'the previous run stopped while sending these replies; they are answered again and may arrive twice');
+    }
+    options.logger.debug({ file: path, remembered: journal.done.size, confirmed_below: journal.confirmed }, 'journal opened');
+    return journal;
   }
 
   /** Ids remembered as handled right now (bounded). */
@@ -82,8 +124,16 @@ export class UpdateJournal implements HandledUpdates {
     return { writes: this.log.writes, syncs: this.log.syncs };
   }
 
-  has(updateId: number): boolean {
-    return updateId < this.confirmed || this.done.has(updateId);
+  /**
+   * True only when this exact update is remembered as handled. With the update at hand, a new id sequence
+   * of the service is recognised (an id below the confirmed offset, a known id carrying another message, or
+   * anything after a quiet period longer than the service keeps updates): the old ids are forgotten.
+   */
+  has(updateId: number, update?: Update): boolean {
+    if (update) this.noticeSequenceRestart(updateId, update);
+    const known = this.done.get(updateId);
+    if (known === undefined) return false;
+    return !update || known === '' || known === updateFingerprint(update);
   }
 
   /**
@@ -97,17 +147,20 @@ export class UpdateJournal implements HandledUpdates {
   }
 
   /** Written the moment the reply is sent; resolves once it is on disk (shared fdatasync). */
-  add(updateId: number): Promise<void> {
+  add(updateId: number, update?: Update): Promise<void> {
     this.sending.delete(updateId);
-    if (!this.done.has(updateId)) {
-      this.done.add(updateId);
-      this.log.append(`d ${updateId}`);
+    const fingerprint = update ? updateFingerprint(update) : '';
+    this.lastActivity = this.now();
+    if (this.done.get(updateId) !== fingerprint) {
+      this.done.delete(updateId);
+      this.done.set(updateId, fingerprint);
+      this.log.append(fingerprint ? `d ${updateId} ${fingerprint}` : `d ${updateId}`);
       if (this.done.size > this.capacity * 2) this.compact();
     }
     return this.log.sync();
   }
 
-  /** The service confirmed every update below `offset`: they can never come back, so forget them. */
+  /** The service confirmed every update below `offset`: it never sends them again, so forget them. */
   confirmBelow(offset: number): void {
     if (offset <= this.confirmed) return;
     this.confirmed = offset;
@@ -122,21 +175,44 @@ export class UpdateJournal implements HandledUpdates {
     this.log.close();
   }
 
-  private compact(): void {
-    // Webhook mode never confirms offsets: keep only the newest `capacity` ids.
-    if (this.done.size > this.capacity) {
-      const sorted = [...this.done].sort((a, b) => a - b);
-      this.confirmed = Math.max(this.confirmed, sorted[sorted.length - this.capacity]!);
-      this.forgetBelow(this.confirmed);
+  private noticeSequenceRestart(updateId: number, update: Update): void {
+    let why: string | undefined;
+    const known = this.done.get(updateId);
+    if (updateId < this.confirmed) why = 'an update id below the offset the service already confirmed';
+    else if (known && known !== updateFingerprint(update)) why = 'a handled update id came back with another message';
+    else if (this.done.size > 0 && this.now() - this.lastActivity > SERVICE_RETENTION_MS && known === undefined) {
+      why = 'the first update after more than 24 hours without any';
     }
+    if (!why) return;
+    this.logger.info(
+      { update_id: updateId, confirmed_below: this.confirmed, remembered: this.done.size },
+      `the service started a new update id sequence (${why}); the ids of the old sequence are forgotten and this update is answered`,
+    );
+    this.done.clear();
+    this.confirmed = 0;
+    this.compact();
+  }
+
+  private compact(): void {
+    this.evictOldest();
     this.log.rewrite(this.snapshot());
   }
 
-  private forgetBelow(offset: number): void {
-    for (const id of this.done) if (id < offset) this.done.delete(id);
+  /** Beyond the capacity the ids handled longest ago go first: forgetting one can only let a very old redelivery through. */
+  private evictOldest(): void {
+    for (const id of this.done.keys()) {
+      if (this.done.size <= this.capacity) break;
+      this.done.delete(id);
+    }
   }
 
-  private snapshot(): string[] {
-    return [`c ${this.confirmed}`, ...[...this.done].sort((a, b) => a - b).map((id) => `d ${id}`), ...[...this.sending].map((id) => `s ${id}`)];
+  private forgetBelow(offset: number): void {
+    for (const id of this.done.keys()) if (id < offset) this.done.delete(id);
+  }
+
+  private *snapshot(): Iterable<string> {
+    yield `c ${this.confirmed}`;
+    for (const [id, fingerprint] of this.done) yield fingerprint ? `d ${id} ${fingerprint}` : `d ${id}`;
+    for (const id of this.sending) yield `s ${id}`;
   }
 }

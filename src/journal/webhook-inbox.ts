@@ -1,10 +1,12 @@
 // The webhook inbox: every accepted update is written here (and fdatasynced; a burst shares one write and
 // one fdatasync) before the service gets its 200, and marked finished once handled, so an update acknowledged but not handled when the process stops
-// or dies is handled at the next start. Lines: `a <update JSON>` (accepted), `f <id>` (finished).
+// or dies is handled at the next start. Read back as a stream of lines at start, so an inbox of any size
+// opens in bounded memory; torn or oversized lines are reported and skipped. Lines: `a <update JSON>` (accepted), `f <id>` (finished).
 import { join } from 'node:path';
 import type { Update } from '../api/types.js';
 import type { Logger } from '../log/logger.js';
 import { AppendLog } from './append-log.js';
+import { JournalError } from './errors.js';
 
 export const INBOX_FILE = 'webhook.inbox';
 
@@ -14,54 +16,68 @@ export interface WebhookInboxOptions {
   logger: Logger;
   /** Appended lines after which the file is rewritten with only the unfinished updates. */
   compactAfterLines?: number;
+  /** Longest inbox line read back at start; a longer one is reported and skipped. */
+  maxLineBytes?: number;
 }
 
+/** Far above any update the webhook accepts (webhook.max_body_bytes), so only damage is skipped. */
+const DEFAULT_MAX_LINE_BYTES = 64 << 20;
+
 export class WebhookInbox {
-  /** Accepted and not finished, by update_id, in arrival order. */
-  private readonly unfinished = new Map<number, Update>();
+  /** Accepted and not finished, by update_id, in arrival order, as stored (JSON): parsed only when replayed. */
+  private readonly unfinished = new Map<number, string>();
   private readonly compactAfterLines: number;
   private log!: AppendLog;
   private closed = false;
 
-  private constructor(options: WebhookInboxOptions, lines: string[]) {
+  private constructor(
+    options: WebhookInboxOptions,
+    private readonly logger: Logger,
+  ) {
     this.compactAfterLines = options.compactAfterLines ?? 10_000;
-    for (const line of lines) {
-      const kind = line.slice(0, 2);
-      try {
-        if (kind === 'a ') {
-          const update = JSON.parse(line.slice(2)) as Update;
-          if (Number.isSafeInteger(update?.update_id)) this.unfinished.set(update.update_id, update);
-          continue;
+  }
+
+  private readLine(line: string, file: string): void {
+    const kind = line.slice(0, 2);
+    try {
+      if (kind === 'a ') {
+        const json = line.slice(2);
+        const update = JSON.parse(json) as Update;
+        if (Number.isSafeInteger(update?.update_id)) {
+          this.unfinished.set(update.update_id, json);
+          return;
         }
-        if (kind === 'f ' && /^\d+$/.test(line.slice(2))) {
-          this.unfinished.delete(Number(line.slice(2)));
-          continue;
-        }
-      } catch {
-        /* reported below */
       }
-      options.logger.warn({ file: join(options.dir, INBOX_FILE) }, 'inbox line not understood; ignored');
+      if (kind === 'f ' && /^\d+$/.test(line.slice(2))) {
+        this.unfinished.delete(Number(line.slice(2)));
+        return;
+      }
+    } catch {
+      /* reported below */
     }
+    this.logger.warn({ file }, 'inbox line not understood; ignored');
   }
 
   static open(options: WebhookInboxOptions): WebhookInbox {
     const path = join(options.dir, INBOX_FILE);
-    let inbox: WebhookInbox | undefined;
-    const { log, torn } = AppendLog.open(path, (lines) => {
-      inbox = new WebhookInbox(options, lines);
-      return inbox.snapshot();
+    const inbox = new WebhookInbox(options, options.logger);
+    const { log, torn, oversized } = AppendLog.open(path, {
+      maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+      onLine: (line) => inbox.readLine(line, path),
+      snapshot: () => inbox.snapshot(),
     });
-    inbox!.log = log;
+    inbox.log = log;
     if (torn) options.logger.warn({ file: path }, 'the webhook inbox ended with a torn line (the previous run was killed mid-write); it was ignored');
-    if (inbox!.unfinished.size > 0) {
-      options.logger.info({ updates: inbox!.unfinished.size }, 'updates acknowledged by the previous run but not handled; handling them now');
+    if (oversized > 0) options.logger.warn({ file: path, lines: oversized }, 'webhook inbox lines too long to be updates were skipped');
+    if (inbox.unfinished.size > 0) {
+      options.logger.info({ updates: inbox.unfinished.size }, 'updates acknowledged by the previous run but not handled; handling them now');
     }
-    return inbox!;
+    return inbox;
   }
 
   /** Updates acknowledged earlier and not handled yet, oldest first (to replay at start). */
   pending(): Update[] {
-    return [...this.unfinished.values()];
+    return [...this.unfinished.values()].map((json) => JSON.parse(json) as Update);
   }
 
   get size(): number {
@@ -72,11 +88,25 @@ export class WebhookInbox {
     return this.unfinished.has(updateId);
   }
 
-  /** Resolves once the update is on disk: only then may the service be told 200. */
+  /**
+   * Resolves once the update is on disk: only then may the service be told 200. Throws an
+   * UnstorableUpdateError, before anything is kept, for an update that cannot be written as one line.
+   */
   accept(update: Update): Promise<void> {
-    this.unfinished.set(update.update_id, update);
-    this.log.append(`a ${JSON.stringify(update)}`);
-    return this.log.sync();
+    let json: string;
+    try {
+      json = JSON.stringify(update);
+    } catch (error) {
+      throw new UnstorableUpdateError(update.update_id, error);
+    }
+    if (this.closed) return Promise.reject(new JournalError(this.log.path, 'the webhook inbox is closed'));
+    this.unfinished.set(update.update_id, json);
+    this.log.append(`a ${json}`);
+    return this.log.sync().catch((error: unknown) => {
+      // Not durable: the service is told to resend it, so it must not count as accepted meanwhile.
+      this.unfinished.delete(update.update_id);
+      throw error;
+    });
   }
 
   /** Resolves once every line so far is written (finish marks are queued, not waited for). */
@@ -91,7 +121,7 @@ export class WebhookInbox {
 
   /** The update was handled (its reply sent and journaled), or given up for good. */
   finish(updateId: number): void {
-    if (!this.unfinished.delete(updateId)) return;
+    if (this.closed || !this.unfinished.delete(updateId)) return;
     this.log.append(`f ${updateId}`);
     if (this.log.appendedSinceRewrite >= this.compactAfterLines) this.log.rewrite(this.snapshot());
   }
@@ -103,7 +133,18 @@ export class WebhookInbox {
     this.log.close();
   }
 
-  private snapshot(): string[] {
-    return [...this.unfinished.values()].map((update) => `a ${JSON.stringify(update)}`);
+  private *snapshot(): Iterable<string> {
+    for (const json of this.unfinished.values()) yield `a ${json}`;
+  }
+}
+
+/** The update cannot be written to the inbox as one line (e.g. nested too deeply to serialise): refuse it. */
+export class UnstorableUpdateError extends Error {
+  override readonly name = 'UnstorableUpdateError';
+  constructor(
+    readonly updateId: number,
+    cause: unknown,
+  ) {
+    super(`update ${updateId} cannot be stored: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }

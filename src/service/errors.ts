@@ -1,5 +1,5 @@
 // Why the service could not start, with the exit code `hearsay run` ends with.
-export type StartupFailure = 'rules' | 'unauthorized' | 'unreachable' | 'ingress' | 'state';
+export type StartupFailure = 'rules' | 'unauthorized' | 'unreachable' | 'ingress' | 'state' | 'locked';
 
 export class StartupError extends Error {
   override readonly name = 'StartupError';

@@ -1,6 +1,6 @@
 // Handles one update: skip what was handled before or is nothing the engine acts on, decide against the
 // rule set read once, perform the actions, then log one line and remember the update as handled.
-import { classifyFailure } from '../api/failure.js';
+import { TokenRejectedError, classifyFailure } from '../api/failure.js';
 import type { BotApi, Update } from '../api/types.js';
 import type { HandledUpdates } from '../delivery/handled-updates.js';
 import type { ReplySender, SendOutcome } from '../delivery/reply-sender.js';
@@ -33,7 +33,7 @@ export function createUpdateHandler(deps: UpdateHandlerDeps): UpdateHandler {
   return async (update: Update, signal: AbortSignal) => {
     const started = performance.now();
     const updateId = update.update_id;
-    if (await deps.handled.has(updateId)) {
+    if (await deps.handled.has(updateId, update)) {
       logger.debug({ update_id: updateId }, 'update already handled; ignored');
       return;
     }
@@ -43,7 +43,7 @@ export function createUpdateHandler(deps: UpdateHandlerDeps): UpdateHandler {
       const message = update.message;
       const kind = message ? 'message without text' : (Object.keys(update).find((k) => k !== 'update_id') ?? 'unknown');
       logger.debug({ update_id: updateId, kind }, 'update ignored: only text messages are answered');
-      await deps.handled.add(updateId);
+      await deps.handled.add(updateId, update);
       return;
     }
     const ruleSet = deps.rules.current;
@@ -58,7 +58,7 @@ export function createUpdateHandler(deps: UpdateHandlerDeps): UpdateHandler {
       const sent = await perform(action, decision.ruleId, deps, signal);
       if (sent) outcome = outcome ? { sent: outcome.sent + sent.sent, dropped: outcome.dropped || sent.dropped } : sent;
     }
-    await deps.handled.add(updateId);
+    await deps.handled.add(updateId, update);
     logger.info(
       {
         update_id: updateId,
@@ -106,6 +106,8 @@ async function answerCallback(action: AnswerCallbackAction, deps: UpdateHandlerD
     const failure = classifyFailure(error);
     if (failure.action === 'aborted' || signal.aborted) throw error;
     deps.metrics.error(failure.kind);
+    // 401 is never this update's fault: it stays unhandled and the service stops taking updates.
+    if (failure.action === 'stop') throw new TokenRejectedError('answercallbackquery');
     deps.logger.warn(
       { callback_query_id: action.callbackQueryId, reason: error instanceof Error ? error.message : String(error) },
       'answercallbackquery failed',

@@ -6,11 +6,14 @@ import type { BotApi } from '../api/types.js';
 import type { ServiceConfig } from '../config/types.js';
 import { formatListenAddress } from '../config/listen-address.js';
 import { UpdateDispatcher } from '../delivery/dispatcher.js';
+import { tokenRejectedMessage } from '../api/failure.js';
 import type { HandledUpdates } from '../delivery/handled-updates.js';
 import { OutgoingRateLimiter } from '../delivery/rate-limiter.js';
 import { ReplySender } from '../delivery/reply-sender.js';
 import { PollingIngress } from '../ingress/polling.js';
 import type { WebhookIngress } from '../ingress/webhook.js';
+import { IngressError } from '../ingress/errors.js';
+import { InstanceLock, InstanceLockedError } from '../journal/instance-lock.js';
 import { UpdateJournal, botStateDir } from '../journal/update-journal.js';
 import { WebhookInbox } from '../journal/webhook-inbox.js';
 import type { Logger } from '../log/logger.js';
@@ -139,6 +142,19 @@ export async function startService(config: ServiceConfig, options: StartServiceO
     logger.info({ bot: botUsername, mode: config.mode, rules: ruleSet.rules.length }, 'bot identified');
 
     const stateDir = botStateDir(config.dataDir, botId);
+    // Before anything is read or sent: a second instance must leave the first one's state and webhook alone.
+    let lock: InstanceLock;
+    try {
+      lock = InstanceLock.acquire(stateDir, config.mode);
+    } catch (error) {
+      if (error instanceof InstanceLockedError) {
+        throw new StartupError('locked', `@${botUsername}: ${error.message}; stop it first (one instance per bot and data directory)`, [], { cause: error });
+      }
+      throw new StartupError('state', `cannot lock the service state in ${stateDir}: ${(error as Error).message}; check data_dir (HEARSAY_DATA_DIR)`, [], {
+        cause: error,
+      });
+    }
+    cleanups.push(async () => lock.release());
     let handled: HandledUpdates;
     let inbox: WebhookInbox | null = null;
     try {
@@ -156,10 +172,20 @@ export async function startService(config: ServiceConfig, options: StartServiceO
     });
     const rateLimiter = config.rateLimits ? new OutgoingRateLimiter(config.rateLimits) : undefined;
     const sender = new ReplySender({ api, logger, metrics, maxAttempts: config.delivery.maxAttempts, ...(rateLimiter ? { rateLimiter } : {}) });
+    // A 401 while running: stop taking updates at once (webhook: 503, polling: no more fetching) and end
+    // the service with the operator's message; whatever is not answered stays with the service or the inbox.
+    let failIntake!: (error: Error) => void;
+    const intakeFailed = new Promise<never>((_, reject) => (failIntake = reject));
+    intakeFailed.catch(() => undefined);
+    let stopIntake: () => void = () => undefined;
     const dispatcher = new UpdateDispatcher({
       concurrency: config.delivery.concurrency,
       logger,
       metrics,
+      onTokenRejected: () => {
+        failIntake(new IngressError('unauthorized', tokenRejectedMessage(config.tokenSource)));
+        stopIntake();
+      },
       handler: createUpdateHandler({ rules, botUsername, sender, api, handled, logger, metrics }),
     });
 
@@ -219,10 +245,13 @@ export async function startService(config: ServiceConfig, options: StartServiceO
         limit: config.polling.limit,
         deleteWebhook: config.polling.deleteWebhook,
         onOffsetConfirmed: (offset) => handled.confirmBelow?.(offset),
+        tokenSource: config.tokenSource,
       });
       await polling.start();
       ingress = polling;
     }
+
+    stopIntake = () => ingress.stopAccepting();
 
     let stopping: Promise<void> | undefined;
     const stop = () => {
@@ -236,6 +265,8 @@ export async function startService(config: ServiceConfig, options: StartServiceO
         // Order matters: stop sources, drain, confirm the offset (polling close), close servers, flush.
         ingress.stopAccepting();
         const clean = await dispatcher.drain(config.delivery.shutdownTimeoutMs, Math.min(DRAIN_GRACE_MS, left()));
+        // Requests whose inbox write was still running at stopAccepting stay in the inbox for the next start.
+        dispatcher.close();
         const confirmMs = Math.min(OFFSET_CONFIRM_MS, left() - MIN_STEP_MS);
         const steps: Array<[string, () => Promise<void> | undefined]> = [
           ['ingress', () => (ingress instanceof PollingIngress ? ingress.close(confirmMs) : ingress.close())],
@@ -254,6 +285,7 @@ export async function startService(config: ServiceConfig, options: StartServiceO
         // Synchronous and local: the state is always written, whatever the service did.
         await handled.close?.();
         inbox?.close();
+        lock.release();
         logger.info({ clean, duration_ms: Math.round(performance.now() - started) }, 'stopped');
         logger.flush?.();
       })();
@@ -265,7 +297,7 @@ export async function startService(config: ServiceConfig, options: StartServiceO
       botUsername,
       serverUrl,
       metrics,
-      done: ingress.done,
+      done: Promise.race([ingress.done, intakeFailed]),
       reloadRules: () => rules.reload(),
       onRuleReload: (listener) => {
         const succeeded = () => listener([]);
