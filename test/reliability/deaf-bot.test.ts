@@ -1,0 +1,111 @@
+// Issue 10, items 1 and 2: a bot must never go deaf. Only an update remembered exactly counts as handled: a
+// service that starts its update ids over (a restarted server, the real service after a quiet week) is
+// answered, and no bound on remembered ids turns an unseen id into "handled".
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Update } from '../../src/api/types.js';
+import { SERVICE_RETENTION_MS, UpdateJournal } from '../../src/journal/update-journal.js';
+import { createLogger } from '../../src/log/logger.js';
+import { sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
+import type { RunProcess } from '../e2e/run-process.js';
+import { setUpBot } from './bot-process.js';
+
+describe('a restarted update id sequence is answered (issue 10, item 1)', () => {
+  let sandbox: StartedSandbox;
+  const running: RunProcess[] = [];
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ webhook: { retryBaseMs: 50, retryMaxMs: 300 } });
+  });
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((run) => run.stop('SIGKILL')));
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  for (const mode of ['polling', 'webhook'] as const) {
+    it(`${mode}: after the service starts its ids over, the same data dir answers every new message and says why`, async () => {
+      const { bot, launch } = await setUpBot(sandbox, mode, running);
+      const user = 61;
+      const first = await launch();
+      for (const text of ['one', 'two', 'three']) {
+        const sent = await sendAsUser(sandbox.baseUrl, user, bot.username, text);
+        await waitForBotReplies(sandbox.baseUrl, { userId: user, bot: bot.username, after: sent.message_id, timeoutMs: 10_000 });
+      }
+      expect(await first.stop('SIGTERM')).toBe(0);
+
+      // The service is "restarted": its next update ids are 1, 2, 3 again, ids the journal has seen.
+      sandbox.sandbox.store.botByToken(bot.token)!.queue.restartIds(1);
+      const second = await launch();
+      const sent = await sendAsUser(sandbox.baseUrl, user, bot.username, 'four');
+      await sendAsUser(sandbox.baseUrl, user, bot.username, 'five');
+      const replies = await waitForBotReplies(sandbox.baseUrl, { userId: user, bot: bot.username, after: sent.message_id - 1, count: 2, timeoutMs: 10_000 });
+      expect(replies.map((m) => m.text)).toEqual(['v1: four', 'v1: five']);
+      const notice = await second.waitForLine(/new update id sequence/);
+      expect(JSON.parse(notice)).toMatchObject({ level: 30, update_id: 1 });
+      expect(await second.stop('SIGTERM')).toBe(0);
+    }, 40_000);
+  }
+});
+
+function quietLogger() {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { logger: createLogger({ level: 'debug', destination }), lines };
+}
+
+const update = (id: number, chat = 1, date = 1): Update =>
+  ({ update_id: id, message: { message_id: id, date, chat: { id: chat, type: 'private', first_name: 'A' }, text: `t${id}` } }) as Update;
+
+describe('no bound on remembered ids makes an unseen update "handled" (issue 10, item 2)', () => {
+  it('an update still waiting (e.g. on a 429) while far more than the capacity of newer ones are handled is answered afterwards', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hearsay-capacity-'));
+    const journal = UpdateJournal.open({ dir, logger: quietLogger().logger, capacity: 100 });
+    const waiting = update(5, 7);
+    expect(journal.has(5, waiting)).toBe(false);
+    for (let id = 6; id <= 1000; id++) await journal.add(id, update(id, 8));
+    expect(journal.size).toBeLessThanOrEqual(200);
+    // The waiting chat's update was never handled: it must not count as handled now, nor after a restart.
+    expect(journal.has(5, waiting)).toBe(false);
+    await journal.close();
+    const reopened = UpdateJournal.open({ dir, logger: quietLogger().logger, capacity: 100 });
+    expect(reopened.has(5, waiting)).toBe(false);
+    expect(reopened.has(1000, update(1000, 8))).toBe(true);
+    await reopened.close();
+  });
+
+  it('a known id carrying another message is a new sequence, not a duplicate; a true redelivery still is', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hearsay-sequence-'));
+    const { logger, lines } = quietLogger();
+    const journal = UpdateJournal.open({ dir, logger });
+    for (let id = 1; id <= 3; id++) await journal.add(id, update(id, 1, 100));
+    expect(journal.has(2, update(2, 1, 100))).toBe(true);
+    expect(journal.has(2, update(2, 9, 500))).toBe(false);
+    expect(lines.join('')).toMatch(/"level":30.*new update id sequence/);
+    // The old sequence is forgotten: its other ids no longer hide the new sequence's updates.
+    expect(journal.has(3, update(3, 9, 501))).toBe(false);
+    await journal.close();
+  });
+
+  it('after a quiet period longer than the service keeps updates, remembered ids are forgotten', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hearsay-quiet-'));
+    let now = 1_000_000;
+    const { logger, lines } = quietLogger();
+    const journal = UpdateJournal.open({ dir, logger, now: () => now });
+    await journal.add(40, update(40));
+    now += SERVICE_RETENTION_MS + 1;
+    expect(journal.has(12, update(12, 3, 900))).toBe(false);
+    expect(journal.size).toBe(0);
+    expect(lines.join('')).toMatch(/more than 24 hours/);
+    await journal.close();
+  });
+});
