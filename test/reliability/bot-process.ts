@@ -10,6 +10,8 @@ export const WEBHOOK_SECRET = 'nothing_lost-Secret_42';
 
 export interface BotProcess {
   bot: { token: string; username: string; id: number };
+  /** The user who created the bot through BotMaker (and may ask it for a new token). */
+  ownerId: number;
   dataDir: string;
   stateDir: string;
   /** The webhook server's URL (webhook mode). */
@@ -23,7 +25,8 @@ let counter = 0;
 export async function setUpBot(sandbox: StartedSandbox, mode: 'polling' | 'webhook', running: RunProcess[]): Promise<BotProcess> {
   counter += 1;
   const suffix = `${process.pid % 10_000}_${counter}`;
-  const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 700 + counter, name: 'Keeper', username: `keeper_${mode}_${suffix}_bot` });
+  const ownerId = 700 + counter;
+  const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: ownerId, name: 'Keeper', username: `keeper_${mode}_${suffix}_bot` });
   const rules = await writeRules(versionedRules('v1'));
   const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-nothing-lost-'));
   const port = await freePort();
@@ -49,19 +52,26 @@ export async function setUpBot(sandbox: StartedSandbox, mode: 'polling' | 'webho
     if (wait) await run.waitForLine(/hearsay is running/);
     return run;
   };
-  return { bot, dataDir, stateDir: join(dataDir, `bot-${bot.id}`), webhookUrl: `http://127.0.0.1:${port}/hook`, launch };
+  return { bot, ownerId, dataDir, stateDir: join(dataDir, `bot-${bot.id}`), webhookUrl: `http://127.0.0.1:${port}/hook`, launch };
 }
 
 /** A text update as the service would send it, for posting to the webhook directly. */
 export function textUpdate(updateId: number, userId: number, text: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const from = { id: userId, is_bot: false, first_name: `User${userId}` };
-  return { update_id: updateId, message: { message_id: updateId, date: 1_700_000_000, chat: { id: userId, type: 'private', first_name: from.first_name }, from, text, ...extra } };
+  return {
+    update_id: updateId,
+    message: { message_id: updateId, date: 1_700_000_000, chat: { id: userId, type: 'private', first_name: from.first_name }, from, text, ...extra },
+  };
 }
 
 /** Posts a raw body to the webhook with the right secret; resolves with the HTTP status (0: no answer). */
 export async function postToWebhook(url: string, body: string): Promise<number> {
   try {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': WEBHOOK_SECRET }, body });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': WEBHOOK_SECRET },
+      body,
+    });
     await response.arrayBuffer();
     return response.status;
   } catch {
