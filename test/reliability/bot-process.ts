@@ -64,6 +64,14 @@ export function textUpdate(updateId: number, userId: number, text: string, extra
   };
 }
 
+/** An update the rules answer nothing to (a sticker): handling it only writes the journal, so it is quick. */
+export function stickerUpdate(updateId: number, userId: number): Record<string, unknown> {
+  return {
+    update_id: updateId,
+    message: { message_id: updateId, date: 1_700_000_000, chat: { id: userId, type: 'private' }, sticker: { file_id: `s${updateId}` } },
+  };
+}
+
 /** Posts a raw body to the webhook with the right secret; resolves with the HTTP status (0: no answer). */
 export async function postToWebhook(url: string, body: string): Promise<number> {
   try {
