@@ -180,14 +180,25 @@ export class UpdateJournal implements HandledUpdates {
     const known = this.done.get(updateId);
     if (updateId < this.confirmed) why = 'an update id below the offset the service already confirmed';
     else if (known && known !== updateFingerprint(update)) why = 'a handled update id came back with another message';
-    else if (this.done.size > 0 && this.now() - this.lastActivity > SERVICE_RETENTION_MS && known === undefined) {
-      why = 'the first update after more than 24 hours without any';
+    else if (known === undefined && this.done.size > 0 && this.now() - this.lastActivity > SERVICE_RETENTION_MS) {
+      // Nothing remembered can come back any more; a lower id than before means the service picked a new one.
+      const lower = [...this.done.keys()].some((id) => id > updateId);
+      if (!lower) {
+        this.logger.debug({ remembered: this.done.size }, 'no update for more than 24 hours: the ids remembered can no longer come back; forgotten');
+        this.forgetAll();
+        return;
+      }
+      why = 'a lower id than before, after more than 24 hours without any update';
     }
     if (!why) return;
     this.logger.info(
       { update_id: updateId, confirmed_below: this.confirmed, remembered: this.done.size },
       `the service started a new update id sequence (${why}); the ids of the old sequence are forgotten and this update is answered`,
     );
+    this.forgetAll();
+  }
+
+  private forgetAll(): void {
     this.done.clear();
     this.confirmed = 0;
     this.compact();
