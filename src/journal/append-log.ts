@@ -5,10 +5,11 @@
 // `sync()` makes them durable against a machine crash with one fdatasync shared by every append waiting
 // for it (group commit). On open the file is read as a stream of lines in fixed-size chunks, so a file of any
 // size fits in bounded memory; a torn last line (a crash mid-write) or a line over the size limit is skipped.
-import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import { fdatasync } from 'node:fs';
 import { dirname } from 'node:path';
 import { JournalError } from './errors.js';
+import { readLines, writeAll } from './line-file.js';
 
 interface Waiter {
   resolve(): void;
@@ -32,8 +33,6 @@ export interface OpenLogOptions {
   maxLineBytes?: number;
 }
 
-/** Bytes read from the file at a time on open. */
-const READ_CHUNK_BYTES = 1 << 20;
 /** Lines are written to the rewritten file in batches of about this size, so no single string grows unbounded. */
 const WRITE_BATCH_BYTES = 1 << 20;
 const DEFAULT_MAX_LINE_BYTES = 64 << 20;
@@ -262,55 +261,6 @@ export class AppendLog {
       throw wrap(this.path, 'cannot write', error);
     }
   }
-}
-
-function writeAll(fd: number, lines: string[]): void {
-  if (lines.length === 0) return;
-  const data = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
-  let written = 0;
-  while (written < data.length) written += writeSync(fd, data, written);
-}
-
-/**
- * Streams the file's lines to `onLine` in fixed-size chunks. A line longer than `maxLineBytes` is skipped
- * without being held in memory; a last line without its newline is reported as torn and dropped.
- */
-function readLines(path: string, maxLineBytes: number, onLine: (line: string) => void): { torn: boolean; oversized: number } {
-  const fd = openSync(path, 'r');
-  const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-  let parts: Buffer[] = [];
-  let partBytes = 0;
-  let skipping = false;
-  let oversized = 0;
-  try {
-    for (;;) {
-      const count = readSync(fd, chunk, 0, chunk.length, null);
-      if (count === 0) break;
-      let start = 0;
-      for (;;) {
-        const newline = chunk.indexOf(10, start);
-        const end = newline === -1 || newline >= count ? count : newline;
-        if (!skipping) {
-          partBytes += end - start;
-          if (partBytes > maxLineBytes) {
-            skipping = true;
-            parts = [];
-          } else if (end > start) parts.push(Buffer.from(chunk.subarray(start, end)));
-        }
-        if (end === count) break;
-        // A complete line.
-        if (skipping) oversized += 1;
-        else if (partBytes > 0) onLine(Buffer.concat(parts).toString('utf8'));
-        parts = [];
-        partBytes = 0;
-        skipping = false;
-        start = end + 1;
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return { torn: partBytes > 0, oversized };
 }
 
 function syncDirectory(dir: string): void {

@@ -217,7 +217,9 @@ describe('PollingIngress against the sandbox', () => {
       (e: unknown) => e,
     );
     expect((error as IngressError).failure).toBe('unauthorized');
-    expect((error as Error).message).toMatch(/^the token was rejected \(401 Unauthorized\): it was revoked .* or is wrong; set the bot's current token in BOT_TOKEN \(or a file named by BOT_TOKEN_FILE\)/);
+    expect((error as Error).message).toMatch(
+      /^the token was rejected \(401 Unauthorized\): it was revoked .* or is wrong; set the bot's current token in BOT_TOKEN \(or a file named by BOT_TOKEN_FILE\)/,
+    );
     await api.close();
   });
 
