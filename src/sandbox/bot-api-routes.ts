@@ -3,6 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../log/logger.js';
+import type { CallbackQueries } from './callback-queries.js';
 import { SandboxApiFailure, notFound, tooManyRequests, unauthorized } from './api-failure.js';
 import type { FaultAction, FaultInjector } from './faults.js';
 import type { MethodContext } from './method-context.js';
@@ -17,11 +18,12 @@ export interface BotApiRoutesOptions {
   faults: FaultInjector;
   limiter: RateLimiter;
   webhooks: WebhookDispatcher;
+  callbacks: CallbackQueries;
   logger?: Logger | undefined;
 }
 
 export async function botApiRoutes(app: FastifyInstance, options: BotApiRoutesOptions): Promise<void> {
-  const { store, faults, limiter, webhooks, logger } = options;
+  const { store, faults, limiter, webhooks, callbacks, logger } = options;
 
   const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const { token, method: rawMethod } = request.params as { token: string; method: string };
@@ -40,6 +42,7 @@ export async function botApiRoutes(app: FastifyInstance, options: BotApiRoutesOp
       bot,
       limiter,
       webhooks,
+      callbacks,
       onConnectionClose(listener) {
         const onClose = (): void => {
           if (!reply.raw.writableFinished) listener();

@@ -1,6 +1,7 @@
 // Builds and stores the Message objects of a private chat, both directions, shaped as the Bot API sends them.
 import type { Chat, Message, MessageEntity, User } from '@grammyjs/types';
 import { withDetectedEntities } from './formatting/auto-entities.js';
+import type { StoredMarkup } from './message-meta.js';
 import type { Peer, SandboxStore, SandboxUser } from './store.js';
 import { commandEntities } from './text-entities.js';
 
@@ -43,7 +44,10 @@ export function storeUserMessage(store: SandboxStore, user: SandboxUser, peer: P
   })) as Message.TextMessage;
 }
 
-/** A message the peer (bot or assistant) sent to the user; `entities` default to the ones the service detects. */
+/**
+ * A message the peer (bot or assistant) sent to the user; `entities` default to the ones the service detects.
+ * An inline keyboard is part of the Message; other markup is kept beside it.
+ */
 export function storePeerMessage(
   store: SandboxStore,
   user: SandboxUser,
@@ -51,6 +55,7 @@ export function storePeerMessage(
   text: string,
   replyTo?: Message,
   entities: MessageEntity[] = withDetectedEntities(text, []),
+  markup?: StoredMarkup,
 ): Message.TextMessage {
   return store.appendMessage(
     user.id,
@@ -64,6 +69,8 @@ export function storePeerMessage(
         text,
         ...(entities.length > 0 ? { entities } : {}),
         ...(replyTo ? { reply_to_message: replyTo } : {}),
+        ...(markup?.kind === 'inline' ? { reply_markup: markup.markup } : {}),
       }) as unknown as Message,
+    markup,
   ) as Message.TextMessage;
 }

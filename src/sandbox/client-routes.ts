@@ -5,19 +5,24 @@ import type { Message } from '@grammyjs/types';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { badRequest } from './api-failure.js';
 import type { Assistant } from './assistant.js';
+import type { CallbackQueries } from './callback-queries.js';
 import { storeUserMessage } from './chat-messages.js';
+import { changedSince, clientMessage, waitForChatChange } from './client-view.js';
 import { groupRoutes, memberGroup, postInGroup } from './group-routes.js';
-import type { Peer, StoredMessageEvent, SandboxStore, SandboxUser } from './store.js';
+import type { ChatRef } from './message-meta.js';
+import { pressRoutes } from './press-routes.js';
+import type { Peer, SandboxStore, SandboxUser } from './store.js';
 import { characterCount } from './text-entities.js';
 
 export interface ClientRoutesOptions {
   store: SandboxStore;
   assistant: Assistant;
+  callbacks: CallbackQueries;
 }
 
 const MAX_WAIT_SECONDS = 60;
 
-export async function clientRoutes(app: FastifyInstance, { store, assistant }: ClientRoutesOptions): Promise<void> {
+export async function clientRoutes(app: FastifyInstance, { store, assistant, callbacks }: ClientRoutesOptions): Promise<void> {
   app.post('/client/send', async (request) => {
     const body = objectBody(request.body);
     const user = readUser(body.user);
@@ -42,24 +47,21 @@ export async function clientRoutes(app: FastifyInstance, { store, assistant }: C
     const query = request.query as Record<string, string | undefined>;
     const userId = positiveInteger(query.user, 'user');
     const after = query.after === undefined ? 0 : nonNegativeInteger(query.after, 'after');
+    const changedAfter = query.changed_after === undefined ? undefined : nonNegativeInteger(query.changed_after, 'changed_after');
     const wait = query.wait === undefined ? 0 : Math.min(nonNegativeInteger(query.wait, 'wait'), MAX_WAIT_SECONDS);
-    let all: () => Message[];
-    let inChat: (event: StoredMessageEvent) => boolean;
-    if (query.chat !== undefined) {
-      const group = memberGroup(store, query.chat, userId);
-      all = () => store.groupMessages(group.id);
-      inChat = (event) => event.groupId === group.id;
-    } else {
-      const peer = readPeer(store, query.with);
-      all = () => store.messages(userId, peer.id);
-      inChat = (event) => event.groupId === undefined && event.userId === userId && event.peer === peer.username;
-    }
-    const newer = () => all().filter((message) => message.message_id > after);
-    if (newer().length === 0 && wait > 0) await waitForChatMessage(store, inChat, wait * 1000, reply);
-    return { ok: true, result: newer() };
+    const { ref, all } = readChat(store, query, userId);
+    const collect = () =>
+      changedAfter === undefined
+        ? all()
+            .filter((message) => message.message_id > after)
+            .map((message) => clientMessage(store, ref, message))
+        : changedSince(store, ref, all(), changedAfter);
+    if (collect().length === 0 && wait > 0) await waitForChatChange(store, ref, wait * 1000, closeListener(reply));
+    return { ok: true, result: collect() };
   });
 
   await app.register(groupRoutes, { store, readUser, objectBody });
+  await app.register(pressRoutes, { store, callbacks, readUser, readChat, closeListener });
 
   app.post('/client/block', async (request) => {
     const body = objectBody(request.body);
@@ -72,20 +74,22 @@ export async function clientRoutes(app: FastifyInstance, { store, assistant }: C
   });
 }
 
-function waitForChatMessage(store: SandboxStore, inChat: (event: StoredMessageEvent) => boolean, timeoutMs: number, reply: FastifyReply): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      unsubscribe();
-      reply.raw.off('close', done);
-      resolve();
-    };
-    const timer = setTimeout(done, timeoutMs);
-    const unsubscribe = store.onMessage((event) => {
-      if (inChat(event)) done();
-    });
-    reply.raw.on('close', done);
-  });
+/** The chat a client request names: `chat` (a group the user is in) or `with` (a bot or BotMaker). */
+export function readChat(store: SandboxStore, query: Record<string, unknown>, userId: number): { ref: ChatRef; all: () => Message[] } {
+  if (query.chat !== undefined) {
+    const group = memberGroup(store, query.chat, userId);
+    return { ref: { userId: group.id, peer: '', groupId: group.id }, all: () => store.groupMessages(group.id) };
+  }
+  const peer = readPeer(store, query.with);
+  return { ref: { userId, peer: peer.username, peerId: peer.id }, all: () => store.messages(userId, peer.id) };
+}
+
+/** Calls the listener if the client goes away before the answer is sent; returns a function that stops listening. */
+export function closeListener(reply: FastifyReply): (listener: () => void) => () => void {
+  return (listener) => {
+    reply.raw.on('close', listener);
+    return () => reply.raw.off('close', listener);
+  };
 }
 
 export function objectBody(body: unknown): Record<string, unknown> {
@@ -93,7 +97,7 @@ export function objectBody(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-function readUser(value: unknown): SandboxUser {
+export function readUser(value: unknown): SandboxUser {
   if (!value || typeof value !== 'object') throw badRequest('user must be an object like {"id": 1001, "first_name": "Ann"}');
   const raw = value as Record<string, unknown>;
   const id = positiveInteger(raw.id, 'user.id');
@@ -121,7 +125,7 @@ export function positiveInteger(value: unknown, name: string): number {
   return number;
 }
 
-function nonNegativeInteger(value: unknown, name: string): number {
+export function nonNegativeInteger(value: unknown, name: string): number {
   const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 0) throw badRequest(`${name} must be a non-negative integer`);
   return number;

@@ -2,8 +2,10 @@
 // default privacy mode, so a bot sees commands for it, mentions of it and replies to its own messages.
 import type { Chat, Message, MessageEntity } from '@grammyjs/types';
 import { peerAsSender, userAsSender } from './chat-messages.js';
+import { withDetectedEntities } from './formatting/auto-entities.js';
+import type { StoredMarkup } from './message-meta.js';
 import type { BotRecord, GroupRecord, SandboxStore, SandboxUser } from './store.js';
-import { commandEntities, mentionEntities } from './text-entities.js';
+import { commandEntities } from './text-entities.js';
 
 const COMMAND = /^\/[A-Za-z0-9_]{1,32}(?:@([A-Za-z0-9_]{1,32}))?(?=$|\s)/;
 
@@ -11,9 +13,9 @@ export function groupChat(group: GroupRecord): Chat.GroupChat | Chat.SupergroupC
   return { id: group.id, type: group.type, title: group.title } as Chat.GroupChat | Chat.SupergroupChat;
 }
 
-/** A user's message in the group, with its command and mention entities. */
+/** A user's message in the group, with the entities the service detects (commands, mentions, links…). */
 export function storeGroupUserMessage(store: SandboxStore, group: GroupRecord, user: SandboxUser, text: string, replyTo?: Message): Message.TextMessage {
-  const entities: MessageEntity[] = [...(commandEntities(text) ?? []), ...mentionEntities(text)];
+  const entities: MessageEntity[] = withDetectedEntities(text, commandEntities(text) ?? []);
   return store.appendGroupMessage(group, (messageId, date) =>
     withoutUndefined({
       message_id: messageId,
@@ -27,7 +29,7 @@ export function storeGroupUserMessage(store: SandboxStore, group: GroupRecord, u
   ) as Message.TextMessage;
 }
 
-/** A bot's message in the group (sendmessage). */
+/** A bot's message in the group (sendmessage); an inline keyboard is part of the Message, other markup is kept beside it. */
 export function storeGroupBotMessage(
   store: SandboxStore,
   group: GroupRecord,
@@ -35,17 +37,22 @@ export function storeGroupBotMessage(
   text: string,
   replyTo?: Message,
   entities: MessageEntity[] = [],
+  markup?: StoredMarkup,
 ): Message.TextMessage {
-  return store.appendGroupMessage(group, (messageId, date) =>
-    withoutUndefined({
-      message_id: messageId,
-      from: peerAsSender({ id: bot.id, name: bot.name, username: bot.username }),
-      chat: groupChat(group),
-      date,
-      text,
-      entities: entities.length > 0 ? entities : undefined,
-      reply_to_message: replyTo,
-    }),
+  return store.appendGroupMessage(
+    group,
+    (messageId, date) =>
+      withoutUndefined({
+        message_id: messageId,
+        from: peerAsSender({ id: bot.id, name: bot.name, username: bot.username }),
+        chat: groupChat(group),
+        date,
+        text,
+        entities: entities.length > 0 ? entities : undefined,
+        reply_to_message: replyTo,
+        reply_markup: markup?.kind === 'inline' ? markup.markup : undefined,
+      }),
+    markup,
   ) as Message.TextMessage;
 }
 

@@ -1,12 +1,14 @@
 // The sandbox: a local, in-memory stand-in for the messaging service, built as Fastify plugins (client
 // routes, Bot API routes, fault injection) over one store, with a webhook delivery worker per bot.
 import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from '../log/logger.js';
 import { redactUrl } from '../api/errors.js';
 import { SandboxApiFailure, failureEnvelope, notFound } from './api-failure.js';
 import { Assistant } from './assistant.js';
 import { botApiRoutes } from './bot-api-routes.js';
+import { CallbackQueries, DEFAULT_CALLBACK_TIMEOUT_MS } from './callback-queries.js';
 import { clientRoutes } from './client-routes.js';
 import { FaultInjector, faultRoutes } from './faults.js';
 import { METHODS } from './method-table.js';
@@ -22,6 +24,8 @@ export interface SandboxOptions {
   webhook?: WebhookTimingOptions;
   /** Off by default; `true` uses the real service's approximate limits. */
   rateLimits?: boolean | RateLimitOptions;
+  /** How long a button press waits for answercallbackquery before it expires. Default 15 000 ms. */
+  callbackTimeoutMs?: number;
 }
 
 export interface Sandbox {
@@ -45,8 +49,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const faults = new FaultInjector();
   const limiter = new RateLimiter(options.rateLimits);
   const webhooks = new WebhookDispatcher(store, options.webhook, options.logger);
+  const callbacks = new CallbackQueries(store, options.callbackTimeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS);
 
   await app.register(formbody);
+  // Multipart bodies (as clients send them when a call may carry a file): every field becomes a parameter;
+  // files are accepted and ignored, since the sandbox implements no method that stores one.
+  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 50 * 1024 * 1024 } });
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = String(body);
@@ -70,14 +78,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ ok: false, error_code: 404, description: 'Not Found' }));
 
-  await app.register(clientRoutes, { store, assistant: new Assistant(store) });
+  await app.register(clientRoutes, { store, assistant: new Assistant(store), callbacks });
   await app.register(faultRoutes, { store, faults });
-  await app.register(botApiRoutes, { store, faults, limiter, webhooks, logger: options.logger });
+  await app.register(botApiRoutes, { store, faults, limiter, webhooks, callbacks, logger: options.logger });
 
   webhooks.setAnswerRunner(async (bot, method, params) => {
     const run = METHODS.get(method);
     if (!run) throw notFound();
-    await run({ store, bot, limiter, webhooks, onConnectionClose: () => () => undefined }, params);
+    await run({ store, bot, limiter, webhooks, callbacks, onConnectionClose: () => () => undefined }, params);
   });
 
   return {
@@ -92,6 +100,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     },
     async close() {
       webhooks.stopAll();
+      callbacks.stopAll();
       for (const bot of store.allBots()) bot.queue.cancelWaitingPoll();
       await app.close();
     },

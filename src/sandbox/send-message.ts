@@ -1,12 +1,14 @@
 // getme and sendmessage (to private chats and groups) with the real service's checks and exact descriptions.
 // The 4096 limit counts characters (Unicode code points) of the text after HTML parsing.
 import type { Message, UserFromGetMe } from '@grammyjs/types';
-import { badRequest, forbidden } from './api-failure.js';
+import { badRequest } from './api-failure.js';
 import { storePeerMessage } from './chat-messages.js';
+import { chatMessagesOf, targetChat } from './chat-target.js';
 import { storeGroupBotMessage } from './group-chat.js';
 import type { MethodContext } from './method-context.js';
 import { booleanParam, integerParam, jsonParam, stringParam, type Params } from './params.js';
 import { EntityParseError, formatText, PARSE_MODES, type ParsedText } from './formatting/format-text.js';
+import { readReplyMarkup } from './reply-markup.js';
 import { characterCount } from './text-entities.js';
 
 export function getMe({ bot }: MethodContext): UserFromGetMe {
@@ -26,33 +28,29 @@ export function getMe({ bot }: MethodContext): UserFromGetMe {
 export function sendMessage({ store, bot, limiter }: MethodContext, params: Params): Message.TextMessage {
   const rawChatId = params.chat_id;
   if (rawChatId === undefined || rawChatId === null || rawChatId === '') throw badRequest('chat_id is empty');
+  const { text, entities } = messageText(params);
+  const markup = readReplyMarkup(params);
+
+  const target = targetChat(store, bot, params, { write: true });
+  const replyTo = repliedMessage(params);
+  const original = replyTo === undefined ? undefined : chatMessagesOf(store, target, bot.id).find((m) => m.message_id === replyTo.messageId);
+  if (replyTo !== undefined && !original && !replyTo.allowWithout) throw badRequest('message to be replied not found');
+  if (target.kind === 'group') {
+    limiter.admit(bot.id, target.group.id);
+    return storeGroupBotMessage(store, target.group, bot, text, original, entities, markup);
+  }
+  limiter.admit(bot.id, target.user.id);
+  return storePeerMessage(store, target.user, { id: bot.id, name: bot.name, username: bot.username, bot }, text, original, entities, markup);
+}
+
+/** `text` and `parse_mode` as the user will see them, with the service's checks (shared by sendmessage and editmessagetext). */
+export function messageText(params: Params): ParsedText {
   const parseMode = stringParam(params, 'parse_mode') ?? '';
   if (!PARSE_MODES.has(parseMode.toLowerCase())) throw badRequest('unsupported parse_mode');
-  const { text, entities } = formatted(stringParam(params, 'text') ?? '', parseMode);
-  if (text.trim() === '') throw badRequest('message text is empty');
-  if (characterCount(text) > 4096) throw badRequest('message is too long');
-
-  const chatId = integerParam(params, 'chat_id');
-  const group = chatId === undefined || chatId >= 0 ? undefined : store.group(chatId);
-  if (group) {
-    if (!group.botIds.has(bot.id)) throw forbidden(`bot is not a member of the ${group.type} chat`);
-    const replyTo = repliedMessage(params);
-    const original = replyTo === undefined ? undefined : store.groupMessages(group.id).find((m) => m.message_id === replyTo.messageId);
-    if (replyTo !== undefined && !original && !replyTo.allowWithout) throw badRequest('message to be replied not found');
-    limiter.admit(bot.id, group.id);
-    return storeGroupBotMessage(store, group, bot, text, original, entities);
-  }
-  const user = chatId === undefined ? undefined : store.user(chatId);
-  if (!user) throw badRequest('chat not found');
-  if (store.isBlocked(user.id, bot.id)) throw forbidden('bot was blocked by the user');
-  if (!store.hasChat(user.id, bot.id)) throw forbidden("bot can't initiate conversation with a user");
-
-  const replyTo = repliedMessage(params);
-  const original = replyTo === undefined ? undefined : store.findMessage(user.id, bot.id, replyTo.messageId);
-  if (replyTo !== undefined && !original && !replyTo.allowWithout) throw badRequest('message to be replied not found');
-
-  limiter.admit(bot.id, user.id);
-  return storePeerMessage(store, user, { id: bot.id, name: bot.name, username: bot.username, bot }, text, original, entities);
+  const parsed = formatted(stringParam(params, 'text') ?? '', parseMode);
+  if (parsed.text.trim() === '') throw badRequest('message text is empty');
+  if (characterCount(parsed.text) > 4096) throw badRequest('message is too long');
+  return parsed;
 }
 
 function repliedMessage(params: Params): { messageId: number; allowWithout: boolean } | undefined {

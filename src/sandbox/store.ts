@@ -1,6 +1,7 @@
 // The sandbox's whole state, in memory: users, bots and their tokens, private chats and groups with their
 // messages, who blocked whom. Every stored message is announced to subscribers (long polls, a web chat page).
-import type { Message } from '@grammyjs/types';
+import type { BotCommand, Message } from '@grammyjs/types';
+import { chatKeyOf, type ChatChangeEvent, type ChatRef, type MessageMeta, type ShownAction, type StoredMarkup } from './message-meta.js';
 import { generateToken } from './tokens.js';
 import { UpdateQueue } from './update-queue.js';
 
@@ -16,7 +17,6 @@ export interface WebhookConfig {
   url: string;
   secretToken?: string;
   maxConnections: number;
-  allowedUpdates?: string[];
 }
 
 export interface WebhookStatus {
@@ -33,6 +33,12 @@ export interface BotRecord {
   queue: UpdateQueue;
   webhook?: WebhookConfig;
   webhookStatus: WebhookStatus;
+  /** Command lists by `<scope key>|<language code>` (setmycommands). */
+  commands: Map<string, BotCommand[]>;
+  /** Texts set through setmyname, setmydescription, setmyshortdescription, by `<field>|<language code>`. */
+  profile: Map<string, string>;
+  /** Menu buttons by chat id ('' for the default), from setchatmenubutton. */
+  menuButtons: Map<string, Record<string, unknown>>;
 }
 
 /** A participant a user can talk to: the assistant or a bot. */
@@ -67,8 +73,13 @@ export interface GroupRecord {
 export const ASSISTANT: Peer = { id: 93_372_553, name: 'BotMaker', username: 'BotMaker' };
 
 interface ChatLog {
+  ref: ChatRef;
   messages: Message[];
   nextMessageId: number;
+  meta: Map<number, MessageMeta>;
+  action?: ShownAction;
+  /** The reply keyboard in force (the last one a bot sent, until removed or used once when one_time). */
+  keyboard?: StoredMarkup;
 }
 
 export class SandboxStore {
@@ -78,6 +89,8 @@ export class SandboxStore {
   private readonly chats = new Map<string, ChatLog>();
   private readonly blocked = new Set<string>();
   private readonly messageListeners = new Set<(event: StoredMessageEvent) => void>();
+  private readonly changeListeners = new Set<(event: ChatChangeEvent) => void>();
+  private revision = 0;
   private readonly groups = new Map<number, GroupRecord>();
   private nextGroupNumber = 4_100_000_001;
   private nextBotId = 7_000_000_001 + Math.floor(Math.random() * 1_000_000) * 100;
@@ -117,7 +130,10 @@ export class SandboxStore {
 
   createBot(ownerId: number, name: string, username: string): BotRecord {
     const id = this.nextBotId++;
-    const bot: BotRecord = { id, name, username, token: generateToken(id), ownerId, queue: new UpdateQueue(), webhookStatus: {} };
+    const bot: BotRecord = {
+      ...{ id, name, username, token: generateToken(id), ownerId, queue: new UpdateQueue(), webhookStatus: {} },
+      ...{ commands: new Map(), profile: new Map(), menuButtons: new Map() },
+    };
     this.botsByUsername.set(username.toLowerCase(), bot);
     this.botsByToken.set(bot.token, bot);
     return bot;
@@ -152,18 +168,86 @@ export class SandboxStore {
     return this.messages(userId, peerId).find((message) => message.message_id === messageId);
   }
 
-  /** Stores a message in the private chat of `userId` and `peer`; `build` gets the chat's next message id. */
-  appendMessage(userId: number, peer: Peer, build: (messageId: number, date: number) => Message): Message {
+  /**
+   * Stores a message in the private chat of `userId` and `peer`; `build` gets the chat's next message id.
+   * `markup` is the message's reply markup of any kind (the Message itself carries only an inline keyboard).
+   */
+  appendMessage(userId: number, peer: Peer, build: (messageId: number, date: number) => Message, markup?: StoredMarkup): Message {
     const key = `${userId}:${peer.id}`;
     let chat = this.chats.get(key);
     if (!chat) {
-      chat = { messages: [], nextMessageId: 1 };
+      chat = { ref: { userId, peer: peer.username, peerId: peer.id }, messages: [], nextMessageId: 1, meta: new Map() };
       this.chats.set(key, chat);
     }
+    return this.append(chat, build, markup);
+  }
+
+  private append(chat: ChatLog, build: (messageId: number, date: number) => Message, markup: StoredMarkup | undefined): Message {
     const message = build(chat.nextMessageId++, Math.floor(Date.now() / 1000));
     chat.messages.push(message);
-    for (const listener of this.messageListeners) listener({ userId, peer: peer.username, message });
+    chat.meta.set(message.message_id, { revision: ++this.revision, edits: [], ...(markup ? { markup } : {}) });
+    if (message.from?.is_bot) delete chat.action;
+    if (markup?.kind === 'keyboard') chat.keyboard = markup;
+    if (markup?.kind === 'remove') delete chat.keyboard;
+    if (!message.from?.is_bot && chat.keyboard?.kind === 'keyboard' && chat.keyboard.markup.one_time_keyboard) delete chat.keyboard;
+    const { userId, peer, groupId } = chat.ref;
+    for (const listener of this.messageListeners) listener({ userId, peer, message, ...(groupId !== undefined ? { groupId } : {}) });
     return message;
+  }
+
+  /** What the sandbox keeps about a stored message beyond the Message, or undefined if there is no such message. */
+  messageMeta(ref: ChatRef, messageId: number): MessageMeta | undefined {
+    return this.chats.get(chatKeyOf(ref))?.meta.get(messageId);
+  }
+
+  /** Records that something about a chat (and optionally one of its messages) changed, and tells subscribers. */
+  changed(ref: ChatRef, kind: ChatChangeEvent['kind'], messageId?: number): void {
+    const chat = this.chats.get(chatKeyOf(ref));
+    if (!chat) return;
+    const revision = ++this.revision;
+    const meta = messageId === undefined ? undefined : chat.meta.get(messageId);
+    if (meta) meta.revision = revision;
+    const event: ChatChangeEvent = { ...chat.ref, kind, revision, ...(messageId !== undefined ? { messageId } : {}) };
+    for (const listener of this.changeListeners) listener(event);
+  }
+
+  /** Removes a message from its chat (deletemessage); its meta stays, marked deleted, so readers learn of it. */
+  removeMessage(ref: ChatRef, messageId: number): void {
+    const chat = this.chats.get(chatKeyOf(ref));
+    const meta = chat?.meta.get(messageId);
+    if (!chat || !meta) return;
+    chat.messages = chat.messages.filter((message) => message.message_id !== messageId);
+    meta.deleted = true;
+    this.changed(ref, 'deleted', messageId);
+  }
+
+  /** Every message id of the chat with its meta, deleted ones included. */
+  chatMeta(ref: ChatRef): ReadonlyMap<number, MessageMeta> {
+    return this.chats.get(chatKeyOf(ref))?.meta ?? new Map();
+  }
+
+  /** The chat action shown in the chat now, if any. */
+  shownAction(ref: ChatRef): ShownAction | undefined {
+    const action = this.chats.get(chatKeyOf(ref))?.action;
+    return action && action.until > Date.now() ? action : undefined;
+  }
+
+  showAction(ref: ChatRef, action: ShownAction | undefined): void {
+    const chat = this.chats.get(chatKeyOf(ref));
+    if (!chat) return;
+    if (action) chat.action = action;
+    else delete chat.action;
+    this.changed(ref, 'action');
+  }
+
+  /** The reply keyboard in force in the chat, if any. */
+  replyKeyboard(ref: ChatRef): StoredMarkup | undefined {
+    return this.chats.get(chatKeyOf(ref))?.keyboard;
+  }
+
+  onChange(listener: (event: ChatChangeEvent) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
   }
 
   createGroup(title: string, type: GroupType, memberIds: number[], botIds: number[]): GroupRecord {
@@ -172,7 +256,7 @@ export class SandboxStore {
     const id = type === 'supergroup' ? -(1_000_000_000_000 + number) : -number;
     const group: GroupRecord = { id, type, title, memberIds: new Set(memberIds), botIds: new Set(botIds) };
     this.groups.set(id, group);
-    this.chats.set(`group:${id}`, { messages: [], nextMessageId: 1 });
+    this.chats.set(`group:${id}`, { ref: { userId: id, peer: '', groupId: id }, messages: [], nextMessageId: 1, meta: new Map() });
     return group;
   }
 
@@ -185,12 +269,8 @@ export class SandboxStore {
   }
 
   /** Stores a message in a group; `build` gets the group's next message id. */
-  appendGroupMessage(group: GroupRecord, build: (messageId: number, date: number) => Message): Message {
-    const chat = this.chats.get(`group:${group.id}`)!;
-    const message = build(chat.nextMessageId++, Math.floor(Date.now() / 1000));
-    chat.messages.push(message);
-    for (const listener of this.messageListeners) listener({ userId: group.id, peer: '', message, groupId: group.id });
-    return message;
+  appendGroupMessage(group: GroupRecord, build: (messageId: number, date: number) => Message, markup?: StoredMarkup): Message {
+    return this.append(this.chats.get(`group:${group.id}`)!, build, markup);
   }
 
   onMessage(listener: (event: StoredMessageEvent) => void): () => void {

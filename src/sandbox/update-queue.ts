@@ -1,21 +1,93 @@
 // One bot's pending updates: numbered in arrival order, removed when confirmed by an offset (polling) or
 // after a 2xx answer (webhook). Wakes the single long poll allowed at a time and tells the webhook worker.
-import type { Message, Update } from '@grammyjs/types';
+// Update types outside the bot's allowed_updates are not queued at all, as on the real service.
+import type { CallbackQuery, Message, Update } from '@grammyjs/types';
 
 export type PollOutcome = 'ready' | 'timeout' | 'conflict' | 'cancelled';
+
+/** The update kinds the sandbox produces. */
+export type UpdateKind = 'message' | 'callback_query';
+
+/** What an empty allowed_updates list means: everything but these (which the sandbox never produces anyway). */
+const OFF_BY_DEFAULT = new Set(['chat_member', 'message_reaction', 'message_reaction_count']);
+
+// The real service treats an offset more than this far beyond the newest update as invalid and answers from the oldest.
+const FUTURE_OFFSET_SLACK = 10;
 
 interface Waiter {
   finish(outcome: PollOutcome): void;
 }
+
+const KNOWN_UPDATE_TYPES = new Set([
+  'message',
+  'edited_message',
+  'channel_post',
+  'edited_channel_post',
+  'business_connection',
+  'business_message',
+  'edited_business_message',
+  'deleted_business_messages',
+  'message_reaction',
+  'message_reaction_count',
+  'inline_query',
+  'chosen_inline_result',
+  'callback_query',
+  'shipping_query',
+  'pre_checkout_query',
+  'purchased_paid_media',
+  'poll',
+  'poll_answer',
+  'my_chat_member',
+  'chat_member',
+  'chat_join_request',
+  'chat_boost',
+  'removed_chat_boost',
+]);
 
 export class UpdateQueue {
   private pending: Update[] = [];
   private nextUpdateId = 1;
   private waiter: Waiter | undefined;
   private readonly listeners = new Set<() => void>();
+  private allowed: ReadonlySet<string> | undefined;
+  /** Until when a further 409 to a poller is held back (see get-updates). */
+  nextConflictAt = 0;
 
-  push(message: Message): Update {
-    const update = { update_id: this.nextUpdateId++, message } as Update;
+  /** Queues a message update; returns it, or undefined when allowed_updates excludes messages. */
+  push(message: Message): Update | undefined {
+    return this.pushUpdate('message', message);
+  }
+
+  /** Queues a callback_query update; returns it, or undefined when allowed_updates excludes them. */
+  pushCallbackQuery(query: CallbackQuery): Update | undefined {
+    return this.pushUpdate('callback_query', query);
+  }
+
+  /**
+   * allowed_updates as the real service applies it: a list with known names replaces the setting; an empty
+   * list restores the default; anything else (unknown names only, malformed) leaves the setting unchanged.
+   */
+  setAllowedUpdates(names: readonly string[]): void {
+    if (names.length === 0) {
+      this.allowed = undefined;
+      return;
+    }
+    const known = names.map((name) => name.toLowerCase()).filter((name) => KNOWN_UPDATE_TYPES.has(name));
+    if (known.length > 0) this.allowed = new Set(known);
+  }
+
+  /** The allowed_updates in force, or undefined for the default. */
+  get allowedUpdates(): string[] | undefined {
+    return this.allowed ? [...this.allowed] : undefined;
+  }
+
+  private accepts(kind: UpdateKind): boolean {
+    return this.allowed ? this.allowed.has(kind) : !OFF_BY_DEFAULT.has(kind);
+  }
+
+  private pushUpdate(kind: UpdateKind, payload: Message | CallbackQuery): Update | undefined {
+    if (!this.accepts(kind)) return undefined;
+    const update = { update_id: this.nextUpdateId++, [kind]: payload } as unknown as Update;
     this.pending.push(update);
     this.waiter?.finish('ready');
     for (const listener of this.listeners) listener();
@@ -38,12 +110,19 @@ export class UpdateQueue {
   }
 
   /**
-   * getUpdates' offset: a positive offset confirms every update below it; a negative one keeps only the
-   * last -offset updates and forgets the rest, as the real service does.
+   * getUpdates' offset: a positive offset confirms every update below it (a lower, stale one confirms
+   * nothing new); a negative one keeps only the last -offset updates and forgets the rest. An offset far
+   * beyond the newest update is ignored, as the real service does, rather than dropping what is pending.
    */
   confirm(offset: number): void {
+    if (offset > this.nextUpdateId + FUTURE_OFFSET_SLACK) return;
     if (offset > 0) this.pending = this.pending.filter((update) => update.update_id >= offset);
     else if (offset < 0) this.pending = this.pending.slice(offset);
+  }
+
+  /** True while a long poll is waiting. */
+  get polling(): boolean {
+    return this.waiter !== undefined;
   }
 
   remove(updateId: number): void {

@@ -3,7 +3,8 @@
 import type { WebhookInfo } from '@grammyjs/types';
 import { badRequest } from './api-failure.js';
 import type { MethodContext } from './method-context.js';
-import { booleanParam, clampedInteger, jsonParam, stringParam, type Params } from './params.js';
+import { applyAllowedUpdates } from './get-updates.js';
+import { booleanParam, clampedInteger, stringParam, type Params } from './params.js';
 import type { WebhookConfig } from './store.js';
 
 const SECRET = /^[A-Za-z0-9_-]{1,256}$/;
@@ -19,15 +20,11 @@ export function setWebhook(context: MethodContext, params: Params): true {
     if (secret.length > 256) throw badRequest('secret token is too long');
     if (!SECRET.test(secret)) throw badRequest('secret token contains unallowed characters');
   }
-  const allowed = jsonParam(params, 'allowed_updates');
-  if (allowed !== undefined && (!Array.isArray(allowed) || !allowed.every((entry) => typeof entry === 'string'))) {
-    throw badRequest("can't parse allowed_updates JSON array");
-  }
+  applyAllowedUpdates(bot.queue, params.allowed_updates);
   const config: WebhookConfig = {
     url,
     maxConnections: clampedInteger(params, 'max_connections', 40, 1, 100),
     ...(secret ? { secretToken: secret } : {}),
-    ...(allowed !== undefined ? { allowedUpdates: allowed as string[] } : {}),
   };
   if (booleanParam(params, 'drop_pending_updates')) bot.queue.dropAll();
   if (bot.webhook?.url !== url) bot.webhookStatus = {};
@@ -54,7 +51,7 @@ export function getWebhookInfo({ bot }: MethodContext): WebhookInfo {
     ...(bot.webhookStatus.lastErrorDate !== undefined ? { last_error_date: bot.webhookStatus.lastErrorDate } : {}),
     ...(bot.webhookStatus.lastErrorMessage !== undefined ? { last_error_message: bot.webhookStatus.lastErrorMessage } : {}),
     ...(webhook ? { max_connections: webhook.maxConnections } : {}),
-    ...(webhook?.allowedUpdates ? { allowed_updates: webhook.allowedUpdates } : {}),
+    ...(webhook && bot.queue.allowedUpdates ? { allowed_updates: bot.queue.allowedUpdates } : {}),
   } as WebhookInfo;
 }
 

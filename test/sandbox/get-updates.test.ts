@@ -5,6 +5,7 @@ import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } 
 
 const CONFLICT_POLL = 'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running';
 const CONFLICT_WEBHOOK = "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first";
+const CONFLICT_SET_WEBHOOK = 'Conflict: terminated by setWebhook request';
 
 describe('getupdates in the sandbox', () => {
   let sandbox: StartedSandbox;
@@ -85,7 +86,7 @@ describe('getupdates in the sandbox', () => {
     await new Promise((resolve) => setTimeout(resolve, 150));
     await client.setWebhook({ url: 'http://127.0.0.1:9/never' });
     try {
-      expect(await waiting).toMatchObject({ errorCode: 409, description: CONFLICT_WEBHOOK });
+      expect(await waiting).toMatchObject({ errorCode: 409, description: CONFLICT_SET_WEBHOOK });
       expect(await client.getUpdates({}).catch((error: unknown) => error)).toMatchObject({ errorCode: 409, description: CONFLICT_WEBHOOK });
     } finally {
       await client.deleteWebhook();
@@ -98,5 +99,31 @@ describe('getupdates in the sandbox', () => {
     const updates = await client.getUpdates({});
     expect(updates.map((update) => update.message?.chat.id)).toEqual([3001, 3002]);
     expect(updates.every((update) => update.message?.chat.type === 'private')).toBe(true);
+  });
+
+  it('a poll that answers at once leaves the waiting poll alone; only a poll that waits ends it', async () => {
+    const waiting = client.getUpdates({ timeout: 20 });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await client.getUpdates({ timeout: 0 })).toEqual([]);
+    await send('still for the waiting one');
+    expect((await waiting).map((update) => update.message?.text)).toEqual(['still for the waiting one']);
+  });
+
+  it('a stale (lower) offset drops nothing, and an offset far beyond the newest update is ignored', async () => {
+    await send('one');
+    await send('two');
+    const [first, second] = await client.getUpdates({});
+    await client.getUpdates({ offset: second!.update_id });
+    expect((await client.getUpdates({ offset: first!.update_id - 5 })).map((update) => update.message?.text)).toEqual(['two']);
+    expect((await client.getUpdates({ offset: second!.update_id + 1000 })).map((update) => update.message?.text)).toEqual(['two']);
+  });
+
+  it('allowed_updates stays in force until another list is given; an empty list restores the default', async () => {
+    await client.getUpdates({ allowed_updates: ['callback_query'] });
+    await send('not wanted');
+    expect(await client.getUpdates({})).toEqual([]);
+    await client.getUpdates({ allowed_updates: [] });
+    await send('wanted again');
+    expect((await client.getUpdates({})).map((update) => update.message?.text)).toEqual(['wanted again']);
   });
 });

@@ -151,3 +151,65 @@ export async function waitForGroupReplies(
   const page = (cursor: number, waitSeconds: number) => groupMessages(baseUrl, userId, chatId, cursor, waitSeconds);
   return waitForRepliesIn(page, { bot, after, count, timeoutMs, where: `in group ${chatId}` });
 }
+
+/** A message as GET /client/messages shows it to the user (reply markup of any kind, edits, the last press). */
+export type ClientMessage = Message & {
+  revision: number;
+  deleted?: true;
+  edits?: Array<{ text: string }>;
+  callback_answer?: { callback_query_id: string; data: string; status: 'pending' | 'answered' | 'expired'; text?: string; show_alert?: boolean };
+};
+
+/** Presses a button of message `messageId` as the user (by callback `data` or label `text`); `wait` seconds for the bot's answer. */
+export async function pressButton(
+  baseUrl: string,
+  user: number | HarnessUser,
+  press: { messageId: number; data?: string; text?: string; to?: string; chat?: number; wait?: number },
+): Promise<{ callback_query_id?: string; message_id: number; answer?: ClientMessage['callback_answer']; url?: string }> {
+  const sender = typeof user === 'number' ? { id: user } : user;
+  const { messageId, ...rest } = press;
+  const body = { user: { first_name: `User${sender.id}`, ...sender }, message_id: messageId, ...rest };
+  return clientCall(baseUrl, '/client/press', { method: 'POST', body: JSON.stringify(body) });
+}
+
+/**
+ * Long-polls the private chat's changes (new, edited, pressed or deleted messages) until `until` holds for
+ * the chat's messages as they are then; returns them. Rejects with what was seen when `timeoutMs` passes.
+ */
+export async function waitForChat(
+  baseUrl: string,
+  { userId, peer, until, timeoutMs = 5000 }: { userId: number; peer: string; until: (messages: ClientMessage[]) => boolean; timeoutMs?: number },
+): Promise<ClientMessage[]> {
+  const deadline = Date.now() + timeoutMs;
+  const messages = new Map<number, ClientMessage>();
+  let revision = 0;
+  for (;;) {
+    const remaining = deadline - Date.now();
+    const query = new URLSearchParams({
+      user: String(userId),
+      with: peer,
+      changed_after: String(revision),
+      wait: String(Math.max(0, Math.min(5, Math.ceil(remaining / 1000)))),
+    });
+    const changed = await clientCall<ClientMessage[]>(baseUrl, `/client/messages?${query}`, { method: 'GET' });
+    for (const message of changed) {
+      revision = Math.max(revision, message.revision);
+      if (message.deleted) messages.delete(message.message_id);
+      else messages.set(message.message_id, message);
+    }
+    const current = [...messages.values()].sort((a, b) => a.message_id - b.message_id);
+    if (until(current)) return current;
+    if (Date.now() >= deadline)
+      throw new Error(`the chat of user ${userId} with @${peer} never reached the expected state: ${JSON.stringify(current.map((m) => m.text))}`);
+  }
+}
+
+/** What the chat shows besides messages: the bot's chat action, the reply keyboard in force, the command menu. */
+export async function chatState(
+  baseUrl: string,
+  userId: number,
+  peer: string,
+): Promise<{ action: { action: string } | null; reply_keyboard: unknown; commands: Array<{ command: string; description: string }>; menu_button: unknown }> {
+  const query = new URLSearchParams({ user: String(userId), with: peer });
+  return clientCall(baseUrl, `/client/chat-state?${query}`, { method: 'GET' });
+}

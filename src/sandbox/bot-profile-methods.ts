@@ -1,0 +1,95 @@
+// The other methods bots commonly call at start or in passing: the bot's name and descriptions (per
+// language), getchat, getchatmember, getchatmembercount, sendchataction (shown in the chat for 5 s or until
+// the bot's next message there), and logout/close, which the sandbox accepts without logging anything out.
+import type { ChatMember } from '@grammyjs/types';
+import { badRequest } from './api-failure.js';
+import { privateChat, userAsSender, peerAsSender } from './chat-messages.js';
+import { targetChat } from './chat-target.js';
+import { groupChat } from './group-chat.js';
+import type { MethodContext } from './method-context.js';
+import { integerParam, stringParam, type Params } from './params.js';
+
+/** How long a chat action shows, as in the real apps. */
+export const CHAT_ACTION_MS = 5000;
+const ACTIONS = new Set([
+  'typing',
+  'upload_photo',
+  'record_video',
+  'upload_video',
+  'record_voice',
+  'record_audio',
+  'upload_voice',
+  'upload_audio',
+  'upload_document',
+  'choose_sticker',
+  'find_location',
+  'pick_up_location',
+  'record_video_note',
+  'upload_video_note',
+]);
+const PROFILE_LIMITS = { name: 64, description: 512, short_description: 120 } as const;
+type ProfileField = keyof typeof PROFILE_LIMITS;
+
+export function sendChatAction({ store, bot }: MethodContext, params: Params): true {
+  const action = (stringParam(params, 'action') ?? '').toLowerCase();
+  if (action !== 'cancel' && !ACTIONS.has(action)) throw badRequest('wrong parameter action in request');
+  const target = targetChat(store, bot, params, { write: true });
+  store.showAction(target.ref, action === 'cancel' ? undefined : { action, until: Date.now() + CHAT_ACTION_MS });
+  return true;
+}
+
+export function getChat({ store, bot }: MethodContext, params: Params): Record<string, unknown> {
+  const target = targetChat(store, bot, params, { write: false });
+  const chat = target.kind === 'group' ? groupChat(target.group) : privateChat(target.user);
+  return { ...chat, accent_color_id: 0, max_reaction_count: 11, accepted_gift_types: {} };
+}
+
+export function getChatMember({ store, bot }: MethodContext, params: Params): ChatMember {
+  const target = targetChat(store, bot, params, { write: false });
+  const userId = integerParam(params, 'user_id') ?? 0;
+  if (userId <= 0) throw badRequest('invalid user_id specified');
+  const botRecord = store.allBots().find((candidate) => candidate.id === userId);
+  const user = store.user(userId);
+  if (!user && !botRecord) throw badRequest('user not found');
+  const member = botRecord ? peerAsSender({ id: botRecord.id, name: botRecord.name, username: botRecord.username }) : userAsSender(user!);
+  const inChat =
+    target.kind === 'group' ? target.group.memberIds.has(userId) || target.group.botIds.has(userId) : userId === target.user.id || userId === bot.id;
+  return (inChat ? { status: 'member', user: member } : { status: 'left', user: member }) as ChatMember;
+}
+
+export function getChatMemberCount({ store, bot }: MethodContext, params: Params): number {
+  const target = targetChat(store, bot, params, { write: false });
+  return target.kind === 'group' ? target.group.memberIds.size + target.group.botIds.size : 2;
+}
+
+export const setMyName = (context: MethodContext, params: Params): true => setProfileText(context, params, 'name');
+export const getMyName = ({ bot }: MethodContext, params: Params) => ({ name: profileText(bot.profile, params, 'name') ?? bot.name });
+export const setMyDescription = (context: MethodContext, params: Params): true => setProfileText(context, params, 'description');
+export const getMyDescription = ({ bot }: MethodContext, params: Params) => ({ description: profileText(bot.profile, params, 'description') ?? '' });
+export const setMyShortDescription = (context: MethodContext, params: Params): true => setProfileText(context, params, 'short_description');
+export const getMyShortDescription = ({ bot }: MethodContext, params: Params) => ({
+  short_description: profileText(bot.profile, params, 'short_description') ?? '',
+});
+
+/** logout and close: accepted; the sandbox keeps serving the bot (the real service would refuse it for a while). */
+export const logOut = (): true => true;
+
+function setProfileText({ bot }: MethodContext, params: Params, field: ProfileField): true {
+  const text = stringParam(params, field) ?? '';
+  if ([...text].length > PROFILE_LIMITS[field]) throw badRequest(`bot ${field.replace('_', ' ')} is too long`);
+  const key = `${field}|${language(params)}`;
+  if (text === '') bot.profile.delete(key);
+  else bot.profile.set(key, text);
+  return true;
+}
+
+function profileText(profile: Map<string, string>, params: Params, field: ProfileField): string | undefined {
+  const code = language(params);
+  return profile.get(`${field}|${code}`) ?? (code === '' ? undefined : profile.get(`${field}|`));
+}
+
+function language(params: Params): string {
+  const code = stringParam(params, 'language_code') ?? '';
+  if (code !== '' && !/^[a-z]{2}$/.test(code)) throw badRequest('invalid language code specified');
+  return code;
+}
