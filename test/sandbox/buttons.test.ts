@@ -5,6 +5,7 @@ import {
   chatState,
   createBotViaAssistant,
   createGroup,
+  groupMessages,
   pressButton,
   sendAsUser,
   sendToGroup,
@@ -215,7 +216,9 @@ describe('buttons, presses and edits in the sandbox (Bot API and client API)', (
 
   it('a press on a group message goes to the bot that sent it, whatever privacy mode lets through', async () => {
     const chatId = await createGroup(sandbox.baseUrl, { title: 'Meetup', members: [USER], bots: [bot] });
-    await sendToGroup(sandbox.baseUrl, USER, chatId, 'just chatting');
+    const chatting = await sendToGroup(sandbox.baseUrl, USER, chatId, 'see example.com or write ann@example.org #meetup');
+    const [posted] = await groupMessages(sandbox.baseUrl, USER.id, chatId, chatting.message_id - 1);
+    expect(posted?.entities?.map((entity) => entity.type)).toEqual(['url', 'email', 'hashtag']);
     const sent = await call<Message.TextMessage>('sendMessage', { chat_id: chatId, text: 'Vote', reply_markup: KEYBOARD });
     await pressButton(sandbox.baseUrl, USER, { chat: chatId, messageId: sent.message_id, data: 'vote:kiez' });
     const updates = await call<Update[]>('getUpdates', {});
