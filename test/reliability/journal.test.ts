@@ -192,3 +192,16 @@ describe('WebhookInbox', () => {
     expect(await readFile(join(dir, INBOX_FILE), 'utf8')).toBe('');
   });
 });
+
+describe('start-up reads', () => {
+  it('skips a journal line too long to be a record, with a warning, and keeps the records around it', async () => {
+    const dir = await tempDir();
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, JOURNAL_FILE), `c 0\nd 5\nd ${'9'.repeat(5000)}\nd 6\n`);
+    const { logger, lines } = capturingLogger();
+    const journal = UpdateJournal.open({ dir, logger });
+    expect([journal.has(5), journal.has(6)]).toEqual([true, true]);
+    expect(lines.join('')).toMatch(/"level":40.*"lines":1.*journal lines too long to be records were skipped/);
+    await journal.close();
+  });
+});

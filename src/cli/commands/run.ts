@@ -47,8 +47,11 @@ async function run(configPath: string | undefined, flags: Record<string, string 
     process.stderr.write(`hearsay run: ${processSecrets.scrub(error.message)}\n`);
     return FAILURE_EXIT_CODE;
   }
+  // Signal handlers first: a supervisor may send SIGTERM the moment it reads the ready line, and without a
+  // handler that signal would kill the process before its state is written.
+  const ended = waitForEnd(service, logger);
   logger.info({ mode: service.mode, bot: service.botUsername, ...(service.serverUrl ? { server: service.serverUrl } : {}) }, 'hearsay is running');
-  return waitForEnd(service, logger);
+  return ended;
 }
 
 function waitForEnd(service: RunningService, logger: Logger): Promise<number> {
