@@ -1,6 +1,6 @@
 // Runs one contestant once: a fresh stand-in, the contestant as a child process,
-// wait until every update is answered (or replies stop coming), sample peak RSS,
-// stop the child, then check the replies and measure timing.
+// wait until every update is answered (or replies stop coming), sample peak RSS and
+// the CPU of its process tree, stop the child, then check the replies and measure timing.
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -9,6 +9,7 @@ import { startStandIn } from './standin/server.mjs';
 import { BENCH_BOT } from './workload/updates.mjs';
 import { checkReplies } from './report/correctness.mjs';
 import { summariseTiming } from './report/latency.mjs';
+import { CLOCK_TICKS, steadyCpuWindow, treeCpuTicks } from './report/process-cpu.mjs';
 
 export const BENCH_TOKEN = '123456789:AAbench_token_for_the_standin_only0';
 
@@ -79,10 +80,11 @@ export async function runContestant({ name, contestant, workload, ctx, idleMs = 
   const { updates } = workload;
   const expected = contestant.fixedAnswer ? updates.map(() => contestant.fixedAnswer) : workload.expected;
   const standIn = await startStandIn({ token: BENCH_TOKEN, updates, bot: BENCH_BOT });
-  const logPath = path.join(ctx.logDir ?? ctx.workDir, `${name}-${ctx.ruleCount}.log`);
+  const workloadKind = workload.kind ?? 'messages';
+  const logPath = path.join(ctx.logDir ?? ctx.workDir, `${name}-${ctx.ruleCount}-${workloadKind}.log`);
   const log = createWriteStream(logPath);
   try {
-    const spec = await contestant.prepare({ ...ctx, baseUrl: standIn.baseUrl, token: BENCH_TOKEN });
+    const spec = await contestant.prepare({ ...ctx, workload: workloadKind, baseUrl: standIn.baseUrl, token: BENCH_TOKEN });
     const spawnedAt = process.hrtime.bigint();
     const profileArgs = ctx.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${ctx.profileDir}`, `--cpu-prof-name=${name}-${ctx.ruleCount}.cpuprofile`] : [];
     const child = spawn(process.execPath, [...profileArgs, ...spec.args], {
@@ -93,8 +95,12 @@ export async function runContestant({ name, contestant, workload, ctx, idleMs = 
     child.stdout.pipe(log, { end: false });
     child.stderr.pipe(log, { end: false });
     const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+    const cpuWindow = steadyCpuWindow(child.pid, updates.length);
+    const stopSampling = standIn.recorder.onReply((n) => cpuWindow.onReply(n));
     const outcome = await waitForReplies(standIn.recorder, updates.length, { startupMs, idleMs, graceMs: 300, deadlineMs, exited });
+    stopSampling();
     const rss = await rssOf(child.pid);
+    const totalCpuMs = (treeCpuTicks(child.pid) / CLOCK_TICKS) * 1000;
     // A profiled child needs time to write its profile on the way out.
     await stopChild(child, exited, ctx.profileDir ? 15_000 : 3_000);
     const { recorder } = standIn;
@@ -105,12 +111,18 @@ export async function runContestant({ name, contestant, workload, ctx, idleMs = 
     return {
       name,
       label: contestant.label,
+      mode: contestant.mode,
       ruleCount: ctx.ruleCount,
+      workload: workloadKind,
       updates: updates.length,
       replies: recorder.replies.length,
       outcome,
-      startupMs: firstHanded === 0n ? NaN : Number(firstHanded - spawnedAt) / 1e6,
+      // Spawn to the first getupdates or setwebhook (for webhook bots: listening), then to the first update handed over.
+      startupMs: recorder.readyAt === 0n ? NaN : Number(recorder.readyAt - spawnedAt) / 1e6,
+      firstUpdateMs: firstHanded === 0n ? NaN : Number(firstHanded - spawnedAt) / 1e6,
       ...timing,
+      ...cpuWindow.result(),
+      totalCpuMs,
       peakRssMb: rss.peak,
       endRssMb: rss.current,
       correctness: {

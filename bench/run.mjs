@@ -1,8 +1,9 @@
-#!/usr/bin/env node
 // `npm run bench`: every contestant, one after another, each against a fresh stand-in,
-// on the same workload per rule-set size; prints the table and writes results JSON.
-// Options: --updates N, --rules 50,10000, --only a,b, --out FILE, --idle-ms MS, --seed N,
-// --profile DIR (CPU profile of each contestant that exits cleanly on SIGTERM), --fault (smoke test).
+// on the same workload per rule-set size and workload kind; prints the tables and writes
+// results JSON. Options: --quick (a smoke run of about a minute), --updates N,
+// --rules 50,1000,10000, --workloads messages,presses,state, --only a,b, --out FILE,
+// --idle-ms MS, --seed N, --profile DIR (CPU profile of each contestant that exits cleanly
+// on SIGTERM), --fault KIND:ID (harness test only).
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,30 +11,45 @@ import { parseArgs } from 'node:util';
 import { CONTESTANTS, REPO_ROOT } from './contestants/registry.mjs';
 import { runContestant } from './run-contestant.mjs';
 import { buildNeutralRules } from './workload/neutral-rules.mjs';
-import { buildWorkload } from './workload/updates.mjs';
+import { WORKLOADS, buildWorkload, sliceWorkload } from './workload/updates.mjs';
 import { writeHearsayRules } from './workload/hearsay-yaml.mjs';
-import { formatTable, correctnessLabel } from './report/table.mjs';
+import { formatTable, formatCostByRules, correctnessLabel } from './report/table.mjs';
 import { machineInfo } from './report/machine.mjs';
 
 /**
- * Default update count per rule set. With 10,000 handlers grammY and Telegraf answer only
- * ~5–30 updates/s here, so the big set gets 500 updates to keep a full run near 10 minutes.
+ * Updates per run. hearsay, the minimal bot and the ceiling get enough for a steady CPU window
+ * at every size; grammY and Telegraf walk one handler per rule (~5–30 updates/s with 10,000
+ * handlers here), so at 1,000 and 10,000 rules they get a prefix of the same stream, keeping
+ * a full run near 10 minutes.
  */
-function defaultUpdates(ruleCount) {
-  return ruleCount >= 5000 ? 500 : 20_000;
+function defaultUpdates(ruleCount, contestant, quick) {
+  if (quick) return contestant.framework && ruleCount >= 1000 ? 200 : 2000;
+  if (!contestant.framework) return ruleCount >= 5000 ? 10_000 : 20_000;
+  if (ruleCount >= 5000) return 500;
+  return ruleCount >= 500 ? 2000 : 20_000;
 }
 
 /** How long without a new reply ends a run: Telegraf polling needs >10 s per batch of 100 on the big set. */
-function defaultIdleMs(ruleCount) {
+function defaultIdleMs(ruleCount, quick) {
+  if (quick) return 3000;
   return ruleCount >= 5000 ? 30_000 : 5_000;
+}
+
+function parseList(value, what, known) {
+  const list = value.split(',').map((s) => s.trim());
+  const unknown = list.filter((n) => !known.includes(n));
+  if (unknown.length > 0) throw new Error(`${what}: unknown ${unknown.join(', ')}; known: ${known.join(', ')}`);
+  return list;
 }
 
 function parseOptions(argv) {
   const { values } = parseArgs({
     args: argv,
     options: {
+      quick: { type: 'boolean', default: false },
       updates: { type: 'string' },
-      rules: { type: 'string', default: '50,10000' },
+      rules: { type: 'string' },
+      workloads: { type: 'string', default: WORKLOADS.join(',') },
       only: { type: 'string' },
       out: { type: 'string', default: path.join(REPO_ROOT, 'bench', 'results', 'latest.json') },
       'idle-ms': { type: 'string' },
@@ -43,15 +59,17 @@ function parseOptions(argv) {
     },
     strict: true,
   });
-  const ruleCounts = values.rules.split(',').map((s) => Number(s.trim()));
-  if (ruleCounts.some((n) => !Number.isInteger(n) || n < 2)) throw new Error(`--rules: comma-separated integers >= 2, got ${values.rules}`);
-  const only = values.only ? values.only.split(',').map((s) => s.trim()) : Object.keys(CONTESTANTS);
-  const unknown = only.filter((n) => !CONTESTANTS[n]);
-  if (unknown.length > 0) throw new Error(`--only: unknown contestant(s) ${unknown.join(', ')}; known: ${Object.keys(CONTESTANTS).join(', ')}`);
+  const rulesValue = values.rules ?? (values.quick ? '50,1000' : '50,1000,10000');
+  const ruleCounts = rulesValue.split(',').map((s) => Number(s.trim()));
+  if (ruleCounts.some((n) => !Number.isInteger(n) || n < 10)) throw new Error(`--rules: comma-separated integers >= 10, got ${rulesValue}`);
+  const only = values.only ? parseList(values.only, '--only', Object.keys(CONTESTANTS)) : Object.keys(CONTESTANTS);
+  const workloads = parseList(values.workloads, '--workloads', WORKLOADS);
   const updates = values.updates === undefined ? undefined : Number(values.updates);
   if (updates !== undefined && (!Number.isInteger(updates) || updates < 1)) throw new Error(`--updates: a positive integer, got ${values.updates}`);
   return {
+    quick: values.quick,
     ruleCounts,
+    workloads,
     only,
     updates,
     out: values.out,
@@ -62,39 +80,77 @@ function parseOptions(argv) {
   };
 }
 
+/**
+ * The runs in order: per rule count, the messages workload for every contestant, then the
+ * other workloads (on the smallest rule count only, to keep the budget) for the contestants
+ * that support them.
+ */
+function plan(options) {
+  const runs = [];
+  const smallest = Math.min(...options.ruleCounts);
+  for (const ruleCount of options.ruleCounts) {
+    for (const workload of options.workloads) {
+      if (workload !== 'messages' && ruleCount !== smallest) continue;
+      const names = options.only.filter((name) => CONTESTANTS[name].workloads.includes(workload));
+      if (names.length > 0) runs.push({ ruleCount, workload, names });
+    }
+  }
+  return runs;
+}
+
+async function prepareSet(workDir, ruleCount, workload) {
+  const rules = buildNeutralRules(ruleCount, { buttons: workload === 'presses' });
+  const tag = `${ruleCount}-${workload === 'presses' ? 'buttons' : 'plain'}`;
+  const rulesJson = path.join(workDir, `neutral-${tag}.json`);
+  await writeFile(rulesJson, JSON.stringify(rules));
+  const hearsayRulesDir = path.join(workDir, `rules-${tag}`);
+  // hearsay has no button rules yet; it runs only the workloads whose rules it can load.
+  if (workload !== 'presses') await writeHearsayRules(rules, hearsayRulesDir);
+  return { rules, rulesJson, hearsayRulesDir };
+}
+
 async function main() {
   const options = parseOptions(process.argv.slice(2));
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'hearsay-bench-'));
   // Each contestant's stdout/stderr is kept next to the results, to see why a run failed.
   const logDir = path.join(path.dirname(options.out), 'logs');
   await mkdir(logDir, { recursive: true });
+  const machineAtStart = await machineInfo();
+  const startedAt = performance.now();
   const results = [];
   try {
-    for (const ruleCount of options.ruleCounts) {
-      const rules = buildNeutralRules(ruleCount);
-      const count = options.updates ?? defaultUpdates(ruleCount);
+    for (const { ruleCount, workload: kind, names } of plan(options)) {
       const started = performance.now();
-      const workload = buildWorkload({ rules, updates: count, seed: options.seed });
-      const setDir = path.join(workDir, `rules-${ruleCount}`);
-      const rulesJson = path.join(workDir, `neutral-${ruleCount}.json`);
-      await writeFile(rulesJson, JSON.stringify(rules));
-      await writeHearsayRules(rules, setDir);
-      process.stderr.write(`${ruleCount} rules, ${count} updates: workload ready in ${Math.round(performance.now() - started)} ms\n`);
-      const ctx = { workDir, ruleCount, rulesJson, hearsayRulesDir: setDir, fault: options.fault, profileDir: options.profileDir, logDir };
-      for (const name of options.only) {
-        const result = await runContestant({ name, contestant: CONTESTANTS[name], workload, ctx, idleMs: options.idleMs ?? defaultIdleMs(ruleCount) });
+      const set = await prepareSet(workDir, ruleCount, kind);
+      const counts = names.map((name) => options.updates ?? defaultUpdates(ruleCount, CONTESTANTS[name], options.quick));
+      const workload = buildWorkload({ rules: set.rules, updates: Math.max(...counts), seed: options.seed, kind });
+      process.stderr.write(
+        `${ruleCount} rules, ${kind}, up to ${Math.max(...counts)} updates: workload ready in ${Math.round(performance.now() - started)} ms\n`,
+      );
+      const ctx = { workDir, ruleCount, ...set, fault: options.fault, profileDir: options.profileDir, logDir };
+      for (const [i, name] of names.entries()) {
+        const contestant = CONTESTANTS[name];
+        const idleMs = options.idleMs ?? defaultIdleMs(ruleCount, options.quick);
+        const result = await runContestant({ name, contestant, workload: sliceWorkload(workload, counts[i]), ctx, idleMs });
         results.push(result);
         process.stderr.write(
           `  ${name}: ${Math.round(result.updatesPerSecond)} updates/s, p50 ${result.p50Ms?.toFixed(2)} ms, p99 ${result.p99Ms?.toFixed(2)} ms, ` +
-            `RSS ${Math.round(result.peakRssMb)} MB, ${correctnessLabel(result.correctness)} (${result.outcome})\n`,
+            `CPU ${result.cpuUsPerUpdate?.toFixed(0)} µs/update, RSS ${Math.round(result.peakRssMb)} MB, start-up ${Math.round(result.startupMs)} ms, ` +
+            `${correctnessLabel(result.correctness)} (${result.outcome})\n`,
         );
         for (const example of result.correctness.examples) process.stderr.write(`    ${example}\n`);
       }
     }
-    const report = { when: new Date().toISOString(), machine: await machineInfo(), options: { ...options, out: undefined }, results };
+    const durationS = Math.round((performance.now() - startedAt) / 1000);
+    const machine = { ...machineAtStart, loadAverageAtEnd: (await machineInfo()).loadAverage };
+    const report = { when: new Date().toISOString(), durationS, machine, options: { ...options, out: undefined }, results };
     await mkdir(path.dirname(options.out), { recursive: true });
     await writeFile(options.out, `${JSON.stringify(report, null, 2)}\n`);
-    process.stdout.write(`${formatTable(results)}\n\nresults written to ${path.relative(process.cwd(), options.out) || options.out}\n`);
+    process.stdout.write(
+      `${formatTable(results)}\n\nCPU µs per update by rule count (messages workload):\n\n${formatCostByRules(results)}\n\n` +
+        `${durationS} s; load average ${machine.loadAverage.join(' ')} at the start, ${machine.loadAverageAtEnd.join(' ')} at the end\n` +
+        `results written to ${path.relative(process.cwd(), options.out) || options.out}\n`,
+    );
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 // The ceiling: a trivial client doing only the HTTP calls (getupdates, then one
-// sendmessage per update with a fixed answer), per-chat order kept, chats in parallel,
-// over an undici keep-alive pool (the fastest HTTP client at hand, the one hearsay uses).
+// sendmessage, or answercallbackquery for a press, per update with a fixed answer),
+// per-chat order kept, chats in parallel, over an undici keep-alive pool (the fastest HTTP client at hand, the one hearsay uses).
 // Its replies are deliberately not the rule's answers; it measures the stand-in and HTTP.
 // Few connections measured fastest here (8–16 beat 64 on 2 cores); BENCH_CEILING_CONNECTIONS
 // and BENCH_CEILING_PENDING override the defaults.
@@ -29,10 +29,11 @@ for (;;) {
   const answer = await call('getupdates', { offset, limit: 100, timeout: 10 });
   for (const update of answer.result ?? []) {
     offset = update.update_id + 1;
-    const chatId = update.message.chat.id;
+    const press = update.callback_query;
+    const chatId = (update.message ?? press.message).chat.id;
     pending += 1;
     const tail = (tails.get(chatId) ?? Promise.resolve())
-      .then(() => call('sendmessage', { chat_id: chatId, text: 'ok' }))
+      .then(() => (press ? call('answercallbackquery', { callback_query_id: press.id, text: 'ok' }) : call('sendmessage', { chat_id: chatId, text: 'ok' })))
       .then(() => {
         pending -= 1;
         if (wake && pending < MAX_PENDING) wake();

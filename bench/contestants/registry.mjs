@@ -1,5 +1,8 @@
 // The contestants: how to start each one as its own process against a stand-in.
 // Each entry returns { args, env, cwd? } for `node`; webhook ones get a free port.
+// `mode` pairs each with the minimal bot of the same ingress for the ratios; `workloads`
+// lists the workloads it can answer (others are skipped for it); `framework` marks the
+// contestants whose cost grows with the handler count (they get a prefix of the big runs).
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,8 +34,17 @@ function frameworkNodeArgs(ctx) {
 }
 
 function frameworkEnv(ctx) {
-  return { BENCH_BASE_URL: ctx.baseUrl, BENCH_TOKEN: ctx.token, BENCH_RULES_JSON: ctx.rulesJson, ...(ctx.fault ? { BENCH_FAULT: ctx.fault } : {}) };
+  return {
+    BENCH_BASE_URL: ctx.baseUrl,
+    BENCH_TOKEN: ctx.token,
+    BENCH_RULES_JSON: ctx.rulesJson,
+    BENCH_WORKLOAD: ctx.workload,
+    ...(ctx.fault ? { BENCH_FAULT: ctx.fault } : {}),
+  };
 }
+
+const MESSAGES_ONLY = ['messages'];
+const ALL_WORKLOADS = ['messages', 'presses', 'state'];
 
 function hearsayEnv(ctx, mode) {
   return {
@@ -49,19 +61,38 @@ function hearsayEnv(ctx, mode) {
   };
 }
 
-/** name -> { label, fixedAnswer?, prepare(ctx) -> Promise<{ args, env, cwd }> } */
+/** name -> { label, mode, workloads, framework?, fixedAnswer?, prepare(ctx) -> Promise<{ args, env, cwd }> } */
 export const CONTESTANTS = {
   ceiling: {
     label: 'ceiling (HTTP only)',
+    mode: 'polling',
+    workloads: ['messages', 'presses'],
     fixedAnswer: 'ok',
     prepare: async (ctx) => ({ args: [path.join(here, 'ceiling.mjs')], env: frameworkEnv(ctx) }),
   },
+  'minimal-polling': {
+    label: 'minimal bot polling',
+    mode: 'polling',
+    workloads: ALL_WORKLOADS,
+    prepare: async (ctx) => ({ args: [path.join(here, 'minimal.mjs'), 'polling'], env: frameworkEnv(ctx) }),
+  },
+  'minimal-webhook': {
+    label: 'minimal bot webhook',
+    mode: 'webhook',
+    workloads: ALL_WORKLOADS,
+    prepare: async (ctx) => ({ args: [path.join(here, 'minimal.mjs'), 'webhook'], env: frameworkEnv(ctx) }),
+  },
   'hearsay-polling': {
     label: 'hearsay polling',
+    mode: 'polling',
+    // presses and state join when hearsay supports buttons and state (issue 19's follow-ups).
+    workloads: MESSAGES_ONLY,
     prepare: async (ctx) => ({ args: [HEARSAY_MAIN, 'run', '--rules', ctx.hearsayRulesDir], env: hearsayEnv(ctx, 'polling'), cwd: ctx.workDir }),
   },
   'hearsay-webhook': {
     label: 'hearsay webhook',
+    mode: 'webhook',
+    workloads: MESSAGES_ONLY,
     prepare: async (ctx) => {
       const port = await freePort();
       return {
@@ -79,22 +110,37 @@ export const CONTESTANTS = {
   },
   'grammy-polling': {
     label: 'grammY bot.start()',
+    mode: 'polling',
+    workloads: MESSAGES_ONLY,
+    framework: true,
     prepare: async (ctx) => ({ args: [...frameworkNodeArgs(ctx), path.join(here, 'grammy.mjs'), 'polling'], env: frameworkEnv(ctx) }),
   },
   'grammy-runner': {
     label: 'grammY runner run(bot)',
+    mode: 'polling',
+    workloads: MESSAGES_ONLY,
+    framework: true,
     prepare: async (ctx) => ({ args: [...frameworkNodeArgs(ctx), path.join(here, 'grammy.mjs'), 'runner'], env: frameworkEnv(ctx) }),
   },
   'grammy-webhook': {
     label: 'grammY webhook',
+    mode: 'webhook',
+    workloads: MESSAGES_ONLY,
+    framework: true,
     prepare: async (ctx) => ({ args: [...frameworkNodeArgs(ctx), path.join(here, 'grammy.mjs'), 'webhook'], env: frameworkEnv(ctx) }),
   },
   'telegraf-polling': {
     label: 'Telegraf launch()',
+    mode: 'polling',
+    workloads: MESSAGES_ONLY,
+    framework: true,
     prepare: async (ctx) => ({ args: [...frameworkNodeArgs(ctx), path.join(here, 'telegraf.mjs'), 'polling'], env: frameworkEnv(ctx) }),
   },
   'telegraf-webhook': {
     label: 'Telegraf webhook',
+    mode: 'webhook',
+    workloads: MESSAGES_ONLY,
+    framework: true,
     prepare: async (ctx) => ({ args: [...frameworkNodeArgs(ctx), path.join(here, 'telegraf.mjs'), 'webhook'], env: frameworkEnv(ctx) }),
   },
 };

@@ -2,6 +2,7 @@
 // paired with the earliest unanswered update of its chat that expects that text.
 // Unpaired replies are wrong (text never expected) or duplicates; unpaired updates are
 // missing; a reply paired with an update older than an already-answered one breaks order.
+import { chatOfUpdate } from '../workload/updates.mjs';
 
 /**
  * @param {object[]} updates  the workload (update_id = index + 1)
@@ -13,7 +14,7 @@ export function checkReplies(updates, expected, replies) {
   const waiting = new Map(); // chatId -> Map(text -> index[] queue)
   const expectedTexts = new Map(); // chatId -> Set(text)
   for (let i = 0; i < updates.length; i += 1) {
-    const chat = updates[i].message.chat.id;
+    const chat = chatOfUpdate(updates[i]);
     if (!waiting.has(chat)) {
       waiting.set(chat, new Map());
       expectedTexts.set(chat, new Set());
@@ -52,7 +53,8 @@ export function checkReplies(updates, expected, replies) {
   if (missing > 0 && examples.length < 5) {
     const answered = new Set(pairs.map((p) => p.index));
     const first = updates.findIndex((_, i) => !answered.has(i));
-    examples.push(`update ${first + 1} (${JSON.stringify(updates[first].message.text)}) got no reply; expected ${JSON.stringify(expected[first])}`);
+    const what = updates[first].message ? JSON.stringify(updates[first].message.text) : `press ${JSON.stringify(updates[first].callback_query.data)}`;
+    examples.push(`update ${first + 1} (${what}) got no reply; expected ${JSON.stringify(expected[first])}`);
   }
   return { pairs, wrong, duplicates, missing, outOfOrder, ok: wrong + duplicates + missing + outOfOrder === 0, examples };
 }

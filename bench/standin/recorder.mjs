@@ -6,6 +6,8 @@ export class RunRecorder {
     /** handedAt[i]: hrtime (ns, bigint) when update i was first handed to the bot; 0n = never. */
     this.handedAt = new Array(updateCount).fill(0n);
     this.handedCount = 0;
+    /** hrtime (ns) of the bot's first getupdates or setwebhook: when it is ready for updates. */
+    this.readyAt = 0n;
     /** Replies in arrival order: { chatId, text, at } */
     this.replies = [];
     this.webhookFailures = 0;
@@ -18,6 +20,10 @@ export class RunRecorder {
       this.handedAt[index] = at;
       this.handedCount += 1;
     }
+  }
+
+  ready(at) {
+    if (this.readyAt === 0n) this.readyAt = at;
   }
 
   reply(chatId, text, at) {

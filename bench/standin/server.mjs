@@ -1,7 +1,9 @@
 // A fast Bot API stand-in for the benchmark: a plain node:http server (not the sandbox,
 // whose own cost would dominate) serving a preloaded queue of updates by getupdates
-// (offset, limit, long poll) or by webhook push, and recording every sendmessage.
+// (offset, limit, long poll) or by webhook push, and recording every sendmessage and
+// answercallbackquery as a reply in the chat of its update.
 import http from 'node:http';
+import { chatOfUpdate } from '../workload/updates.mjs';
 import { RunRecorder } from './recorder.mjs';
 import { parseParams, readBody } from './request-params.mjs';
 import { startWebhookPusher } from './webhook-pusher.mjs';
@@ -25,7 +27,9 @@ function fail(res, code, description) {
 export async function startStandIn({ token, updates, bot, maxConnections = 40 }) {
   const recorder = new RunRecorder(updates.length);
   const updateJson = updates.map((u) => JSON.stringify(u));
-  const chatOf = (i) => updates[i].message.chat.id;
+  const chatOf = (i) => chatOfUpdate(updates[i]);
+  /** callback_query id -> chat, to record a press's answer in the chat of the pressed button. */
+  const chatOfQuery = new Map(updates.filter((u) => u.callback_query).map((u) => [u.callback_query.id, chatOfUpdate(u)]));
   const prefix = `/bot${token}/`;
   let confirmed = 0; // index of the first unconfirmed update
   let pendingPoll = null; // { res, timer }
@@ -47,6 +51,14 @@ export async function startStandIn({ token, updates, bot, maxConnections = 40 })
         text: String(params.text),
       },
     };
+  }
+
+  function recordCallbackAnswer(params) {
+    const at = process.hrtime.bigint();
+    const chatId = chatOfQuery.get(String(params.callback_query_id));
+    if (chatId === undefined) return { error: [400, 'Bad Request: query is too old and response timeout expired or query ID is invalid'] };
+    recorder.reply(chatId, String(params.text ?? ''), at);
+    return { result: true };
   }
 
   function answerUpdates(res, limit) {
@@ -102,6 +114,7 @@ export async function startStandIn({ token, updates, bot, maxConnections = 40 })
       recorder,
       recordMethodCall: (method, payload) => {
         if (method === 'sendmessage') recordSendMessage(payload);
+        else if (method === 'answercallbackquery') recordCallbackAnswer(payload);
         else recorder.unknownMethod(`webhook-answer:${method}`);
       },
     });
@@ -121,9 +134,16 @@ export async function startStandIn({ token, updates, bot, maxConnections = 40 })
         if (outcome.error) return fail(res, ...outcome.error);
         return send(res, 200, { ok: true, result: outcome.result });
       }
+      case 'answercallbackquery': {
+        const outcome = recordCallbackAnswer(params);
+        if (outcome.error) return fail(res, ...outcome.error);
+        return send(res, 200, { ok: true, result: outcome.result });
+      }
       case 'getupdates':
+        recorder.ready(process.hrtime.bigint());
         return getUpdates(res, params);
       case 'setwebhook':
+        recorder.ready(process.hrtime.bigint());
         return setWebhook(res, params);
       case 'deletewebhook':
         webhook?.pusher.stop();

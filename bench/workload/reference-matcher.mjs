@@ -52,13 +52,20 @@ export function createReferenceMatcher(rules, botUsername) {
         return { rule, test: (m) => lowered.some((k) => m.normalised.includes(k)) && re.test(m.normalised) };
       }
       case 'fallback':
+      case 'button':
         return { rule, test: () => false };
       default:
         throw new Error(`unknown kind ${rule.kind}`);
     }
   });
   const fallback = rules.find((r) => r.kind === 'fallback') ?? null;
+  const buttons = rules.filter((r) => r.kind === 'button');
   return {
+    /** The button rule whose callback data is `data`, first in list order, or null. */
+    matchPress(data) {
+      for (const rule of buttons) if (rule.data === data) return { rule, reply: rule.reply };
+      return null;
+    },
     /** Returns { rule, reply } or null. */
     match(text) {
       const m = { text, command: parseCommand(text, botUsername), normalised: normaliseText(text) };

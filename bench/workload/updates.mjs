@@ -1,6 +1,7 @@
-// Generates the bench workload: N text-message updates from private chats, with
-// texts drawn from a fixed seed to hit command, text, pattern and keyword rules and
-// the fallback, plus the expected reply of each computed by the reference matcher.
+// Generates the bench workloads: N updates from private chats (text messages, and for
+// the presses workload button presses), drawn from a fixed seed to hit command, text,
+// pattern, keyword and button rules and the fallback, plus the expected reply of each
+// computed by the reference matcher.
 import { createPrng } from './prng.mjs';
 import { createReferenceMatcher } from './reference-matcher.mjs';
 
@@ -47,33 +48,75 @@ export function buildMessage(text, chatId, messageId, date = 1_700_000_000) {
   return message;
 }
 
+/** The chat an update belongs to: a message's chat, or the chat of the message whose button was pressed. */
+export function chatOfUpdate(update) {
+  return (update.message ?? update.callback_query.message).chat.id;
+}
+
 /**
- * @returns {{ updates: object[], expected: string[] }} `expected[i]` is the reply text
- * to updates[i]; update_id = i + 1.
+ * A press of an inline button under an earlier bot message, as the service sends it; its id
+ * is derived from the update_id so the stand-in can pair the answerCallbackQuery with it.
  */
-export function buildWorkload({ rules, updates: count, chats = 200, seed = 42 }) {
+export function buildCallbackQuery(data, chatId, updateId, date = 1_700_000_000) {
+  const user = { id: chatId, is_bot: false, first_name: `User${chatId}` };
+  const message = {
+    message_id: 1,
+    date,
+    chat: { id: chatId, type: 'private', first_name: user.first_name },
+    from: { ...BENCH_BOT, is_bot: true },
+    text: 'menu',
+  };
+  return { id: `cq${updateId}`, from: user, message, chat_instance: `ci${chatId}`, data };
+}
+
+/**
+ * The workloads. messages: text messages only. presses: half the updates are button presses
+ * (callback_query, answered with answerCallbackQuery), on a rule set where one rule in ten is
+ * a button. state: the messages workload, but every reply ends with " #n", n being the count of
+ * that chat's updates so far, so each update reads and writes the chat's state.
+ */
+export const WORKLOADS = ['messages', 'presses', 'state'];
+
+function pickKind(prng, byKind) {
+  let roll = prng.next();
+  for (const [kind, share] of MIX) {
+    if (roll < share && byKind.has(kind)) return kind;
+    roll -= share;
+  }
+  return 'fallback';
+}
+
+/**
+ * @param {{ rules: object[], updates: number, chats?: number, seed?: number, kind?: string }} options
+ * @returns {{ kind: string, updates: object[], expected: string[] }} `expected[i]` is the reply
+ * text to updates[i] (the answerCallbackQuery text for a press); update_id = i + 1.
+ */
+export function buildWorkload({ rules, updates: count, chats = 200, seed = 42, kind: workloadKind = 'messages' }) {
+  if (!WORKLOADS.includes(workloadKind)) throw new Error(`unknown workload ${workloadKind}; known: ${WORKLOADS.join(', ')}`);
   const prng = createPrng(seed);
   const byKind = new Map();
   for (const rule of rules) {
     if (!byKind.has(rule.kind)) byKind.set(rule.kind, []);
     byKind.get(rule.kind).push(rule);
   }
+  if (workloadKind === 'presses' && !byKind.has('button')) throw new Error('the presses workload needs a rule set with buttons');
   const reference = createReferenceMatcher(rules, BENCH_BOT.username);
   const updates = new Array(count);
   const expected = new Array(count);
   const messageIds = new Map();
+  const perChatCount = new Map();
   // Texts repeat (commands without arguments, text triggers); the naive scan is slow on big sets.
   const memo = new Map();
   for (let i = 0; i < count; i += 1) {
-    let roll = prng.next();
-    let kind = 'fallback';
-    for (const [k, share] of MIX) {
-      if (roll < share && byKind.has(k)) {
-        kind = k;
-        break;
-      }
-      roll -= share;
+    // Draw order kept as before the presses workload existed, so the messages stream is unchanged.
+    if (workloadKind === 'presses' && prng.next() < 0.5) {
+      const button = prng.pick(byKind.get('button'));
+      const chatId = 100000 + prng.int(chats);
+      updates[i] = { update_id: i + 1, callback_query: buildCallbackQuery(button.data, chatId, i + 1) };
+      expected[i] = reference.matchPress(button.data).reply;
+      continue;
     }
+    const kind = pickKind(prng, byKind);
     const rule = kind === 'fallback' ? null : prng.pick(byKind.get(kind));
     const text = messageFor(kind, rule, prng);
     const chatId = 100000 + prng.int(chats);
@@ -87,6 +130,17 @@ export function buildWorkload({ rules, updates: count, chats = 200, seed = 42 })
     }
     if (!result) throw new Error(`workload message ${JSON.stringify(text)} matches no rule; the rule list needs a fallback`);
     expected[i] = result.reply;
+    if (workloadKind === 'state') {
+      const n = (perChatCount.get(chatId) ?? 0) + 1;
+      perChatCount.set(chatId, n);
+      expected[i] = `${result.reply} #${n}`;
+    }
   }
-  return { updates, expected };
+  return { kind: workloadKind, updates, expected };
+}
+
+/** The first `count` updates of a workload (contestants too slow for the full run get a prefix of the same stream). */
+export function sliceWorkload(workload, count) {
+  if (count >= workload.updates.length) return workload;
+  return { ...workload, updates: workload.updates.slice(0, count), expected: workload.expected.slice(0, count) };
 }
