@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// `npm run bench [-- options]`: the contestants (bench/run.mjs, given these options), then
+// matching at scale (bench/matching/run.mjs; with --quick only up to 1,000 rules), so that
+// `npm run bench -- --quick` is a smoke run of the whole bench in about a minute.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const steps = [
+  ['run.mjs', args],
+  [path.join('matching', 'run.mjs'), args.includes('--quick') ? ['--sizes', '10,100,1000'] : []],
+];
+for (const [script, scriptArgs] of steps) {
+  const { status, signal } = spawnSync(process.execPath, [path.join(here, script), ...scriptArgs], { stdio: 'inherit' });
+  if (status !== 0) {
+    process.exitCode = status ?? 1;
+    if (signal) process.stderr.write(`bench: ${script} ended by ${signal}\n`);
+    break;
+  }
+}
