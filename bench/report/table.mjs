@@ -6,6 +6,12 @@ function fmt(value, digits = 0) {
   return Number.isFinite(value) ? value.toFixed(digits) : '—';
 }
 
+/** value / base as "1.23×"; "—" when either is missing (NaN becomes null in the results JSON). */
+function ratio(value, base) {
+  if (!Number.isFinite(value) || !Number.isFinite(base) || base === 0) return '—';
+  return `${(value / base).toFixed(2)}×`;
+}
+
 export function correctnessLabel(c) {
   if (c.ok) return c.checkedAgainst === 'rule answers' ? 'all right' : 'n/a (fixed answer)';
   const parts = [];
@@ -62,7 +68,7 @@ export function formatTable(results) {
       fmt(r.p50Ms, 1),
       fmt(r.p99Ms, 1),
       fmt(r.cpuUsPerUpdate),
-      minimal ? `${fmt(r.updatesPerSecond / minimal.updatesPerSecond, 2)}×, ${fmt(r.cpuUsPerUpdate / minimal.cpuUsPerUpdate, 2)}×` : '—',
+      minimal ? `${ratio(r.updatesPerSecond, minimal.updatesPerSecond)}, ${ratio(r.cpuUsPerUpdate, minimal.cpuUsPerUpdate)}` : '—',
       fmt(r.peakRssMb),
       fmt(r.startupMs),
       correctnessLabel(r.correctness) + (r.outcome === 'complete' ? '' : ` (${r.outcome})`),
@@ -83,9 +89,9 @@ export function formatCostByRules(results) {
       const r = index.get(`${count}/messages/${name}`);
       if (!r || !Number.isFinite(r.cpuUsPerUpdate)) return '—';
       const parts = [`${fmt(r.cpuUsPerUpdate)} µs`];
-      if (count !== ruleCounts[0] && base) parts.push(`${fmt(r.cpuUsPerUpdate / base.cpuUsPerUpdate, 2)}× of ${ruleCounts[0]}`);
+      if (count !== ruleCounts[0] && base) parts.push(`${ratio(r.cpuUsPerUpdate, base.cpuUsPerUpdate)} of ${ruleCounts[0]}`);
       const minimal = minimalPeer(index, r);
-      if (minimal) parts.push(`${fmt(r.cpuUsPerUpdate / minimal.cpuUsPerUpdate, 2)}× minimal`);
+      if (minimal) parts.push(`${ratio(r.cpuUsPerUpdate, minimal.cpuUsPerUpdate)} minimal`);
       return parts.join(', ');
     });
     return [messages.find((r) => r.name === name).label, ...cells];
