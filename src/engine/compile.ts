@@ -3,12 +3,14 @@
 // collected with its source position instead of stopping at the first.
 import type { Rule } from '../generated/rules-schema.js';
 import { problemAt, RuleLoadError, type RuleLocator, type RuleProblem } from '../diagnostics/problem.js';
+import { compileFlows, type FlowSource } from './compile-flows.js';
 import { firstWord, wordsOf } from './keywords.js';
 import { LazyPattern } from './lazy-pattern.js';
 import { normalize } from './normalize.js';
 import { buildPatternIndex } from './pattern-index.js';
 import type { CompiledRule, CompiledTrigger, KeywordEntry, RuleIndex, RuleSet } from './rule-set.js';
 import { compileTemplate, type Template, type TemplateContext } from './template.js';
+import { compileAssignments, compileConditions } from './variables.js';
 
 export interface CompileResult {
   /** Undefined when there were errors (warnings alone still give a rule set). */
@@ -18,18 +20,34 @@ export interface CompileResult {
 
 const inlineLocator: RuleLocator = (ruleIndex) => ({ file: `<rule #${ruleIndex + 1}>`, line: 1, column: 1 });
 
-/** Compiles rules given in the global order; `files` names the files they came from (for reports). */
-export function compileRulesCollecting(rules: readonly Rule[], locate: RuleLocator = inlineLocator, files: readonly string[] = []): CompileResult {
+/**
+ * Compiles rules given in the global order; `files` names the files they came from (for reports). The
+ * start of each flow in `flows` is among `rules` (see flowStartRule), at its `startOrder`.
+ */
+export function compileRulesCollecting(
+  rules: readonly Rule[],
+  locate: RuleLocator = inlineLocator,
+  files: readonly string[] = [],
+  flows: readonly FlowSource[] = [],
+): CompileResult {
   const problems: RuleProblem[] = [];
   const compiled: CompiledRule[] = [];
   const patterns = new Map<string, LazyPattern>();
+  const starts = new Map(flows.map((f) => [f.startOrder, f.flow.id]));
   for (const [order, rule] of rules.entries()) {
-    const result = compileRule(rule, order, locate, problems, patterns);
+    const result = compileRule(rule, order, locate, problems, patterns, starts.get(order));
     if (result) compiled.push(result);
   }
+  const compiledFlows = compileFlows(flows, problems, (source, caseSensitive, report) => compilePattern(source, caseSensitive, report, patterns));
   lastPatterns = patterns;
   if (problems.some((p) => p.severity === 'error')) return { problems };
-  const ruleSet: RuleSet = Object.freeze({ rules: Object.freeze(compiled), files: Object.freeze([...files]), index: buildIndex(compiled) });
+  const ruleSet: RuleSet = Object.freeze({
+    rules: Object.freeze(compiled),
+    files: Object.freeze([...files]),
+    index: buildIndex(compiled),
+    flows: compiledFlows,
+    duringFlowsIndex: buildIndex(compiled.filter((rule) => rule.duringFlows)),
+  });
   return { ruleSet, problems };
 }
 
@@ -45,15 +63,22 @@ export function compileProblems(rules: readonly Rule[], locate: RuleLocator): Ru
   return problems;
 }
 
-/** Compiles rules or throws a RuleLoadError listing every problem. */
-export function compileRules(rules: readonly Rule[], locate?: RuleLocator, files?: readonly string[]): RuleSet {
-  const { ruleSet, problems } = compileRulesCollecting(rules, locate, files);
+/** Compiles rules (and flows whose starts are among them) or throws a RuleLoadError listing every problem. */
+export function compileRules(rules: readonly Rule[], locate?: RuleLocator, files?: readonly string[], flows?: readonly FlowSource[]): RuleSet {
+  const { ruleSet, problems } = compileRulesCollecting(rules, locate, files, flows);
   if (!ruleSet) throw new RuleLoadError(problems);
   return ruleSet;
 }
 
-function compileRule(rule: Rule, order: number, locate: RuleLocator, problems: RuleProblem[], patterns: Map<string, LazyPattern>): CompiledRule | undefined {
-  const name = `rule '${rule.id}'`;
+function compileRule(
+  rule: Rule,
+  order: number,
+  locate: RuleLocator,
+  problems: RuleProblem[],
+  patterns: Map<string, LazyPattern>,
+  startsFlow?: string,
+): CompiledRule | undefined {
+  const name = startsFlow ? `the start of flow '${startsFlow}'` : `rule '${rule.id}'`;
   const error = (path: (string | number)[], message: string) => problems.push(problemAt(locate(order, path), message));
   const caseSensitive = rule.case_sensitive === true;
   let trigger: CompiledTrigger | undefined;
@@ -110,6 +135,12 @@ function compileRule(rule: Rule, order: number, locate: RuleLocator, problems: R
       for (const message of result.errors) error(path, `${message} (in the reply of ${name})`);
     }
   }
+  const site = { name };
+  const report = (field: string) => (key: string | undefined, message: string, severity?: 'error' | 'warning') =>
+    problems.push(problemAt(locate(order, key ? [field, key] : [field]), message, severity));
+  const when = compileConditions(rule.when, site, report('when'));
+  // A broken pattern already reported its error; the templates of `set` cannot be judged without it.
+  const set = context.trigger !== 'pattern' || trigger ? compileAssignments(rule.set, site, context, report('set')) : [];
   if (!trigger) return undefined;
   const position = locate(order, []);
   return Object.freeze({
@@ -127,6 +158,10 @@ function compileRule(rule: Rule, order: number, locate: RuleLocator, problems: R
     replyToMessage: rule.reply_to_message === true,
     disableNotification: rule.disable_notification === true,
     examples: Object.freeze([...(rule.examples ?? [])]),
+    when,
+    set,
+    duringFlows: rule.during_flows === true,
+    ...(startsFlow ? { startsFlow } : {}),
   });
 }
 

@@ -1,72 +1,57 @@
 // The pure engine entry: one event, the rule set, the conversation state and a little context in; a
-// decision (the rule that answered and the actions to perform) out. No I/O here: the caller performs the
-// actions. Callers read the live rule set once per event and pass it in, so a reload in the middle never
-// mixes two sets.
-import type { Action, SendMessageAction } from './actions.js';
+// decision (what answered and the actions to perform) out. No I/O here: the caller performs the actions
+// and commits the state changes they ask for. Callers read the live rule set once per event and pass it
+// in, so a reload in the middle never mixes two sets.
+import { answerRule } from './answer.js';
+import { NOTHING, type Decision, type DecideContext } from './decide-types.js';
 import type { BotEvent, CallbackQueryEvent, MessageEvent } from './events.js';
+import { decideFlowTimeout, routeInFlow, startFlow } from './flows.js';
 import { matchMessage } from './match.js';
-import { pickTemplate, render } from './render.js';
 import type { RuleSet } from './rule-set.js';
 import type { ConversationState } from './state.js';
+import { conditionsHold } from './variables.js';
 
-/** What decide needs besides the event, the rules and the state. */
-export interface DecideContext {
-  /** The bot's own username, to tell `/cmd@thisbot` from `/cmd@otherbot`. */
-  readonly botUsername: string;
-  /** Picks among a rule's alternative replies; returns a number in [0, 1) like Math.random (the default). */
-  readonly random?: () => number;
-  /** The current time in milliseconds since the epoch, like Date.now (the default); for time-based rules to come. */
-  readonly now?: () => number;
-}
-
-/** The outcome for one event. */
-export interface Decision {
-  /** The rule that answered; null when none did. */
-  readonly ruleId: string | null;
-  /** What to do, in order; empty when there is nothing to do. */
-  readonly actions: readonly Action[];
-}
-
-/** Nothing to do. */
-const NOTHING: Decision = Object.freeze({ ruleId: null, actions: Object.freeze([]) });
+export type { Decision, DecideContext } from './decide-types.js';
 
 /**
- * Decides what to do about one event: for a text message, the first matching rule in the global order
- * (found through the rule set's indexes) and its rendered reply; for a button press, an empty answer so the
- * button stops spinning; nothing for member events yet. Pure: the same inputs give the same decision.
+ * Decides what to do about one event. A text message of a user inside a flow goes to the flow (cancel,
+ * then during_flows rules, then the step); any other text message to the first matching rule in the
+ * global order (found through the rule set's indexes), which may start a flow; `when` conditions read
+ * `state`. A button press gets an empty answer so the button stops spinning; a flow_timeout ends a flow
+ * that is due; nothing for member events yet. Pure: the same inputs give the same decision.
  */
 export function decide(event: BotEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {
-  // `state` is part of the contract already; matching does not read it until conversations do.
   switch (event.kind) {
     case 'message':
-      return decideMessage(event, ruleSet, context);
+      return decideMessage(event, ruleSet, state, context);
     case 'callback_query':
       return decideCallbackQuery(event);
+    case 'flow_timeout':
+      return decideFlowTimeout(event, ruleSet, state, (context.now ?? Date.now)());
     case 'member_joined':
     case 'member_left':
       return NOTHING;
   }
 }
 
-function decideMessage(event: MessageEvent, ruleSet: RuleSet, context: DecideContext): Decision {
-  const { message } = event;
-  const match = matchMessage(message, ruleSet, context.botUsername);
+function decideMessage(event: MessageEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {
+  const now = (context.now ?? Date.now)();
+  // Flows are per user: a message sent on behalf of a chat is never inside one.
+  const position = event.from ? state.flow : null;
+  if (!position) return decideOutsideFlow(event, ruleSet, state, context, now);
+  const routed = routeInFlow(event, ruleSet, state, position, context, now);
+  if (routed.kind === 'decided') return routed.decision;
+  // The flow was left (timed out, or removed by a reload) before this message: say so, then answer it as any other.
+  const after = decideOutsideFlow(event, ruleSet, { ...state, flow: null }, context, now);
+  return { ruleId: after.ruleId ?? routed.decision.ruleId, actions: [...routed.decision.actions, ...after.actions] };
+}
+
+function decideOutsideFlow(event: MessageEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext, now: number): Decision {
+  const values = { user: state.user, chat: state.chat };
+  const match = matchMessage(event.message, ruleSet, context.botUsername, (rule) => conditionsHold(rule.when, values));
   if (!match) return NOTHING;
-  const { rule } = match;
-  const text = render(
-    pickTemplate(rule.replies, context.random ?? Math.random),
-    { message, ...(match.args !== undefined ? { args: match.args } : {}), ...(match.captures ? { captures: match.captures } : {}) },
-    rule.parseMode,
-  );
-  const send: SendMessageAction = {
-    type: 'send_message',
-    chatId: event.chat.id,
-    text,
-    ...(rule.parseMode ? { parseMode: rule.parseMode } : {}),
-    ...(rule.replyToMessage ? { replyToMessageId: message.message_id } : {}),
-    ...(rule.disableNotification ? { disableNotification: true } : {}),
-  };
-  return { ruleId: rule.id, actions: [send] };
+  if (match.rule.startsFlow !== undefined) return startFlow(match.rule, match, event, ruleSet, state, now);
+  return answerRule(match.rule, match, event, values, context);
 }
 
 /** The service shows a progress indicator on a pressed button until the bot answers, so every press is answered. */

@@ -1,5 +1,6 @@
 // The engine's view of an update: one normalised event per update it can act on (a text message, a button
-// press, a member joining or leaving), and the per-chat key that orders them. Everything else is null.
+// press, a member joining or leaving), the flow timeouts the runtime raises, and the per-chat key that
+// orders them. Everything else is null.
 import type { CallbackQuery, Chat, ChatMember, ChatMemberUpdated, MaybeInaccessibleMessage, Message, Update, User } from '@grammyjs/types';
 
 /** A text message (new, in a private chat, a group or a channel-less supergroup). */
@@ -47,8 +48,20 @@ export interface MemberEvent {
   readonly message?: Message;
 }
 
-/** A normalised update the engine can decide on; the `kind` says which. */
-export type BotEvent = MessageEvent | CallbackQueryEvent | MemberEvent;
+/**
+ * A user's flow in a chat may have timed out: raised by the runtime (no update brings it) when the time
+ * from {@link flowDeadline} has come. decide answers it with the flow's timeout reply and leaves the flow,
+ * or with nothing when the user moved on since it was scheduled. Ordered with the chat's other events.
+ */
+export interface FlowTimeoutEvent {
+  readonly kind: 'flow_timeout';
+  readonly chat: { readonly id: number };
+  /** The user whose flow it is. */
+  readonly from: { readonly id: number };
+}
+
+/** A normalised update the engine can decide on (or a flow timeout); the `kind` says which. */
+export type BotEvent = MessageEvent | CallbackQueryEvent | MemberEvent | FlowTimeoutEvent;
 
 /**
  * Normalises an update into the event the engine decides on; null for what hearsay ignores (messages
@@ -106,10 +119,11 @@ function chatMemberEvent(updateId: number, change: ChatMemberUpdated): MemberEve
 /**
  * The key that orders an event among others: events with the same key are handled one at a time, in
  * arrival order. `chat:<id>` for messages, member events and presses of a button on a message in a chat;
- * `user:<id>` for a press on a message sent in inline mode (it has no chat).
+ * `user:<id>` for a press on a message sent in inline mode (it has no chat). A flow timeout goes with its chat.
  */
 export function eventChatKey(event: BotEvent): string {
   if (event.chat) return `chat:${event.chat.id}`;
+  if (event.kind === 'flow_timeout') return `user:${event.from.id}`; // unreachable: a timeout always has its chat
   return event.kind === 'callback_query' ? `user:${event.from.id}` : `update:${event.updateId}`;
 }
 

@@ -1,16 +1,16 @@
 // The reference matcher: tries every rule in order, with no index. Tests prove the indexed
 // matchMessage gives exactly the same answer; the benchmark uses it as the naive baseline.
 import type { Message } from '@grammyjs/types';
-import { conditionsPass } from './conditions.js';
+import { conditionsPass, WHEN_ON_EMPTY_STATE, type WhenCheck } from './conditions.js';
 import { containsKeyword } from './keywords.js';
 import { prepareMessage, resultFor, type MatchResult } from './match.js';
 import type { RuleSet } from './rule-set.js';
 
-export function matchLinear(message: Message, rules: RuleSet, botUsername: string): MatchResult | null {
+export function matchLinear(message: Message, rules: RuleSet, botUsername: string, whenHolds: WhenCheck = WHEN_ON_EMPTY_STATE): MatchResult | null {
   const prepared = prepareMessage(message, botUsername, true);
   if (!prepared || prepared.notForUs) return null;
   for (const rule of rules.rules) {
-    if (!conditionsPass(rule, message)) continue;
+    if (!conditionsPass(rule, message, whenHolds)) continue;
     const t = rule.trigger;
     const text = rule.caseSensitive ? prepared.exact! : prepared.folded;
     const hit =
@@ -21,7 +21,7 @@ export function matchLinear(message: Message, rules: RuleSet, botUsername: strin
     if (hit) return resultFor(rule, prepared);
   }
   for (const rule of rules.rules) {
-    if (rule.trigger.kind === 'fallback' && conditionsPass(rule, message)) return { rule };
+    if (rule.trigger.kind === 'fallback' && conditionsPass(rule, message, whenHolds)) return { rule };
   }
   return null;
 }

@@ -4,7 +4,7 @@
 // `fallback` only when nothing matched.
 import type { Message } from '@grammyjs/types';
 import { isForBot, parseCommand, type ParsedCommand } from './command.js';
-import { conditionsPass } from './conditions.js';
+import { conditionsPass, WHEN_ON_EMPTY_STATE, type WhenCheck } from './conditions.js';
 import { keywordAt } from './keywords.js';
 import { normalize, normalizeForPattern, WORD_RUN } from './normalize.js';
 import { patternCandidates } from './pattern-index.js';
@@ -45,7 +45,16 @@ export function prepareMessage(message: Message, botUsername: string, needsExact
   };
 }
 
-export function matchMessage(message: Message, rules: RuleSet, botUsername: string): MatchResult | null {
+/**
+ * The rule that answers `message` among `rules` (by default the whole rule set's index; `index` picks
+ * another, e.g. the during_flows rules); `whenHolds` judges rules' `when` conditions.
+ */
+export function matchMessage(
+  message: Message,
+  rules: Pick<RuleSet, 'index'>,
+  botUsername: string,
+  whenHolds: WhenCheck = WHEN_ON_EMPTY_STATE,
+): MatchResult | null {
   const index = rules.index;
   const prepared = prepareMessage(message, botUsername, index.needsExact);
   if (!prepared || prepared.notForUs) return null;
@@ -55,7 +64,7 @@ export function matchMessage(message: Message, rules: RuleSet, botUsername: stri
     if (!list) return;
     for (const rule of list) {
       if (best && rule.order >= best.order) return;
-      if (conditionsPass(rule, msg)) {
+      if (conditionsPass(rule, msg, whenHolds)) {
         best = rule;
         return;
       }
@@ -65,29 +74,35 @@ export function matchMessage(message: Message, rules: RuleSet, botUsername: stri
   if (prepared.command) consider(index.commands.get(prepared.command.name));
   consider(index.textFolded.get(prepared.folded));
   if (prepared.exact !== undefined) consider(index.textExact.get(prepared.exact));
-  if (index.keywordsFolded.size > 0) best = bestKeyword(prepared.folded, index.keywordsFolded, msg, best);
-  if (prepared.exact !== undefined && index.keywordsExact.size > 0) best = bestKeyword(prepared.exact, index.keywordsExact, msg, best);
+  if (index.keywordsFolded.size > 0) best = bestKeyword(prepared.folded, index.keywordsFolded, msg, best, whenHolds);
+  if (prepared.exact !== undefined && index.keywordsExact.size > 0) best = bestKeyword(prepared.exact, index.keywordsExact, msg, best, whenHolds);
 
   // Only patterns whose required literal occurs in the message, and only those before the best so far.
   for (const rule of patternCandidates(index.patterns, prepared.patternInput, best ? best.order : Infinity)) {
-    if (!conditionsPass(rule, msg)) continue;
+    if (!conditionsPass(rule, msg, whenHolds)) continue;
     const captures = patternCaptures(rule, prepared.patternInput);
     if (captures) return { rule, captures };
   }
   if (best) return resultFor(best, prepared);
   for (const rule of index.fallbacks) {
-    if (conditionsPass(rule, msg)) return { rule };
+    if (conditionsPass(rule, msg, whenHolds)) return { rule };
   }
   return null;
 }
 
-function bestKeyword(text: string, map: ReadonlyMap<string, readonly KeywordEntry[]>, msg: Message, best: CompiledRule | undefined): CompiledRule | undefined {
+function bestKeyword(
+  text: string,
+  map: ReadonlyMap<string, readonly KeywordEntry[]>,
+  msg: Message,
+  best: CompiledRule | undefined,
+  whenHolds: WhenCheck,
+): CompiledRule | undefined {
   for (const token of text.matchAll(WORD_RUN)) {
     const entries = map.get(token[0]);
     if (!entries) continue;
     for (const entry of entries) {
       if (best && entry.rule.order >= best.order) break;
-      if (keywordAt(text, entry.keyword, token.index - entry.lead) && conditionsPass(entry.rule, msg)) best = entry.rule;
+      if (keywordAt(text, entry.keyword, token.index - entry.lead) && conditionsPass(entry.rule, msg, whenHolds)) best = entry.rule;
     }
   }
   return best;

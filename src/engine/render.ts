@@ -2,6 +2,7 @@
 // chosen parse mode (the rule author's own markup in the literal parts is left alone).
 import type { Message } from '@grammyjs/types';
 import type { ParseMode } from './reply.js';
+import { valueIn, type StateValue } from './state.js';
 import type { Template, TemplateVariable } from './template.js';
 
 export interface RenderValues {
@@ -10,6 +11,10 @@ export interface RenderValues {
   args?: string;
   /** Pattern captures by number and by name (null for a group that did not take part). */
   captures?: ReadonlyMap<number | string, string | null>;
+  /** The variables of the user and the chat, as they are after the rule's `set`. */
+  vars?: { readonly user: Readonly<Record<string, StateValue>>; readonly chat: Readonly<Record<string, StateValue>> };
+  /** The current flow's answers, by step id. */
+  flow?: Readonly<Record<string, StateValue>>;
 }
 
 export function render(template: Template, values: RenderValues, parseMode?: ParseMode): string {
@@ -27,7 +32,7 @@ export function pickTemplate(templates: readonly Template[], random: () => numbe
   return templates[i]!;
 }
 
-function valueOf(variable: TemplateVariable, { message, args, captures }: RenderValues): string {
+function valueOf(variable: TemplateVariable, { message, args, captures, vars, flow }: RenderValues): string {
   switch (variable.kind) {
     case 'user.first_name':
       return message.from?.first_name ?? '';
@@ -49,6 +54,10 @@ function valueOf(variable: TemplateVariable, { message, args, captures }: Render
       return args ?? '';
     case 'match':
       return captures?.get(variable.group) ?? '';
+    case 'var':
+      return String(valueIn(vars?.[variable.scope], variable.key) ?? '');
+    case 'flow':
+      return String(valueIn(flow, variable.key) ?? '');
   }
 }
 

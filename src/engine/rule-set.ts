@@ -4,6 +4,7 @@ import type { LazyPattern } from './lazy-pattern.js';
 import type { PatternIndex } from './pattern-index.js';
 import type { ParseMode } from './reply.js';
 import type { Template } from './template.js';
+import type { CompiledAssignment, CompiledCondition } from './variables.js';
 
 export type CompiledTrigger =
   | { readonly kind: 'command'; readonly name: string }
@@ -28,6 +29,50 @@ export interface CompiledRule {
   readonly replyToMessage: boolean;
   readonly disableNotification: boolean;
   readonly examples: readonly string[];
+  /** The rule's `when` on variables; null when it has none. */
+  readonly when: readonly CompiledCondition[] | null;
+  /** The rule's `set`, applied before its reply is rendered. */
+  readonly set: readonly CompiledAssignment[];
+  /** Whether the rule also answers users inside a flow. */
+  readonly duringFlows: boolean;
+  /** For the start of a flow (compiled as a rule under the flow's id): that flow's id. */
+  readonly startsFlow?: string;
+}
+
+/** What a step takes as its answer. */
+export type CompiledAccept =
+  | { readonly kind: 'text' }
+  | { readonly kind: 'pattern'; readonly source: string; readonly pattern: LazyPattern; readonly caseSensitive: boolean }
+  | { readonly kind: 'number'; readonly min: number; readonly max: number; readonly decimal: boolean }
+  /** Normalised word (and the option's own value) → the option's value. */
+  | { readonly kind: 'choice'; readonly options: ReadonlyMap<string, string>; readonly caseSensitive: boolean };
+
+export interface CompiledStep {
+  readonly id: string;
+  readonly ask: Template;
+  /** Null: the question is asked again. */
+  readonly retry: Template | null;
+  readonly accept: CompiledAccept;
+}
+
+export interface CompiledDoneBranch {
+  readonly when: readonly CompiledCondition[] | null;
+  readonly set: readonly CompiledAssignment[];
+  readonly reply: Template | null;
+}
+
+/** A multi-step conversation; its start is a rule of the rule set (CompiledRule.startsFlow). */
+export interface CompiledFlow {
+  readonly id: string;
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly steps: readonly CompiledStep[];
+  /** Step id → index in `steps`. */
+  readonly stepIndex: ReadonlyMap<string, number>;
+  readonly cancel: { readonly keywords: readonly string[]; readonly command: string | null; readonly reply: Template } | null;
+  readonly timeout: { readonly afterMs: number; readonly reply: Template } | null;
+  readonly done: readonly CompiledDoneBranch[];
 }
 
 /** One keyword of one rule, filed under one of its words (a whole word run of any occurrence): `lead` is
@@ -58,4 +103,8 @@ export interface RuleSet {
   readonly rules: readonly CompiledRule[];
   readonly files: readonly string[];
   readonly index: RuleIndex;
+  /** The flows by id (empty when there are none). */
+  readonly flows: ReadonlyMap<string, CompiledFlow>;
+  /** The index of the rules with `during_flows: true`: what answers a user inside a flow before the step does. */
+  readonly duringFlowsIndex: RuleIndex;
 }

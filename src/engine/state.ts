@@ -1,11 +1,40 @@
-// The conversation state the engine reads while deciding: per-user and per-chat key/value pairs. The engine
-// never writes it; it asks for changes with set_state actions, which the caller commits.
+// The conversation state the engine reads while deciding: the variables of the event's user (shared by all
+// the chats of that user) and chat (shared by its members), and where this user stands in a flow in this
+// chat. The engine never writes it; it asks for changes with set_state and set_flow actions, which the
+// caller commits.
+
+/** A variable's value: a text of at most {@link MAX_VALUE_LENGTH} characters, or a finite number. */
+export type StateValue = string | number;
+
+/** The longest text a variable or a flow answer keeps; longer texts from `set` are cut, longer answers are retried. */
+export const MAX_VALUE_LENGTH = 1024;
+
+/** Where a user stands in a flow, in one chat. */
+export interface FlowPosition {
+  /** The flow's id. */
+  readonly flowId: string;
+  /** The id of the step whose answer is awaited. */
+  readonly stepId: string;
+  /** The answers so far, by step id ({{flow.ID}}). */
+  readonly values: Readonly<Record<string, StateValue>>;
+  /** When the user last moved the flow on (started it, answered, got a retry), in ms since the epoch; the timeout counts from here. */
+  readonly lastActivity: number;
+}
 
 /** A read-only snapshot of the state of the event's user and chat. */
 export interface ConversationState {
-  readonly user: Readonly<Record<string, string | number>>;
-  readonly chat: Readonly<Record<string, string | number>>;
+  /** This user's variables ({{var.user.x}}), the same in every chat. */
+  readonly user: Readonly<Record<string, StateValue>>;
+  /** This chat's variables ({{var.chat.x}}), shared by all its members. */
+  readonly chat: Readonly<Record<string, StateValue>>;
+  /** This user's flow in this chat; absent (or null) when the user is in none. */
+  readonly flow?: FlowPosition | null;
 }
 
-/** No state at all: what every conversation starts with (and, until state is stored, all there is). */
-export const EMPTY_STATE: ConversationState = Object.freeze({ user: Object.freeze({}), chat: Object.freeze({}) });
+/** No state at all: what every conversation starts with. */
+export const EMPTY_STATE: ConversationState = Object.freeze({ user: Object.freeze({}), chat: Object.freeze({}), flow: null });
+
+/** The value of `key` in a record of variables or answers; own keys only, so `constructor` or `__proto__` are plain names. */
+export function valueIn(record: Readonly<Record<string, StateValue>> | undefined, key: string): StateValue | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}

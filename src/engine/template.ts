@@ -5,7 +5,11 @@
 export type TemplateVariable =
   | { kind: 'user.first_name' | 'user.last_name' | 'user.username' | 'user.id' }
   | { kind: 'chat.id' | 'chat.type' | 'chat.title' | 'text' | 'args' }
-  | { kind: 'match'; group: number | string };
+  | { kind: 'match'; group: number | string }
+  /** A variable of the user or the chat ({{var.user.name}}); empty when it has no value. */
+  | { kind: 'var'; scope: 'user' | 'chat'; key: string }
+  /** The answer to a step of the current flow ({{flow.date}}). */
+  | { kind: 'flow'; key: string };
 
 export type TemplatePart = string | TemplateVariable;
 
@@ -23,10 +27,15 @@ export interface TemplateContext {
   /** For pattern rules: number of capturing groups and the named ones. */
   groupCount?: number;
   groupNames?: ReadonlySet<string>;
+  /** Inside a flow: the steps answered by the time this template is rendered, and all of the flow's steps. */
+  flow?: { readonly id: string; readonly answered: readonly string[]; readonly steps: readonly string[] };
+  /** Rendered with no message at hand (a flow's timeout reply): only variables and flow answers can be filled. */
+  withoutMessage?: boolean;
 }
 
 const SIMPLE = ['user.first_name', 'user.last_name', 'user.username', 'user.id', 'chat.id', 'chat.type', 'chat.title', 'text', 'args'] as const;
-export const TEMPLATE_VARIABLES: readonly string[] = [...SIMPLE, 'match.N', 'match.NAME'];
+export const TEMPLATE_VARIABLES: readonly string[] = [...SIMPLE, 'match.N', 'match.NAME', 'var.user.NAME', 'var.chat.NAME', 'flow.STEP'];
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
 
 export type TemplateResult = { ok: true; template: Template } | { ok: false; errors: string[] };
@@ -55,6 +64,7 @@ export function compileTemplate(source: string, context: TemplateContext): Templ
 
 function resolve(name: string, context: TemplateContext): TemplateVariable | string {
   if ((SIMPLE as readonly string[]).includes(name)) {
+    if (context.withoutMessage) return `{{${name}}} is not available here: the bot writes on its own, with no message to take it from`;
     if (name === 'args' && context.trigger !== 'command') {
       return `{{args}} is only available in command rules (it holds the text after the command)`;
     }
@@ -76,7 +86,25 @@ function resolve(name: string, context: TemplateContext): TemplateVariable | str
     }
     return { kind: 'match', group };
   }
+  if (name.startsWith('var.') || name.startsWith('flow.')) return resolveVariable(name, context);
   return `unknown placeholder {{${name}}}; available: ${TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(', ')}`;
+}
+
+/** {{var.user.x}}, {{var.chat.x}} and {{flow.x}}; a flow answer must come from an earlier step of the same flow. */
+function resolveVariable(name: string, context: TemplateContext): TemplateVariable | string {
+  const variable = /^var\.(user|chat)\.(.+)$/.exec(name);
+  if (variable) {
+    if (!VARIABLE_NAME.test(variable[2]!)) return `{{${name}}}: a variable name has letters, digits and '_' (at most 64, not starting with a digit)`;
+    return { kind: 'var', scope: variable[1] as 'user' | 'chat', key: variable[2]! };
+  }
+  const step = /^flow\.(.+)$/.exec(name)?.[1];
+  if (step === undefined) return `unknown placeholder {{${name}}}; variables are {{var.user.NAME}} and {{var.chat.NAME}}`;
+  const flow = context.flow;
+  if (!flow) return `{{${name}}} is only available inside a flow (its steps' questions and done)`;
+  if (flow.answered.includes(step)) return { kind: 'flow', key: step };
+  if (flow.steps.includes(step)) return `{{${name}}}: step '${step}' of flow '${flow.id}' is not answered yet at this point (it is this step or a later one)`;
+  const known = flow.answered.length ? ` (answered by then: ${flow.answered.map((s) => `'${s}'`).join(', ')})` : ' (no step is answered yet here)';
+  return `{{${name}}}: flow '${flow.id}' has no step '${step}'${known}`;
 }
 
 function mergeLiterals(parts: TemplatePart[]): TemplatePart[] {

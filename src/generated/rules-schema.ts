@@ -5,11 +5,20 @@ export const rulesSchema = {
   "$schema": "https://json-schema.org/draft/2020-12/schema",
   "$id": "https://hearsay.dev/schemas/rules.schema.json",
   "title": "RuleFile",
-  "description": "A hearsay rule file: a list of rules tried in order; the first match answers. Reference: docs/rules.md.",
+  "description": "A hearsay rule file: a list of rules tried in order (the first match answers) and the flows (multi-step conversations) started by a trigger. Reference: docs/rules.md.",
   "type": "object",
   "additionalProperties": false,
-  "required": [
-    "rules"
+  "anyOf": [
+    {
+      "required": [
+        "rules"
+      ]
+    },
+    {
+      "required": [
+        "flows"
+      ]
+    }
   ],
   "properties": {
     "rules": {
@@ -17,6 +26,13 @@ export const rulesSchema = {
       "type": "array",
       "items": {
         "$ref": "#/$defs/rule"
+      }
+    },
+    "flows": {
+      "description": "Multi-step conversations: each is started by a trigger, asks its steps in order and ends with `done`. Flow starts are tried after the rules of the same file.",
+      "type": "array",
+      "items": {
+        "$ref": "#/$defs/flow"
       }
     }
   },
@@ -161,12 +177,480 @@ export const rulesSchema = {
             "type": "string",
             "minLength": 1
           }
+        },
+        "when": {
+          "$ref": "#/$defs/conditions"
+        },
+        "set": {
+          "$ref": "#/$defs/assignments"
+        },
+        "during_flows": {
+          "description": "Also answer a user who is inside a flow, without leaving it (other rules wait until the flow ends). Default false.",
+          "type": "boolean"
+        }
+      }
+    },
+    "variable": {
+      "description": "A variable: user.NAME (this user, in every chat), chat.NAME (this chat, shared by its members) or, inside a flow, flow.STEP (the answer to a step). Names: letters, digits, '_'; at most 64.",
+      "type": "string",
+      "pattern": "^(user|chat|flow)\\.[A-Za-z_][A-Za-z0-9_]{0,63}$"
+    },
+    "conditions": {
+      "title": "Conditions",
+      "description": "Condition on variables: every entry must hold. A value compares for equality (text without case, numbers as numbers); a mapping may use exists, equals, not, gt, gte, lt, lte. Example: { user.name: { exists: true }, chat.count: { gte: 3 } }.",
+      "type": "object",
+      "minProperties": 1,
+      "propertyNames": {
+        "$ref": "#/$defs/variable"
+      },
+      "additionalProperties": {
+        "$ref": "#/$defs/condition"
+      }
+    },
+    "condition": {
+      "title": "Condition",
+      "anyOf": [
+        {
+          "$ref": "#/$defs/value"
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 1,
+          "properties": {
+            "exists": {
+              "description": "true: the variable has a value; false: it has none.",
+              "type": "boolean"
+            },
+            "equals": {
+              "description": "Equal to this value (text without case, numbers as numbers).",
+              "$ref": "#/$defs/value"
+            },
+            "not": {
+              "description": "Not equal to this value (true also when the variable has no value).",
+              "$ref": "#/$defs/value"
+            },
+            "gt": {
+              "description": "A number greater than this.",
+              "type": "number"
+            },
+            "gte": {
+              "description": "A number greater than or equal to this.",
+              "type": "number"
+            },
+            "lt": {
+              "description": "A number less than this.",
+              "type": "number"
+            },
+            "lte": {
+              "description": "A number less than or equal to this.",
+              "type": "number"
+            }
+          }
+        }
+      ]
+    },
+    "value": {
+      "title": "Value",
+      "description": "A text (at most 1024 characters) or a number.",
+      "anyOf": [
+        {
+          "type": "string",
+          "maxLength": 1024
+        },
+        {
+          "type": "number"
+        }
+      ]
+    },
+    "assignments": {
+      "title": "Assignments",
+      "description": "Variables to change, applied before the reply is rendered: a text template (\"{{match.name}}\"), a number, { increment: N } (adds N; a missing value counts as 0) or { unset: true } (deletes it). Keys: user.NAME or chat.NAME.",
+      "type": "object",
+      "minProperties": 1,
+      "propertyNames": {
+        "$ref": "#/$defs/variable"
+      },
+      "additionalProperties": {
+        "$ref": "#/$defs/assignment"
+      }
+    },
+    "assignment": {
+      "title": "Assignment",
+      "anyOf": [
+        {
+          "type": "string",
+          "maxLength": 1024
+        },
+        {
+          "type": "number"
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "increment"
+          ],
+          "properties": {
+            "increment": {
+              "description": "Adds this number (negative subtracts) to the variable; a missing or non-numeric value counts as 0.",
+              "type": "number"
+            }
+          }
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "unset"
+          ],
+          "properties": {
+            "unset": {
+              "description": "Deletes the variable.",
+              "const": true
+            }
+          }
+        }
+      ]
+    },
+    "flow": {
+      "title": "Flow",
+      "description": "A multi-step conversation of one user in one chat: started by `start`, it asks each step in turn, and ends with `done`, `cancel` or `timeout`.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "id",
+        "start",
+        "steps"
+      ],
+      "properties": {
+        "id": {
+          "description": "A name unique across all rules and flows (letters, digits, '_', '-', '.').",
+          "type": "string",
+          "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+        },
+        "start": {
+          "title": "FlowStart",
+          "description": "What starts the flow: exactly one trigger, as in a rule (command, text, pattern, keywords or fallback), with optional conditions.",
+          "type": "object",
+          "additionalProperties": false,
+          "oneOf": [
+            {
+              "required": [
+                "command"
+              ]
+            },
+            {
+              "required": [
+                "text"
+              ]
+            },
+            {
+              "required": [
+                "pattern"
+              ]
+            },
+            {
+              "required": [
+                "keywords"
+              ]
+            },
+            {
+              "required": [
+                "fallback"
+              ]
+            }
+          ],
+          "properties": {
+            "command": {
+              "description": "Trigger: a command name without the slash, e.g. 'start' answers /start, /start@yourbot and /start with arguments.",
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_]{1,32}$"
+            },
+            "text": {
+              "description": "Trigger: the whole message, compared after normalisation (case-insensitive unless case_sensitive).",
+              "type": "string",
+              "minLength": 1
+            },
+            "pattern": {
+              "description": "Trigger: a regular expression in RE2 syntax (linear time), searched anywhere in the message; named groups (?<name>...) fill {{match.name}}.",
+              "type": "string",
+              "minLength": 1
+            },
+            "keywords": {
+              "description": "Trigger: any of these words or phrases, as whole words (Unicode letters and digits mark word edges).",
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "string",
+                "minLength": 1
+              }
+            },
+            "fallback": {
+              "description": "Trigger: answers only when no other rule matched.",
+              "const": true
+            },
+            "case_sensitive": {
+              "description": "Compare text, keywords and pattern with case (default false). Commands always ignore case.",
+              "type": "boolean"
+            },
+            "chat_types": {
+              "description": "Condition: answer only in these kinds of chat.",
+              "type": "array",
+              "minItems": 1,
+              "uniqueItems": true,
+              "items": {
+                "title": "ChatType",
+                "enum": [
+                  "private",
+                  "group",
+                  "supergroup",
+                  "channel"
+                ]
+              }
+            },
+            "chats": {
+              "description": "Condition: answer only in these chats (chat ids; groups are negative).",
+              "type": "array",
+              "minItems": 1,
+              "uniqueItems": true,
+              "items": {
+                "type": "integer"
+              }
+            },
+            "when": {
+              "$ref": "#/$defs/conditions"
+            },
+            "set": {
+              "$ref": "#/$defs/assignments"
+            },
+            "examples": {
+              "description": "Sample messages that must start this flow; `hearsay check` warns when a rule catches one first.",
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "string",
+                "minLength": 1
+              }
+            }
+          }
+        },
+        "cancel": {
+          "title": "FlowCancel",
+          "description": "Leaves the flow when a message has one of these keywords (whole words) or is this command; checked before anything else.",
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "reply"
+          ],
+          "anyOf": [
+            {
+              "required": [
+                "keywords"
+              ]
+            },
+            {
+              "required": [
+                "command"
+              ]
+            }
+          ],
+          "properties": {
+            "keywords": {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "string",
+                "minLength": 1
+              }
+            },
+            "command": {
+              "description": "A command name without the slash.",
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_]{1,32}$"
+            },
+            "reply": {
+              "description": "Sent when the flow is cancelled.",
+              "type": "string",
+              "minLength": 1
+            }
+          }
+        },
+        "timeout": {
+          "title": "FlowTimeout",
+          "description": "Leaves the flow when the user has not answered for this long; the bot then writes `reply` on its own.",
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "after",
+            "reply"
+          ],
+          "properties": {
+            "after": {
+              "description": "A duration: a number and a unit, s, m, h or d (e.g. 90s, 15m, 2h, 1d); at most 30 days.",
+              "type": "string",
+              "pattern": "^[0-9]{1,7}(s|m|h|d)$"
+            },
+            "reply": {
+              "description": "Sent when the flow times out.",
+              "type": "string",
+              "minLength": 1
+            }
+          }
+        },
+        "steps": {
+          "description": "The questions, asked in this order.",
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "$ref": "#/$defs/step"
+          }
+        },
+        "done": {
+          "description": "Branches tried in order when the last step is answered: the first whose `when` holds (or that has none) sets its variables and replies.",
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "$ref": "#/$defs/doneBranch"
+          }
+        }
+      }
+    },
+    "step": {
+      "title": "FlowStep",
+      "description": "One question: `ask` is sent, the user's answer is checked with `accept` and kept as {{flow.ID}}.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "id",
+        "ask"
+      ],
+      "properties": {
+        "id": {
+          "description": "The step's name; its answer is {{flow.ID}} in later steps and in done.",
+          "type": "string",
+          "pattern": "^[A-Za-z_][A-Za-z0-9_]{0,63}$"
+        },
+        "ask": {
+          "description": "The question (a template: {{flow.x}} of earlier steps, {{var.user.x}}, {{user.first_name}} ...).",
+          "type": "string",
+          "minLength": 1
+        },
+        "accept": {
+          "$ref": "#/$defs/accept"
+        },
+        "retry": {
+          "description": "Sent when an answer is not accepted; the step stays. Default: the question again.",
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    },
+    "accept": {
+      "title": "Accept",
+      "description": "What answers the step: a pattern, a number or a choice. Without `accept` any text is taken (a command is not).",
+      "type": "object",
+      "additionalProperties": false,
+      "oneOf": [
+        {
+          "required": [
+            "pattern"
+          ]
+        },
+        {
+          "required": [
+            "number"
+          ]
+        },
+        {
+          "required": [
+            "choice"
+          ]
+        }
+      ],
+      "properties": {
+        "pattern": {
+          "description": "A regular expression (RE2 syntax) searched in the answer; the named group (?<value>...) is kept, or the whole match.",
+          "type": "string",
+          "minLength": 1
+        },
+        "number": {
+          "title": "AcceptNumber",
+          "description": "A number in a range (whole numbers unless decimal: true); the answer must be only the number.",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "min": {
+              "type": "number"
+            },
+            "max": {
+              "type": "number"
+            },
+            "decimal": {
+              "description": "Also accept fractions such as 2.5 or 2,5.",
+              "type": "boolean"
+            }
+          }
+        },
+        "choice": {
+          "title": "AcceptChoice",
+          "description": "Options: the kept value (the key) and the words that choose it, compared with the whole answer without case; the key itself also chooses it.",
+          "type": "object",
+          "minProperties": 1,
+          "propertyNames": {
+            "pattern": "^.{1,1024}$"
+          },
+          "additionalProperties": {
+            "type": "array",
+            "items": {
+              "type": "string",
+              "minLength": 1
+            }
+          }
+        },
+        "case_sensitive": {
+          "description": "Compare the pattern or the choice words with case (default false).",
+          "type": "boolean"
+        }
+      }
+    },
+    "doneBranch": {
+      "title": "DoneBranch",
+      "type": "object",
+      "additionalProperties": false,
+      "minProperties": 1,
+      "properties": {
+        "when": {
+          "$ref": "#/$defs/conditions"
+        },
+        "set": {
+          "$ref": "#/$defs/assignments"
+        },
+        "reply": {
+          "description": "Sent when the flow ends here (a template; {{flow.STEP}} for any step).",
+          "type": "string",
+          "minLength": 1
         }
       }
     }
   }
 } as const;
 
+/**
+ * A hearsay rule file: a list of rules tried in order (the first match answers) and the flows (multi-step conversations) started by a trigger. Reference: docs/rules.md.
+ */
+export type RuleFile = {
+  [k: string]: unknown | undefined;
+} & {
+  /**
+   * The rules of this file, tried in this order (files are tried in name order).
+   */
+  rules?: Rule[];
+  /**
+   * Multi-step conversations: each is started by a trigger, asks its steps in order and ends with `done`. Flow starts are tried after the rules of the same file.
+   */
+  flows?: Flow[];
+};
 /**
  * One rule: an id, exactly one trigger (command, text, pattern, keywords or fallback) and a reply.
  */
@@ -183,16 +667,147 @@ export type ChatType = "private" | "group" | "supergroup" | "channel";
  * Send the reply as HTML or MarkdownV2; inserted values are escaped. Default: plain text.
  */
 export type ParseMode = "HTML" | "MarkdownV2";
-
+export type Condition =
+  | Value
+  | {
+      /**
+       * true: the variable has a value; false: it has none.
+       */
+      exists?: boolean;
+      equals?: Value1;
+      not?: Value2;
+      /**
+       * A number greater than this.
+       */
+      gt?: number;
+      /**
+       * A number greater than or equal to this.
+       */
+      gte?: number;
+      /**
+       * A number less than this.
+       */
+      lt?: number;
+      /**
+       * A number less than or equal to this.
+       */
+      lte?: number;
+    };
 /**
- * A hearsay rule file: a list of rules tried in order; the first match answers. Reference: docs/rules.md.
+ * A text (at most 1024 characters) or a number.
  */
-export interface RuleFile {
+export type Value = string | number;
+/**
+ * A text (at most 1024 characters) or a number.
+ */
+export type Value1 = string | number;
+/**
+ * A text (at most 1024 characters) or a number.
+ */
+export type Value2 = string | number;
+export type Assignment =
+  | string
+  | number
+  | {
+      /**
+       * Adds this number (negative subtracts) to the variable; a missing or non-numeric value counts as 0.
+       */
+      increment: number;
+    }
+  | {
+      /**
+       * Deletes the variable.
+       */
+      unset: true;
+    };
+/**
+ * What starts the flow: exactly one trigger, as in a rule (command, text, pattern, keywords or fallback), with optional conditions.
+ */
+export type FlowStart = {
+  [k: string]: unknown | undefined;
+} & {
   /**
-   * The rules of this file, tried in this order (files are tried in name order).
+   * Trigger: a command name without the slash, e.g. 'start' answers /start, /start@yourbot and /start with arguments.
    */
-  rules: Rule[];
-}
+  command?: string;
+  /**
+   * Trigger: the whole message, compared after normalisation (case-insensitive unless case_sensitive).
+   */
+  text?: string;
+  /**
+   * Trigger: a regular expression in RE2 syntax (linear time), searched anywhere in the message; named groups (?<name>...) fill {{match.name}}.
+   */
+  pattern?: string;
+  /**
+   * Trigger: any of these words or phrases, as whole words (Unicode letters and digits mark word edges).
+   *
+   * @minItems 1
+   */
+  keywords?: [string, ...string[]];
+  /**
+   * Trigger: answers only when no other rule matched.
+   */
+  fallback?: true;
+  /**
+   * Compare text, keywords and pattern with case (default false). Commands always ignore case.
+   */
+  case_sensitive?: boolean;
+  /**
+   * Condition: answer only in these kinds of chat.
+   *
+   * @minItems 1
+   */
+  chat_types?: [ChatType1, ...ChatType1[]];
+  /**
+   * Condition: answer only in these chats (chat ids; groups are negative).
+   *
+   * @minItems 1
+   */
+  chats?: [number, ...number[]];
+  when?: Conditions;
+  set?: Assignments;
+  /**
+   * Sample messages that must start this flow; `hearsay check` warns when a rule catches one first.
+   *
+   * @minItems 1
+   */
+  examples?: [string, ...string[]];
+};
+export type ChatType1 = "private" | "group" | "supergroup" | "channel";
+/**
+ * Leaves the flow when a message has one of these keywords (whole words) or is this command; checked before anything else.
+ */
+export type FlowCancel = {
+  [k: string]: unknown | undefined;
+} & {
+  /**
+   * @minItems 1
+   */
+  keywords?: [string, ...string[]];
+  /**
+   * A command name without the slash.
+   */
+  command?: string;
+  /**
+   * Sent when the flow is cancelled.
+   */
+  reply: string;
+};
+/**
+ * What answers the step: a pattern, a number or a choice. Without `accept` any text is taken (a command is not).
+ */
+export type Accept = Accept1 & Accept2;
+export type Accept1 =
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    };
+
 export interface Rule2 {
   /**
    * A name unique across all rule files (letters, digits, '_', '-', '.'); shown in logs and metrics.
@@ -252,4 +867,114 @@ export interface Rule2 {
    * @minItems 1
    */
   examples?: [string, ...string[]];
+  when?: Conditions;
+  set?: Assignments;
+  /**
+   * Also answer a user who is inside a flow, without leaving it (other rules wait until the flow ends). Default false.
+   */
+  during_flows?: boolean;
+}
+/**
+ * Condition on variables: every entry must hold. A value compares for equality (text without case, numbers as numbers); a mapping may use exists, equals, not, gt, gte, lt, lte. Example: { user.name: { exists: true }, chat.count: { gte: 3 } }.
+ */
+export interface Conditions {
+  [k: string]: Condition | undefined;
+}
+/**
+ * Variables to change, applied before the reply is rendered: a text template ("{{match.name}}"), a number, { increment: N } (adds N; a missing value counts as 0) or { unset: true } (deletes it). Keys: user.NAME or chat.NAME.
+ */
+export interface Assignments {
+  [k: string]: Assignment | undefined;
+}
+/**
+ * A multi-step conversation of one user in one chat: started by `start`, it asks each step in turn, and ends with `done`, `cancel` or `timeout`.
+ */
+export interface Flow {
+  /**
+   * A name unique across all rules and flows (letters, digits, '_', '-', '.').
+   */
+  id: string;
+  start: FlowStart;
+  cancel?: FlowCancel;
+  timeout?: FlowTimeout;
+  /**
+   * The questions, asked in this order.
+   *
+   * @minItems 1
+   */
+  steps: [FlowStep, ...FlowStep[]];
+  /**
+   * Branches tried in order when the last step is answered: the first whose `when` holds (or that has none) sets its variables and replies.
+   *
+   * @minItems 1
+   */
+  done?: [DoneBranch, ...DoneBranch[]];
+}
+/**
+ * Leaves the flow when the user has not answered for this long; the bot then writes `reply` on its own.
+ */
+export interface FlowTimeout {
+  /**
+   * A duration: a number and a unit, s, m, h or d (e.g. 90s, 15m, 2h, 1d); at most 30 days.
+   */
+  after: string;
+  /**
+   * Sent when the flow times out.
+   */
+  reply: string;
+}
+/**
+ * One question: `ask` is sent, the user's answer is checked with `accept` and kept as {{flow.ID}}.
+ */
+export interface FlowStep {
+  /**
+   * The step's name; its answer is {{flow.ID}} in later steps and in done.
+   */
+  id: string;
+  /**
+   * The question (a template: {{flow.x}} of earlier steps, {{var.user.x}}, {{user.first_name}} ...).
+   */
+  ask: string;
+  accept?: Accept;
+  /**
+   * Sent when an answer is not accepted; the step stays. Default: the question again.
+   */
+  retry?: string;
+}
+export interface Accept2 {
+  /**
+   * A regular expression (RE2 syntax) searched in the answer; the named group (?<value>...) is kept, or the whole match.
+   */
+  pattern?: string;
+  number?: AcceptNumber;
+  choice?: AcceptChoice;
+  /**
+   * Compare the pattern or the choice words with case (default false).
+   */
+  case_sensitive?: boolean;
+}
+/**
+ * A number in a range (whole numbers unless decimal: true); the answer must be only the number.
+ */
+export interface AcceptNumber {
+  min?: number;
+  max?: number;
+  /**
+   * Also accept fractions such as 2.5 or 2,5.
+   */
+  decimal?: boolean;
+}
+/**
+ * Options: the kept value (the key) and the words that choose it, compared with the whole answer without case; the key itself also chooses it.
+ */
+export interface AcceptChoice {
+  [k: string]: string[] | undefined;
+}
+export interface DoneBranch {
+  when?: Conditions;
+  set?: Assignments;
+  /**
+   * Sent when the flow ends here (a template; {{flow.STEP}} for any step).
+   */
+  reply?: string;
 }

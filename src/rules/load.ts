@@ -3,9 +3,12 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compileProblems, compileRulesCollecting } from '../engine/compile.js';
+import type { FlowSource } from '../engine/compile-flows.js';
 import type { RuleSet } from '../engine/rule-set.js';
 import type { Rule } from '../generated/rules-schema.js';
 import { RuleLoadError, RuleProblem, type RuleLocator, type SourcePosition } from '../diagnostics/problem.js';
+import { flowWarnings } from './check-flows.js';
+import { addFlows, flowIds, type RuleOrigin } from './flow-sources.js';
 import { reachabilityWarnings } from './reachability.js';
 import { salvageRule } from './salvage.js';
 import { schemaProblems, type SchemaCheck } from './schema-problems.js';
@@ -50,9 +53,10 @@ export async function loadRules(path: string): Promise<LoadOutcome> {
   }
   const problems: RuleProblem[] = [];
   const rules: Rule[] = [];
-  const origins: { parsed: ParsedYaml; index: number }[] = [];
+  const origins: RuleOrigin[] = [];
+  const flows: FlowSource[] = [];
   const salvaged: Rule[] = [];
-  const salvagedOrigins: { parsed: ParsedYaml; index: number }[] = [];
+  const salvagedOrigins: RuleOrigin[] = [];
   const ids: RuleId[] = [];
   let ruleCount = 0;
   const cache = new Map<string, CachedFile>();
@@ -68,8 +72,8 @@ export async function loadRules(path: string): Promise<LoadOutcome> {
     const { parsed, schema } = cached?.text === text ? cached : { parsed: parseYaml(file, text), schema: undefined };
     problems.push(...parsed.problems);
     if (parsed.problems.length > 0) continue;
-    const { problems: schemaIssues, validRules } = schema ?? schemaProblems(parsed);
-    if (schemaIssues.length === 0) cache.set(file, { text, parsed, schema: { problems: schemaIssues, validRules } });
+    const { problems: schemaIssues, validRules, validFlows } = schema ?? schemaProblems(parsed);
+    if (schemaIssues.length === 0) cache.set(file, { text, parsed, schema: { problems: schemaIssues, validRules, validFlows } });
     problems.push(...schemaIssues);
     const data = parsed.data;
     const fileRules = data !== null && typeof data === 'object' ? (data as { rules?: unknown }).rules : undefined;
@@ -77,48 +81,47 @@ export async function loadRules(path: string): Promise<LoadOutcome> {
     if (Array.isArray(fileRules)) {
       fileRules.forEach((rule: unknown, index) => {
         const id = rule !== null && typeof rule === 'object' ? (rule as { id?: unknown }).id : undefined;
-        if (typeof id === 'string') ids.push({ id, parsed, index });
+        if (typeof id === 'string') ids.push({ id, parsed, path: ['rules', index, 'id'] });
       });
     }
     for (const index of validRules) {
       rules.push((fileRules as Rule[])[index]!);
-      origins.push({ parsed, index });
+      origins.push({ parsed, base: ['rules', index] });
     }
+    // A file's flow starts are tried after its rules, before the next file's.
+    addFlows(parsed, validFlows, rules, origins, flows);
+    ids.push(...flowIds(parsed));
     if (schemaIssues.length > 0 && Array.isArray(fileRules)) {
       const valid = new Set(validRules);
       fileRules.forEach((raw: unknown, index) => {
         const rule = valid.has(index) ? undefined : salvageRule(raw, index);
         if (rule) {
           salvaged.push(rule);
-          salvagedOrigins.push({ parsed, index });
+          salvagedOrigins.push({ parsed, base: ['rules', index] });
         }
       });
     }
   }
 
   const locatorOf =
-    (from: readonly { parsed: ParsedYaml; index: number }[]): RuleLocator =>
+    (from: readonly RuleOrigin[]): RuleLocator =>
     (ruleIndex, path) => {
       const origin = from[ruleIndex]!;
-      return origin.parsed.locate(['rules', origin.index, ...path], path.length === 1 && path[0] === 'fallback');
+      return origin.parsed.locate([...origin.base, ...path], path.length === 1 && path[0] === 'fallback');
     };
   const locate = locatorOf(origins);
   lastLoad = cache;
   problems.push(...duplicateIds(ids));
   if (salvaged.length > 0) problems.push(...compileProblems(salvaged, locatorOf(salvagedOrigins)));
-  const compiled = compileRulesCollecting(rules, locate, files);
+  const compiled = compileRulesCollecting(rules, locate, files, flows);
   problems.push(...compiled.problems);
   const hasErrors = problems.some((p) => p.severity === 'error');
-  if (compiled.ruleSet && !hasErrors) problems.push(...reachabilityWarnings(compiled.ruleSet, locate));
+  if (compiled.ruleSet && !hasErrors) problems.push(...reachabilityWarnings(compiled.ruleSet, locate), ...flowWarnings(compiled.ruleSet, locate, flows));
   return { ...(hasErrors || !compiled.ruleSet ? {} : { ruleSet: compiled.ruleSet }), problems: sortProblems(problems, files), files, ruleCount };
 }
 
-/** A rule's id and where to find it; the position is looked up only for a duplicate (it may need a re-parse). */
-interface RuleId {
-  id: string;
-  parsed: ParsedYaml;
-  index: number;
-}
+/** A rule's or flow's id and where to find it; the position is looked up only for a duplicate (it may need a re-parse). */
+type RuleId = ReturnType<typeof flowIds>[number];
 
 /**
  * Clean files of the latest load, by path: a reload re-reads every file but parses and validates only
@@ -136,7 +139,7 @@ let lastLoad = new Map<string, CachedFile>();
 function duplicateIds(ids: readonly RuleId[]): RuleProblem[] {
   const first = new Map<string, RuleId>();
   const problems: RuleProblem[] = [];
-  const where = (r: RuleId): SourcePosition => r.parsed.locate(['rules', r.index, 'id']);
+  const where = (r: RuleId): SourcePosition => r.parsed.locate(r.path);
   for (const rule of ids) {
     const earlier = first.get(rule.id);
     if (earlier) {
@@ -147,7 +150,7 @@ function duplicateIds(ids: readonly RuleId[]): RuleProblem[] {
           here.file,
           here.line,
           here.column,
-          `duplicate rule id '${rule.id}': already used at ${there.file}:${there.line}:${there.column}; ids must be unique across all rule files`,
+          `duplicate ${rule.path[0] === 'flows' ? 'flow' : 'rule'} id '${rule.id}': already used at ${there.file}:${there.line}:${there.column}; ids ${rule.path[0] === 'flows' || earlier.path[0] === 'flows' ? 'of rules and flows ' : ''}must be unique across all rule files`,
         ),
       );
     } else {

@@ -13,8 +13,14 @@ function place(rule: CompiledRule): string {
   return `${rule.file}:${rule.line}:${rule.column}`;
 }
 
-/** Whether every message `later` accepts by its conditions is also accepted by `earlier`. */
+/** What a rule is called in a warning: a flow's start is named by its flow. */
+function label(rule: CompiledRule): string {
+  return rule.startsFlow ? `flow '${rule.startsFlow}'` : `rule '${rule.id}'`;
+}
+
+/** Whether every message `later` accepts by its conditions is also accepted by `earlier` (a `when` may not hold, so it covers nothing). */
 function covers(earlier: CompiledRule, later: CompiledRule): boolean {
+  if (earlier.when) return false;
   const subset = <T>(a: ReadonlySet<T> | null, b: ReadonlySet<T> | null) => a === null || (b !== null && [...b].every((x) => a.has(x)));
   return subset(earlier.chatTypes, later.chatTypes) && subset(earlier.chats, later.chats);
 }
@@ -41,7 +47,7 @@ function shadowedRules(ruleSet: RuleSet, locate: RuleLocator): RuleProblem[] {
         warnings.push(
           problemAt(
             locate(rule.order, [field]),
-            `rule '${rule.id}' can never fire: rule '${earlier.id}' at ${place(earlier)} has the same ${what} and comes first`,
+            `${label(rule)} can never ${rule.startsFlow ? 'start' : 'fire'}: ${label(earlier)} at ${place(earlier)} has the same ${what} and comes first`,
             'warning',
           ),
         );
@@ -53,11 +59,11 @@ function shadowedRules(ruleSet: RuleSet, locate: RuleLocator): RuleProblem[] {
     if (t.kind === 'keywords') {
       const shadows = t.keywords.map((k) => keywordOwners.get(`${rule.caseSensitive}:${k}`)?.find((e) => covers(e, rule)));
       if (shadows.every((s) => s !== undefined)) {
-        const names = [...new Set(shadows.map((s) => `'${s!.id}' at ${place(s!)}`))].join(', ');
+        const names = [...new Set(shadows.map((s) => `${label(s!)} at ${place(s!)}`))].join(', ');
         warnings.push(
           problemAt(
             locate(rule.order, ['keywords']),
-            `rule '${rule.id}' can never fire: every one of its keywords belongs to an earlier rule (${names})`,
+            `${label(rule)} can never ${rule.startsFlow ? 'start' : 'fire'}: every one of its keywords belongs to an earlier rule (${names})`,
             'warning',
           ),
         );
@@ -78,15 +84,17 @@ function exampleWarnings(ruleSet: RuleSet, locate: RuleLocator): RuleProblem[] {
   for (const rule of ruleSet.rules) {
     for (const [i, example] of rule.examples.entries()) {
       const target = /^\/\w+@(\w+)/.exec(example)?.[1] ?? 'example_bot';
-      const result = matchMessage(exampleMessage(rule, example), ruleSet, target);
+      // Judged as if this rule's `when` held and no other rule's did: an example shows the rule can answer.
+      const result = matchMessage(exampleMessage(rule, example), ruleSet, target, (other) => other === rule);
       if (result?.rule === rule) continue;
       const quoted = JSON.stringify(example);
       const why = !result
         ? 'no rule matches it'
         : result.rule.trigger.kind === 'fallback'
           ? `only the fallback '${result.rule.id}' answers it`
-          : `rule '${result.rule.id}' at ${place(result.rule)} answers it first`;
-      warnings.push(problemAt(locate(rule.order, ['examples', i]), `example ${quoted} does not reach rule '${rule.id}': ${why}`, 'warning'));
+          : `${label(result.rule)} at ${place(result.rule)} answers it first`;
+      const reach = rule.startsFlow ? `start flow '${rule.startsFlow}'` : `reach rule '${rule.id}'`;
+      warnings.push(problemAt(locate(rule.order, ['examples', i]), `example ${quoted} does not ${reach}: ${why}`, 'warning'));
     }
   }
   return warnings;

@@ -4,6 +4,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import { rulesSchema } from '../generated/rules-schema.js';
 import { RuleProblem, problemAt } from '../diagnostics/problem.js';
 import { nearest } from '../diagnostics/suggest.js';
+import { flowOrVariableProblem, isVariablePath, VARIABLE_ERRORS } from './schema-problems-flows.js';
 import type { NodePath, ParsedYaml } from './yaml-source.js';
 
 export const TRIGGER_KEYS = ['command', 'text', 'pattern', 'keywords', 'fallback'] as const;
@@ -14,7 +15,7 @@ const COUNT_WORDS = ['no', 'one', 'two', 'three', 'four', 'five'];
 
 let validator: ValidateFunction | undefined;
 function validate(data: unknown): ErrorObject[] {
-  validator ??= new Ajv2020({ allErrors: true, strict: true, strictRequired: false }).compile(rulesSchema as object);
+  validator ??= new Ajv2020({ allErrors: true, strict: true, strictRequired: false, verbose: true }).compile(rulesSchema as object);
   return validator(data) ? [] : [...(validator.errors ?? [])];
 }
 
@@ -22,6 +23,8 @@ export interface SchemaCheck {
   problems: RuleProblem[];
   /** Indexes of rules that passed the schema, so later checks (regex, templates) still see them. */
   validRules: number[];
+  /** Indexes of flows that passed the schema. */
+  validFlows: number[];
 }
 
 /** All schema problems of one parsed file, de-duplicated, in source order. */
@@ -36,21 +39,24 @@ export function schemaProblems(parsed: ParsedYaml): SchemaCheck {
         ),
       ],
       validRules: [],
+      validFlows: [],
     };
   }
   const problems: RuleProblem[] = [];
   const badRules = new Set<number>();
+  const badFlows = new Set<number>();
   let fileLevel = false;
   for (const error of validate(data)) {
     const path = pointerToPath(error.instancePath);
     if (path[0] === 'rules' && typeof path[1] === 'number') badRules.add(path[1]);
+    else if (path[0] === 'flows' && typeof path[1] === 'number') badFlows.add(path[1]);
     else fileLevel = true;
     const problem = translate(error, data, parsed);
     if (problem) problems.push(problem);
   }
-  const rules = isObject(data) && Array.isArray(data['rules']) ? data['rules'] : [];
-  const validRules = fileLevel ? [] : rules.map((_, i) => i).filter((i) => !badRules.has(i));
-  return { problems: dedupe(problems), validRules };
+  const valid = (key: string, bad: Set<number>) =>
+    fileLevel || !isObject(data) || !Array.isArray(data[key]) ? [] : (data[key] as unknown[]).map((_, i) => i).filter((i) => !bad.has(i));
+  return { problems: dedupe(problems), validRules: valid('rules', badRules), validFlows: valid('flows', badFlows) };
 }
 
 function dedupe(problems: RuleProblem[]): RuleProblem[] {
@@ -66,7 +72,13 @@ function dedupe(problems: RuleProblem[]): RuleProblem[] {
 function translate(error: ErrorObject, data: unknown, parsed: ParsedYaml): RuleProblem | undefined {
   // Branch errors of the trigger oneOf and the reply anyOf are summarised by their parent error.
   if (/\/oneOf\/\d+\//.test(error.schemaPath) || /\/anyOf\/\d+\//.test(error.schemaPath)) return undefined;
+  // A key refused by propertyNames is reported once, by the propertyNames error itself.
+  if (error.propertyName !== undefined) return undefined;
   const path = pointerToPath(error.instancePath);
+  if (path[0] === 'flows' || VARIABLE_ERRORS.has(error.keyword) || isVariablePath(path)) {
+    const problem = flowOrVariableProblem(error, data, parsed);
+    if (problem !== null) return problem;
+  }
   const ruleIndex = path[0] === 'rules' && typeof path[1] === 'number' ? path[1] : undefined;
   const rule = ruleIndex === undefined ? undefined : valueAt(data, ['rules', ruleIndex]);
   const name = ruleIndex === undefined ? '' : ruleName(rule, ruleIndex);
@@ -79,7 +91,9 @@ function translate(error: ErrorObject, data: unknown, parsed: ParsedYaml): RuleP
       const extra = String((error.params as { additionalProperty: string }).additionalProperty);
       const at = parsed.locate([...path, extra], true);
       if (ruleIndex === undefined) {
-        const hint = nearest(extra, ['rules']) ? "; did you mean 'rules'?" : '; a rule file has only `rules:`';
+        const hint = nearest(extra, ['rules', 'flows'])
+          ? `; did you mean '${nearest(extra, ['rules', 'flows'])}'?`
+          : '; a rule file has only `rules:` and `flows:`';
         return problemAt(at, `unknown top-level key '${extra}'${hint}`);
       }
       const suggestion = nearest(extra, RULE_KEYS);
@@ -112,6 +126,7 @@ function translate(error: ErrorObject, data: unknown, parsed: ParsedYaml): RuleP
       return problemAt(parsed.locate([...path, present[1]!], true), `${name} has ${count} triggers (${present.join(', ')}): keep one`);
     }
     case 'anyOf':
+      if (path.length === 0) return here('a rule file needs `rules:` followed by a list of rules');
       return replyProblem(value, path, name, parsed);
     case 'type': {
       const expected = String((error.params as { type: string }).type);

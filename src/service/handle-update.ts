@@ -85,6 +85,7 @@ async function perform(action: Action, ruleId: string | null, deps: UpdateHandle
       return null;
     case 'edit_message_text':
     case 'set_state':
+    case 'set_flow':
       // decide produces neither yet; the update pipeline performs them when it arrives.
       deps.logger.warn({ action: action.type }, 'action not supported yet; skipped');
       return null;

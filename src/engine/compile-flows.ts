@@ -1,0 +1,174 @@
+// Compiles schema-valid `flows:` into immutable CompiledFlows: each step's question, accepted answers and
+// retry, the cancel trigger, the timeout and the done branches, with every placeholder and condition
+// checked against the steps answered by then. A flow's start is compiled as a rule (see flowStartRule),
+// so it is matched, ordered and checked exactly like one.
+import type { Flow, Rule } from '../generated/rules-schema.js';
+import { problemAt, type RuleProblem, type SourcePosition } from '../diagnostics/problem.js';
+import { firstWord } from './keywords.js';
+import type { LazyPattern } from './lazy-pattern.js';
+import { choiceKey } from './flows.js';
+import { normalize } from './normalize.js';
+import type { CompiledAccept, CompiledDoneBranch, CompiledFlow, CompiledStep } from './rule-set.js';
+import { compileTemplate, type Template, type TemplateContext } from './template.js';
+import { compileAssignments, compileConditions } from './variables.js';
+
+/** A flow as read from a file, with a way to place its problems. */
+export interface FlowSource {
+  readonly flow: Flow;
+  /** Position of a path inside the flow, e.g. ['steps', 1, 'ask']. */
+  readonly locate: (path: readonly (string | number)[]) => SourcePosition;
+  /** The flow's start rule's position in the global rule order (see flowStartRule). */
+  readonly startOrder: number;
+}
+
+/** Compiles a pattern or reports why it cannot be (shared with rules, so both use one cache). */
+export type PatternCompiler = (source: string, caseSensitive: boolean, report: (message: string) => void) => LazyPattern | undefined;
+
+/** The longest timeout: a flow left open longer is rather forgotten than waiting. */
+const MAX_TIMEOUT_MS = 30 * 24 * 3600 * 1000;
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * The rule that starts a flow: the start's trigger, conditions, `set` and examples under the flow's id.
+ * Its reply is never sent (starting a flow sends its first question instead).
+ */
+export function flowStartRule(flow: Flow): Rule {
+  const { examples, ...start } = flow.start;
+  return { ...start, id: flow.id, reply: '-', ...(examples ? { examples } : {}) } as Rule;
+}
+
+/** Compiles every flow; problems (errors and warnings) are added to `problems`. */
+export function compileFlows(sources: readonly FlowSource[], problems: RuleProblem[], compilePattern: PatternCompiler): Map<string, CompiledFlow> {
+  const flows = new Map<string, CompiledFlow>();
+  for (const source of sources) {
+    const compiled = compileFlow(source, problems, compilePattern);
+    if (compiled) flows.set(compiled.id, compiled);
+  }
+  return flows;
+}
+
+function compileFlow({ flow, locate }: FlowSource, problems: RuleProblem[], compilePattern: PatternCompiler): CompiledFlow | undefined {
+  const name = `flow '${flow.id}'`;
+  const report = (path: (string | number)[], message: string, severity: 'error' | 'warning' = 'error') =>
+    problems.push(problemAt(locate(path), message, severity));
+  const before = problems.filter((p) => p.severity === 'error').length;
+  const stepIds = flow.steps.map((s) => s.id);
+  const template = (source: string, path: (string | number)[], context: TemplateContext, where: string): Template | null => {
+    const result = compileTemplate(source, context);
+    if (result.ok) return result.template;
+    for (const message of result.errors) report(path, `${message} (in ${where})`);
+    return null;
+  };
+  const flowContext = (answered: readonly string[], extra: Partial<TemplateContext> = {}): TemplateContext => ({
+    trigger: 'fallback',
+    flow: { id: flow.id, answered, steps: stepIds },
+    ...extra,
+  });
+
+  const steps: CompiledStep[] = [];
+  const seen = new Map<string, number>();
+  for (const [i, step] of flow.steps.entries()) {
+    const where = `step '${step.id}' of ${name}`;
+    if (seen.has(step.id)) report(['steps', i, 'id'], `duplicate step id '${step.id}' in ${name}: step #${seen.get(step.id)! + 1} has it already`);
+    seen.set(step.id, i);
+    const context = flowContext(stepIds.slice(0, i));
+    const ask = template(step.ask, ['steps', i, 'ask'], context, `the question of ${where}`);
+    const retry = step.retry === undefined ? null : template(step.retry, ['steps', i, 'retry'], context, `the retry of ${where}`);
+    const accept = compileAccept(step.accept, where, (path, message) => report(['steps', i, 'accept', ...path], message), compilePattern);
+    if (ask && accept) steps.push(Object.freeze({ id: step.id, ask, retry, accept }));
+  }
+
+  const answeredAll = stepIds;
+  const done: CompiledDoneBranch[] = [];
+  for (const [i, branch] of (flow.done ?? []).entries()) {
+    const site = { name: `done branch #${i + 1} of ${name}`, flow: { id: flow.id, answered: answeredAll, steps: stepIds } };
+    const when = compileConditions(branch.when, site, (key, message, severity) => report(['done', i, 'when', ...(key ? [key] : [])], message, severity));
+    const set = compileAssignments(branch.set, site, flowContext(answeredAll), (key, message) => report(['done', i, 'set', ...(key ? [key] : [])], message));
+    const reply = branch.reply === undefined ? null : template(branch.reply, ['done', i, 'reply'], flowContext(answeredAll), `the reply of ${site.name}`);
+    done.push(Object.freeze({ when, set, reply }));
+    if (!branch.when && i < flow.done!.length - 1)
+      report(['done', i + 1], `done branch #${i + 2} of ${name} is never used: branch #${i + 1} has no \`when\`, so it always answers first`, 'warning');
+  }
+
+  const cancel = flow.cancel ? compileCancel(flow, (path, message) => report(['cancel', ...path], message), template, flowContext([])) : null;
+  let timeout: CompiledFlow['timeout'] = null;
+  if (flow.timeout) {
+    const afterMs = durationMs(flow.timeout.after);
+    if (afterMs === 0 || afterMs > MAX_TIMEOUT_MS)
+      report(['timeout', 'after'], `the timeout of ${name} must be more than 0 and at most 30 days, not '${flow.timeout.after}'`);
+    const reply = template(flow.timeout.reply, ['timeout', 'reply'], flowContext([], { withoutMessage: true }), `the timeout reply of ${name}`);
+    if (reply) timeout = Object.freeze({ afterMs, reply });
+  }
+  if (problems.filter((p) => p.severity === 'error').length > before) return undefined;
+  const position = locate([]);
+  return Object.freeze({
+    id: flow.id,
+    file: position.file,
+    line: position.line,
+    column: position.column,
+    steps: Object.freeze(steps),
+    stepIndex: new Map(steps.map((s, i) => [s.id, i])),
+    cancel,
+    timeout,
+    done: Object.freeze(done),
+  });
+}
+
+type Reporter = (path: (string | number)[], message: string) => void;
+
+function compileCancel(
+  flow: Flow,
+  report: Reporter,
+  template: (source: string, path: (string | number)[], context: TemplateContext, where: string) => Template | null,
+  context: TemplateContext,
+): CompiledFlow['cancel'] {
+  const cancel = flow.cancel!;
+  const keywords: string[] = [];
+  for (const [i, keyword] of (cancel.keywords ?? []).entries()) {
+    const normalized = normalize(keyword);
+    if (!firstWord(normalized))
+      report(['keywords', i], `cancel keyword ${JSON.stringify(keyword)} of flow '${flow.id}' has no letter or digit, so it can never match`);
+    else if (!keywords.includes(normalized)) keywords.push(normalized);
+  }
+  const reply = template(cancel.reply, ['reply'], context, `the cancel reply of flow '${flow.id}'`);
+  if (!reply) return null;
+  return Object.freeze({ keywords: Object.freeze(keywords), command: cancel.command?.toLowerCase() ?? null, reply });
+}
+
+function compileAccept(accept: Flow['steps'][number]['accept'], where: string, report: Reporter, compilePattern: PatternCompiler): CompiledAccept | undefined {
+  if (!accept) return { kind: 'text' };
+  const caseSensitive = accept.case_sensitive === true;
+  if (accept.pattern !== undefined) {
+    const pattern = compilePattern(accept.pattern, caseSensitive, (message) => report(['pattern'], `${message} in ${where}`));
+    return pattern ? { kind: 'pattern', source: accept.pattern, pattern, caseSensitive } : undefined;
+  }
+  if (accept.number !== undefined) {
+    const { min, max, decimal } = accept.number;
+    const low = min ?? -Infinity;
+    const high = max ?? Infinity;
+    if (low > high || (!decimal && Math.ceil(low) > Math.floor(high)))
+      report(['number'], `${where} can never be answered: no ${decimal ? '' : 'whole '}number is from ${min} to ${max}`);
+    return { kind: 'number', min: low, max: high, decimal: decimal === true };
+  }
+  const options = new Map<string, string>();
+  for (const [value, words] of Object.entries(accept.choice ?? {})) {
+    for (const [i, word] of [value, ...(words ?? [])].entries()) {
+      const normalized = choiceKey(word, caseSensitive);
+      if (normalized === '') {
+        if (i > 0) report(['choice', value, i - 1], `choice word ${JSON.stringify(word)} in ${where} is only spaces or punctuation, which answers lose`);
+        continue;
+      }
+      const owner = options.get(normalized);
+      if (owner !== undefined && owner !== value && i > 0)
+        report(['choice', value, i - 1], `choice word ${JSON.stringify(word)} in ${where} already chooses '${owner}'; a word can choose one option only`);
+      else if (owner === undefined) options.set(normalized, value);
+    }
+  }
+  return { kind: 'choice', options, caseSensitive };
+}
+
+/** `15m` → 900000; the schema guarantees the shape. */
+function durationMs(text: string): number {
+  const m = /^(\d+)([smhd])$/.exec(text);
+  return m ? Number(m[1]) * UNIT_MS[m[2]!]! : 0;
+}

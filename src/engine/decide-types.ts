@@ -1,0 +1,28 @@
+// The shapes decide works with besides events, actions and state: its context and its decision. Kept apart
+// from decide.ts so the modules that build decisions (answers, flows) need not import decide itself.
+import type { Action } from './actions.js';
+
+/** What decide needs besides the event, the rules and the state. */
+export interface DecideContext {
+  /** The bot's own username, to tell `/cmd@thisbot` from `/cmd@otherbot`. */
+  readonly botUsername: string;
+  /** Picks among a rule's alternative replies; returns a number in [0, 1) like Math.random (the default). */
+  readonly random?: () => number;
+  /** The current time in milliseconds since the epoch, like Date.now (the default): flows record and time out by it. */
+  readonly now?: () => number;
+}
+
+/** The outcome for one event. */
+export interface Decision {
+  /**
+   * What answered: a rule's id, a flow's id when a message started it, or `<flow>#<step>`, `<flow>#done`,
+   * `<flow>#cancel`, `<flow>#timeout`, `<flow>#ended` (left after a reload) for what a flow did; null when
+   * nothing answered.
+   */
+  readonly ruleId: string | null;
+  /** What to do, in order (state changes before the messages that follow from them); empty when there is nothing to do. */
+  readonly actions: readonly Action[];
+}
+
+/** Nothing to do. */
+export const NOTHING: Decision = Object.freeze({ ruleId: null, actions: Object.freeze([]) });

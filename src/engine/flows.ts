@@ -1,0 +1,179 @@
+// Flows at run time: starting one, routing a message of a user inside one (cancel first, then the
+// during_flows rules, then the current step's accept), moving to the next step or to done, and leaving by
+// done, cancel, timeout or because a reload removed the flow or step. Pure: positions go out as set_flow
+// actions, answers as send_message.
+import type { Message } from '@grammyjs/types';
+import type { Action, SetFlowAction } from './actions.js';
+import { answerRule, askText, messageValues, sendText } from './answer.js';
+import type { Decision, DecideContext } from './decide-types.js';
+import { NOTHING } from './decide-types.js';
+import type { FlowTimeoutEvent, MessageEvent } from './events.js';
+import { matchMessage, prepareMessage, type MatchResult, type PreparedMessage } from './match.js';
+import { containsKeyword } from './keywords.js';
+import { normalize } from './normalize.js';
+import { render } from './render.js';
+import type { CompiledAccept, CompiledFlow, CompiledRule, RuleSet } from './rule-set.js';
+import { MAX_VALUE_LENGTH, type ConversationState, type FlowPosition, type StateValue } from './state.js';
+import { applyAssignments, conditionsHold, type VariableValues } from './variables.js';
+
+/** Sent to a user whose flow or current step a reload removed (or renamed); the flow is left. */
+export const FLOW_ENDED_NOTICE = 'This conversation was changed by the bot operator and has ended. Please start again.';
+
+/** How a message of a user inside a flow was routed: decided by the flow, or the flow was left and the message is still to be handled. */
+export type FlowRouting = { readonly kind: 'decided'; readonly decision: Decision } | { readonly kind: 'left'; readonly decision: Decision };
+
+const setFlow = (flow: FlowPosition | null): SetFlowAction => ({ type: 'set_flow', flow });
+
+/** When a user's flow times out: its last activity plus the flow's timeout; null when the flow (now) has no timeout or no longer exists. */
+export function flowDeadline(position: FlowPosition, ruleSet: RuleSet): number | null {
+  const timeout = ruleSet.flows.get(position.flowId)?.timeout;
+  return timeout ? position.lastActivity + timeout.afterMs : null;
+}
+
+/** The decision for a message whose best match is a flow's start: its `set`, the flow's position at the first step, and the first question. */
+export function startFlow(rule: CompiledRule, match: MatchResult, event: MessageEvent, ruleSet: RuleSet, state: ConversationState, now: number): Decision {
+  const flow = ruleSet.flows.get(rule.startsFlow!);
+  // A flow belongs to a user; a message sent on behalf of a chat has none to keep it for.
+  if (!flow || !event.from) return NOTHING;
+  const applied = applyAssignments(rule.set, { user: state.user, chat: state.chat }, messageValues(event.message, match), true);
+  const first = flow.steps[0]!;
+  const text = render(first.ask, { message: event.message, vars: applied.values, flow: {} });
+  const actions: Action[] = [
+    ...applied.actions,
+    setFlow({ flowId: flow.id, stepId: first.id, values: {}, lastActivity: now }),
+    askText(event, event.chat.id, text),
+  ];
+  return { ruleId: flow.id, actions };
+}
+
+/** Routes a message of a user inside a flow (see the module comment). */
+export function routeInFlow(
+  event: MessageEvent,
+  ruleSet: RuleSet,
+  state: ConversationState,
+  position: FlowPosition,
+  context: DecideContext,
+  now: number,
+): FlowRouting {
+  const flow = ruleSet.flows.get(position.flowId);
+  const index = flow?.stepIndex.get(position.stepId);
+  if (!flow || index === undefined) {
+    return { kind: 'left', decision: { ruleId: `${position.flowId}#ended`, actions: [setFlow(null), sendText(event.chat.id, FLOW_ENDED_NOTICE)] } };
+  }
+  if (flow.timeout && now >= position.lastActivity + flow.timeout.afterMs) return { kind: 'left', decision: timedOut(flow, position, state, event.chat.id) };
+  const prepared = prepareMessage(event.message, context.botUsername, false);
+  if (!prepared || prepared.notForUs) return { kind: 'decided', decision: NOTHING };
+  const values: VariableValues = { user: state.user, chat: state.chat, flow: position.values };
+  const message = event.message;
+  if (flow.cancel && cancels(flow.cancel, prepared)) {
+    const text = render(flow.cancel.reply, { message, vars: values, flow: position.values });
+    return { kind: 'decided', decision: { ruleId: `${flow.id}#cancel`, actions: [setFlow(null), sendText(event.chat.id, text)] } };
+  }
+  const during = matchMessage(message, { index: ruleSet.duringFlowsIndex }, context.botUsername, (rule) => conditionsHold(rule.when, values));
+  if (during) return { kind: 'decided', decision: answerRule(during.rule, during, event, { user: state.user, chat: state.chat }, context) };
+  return { kind: 'decided', decision: answerStep(flow, index, position, prepared, event, values, now) };
+}
+
+function answerStep(
+  flow: CompiledFlow,
+  index: number,
+  position: FlowPosition,
+  prepared: PreparedMessage,
+  event: MessageEvent,
+  values: VariableValues,
+  now: number,
+): Decision {
+  const step = flow.steps[index]!;
+  const value = acceptedValue(step.accept, prepared);
+  const message = event.message;
+  if (value === undefined) {
+    const text = render(step.retry ?? step.ask, { message, vars: values, flow: position.values });
+    return { ruleId: `${flow.id}#${step.id}`, actions: [setFlow({ ...position, lastActivity: now }), askText(event, event.chat.id, text)] };
+  }
+  const answers: Record<string, StateValue> = { ...position.values };
+  Object.defineProperty(answers, step.id, { value, enumerable: true, writable: true, configurable: true });
+  const next = flow.steps[index + 1];
+  if (next) {
+    const text = render(next.ask, { message, vars: values, flow: answers });
+    return {
+      ruleId: `${flow.id}#${step.id}`,
+      actions: [setFlow({ flowId: flow.id, stepId: next.id, values: answers, lastActivity: now }), askText(event, event.chat.id, text)],
+    };
+  }
+  return finish(flow, message, { user: values.user, chat: values.chat, flow: answers }, event.from !== undefined);
+}
+
+/** The last step is answered: the first done branch whose `when` holds sets its variables and replies; the flow is left either way. */
+function finish(flow: CompiledFlow, message: Message, values: VariableValues, hasUser: boolean): Decision {
+  const branch = flow.done.find((b) => conditionsHold(b.when, values));
+  const actions: Action[] = [];
+  if (branch) {
+    const applied = applyAssignments(branch.set, values, { message }, hasUser);
+    actions.push(...applied.actions, setFlow(null));
+    if (branch.reply) actions.push(sendText(message.chat.id, render(branch.reply, { message, vars: applied.values, flow: values.flow! })));
+  } else {
+    actions.push(setFlow(null));
+  }
+  return { ruleId: `${flow.id}#done`, actions };
+}
+
+/** Whether a message cancels the flow: the cancel command (for this bot), or one of the keywords as whole words. */
+function cancels(cancel: NonNullable<CompiledFlow['cancel']>, prepared: PreparedMessage): boolean {
+  if (cancel.command !== null && prepared.command?.name === cancel.command) return true;
+  return cancel.keywords.some((keyword) => containsKeyword(prepared.folded, keyword));
+}
+
+/** A choice answer without the punctuation and spaces around it ("Yes!" chooses yes). */
+export function choiceKey(text: string, caseSensitive: boolean): string {
+  return normalize(text, caseSensitive).replace(/^[\p{P}\s]+|[\p{P}\s]+$/gu, '');
+}
+
+const WHOLE = /^[+-]?\d+$/;
+const DECIMAL = /^[+-]?\d+(?:[.,]\d+)?$/;
+
+/** The value an answer gives the step, or undefined when the step does not accept it. */
+function acceptedValue(accept: CompiledAccept, prepared: PreparedMessage): StateValue | undefined {
+  switch (accept.kind) {
+    case 'text': {
+      // A command is not an answer to a question (it is a command the bot does not answer here).
+      const text = prepared.text.trim();
+      return prepared.command || text === '' || text.length > MAX_VALUE_LENGTH ? undefined : text;
+    }
+    case 'pattern': {
+      const regex = accept.pattern.regex;
+      const matcher = regex.matcher(prepared.patternInput);
+      if (!matcher.find()) return undefined;
+      const group = regex.namedGroups()['value'];
+      const value = (group !== undefined ? matcher.group(group) : null) ?? matcher.group(0);
+      return value === null || value.length > MAX_VALUE_LENGTH ? undefined : value;
+    }
+    case 'number': {
+      const text = prepared.folded;
+      if (!(accept.decimal ? DECIMAL : WHOLE).test(text)) return undefined;
+      const n = Number(text.replace(',', '.'));
+      return Number.isFinite(n) && n >= accept.min && n <= accept.max ? n : undefined;
+    }
+    case 'choice':
+      return accept.options.get(choiceKey(prepared.text, accept.caseSensitive));
+  }
+}
+
+/** The flow timed out: its timeout reply (written by the bot on its own) and the flow left. */
+function timedOut(flow: CompiledFlow, position: FlowPosition, state: ConversationState, chatId: number): Decision {
+  // The template cannot read the message (check refuses such placeholders there): a stand-in carries the chat only.
+  const message = { message_id: 0, date: 0, chat: { id: chatId, type: 'private', first_name: '' } } as Message;
+  const text = render(flow.timeout!.reply, { message, vars: { user: state.user, chat: state.chat }, flow: position.values });
+  return { ruleId: `${flow.id}#timeout`, actions: [setFlow(null), sendText(chatId, text)] };
+}
+
+/**
+ * A flow_timeout event: the timeout reply and the flow left when the user's flow is due, else nothing
+ * (the user answered since the timer was set, left the flow, or a reload removed the flow or its timeout).
+ */
+export function decideFlowTimeout(event: FlowTimeoutEvent, ruleSet: RuleSet, state: ConversationState, now: number): Decision {
+  const position = state.flow;
+  if (!position) return NOTHING;
+  const deadline = flowDeadline(position, ruleSet);
+  if (deadline === null || now < deadline) return NOTHING;
+  return timedOut(ruleSet.flows.get(position.flowId)!, position, state, event.chat.id);
+}

@@ -1,0 +1,210 @@
+// Variables in rules: `when` conditions on user.*, chat.* and flow.* values, and `set` assignments to
+// user.* and chat.*. Both are compiled once at load time; evaluating them reads only the state snapshot
+// decide was given, and applying assignments yields set_state actions plus the updated variables (so the
+// reply of the same rule sees the new values).
+import type { Assignments, Conditions } from '../generated/rules-schema.js';
+import type { SetStateAction } from './actions.js';
+import { normalize } from './normalize.js';
+import { render, type RenderValues } from './render.js';
+import { MAX_VALUE_LENGTH, valueIn, type StateValue } from './state.js';
+import { compileTemplate, type Template, type TemplateContext } from './template.js';
+
+/** A scope a condition can read: the user's and the chat's variables, or the current flow's answers. */
+export type VariableScope = 'user' | 'chat' | 'flow';
+
+const VARIABLE_KEY = /^(user|chat|flow)\.([A-Za-z_][A-Za-z0-9_]{0,63})$/;
+
+/** One compiled `when` entry: the variable and what must hold for it. */
+export interface CompiledCondition {
+  readonly scope: VariableScope;
+  readonly key: string;
+  readonly exists?: boolean;
+  readonly equals?: StateValue;
+  readonly not?: StateValue;
+  readonly gt?: number;
+  readonly gte?: number;
+  readonly lt?: number;
+  readonly lte?: number;
+}
+
+/** One compiled `set` entry. */
+export type CompiledAssignment =
+  | { readonly scope: 'user' | 'chat'; readonly key: string; readonly kind: 'template'; readonly template: Template }
+  | { readonly scope: 'user' | 'chat'; readonly key: string; readonly kind: 'number'; readonly value: number }
+  | { readonly scope: 'user' | 'chat'; readonly key: string; readonly kind: 'increment'; readonly by: number }
+  | { readonly scope: 'user' | 'chat'; readonly key: string; readonly kind: 'unset' };
+
+/** The values conditions and templates read: the user's and chat's variables and, inside a flow, its answers. */
+export interface VariableValues {
+  readonly user: Readonly<Record<string, StateValue>>;
+  readonly chat: Readonly<Record<string, StateValue>>;
+  readonly flow?: Readonly<Record<string, StateValue>>;
+}
+
+/** Reports a problem at a key of the `when` or `set` mapping (`key` undefined: the mapping itself). */
+export type VariableProblemSink = (key: string | undefined, message: string, severity?: 'error' | 'warning') => void;
+
+/** Where conditions are written: which flow answers exist there, if any (for flow.* keys). */
+export interface VariableSite {
+  /** What the site is called in messages, e.g. "rule 'greet'" or "done of flow 'booking'". */
+  readonly name: string;
+  readonly flow?: TemplateContext['flow'];
+}
+
+function parseKey(key: string, site: VariableSite, report: VariableProblemSink, what: 'when' | 'set'): { scope: VariableScope; key: string } | undefined {
+  const m = VARIABLE_KEY.exec(key);
+  if (!m) {
+    const scope = key.split('.')[0];
+    const known = what === 'set' ? 'user.NAME or chat.NAME' : 'user.NAME, chat.NAME or flow.STEP';
+    const why = key.includes('.') ? `unknown scope '${scope}'` : 'no scope';
+    report(key, `'${key}' in the \`${what}\` of ${site.name}: ${why}; write ${known} (names: letters, digits, '_', at most 64)`);
+    return undefined;
+  }
+  const scope = m[1] as VariableScope;
+  const name = m[2]!;
+  if (scope === 'flow') {
+    if (what === 'set') {
+      report(key, `'${key}' in the \`set\` of ${site.name}: a flow's answers come from its steps; set user.NAME or chat.NAME instead`);
+      return undefined;
+    }
+    if (!site.flow) {
+      report(key, `'${key}' in the \`when\` of ${site.name}: flow answers exist only inside a flow (in its done branches)`);
+      return undefined;
+    }
+    if (!site.flow.answered.includes(name)) {
+      const why = site.flow.steps.includes(name) ? 'is not answered yet at this point' : 'does not exist';
+      report(key, `'${key}' in the \`when\` of ${site.name}: step '${name}' of flow '${site.flow.id}' ${why}`);
+      return undefined;
+    }
+  }
+  return { scope, key: name };
+}
+
+/** Compiles a `when` mapping; null when there is none (or nothing valid in it). */
+export function compileConditions(when: Conditions | undefined, site: VariableSite, report: VariableProblemSink): readonly CompiledCondition[] | null {
+  if (!when) return null;
+  const out: CompiledCondition[] = [];
+  for (const [raw, test] of Object.entries(when)) {
+    const target = parseKey(raw, site, report, 'when');
+    if (!target || test === undefined) continue;
+    if (typeof test === 'string' || typeof test === 'number') {
+      out.push(Object.freeze({ ...target, equals: test }));
+      continue;
+    }
+    const { gt, gte, lt, lte } = test;
+    const low = Math.max(gt ?? -Infinity, gte ?? -Infinity);
+    const high = Math.min(lt ?? Infinity, lte ?? Infinity);
+    if (low > high || (low === high && (gt === low || lt === high)))
+      report(raw, `the condition on '${raw}' in ${site.name} can never hold: no number is in that range`, 'warning');
+    out.push(Object.freeze({ ...target, ...test }));
+  }
+  return out.length > 0 ? Object.freeze(out) : null;
+}
+
+/** Compiles a `set` mapping; its text values are templates judged by `context` (what the trigger fills). */
+export function compileAssignments(
+  set: Assignments | undefined,
+  site: VariableSite,
+  context: TemplateContext,
+  report: VariableProblemSink,
+): readonly CompiledAssignment[] {
+  if (!set) return [];
+  const out: CompiledAssignment[] = [];
+  for (const [raw, value] of Object.entries(set)) {
+    const target = parseKey(raw, site, report, 'set');
+    if (!target || target.scope === 'flow' || value === undefined) continue;
+    const scope = target.scope;
+    if (typeof value === 'number') out.push({ scope, key: target.key, kind: 'number', value });
+    else if (typeof value === 'string') {
+      const result = compileTemplate(value, context);
+      if (result.ok) out.push({ scope, key: target.key, kind: 'template', template: result.template });
+      else for (const message of result.errors) report(raw, `${message} (in the \`set\` of ${site.name})`);
+    } else if ('increment' in value) out.push({ scope, key: target.key, kind: 'increment', by: value.increment });
+    else out.push({ scope, key: target.key, kind: 'unset' });
+  }
+  return Object.freeze(out);
+}
+
+/** A number for numeric comparison: a number, or a text that is only a number (2, -3, 2.5 or 2,5). */
+export function numberOf(value: StateValue | undefined): number | undefined {
+  if (typeof value === 'number') return value;
+  if (typeof value !== 'string' || !/^\s*[+-]?\d+(?:[.,]\d+)?\s*$/.test(value)) return undefined;
+  return Number(value.trim().replace(',', '.'));
+}
+
+/** Equality as conditions see it: numbers as numbers, texts after normalisation (no case, NFKC, spaces collapsed). */
+export function sameValue(a: StateValue, b: StateValue): boolean {
+  const x = numberOf(a);
+  const y = numberOf(b);
+  if (x !== undefined && y !== undefined) return x === y;
+  return normalize(String(a)) === normalize(String(b));
+}
+
+function holds(condition: CompiledCondition, value: StateValue | undefined): boolean {
+  if (condition.exists !== undefined && condition.exists !== (value !== undefined)) return false;
+  if (condition.equals !== undefined && (value === undefined || !sameValue(value, condition.equals))) return false;
+  if (condition.not !== undefined && value !== undefined && sameValue(value, condition.not)) return false;
+  if (condition.gt === undefined && condition.gte === undefined && condition.lt === undefined && condition.lte === undefined) return true;
+  const n = numberOf(value);
+  if (n === undefined) return false;
+  return (
+    (condition.gt === undefined || n > condition.gt) &&
+    (condition.gte === undefined || n >= condition.gte) &&
+    (condition.lt === undefined || n < condition.lt) &&
+    (condition.lte === undefined || n <= condition.lte)
+  );
+}
+
+/** Whether every condition holds for these values (true for no conditions). */
+export function conditionsHold(conditions: readonly CompiledCondition[] | null, values: VariableValues): boolean {
+  if (!conditions) return true;
+  return conditions.every((c) => holds(c, valueIn(c.scope === 'flow' ? values.flow : values[c.scope], c.key)));
+}
+
+/** What applying assignments gives: the actions asking for the changes and the variables after them. */
+export interface AppliedAssignments {
+  readonly actions: readonly SetStateAction[];
+  readonly values: VariableValues;
+}
+
+/**
+ * Applies assignments in order to a copy of the variables (a later entry sees an earlier one's result).
+ * Text values are rendered without escaping (escaping belongs to a reply's parse mode) and cut to
+ * MAX_VALUE_LENGTH; `user` entries are skipped when the message has no user (sent on behalf of a chat).
+ */
+export function applyAssignments(
+  assignments: readonly CompiledAssignment[],
+  values: VariableValues,
+  renderValues: Omit<RenderValues, 'vars' | 'flow'>,
+  hasUser: boolean,
+): AppliedAssignments {
+  if (assignments.length === 0) return { actions: [], values };
+  const user: Record<string, StateValue> = { ...values.user };
+  const chat: Record<string, StateValue> = { ...values.chat };
+  const actions: SetStateAction[] = [];
+  for (const a of assignments) {
+    if (a.scope === 'user' && !hasUser) continue;
+    const record = a.scope === 'user' ? user : chat;
+    let value: StateValue | null;
+    let increment: number | undefined;
+    switch (a.kind) {
+      case 'template':
+        value = render(a.template, { ...renderValues, vars: { user, chat }, ...(values.flow ? { flow: values.flow } : {}) }).slice(0, MAX_VALUE_LENGTH);
+        break;
+      case 'number':
+        value = a.value;
+        break;
+      case 'increment':
+        value = (numberOf(valueIn(record, a.key)) ?? 0) + a.by;
+        increment = a.by;
+        break;
+      case 'unset':
+        value = null;
+        break;
+    }
+    if (value === null) delete record[a.key];
+    else Object.defineProperty(record, a.key, { value, enumerable: true, writable: true, configurable: true });
+    actions.push({ type: 'set_state', scope: a.scope, key: a.key, value, ...(increment !== undefined ? { increment } : {}) });
+  }
+  return { actions, values: { user, chat, ...(values.flow ? { flow: values.flow } : {}) } };
+}
