@@ -38,3 +38,27 @@ export const EMPTY_STATE: ConversationState = Object.freeze({ user: Object.freez
 export function valueIn(record: Readonly<Record<string, StateValue>> | undefined, key: string): StateValue | undefined {
   return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
 }
+
+/** The state changes among a decision's actions (set_state, set_flow); anything else is ignored. */
+export type StateChange =
+  | { readonly type: 'set_state'; readonly scope: 'user' | 'chat'; readonly key: string; readonly value: StateValue | null }
+  | { readonly type: 'set_flow'; readonly flow: FlowPosition | null };
+
+/**
+ * The state after a decision's set_state and set_flow actions, applied in order to a copy (other actions
+ * are skipped): what a store holds for the event's user and chat once the update is committed.
+ */
+export function applyStateChanges(state: ConversationState, actions: readonly { readonly type: string }[]): ConversationState {
+  let user: Record<string, StateValue> | undefined;
+  let chat: Record<string, StateValue> | undefined;
+  let flow = state.flow ?? null;
+  for (const action of actions) {
+    if (action.type === 'set_flow') flow = (action as StateChange & { type: 'set_flow' }).flow;
+    if (action.type !== 'set_state') continue;
+    const change = action as StateChange & { type: 'set_state' };
+    const record = change.scope === 'user' ? (user ??= { ...state.user }) : (chat ??= { ...state.chat });
+    if (change.value === null) delete record[change.key];
+    else Object.defineProperty(record, change.key, { value: change.value, enumerable: true, writable: true, configurable: true });
+  }
+  return { user: user ?? state.user, chat: chat ?? state.chat, flow };
+}

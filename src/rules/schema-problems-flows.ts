@@ -45,8 +45,9 @@ export function ownerName(data: unknown, path: NodePath): string {
 
 /** The field a path names under its owner, e.g. `accept.number.min`, `when.user.age`. */
 function fieldOf(path: NodePath): string {
-  const skip = path[0] === 'flows' && (path[2] === 'steps' || path[2] === 'done') && typeof path[3] === 'number' ? 4 : path[0] === 'flows' ? 3 : 2;
-  const start = path[0] === 'flows' && (path[2] === 'start' || path[2] === 'cancel' || path[2] === 'timeout') ? 3 : skip;
+  let start = 2;
+  if (path[0] === 'flows' && (path[2] === 'steps' || path[2] === 'done') && typeof path[3] === 'number') start = 4;
+  else if (path[0] === 'flows' && (path[2] === 'start' || path[2] === 'cancel' || path[2] === 'timeout')) start = 3;
   return path
     .slice(start)
     .map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`))
@@ -133,6 +134,9 @@ export function flowOrVariableProblem(error: ErrorObject, data: unknown, parsed:
       if (last === 'unset') return here(`'unset' in ${owner} must be \`true\`; to keep the variable, remove the entry`);
       return null;
     case 'minProperties':
+    case 'minItems':
+    case 'minLength':
+      if (path[0] !== 'flows' && error.keyword !== 'minProperties') return null;
       return here(`'${field}' in ${owner} must not be empty`);
     default:
       if (path[0] !== 'flows') return null;
