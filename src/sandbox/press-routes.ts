@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { badRequest } from './api-failure.js';
 import type { CallbackQueries } from './callback-queries.js';
 import { storeUserMessage } from './chat-messages.js';
-import { commandsShown, getChatMenuButton } from './command-methods.js';
+import { chatStateOf } from './chat-state.js';
 import { memberGroup, postInGroup } from './group-routes.js';
 import type { ChatRef } from './message-meta.js';
 import type { BotRecord, SandboxStore, SandboxUser } from './store.js';
@@ -69,19 +69,7 @@ export async function pressRoutes(app: FastifyInstance, options: PressRoutesOpti
     const userId = Number(query.user);
     if (!Number.isSafeInteger(userId) || userId <= 0) throw badRequest('user must be a positive integer');
     const { ref } = options.readChat(store, query, userId);
-    const bot = ref.peerId === undefined ? undefined : store.allBots().find((candidate) => candidate.id === ref.peerId);
-    const action = store.shownAction(ref);
-    const keyboard = store.replyKeyboard(ref);
-    const chatId = ref.groupId ?? userId;
-    return {
-      ok: true,
-      result: {
-        action: action ? { action: action.action, until: action.until } : null,
-        reply_keyboard: keyboard?.markup ?? null,
-        commands: bot ? commandsShown(bot, chatId, store.user(userId)?.language_code) : [],
-        menu_button: bot ? getChatMenuButton({ bot } as Parameters<typeof getChatMenuButton>[0], { chat_id: String(chatId) }) : null,
-      },
-    };
+    return { ok: true, result: chatStateOf(store, ref, userId) };
   });
 }
 

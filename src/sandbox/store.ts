@@ -54,6 +54,8 @@ export interface StoredMessageEvent {
   userId: number;
   /** The bot's or the assistant's username; empty for a group message. */
   peer: string;
+  /** The bot's or the assistant's user id; unset for a group message. */
+  peerId?: number;
   message: Message;
   /** Set for a group message: the group's chat id. */
   groupId?: number;
@@ -190,8 +192,7 @@ export class SandboxStore {
     if (markup?.kind === 'keyboard') chat.keyboard = markup;
     if (markup?.kind === 'remove') delete chat.keyboard;
     if (!message.from?.is_bot && chat.keyboard?.kind === 'keyboard' && chat.keyboard.markup.one_time_keyboard) delete chat.keyboard;
-    const { userId, peer, groupId } = chat.ref;
-    for (const listener of this.messageListeners) listener({ userId, peer, message, ...(groupId !== undefined ? { groupId } : {}) });
+    for (const listener of this.messageListeners) listener({ ...chat.ref, message });
     return message;
   }
 

@@ -1,8 +1,13 @@
 // Server-Sent Events for the page: `hello` first (this sandbox instance's id, so a page notices a restarted
-// sandbox, and the chat to open), `message` for every message stored in one user's chats (both directions),
-// `bots` whenever the chat list changes, `rules` when a bot's rules break or are fixed, and a heartbeat.
+// sandbox, and the chat to open), `message` for every message stored in one user's chats (both directions,
+// as the client API shows them: any reply markup, edits, the last press), `changed` when one is edited,
+// pressed, answered or deleted, `chat` with what the chat shows besides messages (typing, reply keyboard,
+// command menu), `bots` whenever the chat list changes, `rules` when a bot's rules break or are fixed, and a heartbeat.
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import { chatStateOf } from '../chat-state.js';
+import { clientMessage } from '../client-view.js';
+import type { ChatChangeEvent, ChatRef } from '../message-meta.js';
 import type { SandboxStore, StoredMessageEvent } from '../store.js';
 import { chatList, chatListSignature } from './chat-list.js';
 import type { PageNotices } from './page-notices.js';
@@ -49,8 +54,13 @@ export class EventStreams {
     const stopRules = this.notices.onRules((status) => write('rules', status));
 
     let signature = chatListSignature(this.store);
+    const refOf = (event: StoredMessageEvent | ChatChangeEvent): ChatRef => ({ userId: event.userId, peer: event.peer, peerId: event.peerId });
+    const writeState = (ref: ChatRef) => write('chat', { peer: ref.peer, state: chatStateOf(this.store, ref, userId) });
     const unsubscribe = this.onMessage((event) => {
-      if (event.userId === userId) write('message', { peer: event.peer, message: event.message });
+      if (event.userId === userId && event.groupId === undefined) {
+        write('message', { peer: event.peer, message: clientMessage(this.store, refOf(event), event.message) });
+        writeState(refOf(event));
+      }
       // A bot is created inside the assistant's conversation, just before its answer is stored, so
       // checking on every stored message announces a new bot within the same turn.
       const current = chatListSignature(this.store);
@@ -58,6 +68,14 @@ export class EventStreams {
         signature = current;
         write('bots', { bots: chatList(this.store, userId) });
       }
+    });
+    const stopChanges = this.store.onChange((event) => {
+      if (event.userId !== userId || event.groupId !== undefined) return;
+      const ref = refOf(event);
+      if (event.kind === 'action') return writeState(ref);
+      if (event.messageId === undefined || ref.peerId === undefined) return;
+      const message = this.store.findMessage(userId, ref.peerId, event.messageId);
+      write('changed', { peer: event.peer, message: message ? clientMessage(this.store, ref, message) : { message_id: event.messageId, deleted: true } });
     });
     const heartbeat = setInterval(() => response.write(': heartbeat\n\n'), this.heartbeatMs);
 
@@ -67,6 +85,7 @@ export class EventStreams {
         if (!this.open_.delete(stream)) return;
         clearInterval(heartbeat);
         unsubscribe();
+        stopChanges();
         stopHome();
         stopRules();
         if (!response.writableEnded) response.end();

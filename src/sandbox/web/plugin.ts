@@ -23,6 +23,8 @@ const CONTENT_TYPES: Record<WebAssetName, string> = {
   'app.css': 'text/css; charset=utf-8',
   'app.js': 'text/javascript; charset=utf-8',
   'chat-view.js': 'text/javascript; charset=utf-8',
+  'chat-controls.js': 'text/javascript; charset=utf-8',
+  'identity.js': 'text/javascript; charset=utf-8',
   'render-text.js': 'text/javascript; charset=utf-8',
 };
 
@@ -48,6 +50,8 @@ export async function webChatPlugin(app: FastifyInstance, options: WebChatPlugin
   serve('/app.css', 'app.css');
   serve('/app.js', 'app.js');
   serve('/chat-view.js', 'chat-view.js');
+  serve('/chat-controls.js', 'chat-controls.js');
+  serve('/identity.js', 'identity.js');
   serve('/render-text.js', 'render-text.js');
 
   app.get('/client/bots', async (request) => {

@@ -2,11 +2,12 @@
 // POST /client/send and receives everything pushed on GET /client/events (Server-Sent Events); no polling.
 // Message text is rendered from its entities by render-text.js, as DOM nodes, never as HTML. On a phone
 // one pane shows at a time (list or chat); a restarted sandbox (a new instance id) resets the chats.
+// Buttons, the reply keyboard, the command menu, "typing…" and answers to presses: chat-controls.js.
 'use strict';
 
 (() => {
   const ASSISTANT = 'BotMaker';
-  const STORAGE_KEY = 'hearsay.sandbox.user';
+  const { readIdentity, saveIdentity, askName } = window.hearsayIdentity;
   const $ = (id) => document.getElementById(id);
   const ui = {
     meName: $('me-name'),
@@ -21,13 +22,9 @@
     text: $('text'),
     send: $('send'),
     sendError: $('send-error'),
-    nameDialog: $('name-dialog'),
-    nameForm: $('name-form'),
-    nameInput: $('name-input'),
     back: $('back'),
     backUnread: $('back-unread'),
-    rulesBanner: $('rules-banner'),
-    rulesProblems: $('rules-problems'),
+    commandsButton: $('commands-button'),
   };
   const narrow = window.matchMedia('(max-width: 640px)');
 
@@ -42,33 +39,11 @@
   let chosen = false;
   /** bot username (lower case) → the problems of its rules */
   const ruleProblems = new Map();
-
-  // Identity: ?user=ID&name=NAME wins; otherwise the id kept in localStorage, created on the first visit.
-  function readIdentity() {
-    const query = new URLSearchParams(location.search);
-    const queryId = Number(query.get('user'));
-    if (Number.isSafeInteger(queryId) && queryId > 0) return { id: queryId, name: query.get('name') || 'You', fromQuery: true };
-    try {
-      const saved = JSON.parse(localStorage.getItem(STORAGE_KEY) || 'null');
-      if (saved && Number.isSafeInteger(saved.id) && saved.id > 0 && typeof saved.name === 'string') return saved;
-    } catch (error) {
-      // A damaged entry is replaced below.
-    }
-    return null;
-  }
-
-  function saveIdentity(identity) {
-    if (!identity.fromQuery) localStorage.setItem(STORAGE_KEY, JSON.stringify({ id: identity.id, name: identity.name }));
-  }
-
-  function askName(initial) {
-    ui.nameInput.value = initial;
-    ui.nameDialog.showModal();
-    ui.nameInput.select();
-    return new Promise((resolve) => {
-      ui.nameForm.addEventListener('submit', () => resolve(ui.nameInput.value.trim().slice(0, 64) || 'You'), { once: true });
-    });
-  }
+  /** username (lower case) → what the chat shows besides messages (typing, reply keyboard, commands) */
+  const chatStates = new Map();
+  /** callback_query ids whose answer was already shown */
+  const shownAnswers = new Set();
+  const controls = window.hearsayChatControls;
 
   function chatOf(username) {
     const key = username.toLowerCase();
@@ -113,23 +88,12 @@
   };
 
   function renderBanner() {
-    const problems = ruleProblems.get(current.toLowerCase()) || [];
-    ui.rulesBanner.hidden = problems.length === 0;
-    ui.rulesProblems.replaceChildren(
-      ...problems.map((problem) => {
-        const item = document.createElement('li');
-        const where = document.createElement('code');
-        where.textContent = problem.where;
-        item.append(where, `: ${problem.message}`);
-        return item;
-      }),
-    );
+    window.hearsayChatView.renderRulesBanner(ruleProblems.get(current.toLowerCase()) || []);
   }
 
   function renderConversation() {
     const peer = peerOf(current) || { username: current, name: current, kind: 'bot' };
-    ui.peerTitle.textContent = peer.name;
-    ui.peerSub.textContent = peer.kind === 'assistant' ? 'creates and manages bots' : `@${peer.username}${peer.mine ? ' · your bot' : ''}`;
+    renderConversationHeaderOnly(peer);
     ui.peerAvatar.textContent = window.hearsayChatView.initial(peer.name);
     ui.peerAvatar.className = `avatar ${peer.kind}`;
     renderBanner();
@@ -141,9 +105,51 @@
       empty.textContent = peer.kind === 'assistant' ? 'Send /newbot to create a bot.' : 'No messages yet. Send /start.';
       ui.messages.replaceChildren(empty);
     } else {
-      ui.messages.replaceChildren(...sorted.map((message) => window.hearsayChatView.messageElement(message, textActions)));
+      ui.messages.replaceChildren(...sorted.map((message) => window.hearsayChatView.messageElement(message, textActions, press)));
     }
     ui.messages.scrollTop = ui.messages.scrollHeight;
+    renderChatState();
+  }
+
+  function renderChatState() {
+    const peer = peerOf(current);
+    controls.renderChatState(peer ? peer.name : current, chatStates.get(current.toLowerCase()), (text) => void send(text));
+  }
+
+  function setChatState(username, state) {
+    chatStates.set(username.toLowerCase(), state);
+    if (username.toLowerCase() === current.toLowerCase()) renderChatState();
+  }
+
+  async function loadChatState(username) {
+    const query = new URLSearchParams({ user: String(user.id), with: username });
+    const envelope = await (await fetch(`/client/chat-state?${query}`)).json();
+    if (envelope.ok) setChatState(username, envelope.result);
+  }
+
+  // A press spins its button until the bot answers (a 'changed' event brings the answer) or the press expires.
+  async function press(message, data) {
+    ui.sendError.textContent = '';
+    const failure = await controls.press({ id: user.id, first_name: user.name }, current, message.message_id, data);
+    if (failure) ui.sendError.textContent = `Not pressed: ${failure}`;
+  }
+
+  // An edited, pressed or deleted message changes in place.
+  function changeMessage(peerUsername, message) {
+    const chat = chatOf(peerUsername);
+    if (message.deleted) chat.messages.delete(message.message_id);
+    else chat.messages.set(message.message_id, message);
+    const answer = message.callback_answer;
+    if (answer && answer.status === 'answered' && answer.from === user.id && !shownAnswers.has(answer.callback_query_id)) {
+      shownAnswers.add(answer.callback_query_id);
+      controls.showAnswer(answer);
+    }
+    renderChatList();
+    if (peerUsername.toLowerCase() !== current.toLowerCase()) return;
+    const element = ui.messages.querySelector(`[data-message-id="${message.message_id}"]`);
+    if (!element) return;
+    if (message.deleted) element.remove();
+    else element.replaceWith(window.hearsayChatView.messageElement(message, textActions, press));
   }
 
   // A message for the open chat is appended in place, so screen readers announce only the new one.
@@ -158,7 +164,7 @@
       const empty = ui.messages.querySelector('.empty');
       if (empty) empty.remove();
       const newer = [...ui.messages.children].find((child) => Number(child.dataset.messageId) > message.message_id);
-      const element = window.hearsayChatView.messageElement(message, textActions);
+      const element = window.hearsayChatView.messageElement(message, textActions, press);
       if (newer) ui.messages.insertBefore(element, newer);
       else ui.messages.append(element);
       ui.messages.scrollTop = ui.messages.scrollHeight;
@@ -191,6 +197,7 @@
     renderChatList();
     renderConversation();
     if (!chat.loaded) void loadHistory(username);
+    void loadChatState(username);
     if (!narrow.matches || chosen) ui.text.focus();
   }
 
@@ -262,6 +269,14 @@
       const data = JSON.parse(event.data);
       addMessage(data.peer, data.message);
     });
+    events.addEventListener('changed', (event) => {
+      const data = JSON.parse(event.data);
+      changeMessage(data.peer, data.message);
+    });
+    events.addEventListener('chat', (event) => {
+      const data = JSON.parse(event.data);
+      setChatState(data.peer, data.state);
+    });
     events.addEventListener('rules', (event) => {
       const status = JSON.parse(event.data);
       if (status.problems.length > 0) ruleProblems.set(status.bot.toLowerCase(), status.problems);
@@ -271,8 +286,7 @@
     });
   }
 
-  function renderConversationHeaderOnly() {
-    const peer = peerOf(current);
+  function renderConversationHeaderOnly(peer = peerOf(current)) {
     ui.peerTitle.textContent = peer.name;
     ui.peerSub.textContent = peer.kind === 'assistant' ? 'creates and manages bots' : `@${peer.username}${peer.mine ? ' · your bot' : ''}`;
   }
@@ -288,6 +302,7 @@
       ui.composer.requestSubmit();
     }
   });
+  ui.commandsButton.addEventListener('click', () => controls.toggleMenu());
   ui.back.addEventListener('click', () => {
     showView('list');
     const button = ui.chatList.querySelector(`button[data-peer="${CSS.escape(current)}"]`);

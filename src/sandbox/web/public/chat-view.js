@@ -50,8 +50,8 @@
     return item;
   }
 
-  /** A message bubble: own messages on the right, the other side's on the left, with quote and time. */
-  function messageElement(message, textActions) {
+  /** A message bubble: own messages on the right, the other side's on the left, with quote, time and buttons. */
+  function messageElement(message, textActions, onPress) {
     const own = !message.from || !message.from.is_bot;
     const item = document.createElement('li');
     item.className = `bubble ${own ? 'own' : 'theirs'}`;
@@ -72,8 +72,30 @@
     sender.className = 'visually-hidden';
     sender.textContent = own ? 'You: ' : `${message.from.first_name}: `;
     item.append(sender, text, time);
+    if (message.edit_date) {
+      const edited = document.createElement('span');
+      edited.className = 'edited';
+      edited.textContent = 'edited';
+      time.prepend(edited);
+    }
+    const keyboard = window.hearsayChatControls.inlineKeyboard(message, onPress);
+    if (keyboard) item.append(keyboard);
     return item;
   }
 
-  window.hearsayChatView = { chatItem, messageElement, initial, lastMessage };
+  /** The banner over the chat that names each problem of the bot's rules (hidden when there are none). */
+  function renderRulesBanner(problems) {
+    document.getElementById('rules-banner').hidden = problems.length === 0;
+    document.getElementById('rules-problems').replaceChildren(
+      ...problems.map((problem) => {
+        const item = document.createElement('li');
+        const where = document.createElement('code');
+        where.textContent = problem.where;
+        item.append(where, `: ${problem.message}`);
+        return item;
+      }),
+    );
+  }
+
+  window.hearsayChatView = { chatItem, messageElement, initial, lastMessage, renderRulesBanner };
 })();

@@ -1,0 +1,126 @@
+// Buttons in the chat page, in a real browser (Debian's chromium through playwright-core), against a grammY bot
+// over real HTTP: a reply keyboard above the input, the command menu, "typing…", an inline keyboard whose
+// press is answered with a toast, and the message edited in place.
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Bot } from 'grammy';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { webChatPlugin } from '../../src/sandbox/web/plugin.js';
+import { createBotViaAssistant } from '../support/sandbox-harness.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const skip = !existsSync(CHROMIUM) && !process.env.CI;
+if (skip) console.warn(`test/web/web-chat-buttons.test.ts skipped: ${CHROMIUM} is missing (apt-get install chromium); in CI it must run`);
+
+const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
+const KEYBOARD = {
+  inline_keyboard: [
+    [
+      { text: 'Café Kiez', callback_data: 'vote:kiez' },
+      { text: 'Park Café', callback_data: 'vote:park' },
+    ],
+  ],
+};
+
+describe.skipIf(skip)('buttons in the web chat page', () => {
+  let dir: string;
+  let sandbox: Sandbox;
+  let baseUrl: string;
+  let context: BrowserContext;
+  let bot: Bot | undefined;
+  // The bot shows "typing…" and holds its reply until the test has seen the indicator.
+  let releaseReply: () => void = () => undefined;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'hearsay-web-buttons-'));
+    sandbox = await createSandbox();
+    await sandbox.app.register(webChatPlugin, { store: sandbox.store, onMessage: sandbox.onMessage });
+    baseUrl = await sandbox.listen({ host: '127.0.0.1', port: 0 });
+    const { token } = await createBotViaAssistant(baseUrl, { userId: 1, name: 'Meetup', username: 'meetup_poll_bot' });
+    bot = new Bot(token, { client: { apiRoot: baseUrl } });
+    await bot.api.setMyCommands([{ command: 'poll', description: 'Where should we meet?' }]);
+    bot.command('start', (ctx) => ctx.reply('Say hello.', { reply_markup: { keyboard: [[{ text: 'Hello' }]], one_time_keyboard: true } }));
+    bot.command('poll', async (ctx) => {
+      const seen = new Promise<void>((resolve) => (releaseReply = resolve));
+      await ctx.replyWithChatAction('typing');
+      await seen;
+      await ctx.reply('Where should the next meetup be?', { reply_markup: KEYBOARD });
+    });
+    bot.callbackQuery(/^vote:(\w+)$/, async (ctx) => {
+      await ctx.answerCallbackQuery({ text: 'Thanks!' });
+      await ctx.editMessageText(`You chose ${ctx.match[1]}.`);
+    });
+    await new Promise<void>((resolve) => void bot!.start({ timeout: 1, onStart: () => resolve() }));
+    context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1100, height: 720 },
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await bot?.stop();
+    await context?.close();
+    await sandbox?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const say = async (page: Page, text: string) => {
+    await page.locator('#text').fill(text);
+    await page.locator('#text').press('Enter');
+  };
+
+  it('presses a reply keyboard and an inline button, shows the toast and the edit in place', async () => {
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/?user=7101&name=Lou`);
+    await expect.poll(() => page.locator('#connection').textContent()).toBe('live');
+    await page.locator('#chat-list button[data-peer="meetup_poll_bot"]').click();
+    await expect.poll(() => page.locator('#peer-title').textContent()).toBe('Meetup');
+
+    // The reply keyboard shows above the input; its button sends its label and, being one-time, goes away.
+    await say(page, '/start');
+    const hello = page.locator('#reply-keyboard .reply-button', { hasText: 'Hello' });
+    await hello.waitFor();
+    await hello.click();
+    await page.locator('#messages .bubble.own .text', { hasText: 'Hello' }).waitFor();
+    await page.locator('#reply-keyboard').waitFor({ state: 'hidden' });
+
+    // The command menu lists what setMyCommands set; choosing a command sends it.
+    await page.locator('#commands-button').click();
+    const pollCommand = page.locator('#command-menu .command-item', { hasText: '/poll' });
+    expect(await pollCommand.locator('.command-description').textContent()).toBe('Where should we meet?');
+    await pollCommand.click();
+    await page.locator('#typing', { hasText: 'Meetup is typing…' }).waitFor();
+    releaseReply();
+
+    const poll = page.locator('#messages .bubble.theirs', { hasText: 'Where should the next meetup be?' });
+    await poll.waitFor();
+    await expect.poll(() => page.locator('#typing').isHidden()).toBe(true);
+    const messageId = await poll.getAttribute('data-message-id');
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'web-chat-inline-keyboard.png') });
+    await poll.locator('.inline-button', { hasText: 'Café Kiez' }).click();
+
+    await page.locator('#toast', { hasText: 'Thanks!' }).waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, 'web-chat-buttons.png') });
+    const edited = page.locator(`#messages [data-message-id="${messageId}"]`);
+    await edited.locator('.text', { hasText: 'You chose kiez.' }).waitFor();
+    expect(await edited.locator('.edited').textContent()).toBe('edited');
+    expect(await edited.locator('.inline-button').count()).toBe(0);
+    // /start, its answer, Hello, /poll and the poll: the edit added no message.
+    expect(await page.locator('#messages .bubble').count()).toBe(5);
+  });
+});
