@@ -10,6 +10,7 @@ import type { ListenAddress, WebhookConnectionLimits } from '../config/types.js'
 import { formatListenAddress } from '../config/listen-address.js';
 import type { UpdateDispatcher } from '../delivery/dispatcher.js';
 import type { HandledUpdates } from '../delivery/handled-updates.js';
+import { updateFingerprint } from '../journal/update-journal.js';
 import { UnstorableUpdateError, type WebhookInbox } from '../journal/webhook-inbox.js';
 import type { Logger } from '../log/logger.js';
 import type { HealthState } from '../ops/health.js';
@@ -54,7 +55,7 @@ export class WebhookIngress {
   private closed: Promise<void> | undefined;
   private localUrl: string | null = null;
   /** Accepted and not finished yet: a redelivery of one of these is answered 200 and not handled twice. */
-  private readonly accepted = new Set<number>();
+  private readonly accepted = new Map<number, string>();
   private readonly secretMatches: (header: unknown) => boolean;
 
   constructor(private readonly options: WebhookIngressOptions) {
@@ -153,14 +154,22 @@ export class WebhookIngress {
     const { dispatcher, handled, logger, metrics } = this.options;
     const id = update.update_id;
     if (this.closing) return unavailable(reply, 'shutting down');
-    if (this.accepted.has(id) || this.options.inbox.has(id)) return duplicate(reply, logger, id);
+    const fingerprint = updateFingerprint(update);
+    const held = this.accepted.get(id) ?? this.options.inbox.fingerprintOf(id);
+    if (held === fingerprint) return duplicate(reply, logger, id);
+    if (held !== undefined) {
+      // Another message under the id of one still being handled: the service started a new id sequence. Not
+      // acknowledged (one inbox entry per id): the service sends it again, once the old one is done.
+      logger.info({ update_id: id }, 'an update reuses the id of one still being handled (a new id sequence); asking the service to resend it');
+      return unavailable(reply, 'an update with this id is still being handled');
+    }
     // `accepted` grows before the inbox write is awaited, so concurrent requests cannot overshoot the bound.
     if (Math.max(dispatcher.inFlight, this.accepted.size) >= this.options.maxPending) {
       metrics.error('webhook_overloaded');
       logger.warn({ in_flight: dispatcher.inFlight }, 'too many updates in flight; asking the service to resend later');
       return unavailable(reply, 'overloaded');
     }
-    this.accepted.add(id);
+    this.accepted.set(id, fingerprint);
     if (await handled.has(id, update)) {
       this.accepted.delete(id);
       return duplicate(reply, logger, id);
@@ -187,7 +196,7 @@ export class WebhookIngress {
   /** Dispatches an update kept in the inbox; it leaves the inbox only once handled. */
   private handle(update: Update): void {
     const id = update.update_id;
-    this.accepted.add(id);
+    this.accepted.set(id, updateFingerprint(update));
     this.options.dispatcher
       .dispatch(update)
       .then(() => this.options.inbox.finish(id))

@@ -7,6 +7,7 @@ import type { Update } from '../api/types.js';
 import type { Logger } from '../log/logger.js';
 import { AppendLog } from './append-log.js';
 import { JournalError } from './errors.js';
+import { updateFingerprint } from './update-journal.js';
 
 export const INBOX_FILE = 'webhook.inbox';
 
@@ -86,6 +87,12 @@ export class WebhookInbox {
 
   has(updateId: number): boolean {
     return this.unfinished.has(updateId);
+  }
+
+  /** The fingerprint (see updateFingerprint) of the unfinished update with this id, if there is one. */
+  fingerprintOf(updateId: number): string | undefined {
+    const json = this.unfinished.get(updateId);
+    return json === undefined ? undefined : updateFingerprint(JSON.parse(json) as Update);
   }
 
   /**

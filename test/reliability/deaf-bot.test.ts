@@ -11,7 +11,8 @@ import { SERVICE_RETENTION_MS, UpdateJournal } from '../../src/journal/update-jo
 import { createLogger } from '../../src/log/logger.js';
 import { sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
 import type { RunProcess } from '../e2e/run-process.js';
-import { setUpBot } from './bot-process.js';
+import { injectFault } from '../support/in-process-service.js';
+import { postToWebhook, setUpBot, textUpdate } from './bot-process.js';
 
 describe('a restarted update id sequence is answered (issue 10, item 1)', () => {
   let sandbox: StartedSandbox;
@@ -50,6 +51,47 @@ describe('a restarted update id sequence is answered (issue 10, item 1)', () => 
       expect(await second.stop('SIGTERM')).toBe(0);
     }, 40_000);
   }
+});
+
+describe('webhook intake tells a new sequence from a redelivery (issue 10, item 1)', () => {
+  let sandbox: StartedSandbox;
+  const running: RunProcess[] = [];
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+  });
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((run) => run.stop('SIGKILL')));
+    await fetch(`${sandbox.baseUrl}/client/faults`, { method: 'DELETE' });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  it('another message under the id of one still being handled is not acknowledged (503), a true redelivery is (200), and it is answered later', async () => {
+    const { bot, launch, webhookUrl } = await setUpBot(sandbox, 'webhook', running);
+    const run = await launch();
+    // Two users with chats to the bot, so replies go through.
+    for (const user of [63, 64]) {
+      const sent = await sendAsUser(sandbox.baseUrl, user, bot.username, 'hi');
+      await waitForBotReplies(sandbox.baseUrl, { userId: user, bot: bot.username, after: sent.message_id, timeoutMs: 10_000 });
+    }
+    await injectFault(sandbox.baseUrl, { bot: bot.username, method: 'sendmessage', delay_ms: 1500, count: 1 });
+    const old = JSON.stringify(textUpdate(5000, 63, 'old sequence'));
+    const fresh = JSON.stringify({
+      ...textUpdate(5000, 64, 'new sequence'),
+      message: { ...(textUpdate(5000, 64, 'new sequence').message as object), message_id: 9 },
+    });
+    expect(await postToWebhook(webhookUrl, old)).toBe(200);
+    expect(await postToWebhook(webhookUrl, fresh)).toBe(503);
+    expect(await postToWebhook(webhookUrl, old)).toBe(200);
+    await waitForBotReplies(sandbox.baseUrl, { userId: 63, bot: bot.username, after: 0, count: 2, timeoutMs: 10_000 });
+    // The service sends the refused one again (as it does, until the old one is finished): then it is answered.
+    await expect.poll(() => postToWebhook(webhookUrl, fresh), { timeout: 10_000 }).toBe(200);
+    const replies = await waitForBotReplies(sandbox.baseUrl, { userId: 64, bot: bot.username, after: 0, count: 2, timeoutMs: 10_000 });
+    expect(replies[1]?.text).toBe('v1: new sequence');
+    expect(await run.stop('SIGTERM')).toBe(0);
+  }, 40_000);
 });
 
 function quietLogger() {
