@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Update } from '@grammyjs/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BotApiClient } from '../../src/api/client.js';
-import { createBotViaAssistant, sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
+import { createBotViaAssistant, pressButton, sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
 
 interface Received {
   update: Update;
@@ -161,6 +161,22 @@ describe('webhook delivery in the sandbox', () => {
     const sent = await send('ping');
     const [reply] = await waitForBotReplies(sandbox.baseUrl, { userId: 4001, bot: username, after: sent.message_id });
     expect(reply?.text).toBe('echo: ping');
+  });
+
+  it('a press reaches the webhook as a callback_query, and an answerCallbackQuery in the answer answers it', async () => {
+    const receiver = await startReceiver((update) =>
+      update.callback_query
+        ? { status: 200, body: JSON.stringify({ method: 'answerCallbackQuery', callback_query_id: update.callback_query.id, text: 'Noted' }) }
+        : { status: 200 },
+    );
+    closers.push(receiver.close);
+    await send('/start');
+    const keyboard = { inline_keyboard: [[{ text: 'Yes', callback_data: 'yes' }]] };
+    const question = await client.sendMessage({ chat_id: 4001, text: 'Sure?', reply_markup: keyboard } as Parameters<typeof client.sendMessage>[0]);
+    await client.setWebhook({ url: receiver.url });
+    const pressed = await pressButton(sandbox.baseUrl, 4001, { messageId: question.message_id, data: 'yes', wait: 5 });
+    expect(pressed.answer).toMatchObject({ status: 'answered', text: 'Noted' });
+    expect(receiver.received.map((entry) => entry.update.callback_query?.data ?? entry.update.message?.text)).toEqual(['/start', 'yes']);
   });
 
   it.each([

@@ -51,7 +51,8 @@ describe.skipIf(skip)('buttons in the web chat page', () => {
       await ctx.reply('Where should the next meetup be?', { reply_markup: KEYBOARD });
     });
     bot.callbackQuery(/^vote:(\w+)$/, async (ctx) => {
-      await ctx.answerCallbackQuery({ text: 'Thanks!' });
+      const park = ctx.match[1] === 'park';
+      await ctx.answerCallbackQuery({ text: park ? 'Park it is!' : 'Thanks!', show_alert: park });
       await ctx.editMessageText(`You chose ${ctx.match[1]}.`);
     });
     await new Promise<void>((resolve) => void bot!.start({ timeout: 1, onStart: () => resolve() }));
@@ -122,5 +123,18 @@ describe.skipIf(skip)('buttons in the web chat page', () => {
     expect(await edited.locator('.inline-button').count()).toBe(0);
     // /start, its answer, Hello, /poll and the poll: the edit added no message.
     expect(await page.locator('#messages .bubble').count()).toBe(5);
+
+    // An answer with show_alert is a dialog to dismiss.
+    await say(page, '/poll');
+    await page.locator('#typing', { hasText: 'Meetup is typing…' }).waitFor();
+    releaseReply();
+    const second = page.locator('#messages .bubble.theirs', { hasText: 'Where should the next meetup be?' });
+    await second.waitFor();
+    const again = page.locator(`#messages [data-message-id="${await second.getAttribute('data-message-id')}"]`);
+    await again.locator('.inline-button', { hasText: 'Park Café' }).click();
+    await page.locator('#alert-dialog', { hasText: 'Park it is!' }).waitFor();
+    await page.locator('#alert-dialog button').click();
+    await page.locator('#alert-dialog').waitFor({ state: 'hidden' });
+    await again.locator('.text', { hasText: 'You chose park.' }).waitFor();
   });
 });
