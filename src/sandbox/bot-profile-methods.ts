@@ -30,6 +30,7 @@ const ACTIONS = new Set([
 const PROFILE_LIMITS = { name: 64, description: 512, short_description: 120 } as const;
 type ProfileField = keyof typeof PROFILE_LIMITS;
 
+/** sendchataction: shows the action in the chat (or stops it with `cancel`). */
 export function sendChatAction({ store, bot }: MethodContext, params: Params): true {
   const action = (stringParam(params, 'action') ?? '').toLowerCase();
   if (action !== 'cancel' && !ACTIONS.has(action)) throw badRequest('wrong parameter action in request');
@@ -38,12 +39,14 @@ export function sendChatAction({ store, bot }: MethodContext, params: Params): t
   return true;
 }
 
+/** getchat: the private chat or group as a ChatFullInfo with the fields the sandbox knows. */
 export function getChat({ store, bot }: MethodContext, params: Params): Record<string, unknown> {
   const target = targetChat(store, bot, params, { write: false });
   const chat = target.kind === 'group' ? groupChat(target.group) : privateChat(target.user);
   return { ...chat, accent_color_id: 0, max_reaction_count: 11, accepted_gift_types: {} };
 }
 
+/** getchatmember: `member` for users and bots in the chat, `left` for others. */
 export function getChatMember({ store, bot }: MethodContext, params: Params): ChatMember {
   const target = targetChat(store, bot, params, { write: false });
   const userId = integerParam(params, 'user_id') ?? 0;
@@ -57,11 +60,13 @@ export function getChatMember({ store, bot }: MethodContext, params: Params): Ch
   return (inChat ? { status: 'member', user: member } : { status: 'left', user: member }) as ChatMember;
 }
 
+/** getchatmembercount: users and bots in a group; 2 in a private chat. */
 export function getChatMemberCount({ store, bot }: MethodContext, params: Params): number {
   const target = targetChat(store, bot, params, { write: false });
   return target.kind === 'group' ? target.group.memberIds.size + target.group.botIds.size : 2;
 }
 
+/** setmyname, getmyname, setmydescription, ...: per-language texts of the bot's profile. */
 export const setMyName = (context: MethodContext, params: Params): true => setProfileText(context, params, 'name');
 export const getMyName = ({ bot }: MethodContext, params: Params) => ({ name: profileText(bot.profile, params, 'name') ?? bot.name });
 export const setMyDescription = (context: MethodContext, params: Params): true => setProfileText(context, params, 'description');

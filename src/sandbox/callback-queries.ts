@@ -24,6 +24,7 @@ interface OpenQuery {
   waiters: Set<() => void>;
 }
 
+/** The open button presses of every bot, each until answered or expired. */
 export class CallbackQueries {
   private readonly open = new Map<string, OpenQuery>();
   private nextId = BigInt(randomInt(1, 2 ** 40)) * 1_000_000n;

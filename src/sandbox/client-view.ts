@@ -15,6 +15,7 @@ export interface DeletedMessage {
   revision: number;
 }
 
+/** `message` with what the client sees beside it (see ClientMessage). */
 export function clientMessage(store: SandboxStore, ref: ChatRef, message: Message): ClientMessage {
   const meta = store.messageMeta(ref, message.message_id);
   if (!meta) return message;

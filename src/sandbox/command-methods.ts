@@ -14,21 +14,25 @@ const COMMAND = /^[a-z0-9_]+$/;
 const SCOPES_WITH_CHAT = new Set(['chat', 'chat_administrators', 'chat_member']);
 const SCOPES = new Set(['default', 'all_private_chats', 'all_group_chats', 'all_chat_administrators', ...SCOPES_WITH_CHAT]);
 
+/** setmycommands: replaces the list of one scope and language (an empty list clears it). */
 export function setMyCommands({ bot }: MethodContext, params: Params): true {
   const commands = readCommands(params.commands);
   bot.commands.set(`${scopeKey(params.scope)}|${languageCode(params)}`, commands);
   return true;
 }
 
+/** getmycommands: the list of one scope and language, exactly as set. */
 export function getMyCommands({ bot }: MethodContext, params: Params): BotCommand[] {
   return bot.commands.get(`${scopeKey(params.scope)}|${languageCode(params)}`) ?? [];
 }
 
+/** deletemycommands: clears the list of one scope and language. */
 export function deleteMyCommands({ bot }: MethodContext, params: Params): true {
   bot.commands.delete(`${scopeKey(params.scope)}|${languageCode(params)}`);
   return true;
 }
 
+/** setchatmenubutton: the menu button of one chat, or the default one without chat_id. */
 export function setChatMenuButton({ bot }: MethodContext, params: Params): true {
   const chatId = stringParam(params, 'chat_id') ?? '';
   const raw = parsed(params.menu_button, "can't parse menu button JSON object");
@@ -45,6 +49,7 @@ export function setChatMenuButton({ bot }: MethodContext, params: Params): true 
   return true;
 }
 
+/** getchatmenubutton: the chat's menu button, else the default one, else `{"type": "default"}`. */
 export function getChatMenuButton({ bot }: MethodContext, params: Params): Record<string, unknown> {
   const chatId = stringParam(params, 'chat_id') ?? '';
   return bot.menuButtons.get(chatId) ?? bot.menuButtons.get('') ?? { type: 'default' };

@@ -18,6 +18,7 @@ interface Located {
   meta: MessageMeta;
 }
 
+/** editmessagetext: new text (parse_mode as for sendmessage) and optionally a new inline keyboard. */
 export function editMessageText(context: MethodContext, params: Params): Message {
   const { text, entities } = messageText(params);
   const keyboard = inlineMarkup(params);
@@ -28,6 +29,7 @@ export function editMessageText(context: MethodContext, params: Params): Message
   return applyEdit(context, target, message, meta, { text, entities, keyboard });
 }
 
+/** editmessagereplymarkup: a new inline keyboard, or none. */
 export function editMessageReplyMarkup(context: MethodContext, params: Params): Message {
   const keyboard = inlineMarkup(params);
   const { target, message, meta } = editable(context, params);
@@ -35,6 +37,7 @@ export function editMessageReplyMarkup(context: MethodContext, params: Params): 
   return applyEdit(context, target, message, meta, { text: message.text ?? '', entities: message.entities ?? [], keyboard });
 }
 
+/** deletemessage: removes the message for everyone in the chat. */
 export function deleteMessage({ store, bot }: MethodContext, params: Params): true {
   if (params.chat_id === undefined || params.chat_id === '') throw badRequest('chat identifier is not specified');
   const messageId = integerParam(params, 'message_id') ?? 0;

@@ -29,6 +29,7 @@ interface Candidate {
   bot: BotRecord;
 }
 
+/** Registers POST /client/press and GET /client/chat-state. */
 export async function pressRoutes(app: FastifyInstance, options: PressRoutesOptions): Promise<void> {
   const { store, callbacks, readUser } = options;
 
