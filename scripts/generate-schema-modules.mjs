@@ -71,3 +71,24 @@ try {
   // Not generated yet: write it.
 }
 if (previousWeb !== webModule) writeFileSync(webTarget, webModule);
+
+// The demo's rule files as strings, so `hearsay start` of the single executable has a bot to run where
+// there is no rules/ folder (the real files stay in rules/).
+const rulesDir = join(root, 'rules');
+const ruleFiles = readdirSync(rulesDir)
+  .filter((f) => /\.ya?ml$/.test(f))
+  .sort();
+const demoRulesModule =
+  `// Generated from rules/ by scripts/generate-schema-modules.mjs; do not edit.\n` +
+  `// Edit the files there and run \`npm run build\`.\n\n` +
+  `export const DEMO_RULES: Readonly<Record<string, string>> = {\n` +
+  ruleFiles.map((f) => `  ${JSON.stringify(f)}: ${JSON.stringify(readFileSync(join(rulesDir, f), 'utf8'))},\n`).join('') +
+  `};\n`;
+const demoRulesTarget = join(outDir, 'demo-rules.ts');
+let previousDemoRules = '';
+try {
+  previousDemoRules = readFileSync(demoRulesTarget, 'utf8');
+} catch {
+  // Not generated yet: write it.
+}
+if (previousDemoRules !== demoRulesModule) writeFileSync(demoRulesTarget, demoRulesModule);

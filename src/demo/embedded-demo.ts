@@ -13,6 +13,7 @@ import { startService, type RunningService } from '../service/start.js';
 import { checkRules } from '../rules/load.js';
 import { createDemoBot, demoUsernames } from './create-demo-bot.js';
 import { demoDataDir, type DemoDataDir } from './demo-data-dir.js';
+import { demoRules } from './demo-rules-dir.js';
 import { loadDemoConfig, type DemoConfigOptions } from './demo-config.js';
 import { DemoError } from './errors.js';
 import { connectableHost, hostForUrl } from './free-port.js';
@@ -24,6 +25,8 @@ export interface EmbeddedDemoOptions extends DemoConfigOptions {
   /** The checked settings from loadDemoSettings. */
   settings: ServiceConfig;
   logger: Logger;
+  /** How the user starts hearsay, for BotMaker's hint on running a bot they create (`hearsay` by default). */
+  hearsayCommand?: string;
 }
 
 export interface EmbeddedDemo {
@@ -31,6 +34,8 @@ export interface EmbeddedDemo {
   pageUrl: string;
   sandboxUrl: string;
   botUsername: string;
+  /** The rule folder the bot answers with (the built-in demo rules' temporary copy without a rules/ folder). */
+  rulesPath: string;
   service: RunningService;
   /** Stops the engine, then the sandbox; idempotent. */
   stop(): Promise<void>;
@@ -41,11 +46,26 @@ export const DEMO_BOT_NAME = 'hearsay demo';
 
 export async function startEmbeddedDemo(options: EmbeddedDemoOptions): Promise<EmbeddedDemo> {
   const { logger } = options;
+  const hearsay = options.hearsayCommand ?? 'hearsay';
+  const rules = await demoRules(options.settings, hearsay, options.cwd);
+  const rulesPath = rules.flag ?? options.settings.rulesPath;
+  if (rules.flag !== undefined) {
+    logger.info(
+      { rules: rulesPath },
+      `there is no rules/ folder here, so the demo answers with its built-in rules ('${hearsay} init' creates a bot of your own)`,
+    );
+  }
   // Broken rules are reported before anything listens, as `hearsay run` does; the service loads them again.
-  const { problems } = await checkRules(options.settings.rulesPath);
+  const { problems } = await checkRules(rulesPath);
   const errors = problems.filter((p) => p.severity === 'error');
-  if (errors.length > 0) throw rulesStartupError(options.settings.rulesPath, errors);
-  const sandbox = await createSandbox({ logger: logger.child({ name: 'sandbox' }) });
+  if (errors.length > 0) {
+    await rules.remove();
+    throw rulesStartupError(rulesPath, errors);
+  }
+  const sandbox = await createSandbox({
+    logger: logger.child({ name: 'sandbox' }),
+    ...(options.hearsayCommand !== undefined ? { hearsayCommand: options.hearsayCommand } : {}),
+  });
   const notices = new PageNotices();
   await sandbox.app.register(webChatPlugin, { store: sandbox.store, onMessage: sandbox.onMessage, notices });
   let listened: string;
@@ -53,6 +73,7 @@ export async function startEmbeddedDemo(options: EmbeddedDemoOptions): Promise<E
     listened = await sandbox.listen({ host: options.host, port: options.port });
   } catch (error) {
     await sandbox.close();
+    await rules.remove();
     throw new DemoError('listen', listenFailureMessage(`${hostForUrl(options.host)}:${options.port}`, error, SANDBOX_LISTEN_HINTS), { cause: error });
   }
   const port = new URL(listened).port;
@@ -65,7 +86,11 @@ export async function startEmbeddedDemo(options: EmbeddedDemoOptions): Promise<E
     const bot = await createDemoBot(sandboxUrl, { owner: DEMO_OWNER, name: DEMO_BOT_NAME, usernames: demoUsernames(), secrets: options.secrets });
     botUsername = bot.username;
     dataDir = await demoDataDir(options.settings, options.cwd);
-    const flags = dataDir.flag !== undefined ? { ...options.flags, data_dir: dataDir.flag } : options.flags;
+    const flags = {
+      ...options.flags,
+      ...(dataDir.flag !== undefined ? { data_dir: dataDir.flag } : {}),
+      ...(rules.flag !== undefined ? { rules: rules.flag } : {}),
+    };
     const config = await loadDemoConfig({ ...options, flags }, options.settings, sandboxUrl, bot.token);
     service = await startService(config, { logger });
     // The page opens on the demo bot and shows a banner in its chat while an edit has broken the rules.
@@ -75,9 +100,14 @@ export async function startEmbeddedDemo(options: EmbeddedDemoOptions): Promise<E
   } catch (error) {
     await sandbox.close();
     await dataDir?.remove();
+    await rules.remove();
     throw error;
   }
-  return { pageUrl: `${sandboxUrl}/`, sandboxUrl, botUsername, service, stop: stopper(service, sandbox, dataDir) };
+  const stop = stopper(service, sandbox, async () => {
+    await dataDir.remove();
+    await rules.remove();
+  });
+  return { pageUrl: `${sandboxUrl}/`, sandboxUrl, botUsername, rulesPath, service, stop };
 }
 
 function problemNotices(problems: readonly RuleProblem[], cwd: string): RuleProblemNotice[] {
@@ -90,13 +120,13 @@ function problemNotices(problems: readonly RuleProblem[], cwd: string): RuleProb
     });
 }
 
-function stopper(service: RunningService, sandbox: Sandbox, dataDir: DemoDataDir): () => Promise<void> {
+function stopper(service: RunningService, sandbox: Sandbox, removeTemporary: () => Promise<void>): () => Promise<void> {
   let stopping: Promise<void> | undefined;
   return () => {
     stopping ??= (async () => {
       await service.stop();
       await sandbox.close();
-      await dataDir.remove();
+      await removeTemporary();
     })();
     return stopping;
   };

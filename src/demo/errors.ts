@@ -1,5 +1,6 @@
-// Why the embedded demo could not start: the assistant refused the bot, or a server could not listen.
-export type DemoFailure = 'bot' | 'listen';
+// Why the embedded demo could not start: the assistant refused the bot, a server could not listen, or
+// the rule folder named does not exist.
+export type DemoFailure = 'bot' | 'listen' | 'rules';
 
 export class DemoError extends Error {
   override readonly name = 'DemoError';

@@ -1,5 +1,6 @@
 // BotMaker, the bot-creation assistant: /newbot → name → username → token; /token → which bot → new token
 // (the old one revoked at once); /mybots; /cancel; /help and /start. Every wrong step says what to send.
+// Unlike the real assistant, a new bot's answer also says how to run it with hearsay against this sandbox.
 import { storePeerMessage } from './chat-messages.js';
 import { ASSISTANT, type SandboxStore, type SandboxUser } from './store.js';
 
@@ -18,13 +19,27 @@ const HELP = [
 const USERNAME_CHARS = /^[A-Za-z][A-Za-z0-9_]*$/;
 const MAX_NAME_LENGTH = 64;
 
+export interface AssistantOptions {
+  /** How the user starts hearsay, for the run hint: `hearsay` unless told (e.g. `node /path/dist/cli/main.js`). */
+  hearsayCommand?: string;
+}
+
 export class Assistant {
   private readonly steps = new Map<number, Step>();
+  private readonly hearsayCommand: string;
+  /** The sandbox's address as the user reached it, for the run hint. */
+  private baseUrl = 'http://127.0.0.1:8081';
 
-  constructor(private readonly store: SandboxStore) {}
+  constructor(
+    private readonly store: SandboxStore,
+    options: AssistantOptions = {},
+  ) {
+    this.hearsayCommand = options.hearsayCommand ?? 'hearsay';
+  }
 
-  /** Handles one message the user sent to the assistant and stores its reply. */
-  handle(user: SandboxUser, text: string): void {
+  /** Handles one message the user sent to the assistant (through `baseUrl`) and stores its reply. */
+  handle(user: SandboxUser, text: string, baseUrl?: string): void {
+    if (baseUrl !== undefined) this.baseUrl = baseUrl;
     this.reply(user, this.answer(user, text.trim()));
   }
 
@@ -105,7 +120,19 @@ export class Assistant {
       bot.token,
       '',
       'Keep your token secret and store it safely: anyone who has it can control your bot.',
+      '',
+      ...this.runHint(bot.token),
     ].join('\n');
+  }
+
+  /** Sandbox only: the commands that make hearsay answer the new bot from a rules folder right away. */
+  private runHint(token: string): string[] {
+    return [
+      'Run it with hearsay against this sandbox, in another terminal:',
+      `${this.hearsayCommand} init my-bot && cd my-bot`,
+      `BOT_TOKEN=${token} BASE_URL=${this.baseUrl} ${this.hearsayCommand} start`,
+      'Then send it /start here. Edit my-bot/rules/ and its answers change at once.',
+    ];
   }
 
   private chooseBotForToken(user: SandboxUser, text: string): string {

@@ -39,7 +39,8 @@ export async function clientRoutes(app: FastifyInstance, { store, assistant, cal
     const known = store.rememberUser(user);
     const message = storeUserMessage(store, known, peer, text);
     if (peer.bot) peer.bot.queue.push(message);
-    else assistant.handle(known, text);
+    // The address the user reached the sandbox at, so the assistant's run hint works as shown.
+    else assistant.handle(known, text, `${request.protocol}://${request.host}`);
     return { ok: true, result: { message_id: message.message_id, chat_id: message.chat.id } };
   });
 

@@ -26,6 +26,8 @@ export interface SandboxOptions {
   rateLimits?: boolean | RateLimitOptions;
   /** How long a button press waits for answercallbackquery before it expires. Default 15 000 ms. */
   callbackTimeoutMs?: number;
+  /** How users start hearsay, for the assistant's hint on running a new bot (`hearsay` by default). */
+  hearsayCommand?: string;
 }
 
 export interface Sandbox {
@@ -78,7 +80,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ ok: false, error_code: 404, description: 'Not Found' }));
 
-  await app.register(clientRoutes, { store, assistant: new Assistant(store), callbacks });
+  await app.register(clientRoutes, {
+    store,
+    assistant: new Assistant(store, { ...(options.hearsayCommand !== undefined ? { hearsayCommand: options.hearsayCommand } : {}) }),
+    callbacks,
+  });
   await app.register(faultRoutes, { store, faults });
   await app.register(botApiRoutes, { store, faults, limiter, webhooks, callbacks, logger: options.logger });
 

@@ -1,5 +1,5 @@
-// The single executable (npm run build:binary) must run `check` and `run` on its own, with no
-// node_modules or dist/ beside it: copied into an empty temp directory and run from there.
+// The single executable (npm run build:binary) must run `check`, `run`, `init` and `start` on its own, with
+// no node_modules or dist/ beside it: copied into an empty temp directory and run from there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, createBotViaAssistant, sendAsUser, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
 import { startRun } from '../e2e/run-process.js';
+import { spawnStart, tokenFreeEnv, waitForLogLine, type StartedDemo } from '../start/start-process.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 let dir: string;
@@ -83,5 +84,46 @@ describe('the single executable', () => {
       }
       expect(run.lines.join('\n')).not.toContain(bot.token);
     });
+  });
+
+  describe('start and init', () => {
+    const started: StartedDemo[] = [];
+    afterAll(async () => {
+      for (const demo of started) {
+        if (demo.child.exitCode === null) demo.child.kill('SIGTERM');
+        await demo.exited;
+      }
+    });
+
+    async function startAndAsk(cwd: string, user: number, text: string): Promise<{ demo: StartedDemo; reply: string | undefined }> {
+      const demo = spawnStart(['--port', '0', '--log-format', 'json', '--polling-timeout', '1'], { env: tokenFreeEnv(), cwd, executable: binary });
+      started.push(demo);
+      const ready = await waitForLogLine(demo, /^Open http/);
+      const baseUrl = String(ready.sandbox);
+      const bot = String(ready.bot).slice(1);
+      const sent = await sendAsUser(baseUrl, { id: user, first_name: 'Ivy' }, bot, text);
+      const [reply] = await waitForBotReplies(baseUrl, { userId: user, bot, after: sent.message_id, timeoutMs: 15_000 });
+      return { demo, reply: reply?.text };
+    }
+
+    it('starts the demo with its built-in rules in a folder without rules/', async () => {
+      const empty = join(dir, 'empty');
+      mkdirSync(empty);
+      const { demo, reply } = await startAndAsk(empty, 901, '/start');
+      expect(reply).toBe('Welcome to the Corner Shop desk, Ivy! I can track orders and answer questions. Try /help.');
+      expect(demo.output()).toContain('there is no rules/ folder here, so the demo answers with its built-in rules');
+      demo.child.kill('SIGTERM');
+      expect(await demo.exited).toBe(0);
+    }, 60_000);
+
+    it('scaffolds a bot with init that start then answers', async () => {
+      const init = spawnSync(binary, ['init', 'my-bot'], { cwd: dir, encoding: 'utf8' });
+      expect(init.status).toBe(0);
+      expect(init.stdout).toContain(`${binary} start`);
+      const { demo, reply } = await startAndAsk(join(dir, 'my-bot'), 902, '/start');
+      expect(reply).toBe('Hello, Ivy! I am a brand-new bot. Try /help.');
+      demo.child.kill('SIGTERM');
+      expect(await demo.exited).toBe(0);
+    }, 60_000);
   });
 });

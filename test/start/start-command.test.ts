@@ -114,6 +114,41 @@ describe('hearsay start without a token', () => {
     expect(demo.output()).not.toContain(token);
   });
 
+  it('answers with the built-in demo rules where there is no rules/ folder, and says so', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'hearsay-start-empty-'));
+    try {
+      demo = spawnStart(['--port', '0', '--log-format', 'json', '--polling-timeout', '1'], { env: tokenFreeEnv(), cwd: empty });
+      const said = await waitForLogLine(
+        demo,
+        /^there is no rules\/ folder here, so the demo answers with its built-in rules \('node \S+main\.js init' creates a bot of your own\)$/,
+      );
+      const ready = await waitForLogLine(demo, /^Open http/);
+      expect(ready.rules).toBe(said.rules);
+      const baseUrl = String(ready.sandbox);
+      const sent = await sendAsUser(baseUrl, { id: 503, first_name: 'Di' }, 'hearsay_demo_bot', '/start');
+      const [welcome] = await waitForBotReplies(baseUrl, { userId: 503, bot: 'hearsay_demo_bot', after: sent.message_id });
+      expect(welcome?.text).toBe('Welcome to the Corner Shop desk, Di! I can track orders and answer questions. Try /help.');
+      expect(await stopWithSigterm(demo)).toBe(0);
+      // The temporary copy of the built-in rules goes with the demo.
+      expect(existsSync(String(said.rules))).toBe(false);
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('says plainly that a rule folder named on purpose does not exist (exit 1)', () => {
+    const result = spawnSync(process.execPath, [new URL('../../dist/cli/main.js', import.meta.url).pathname, 'start', '--port', '0', '--rules', 'nowhere'], {
+      env: tokenFreeEnv(),
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(
+      /^hearsay start: there is no rule folder at \S+nowhere; create one with 'node \S+main\.js init', or point --rules at your rules$/m,
+    );
+    expect(result.stderr).not.toContain('have problems');
+  });
+
   it('reports a wrong setting with exit code 2 before starting anything', () => {
     const result = spawnSync(
       process.execPath,
@@ -182,6 +217,9 @@ describe('hearsay start with BOT_TOKEN', () => {
     const [reply] = await waitForBotReplies(sandbox.baseUrl, { userId: 601, bot: 'real_start_bot', after: sent.message_id });
     expect(reply?.text).toBe('Hello, Cy!');
     expect(demo.output()).not.toMatch(/and talk to @|Server listening/);
+    // It says so, and how to get the demo instead.
+    expect(demo.output()).toContain("hearsay start: BOT_TOKEN is set, so this runs that bot (the same as 'hearsay run'), not the demo.");
+    expect(demo.output()).toMatch(/For the demo, leave it unset: env -u BOT_TOKEN -u BOT_TOKEN_FILE node \S+main\.js start/);
     expect(await stopWithSigterm(demo)).toBe(0);
     expect(demo.output()).not.toContain(bot.token);
   });

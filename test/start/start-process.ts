@@ -12,8 +12,12 @@ export interface StartedDemo {
   exited: Promise<number | null>;
 }
 
-export function spawnStart(args: string[], { env, cwd }: { env: NodeJS.ProcessEnv; cwd: string }): StartedDemo {
-  const child = spawn(process.execPath, [cli, 'start', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs `hearsay start` from dist/, or `executable start` (the single executable) when given. */
+export function spawnStart(args: string[], { env, cwd, executable }: { env: NodeJS.ProcessEnv; cwd: string; executable?: string }): StartedDemo {
+  const child =
+    executable === undefined
+      ? spawn(process.execPath, [cli, 'start', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(executable, ['start', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -10,6 +10,7 @@ import { processSecrets } from '../../log/secrets.js';
 import { StartupError } from '../../service/errors.js';
 import { FAILURE_EXIT_CODE, OK_EXIT_CODE, USAGE_EXIT_CODE } from '../exit-codes.js';
 import { addSettingOptions, serviceLogger, settingFlagValues, type SettingFlag } from '../setting-options.js';
+import { hearsayInvocation } from '../invocation.js';
 import { runCommand } from './run.js';
 
 type Options = Record<string, string | number | boolean | undefined>;
@@ -37,6 +38,11 @@ export function startCommand(): Command {
     const flags = settingFlagValues(flagKeys, options);
     const configPath = typeof options.config === 'string' ? options.config : undefined;
     if (process.env.BOT_TOKEN?.trim() || process.env.BOT_TOKEN_FILE?.trim()) {
+      const variable = process.env.BOT_TOKEN?.trim() ? 'BOT_TOKEN' : 'BOT_TOKEN_FILE';
+      process.stderr.write(
+        `hearsay start: ${variable} is set, so this runs that bot (the same as 'hearsay run'), not the demo. ` +
+          `For the demo, leave it unset: env -u BOT_TOKEN -u BOT_TOKEN_FILE ${hearsayInvocation()} start\n`,
+      );
       process.exitCode = await runInstead(options, flagKeys, configPath);
       return;
     }
@@ -80,7 +86,7 @@ async function runDemo({ host, port, configPath, flags }: DemoArguments): Promis
   try {
     // Loaded here, not at the top: `hearsay run` must not carry the sandbox and its web chat in memory.
     const { startEmbeddedDemo } = await import('../../demo/embedded-demo.js');
-    demo = await startEmbeddedDemo({ ...configOptions, host, port, settings, logger });
+    demo = await startEmbeddedDemo({ ...configOptions, host, port, settings, logger, hearsayCommand: hearsayInvocation() });
   } catch (error) {
     if (error instanceof StartupError) {
       for (const line of error.details) process.stderr.write(`${processSecrets.scrub(line)}\n`);
@@ -92,7 +98,7 @@ async function runDemo({ host, port, configPath, flags }: DemoArguments): Promis
     return FAILURE_EXIT_CODE;
   }
   logger.info(
-    { page: demo.pageUrl, bot: `@${demo.botUsername}`, mode: demo.service.mode, sandbox: demo.sandboxUrl, rules: settings.rulesPath },
+    { page: demo.pageUrl, bot: `@${demo.botUsername}`, mode: demo.service.mode, sandbox: demo.sandboxUrl, rules: demo.rulesPath },
     `Open ${demo.pageUrl} and talk to @${demo.botUsername}`,
   );
   return waitForEnd(demo, logger);

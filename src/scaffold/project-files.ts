@@ -1,0 +1,114 @@
+// The files `hearsay init` writes: a commented starter rule file, a settings file, the rules schema for
+// editors, a .gitignore for the journal and token files, and a README that says how to run the bot.
+import { rulesSchema } from '../generated/rules-schema.js';
+
+export const STARTER_RULES = `# yaml-language-server: $schema=../schemas/rules.schema.json
+# Your bot's rules. Every *.yaml file in this folder is read, in name order; rules are tried top to bottom
+# and the first one that matches answers. Edit this file while the bot runs: the next answer follows it.
+# Check the rules at any time with: hearsay check rules/
+rules:
+  # /start is the first message every user sends. {{user.first_name}} is the sender's first name.
+  - id: start
+    command: start
+    reply: "Hello, {{user.first_name}}! I am a brand-new bot. Try /help."
+    examples: ["/start"]
+
+  # A multi-line reply: |- keeps the line breaks.
+  - id: help
+    command: help
+    reply: |-
+      Here is what I understand:
+      /start - say hello
+      /help - this list
+      "order 1234" - where is my order
+      You can also just say hi.
+    examples: ["/help"]
+
+  # A regular expression (case-insensitive); a named group is available as {{match.NAME}}.
+  - id: order
+    pattern: 'order\\s*#?(?<number>\\d{3,10})'
+    reply: "Order {{match.number}} is on its way."
+    reply_to_message: true
+    examples: ["where is my order 1234?"]
+
+  # Any of these words or phrases, wherever they appear; several replies are picked at random.
+  - id: greet
+    keywords: [hi, hello, hey]
+    reply:
+      - "Hi {{user.first_name}}!"
+      - "Hello there! How can I help?"
+    examples: ["hi", "Hello!"]
+
+  # Answers only when no other rule matched.
+  - id: fallback
+    fallback: true
+    reply: "Sorry, I did not get that. Try /help."
+    examples: ["what is the meaning of life"]
+`;
+
+export const SETTINGS = `# hearsay settings for this bot. Every key is optional; these are the defaults.
+# The bot token is never written here: set BOT_TOKEN (or BOT_TOKEN_FILE) in the environment.
+rules: rules                 # the rule folder, relative to this file
+data_dir: .hearsay-data      # the journal of handled updates; keep it, one running bot per folder
+# base_url: https://api.telegram.org   # the Bot API; BASE_URL overrides it (the local sandbox: http://127.0.0.1:8081)
+
+ingress:
+  mode: polling              # polling | webhook (webhook also needs webhook.url)
+
+log:
+  level: info                # debug also logs what users wrote
+`;
+
+export const GITIGNORE = `# hearsay's journal of handled updates (see data_dir in hearsay.yaml)
+.hearsay-data/
+# Bot tokens: keep them out of version control
+*.token
+bot-token
+.env
+`;
+
+export function readme(name: string, hearsay: string): string {
+  return `# ${name}
+
+A chat bot run by hearsay from the YAML rules in \`rules/\`.
+
+## Try it locally (no token, no network)
+
+\`\`\`sh
+${hearsay} start
+\`\`\`
+
+starts a local sandbox of the messaging service with a chat page, creates a demo bot there and answers it
+with the rules in \`rules/\`. Open the address it prints and send \`/start\`. Edit \`rules/10-start.yaml\`
+while it runs: the next answer follows your edit, and a mistake is shown on the page with its line.
+
+## Check the rules
+
+\`\`\`sh
+${hearsay} check rules/
+\`\`\`
+
+## Run it for a real bot
+
+Create the bot with the messaging service's bot-creation assistant, then:
+
+\`\`\`sh
+export BOT_TOKEN=123456789:AAH...   # or BOT_TOKEN_FILE=/path/to/a/file/holding/it
+${hearsay} start                    # with a token, start runs that bot (the same as: ${hearsay} run)
+\`\`\`
+
+A bot created in a local sandbox runs the same way, pointed at the sandbox:
+\`BOT_TOKEN=<its token> BASE_URL=http://127.0.0.1:8081 ${hearsay} start\`.
+`;
+}
+
+/** The project's files by path relative to its folder. */
+export function projectFiles(name: string, hearsay: string): Map<string, string> {
+  return new Map([
+    ['rules/10-start.yaml', STARTER_RULES],
+    ['hearsay.yaml', SETTINGS],
+    ['schemas/rules.schema.json', `${JSON.stringify(rulesSchema, null, 2)}\n`],
+    ['.gitignore', GITIGNORE],
+    ['README.md', readme(name, hearsay)],
+  ]);
+}
