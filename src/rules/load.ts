@@ -71,9 +71,15 @@ export async function loadRules(path: string): Promise<LoadOutcome> {
     const cached = lastLoad.get(file);
     const { parsed, schema } = cached?.text === text ? cached : { parsed: parseYaml(file, text), schema: undefined };
     problems.push(...parsed.problems);
-    if (parsed.problems.length > 0) continue;
-    const { problems: schemaIssues, validRules, validFlows } = schema ?? schemaProblems(parsed);
-    if (schemaIssues.length === 0) cache.set(file, { text, parsed, schema: { problems: schemaIssues, validRules, validFlows } });
+    // A YAML error hides nothing the parser could still read: the intact rules are checked as usual.
+    const intact = parsed.problems.length > 0 ? parsed.intact : undefined;
+    if (parsed.problems.length > 0 && !intact) continue;
+    const checked = schema ?? schemaProblems(parsed);
+    const schemaIssues = intact ? checked.problems.filter((problem) => intact.holdsLine(problem.line)) : checked.problems;
+    const validRules = intact ? checked.validRules.filter((index) => intact.indexes.has(index)) : checked.validRules;
+    // Flows of a file with a YAML error are left to its YAML errors.
+    const validFlows = intact ? [] : checked.validFlows;
+    if (schemaIssues.length === 0 && !intact) cache.set(file, { text, parsed, schema: { problems: schemaIssues, validRules, validFlows } });
     problems.push(...schemaIssues);
     const data = parsed.data;
     const fileRules = data !== null && typeof data === 'object' ? (data as { rules?: unknown }).rules : undefined;
@@ -81,7 +87,7 @@ export async function loadRules(path: string): Promise<LoadOutcome> {
     if (Array.isArray(fileRules)) {
       fileRules.forEach((rule: unknown, index) => {
         const id = rule !== null && typeof rule === 'object' ? (rule as { id?: unknown }).id : undefined;
-        if (typeof id === 'string') ids.push({ id, parsed, path: ['rules', index, 'id'] });
+        if (typeof id === 'string' && (!intact || intact.indexes.has(index))) ids.push({ id, parsed, path: ['rules', index, 'id'] });
       });
     }
     for (const index of validRules) {
@@ -90,11 +96,11 @@ export async function loadRules(path: string): Promise<LoadOutcome> {
     }
     // A file's flow starts are tried after its rules, before the next file's.
     addFlows(parsed, validFlows, rules, origins, flows);
-    ids.push(...flowIds(parsed));
-    if (schemaIssues.length > 0 && Array.isArray(fileRules)) {
+    if (!intact) ids.push(...flowIds(parsed));
+    if ((schemaIssues.length > 0 || intact) && Array.isArray(fileRules)) {
       const valid = new Set(validRules);
       fileRules.forEach((raw: unknown, index) => {
-        const rule = valid.has(index) ? undefined : salvageRule(raw, index);
+        const rule = valid.has(index) || (intact && !intact.indexes.has(index)) ? undefined : salvageRule(raw, index);
         if (rule) {
           salvaged.push(rule);
           salvagedOrigins.push({ parsed, base: ['rules', index] });

@@ -2,15 +2,18 @@
 // regex, template, duplicate id) can point at the exact node that caused it.
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type YAMLError } from 'yaml';
 import { RuleProblem, type SourcePosition } from '../diagnostics/problem.js';
+import { intactRules, type IntactRules } from './intact-rules.js';
 import { parseBlockSubset } from './yaml-block-subset.js';
 
 export type NodePath = readonly (string | number)[];
 
 export interface ParsedYaml {
   file: string;
-  /** The plain data, or undefined when the YAML itself is broken (see problems). */
+  /** The plain data; with YAML problems, what the parser still read (or undefined), see `intact`. */
   data: unknown;
   problems: RuleProblem[];
+  /** Set only when the YAML has problems: the rules still read whole, whose other problems can be checked. */
+  intact?: IntactRules;
   /** Position of the value at `path`, or of its key when `key` is set; falls back to the nearest existing parent. */
   locate(path: NodePath, key?: boolean): SourcePosition;
 }
@@ -61,15 +64,16 @@ function parseFullYaml(file: string, text: string): ParsedYaml {
     problems.push(new RuleProblem(file, line, column, `YAML: ${yamlErrorMessage(error, text)}`));
   }
   let data: unknown;
-  if (doc.errors.length === 0) {
-    try {
-      data = doc.toJS({ maxAliasCount: 100 });
-    } catch (error) {
-      // e.g. an alias bomb: report it at the top of the file rather than crash the loader.
-      problems.push(new RuleProblem(file, 1, 1, `YAML: ${firstLine(error instanceof Error ? error.message : String(error))}`));
-    }
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    // e.g. an alias bomb: report it at the top of the file rather than crash the loader.
+    if (doc.errors.length === 0) problems.push(new RuleProblem(file, 1, 1, `YAML: ${firstLine(error instanceof Error ? error.message : String(error))}`));
   }
-  return { file, data, problems, locate: (path, key = false) => locateIn(doc, path, key, at) };
+  const locate = (path: NodePath, key = false) => locateIn(doc, path, key, at);
+  if (doc.errors.length === 0) return { file, data, problems, locate };
+  const intact = data === undefined ? undefined : intactRules(doc, [...new Set(doc.errors.map((error) => error.pos[0]))], lineCounter);
+  return { file, data, problems, locate, ...(intact ? { intact } : {}) };
 }
 
 function locateIn(doc: Document.Parsed, path: NodePath, key: boolean, at: (offset: number) => SourcePosition): SourcePosition {

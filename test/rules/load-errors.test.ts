@@ -27,6 +27,40 @@ describe('rule file errors with positions', () => {
     ]);
   });
 
+  it('a YAML error hides none of the problems in the rules the parser still read whole', async () => {
+    const yaml = [
+      'rules:',
+      '  - id: order',
+      "    pattern: 'order ('",
+      '    reply: x',
+      '  - id: closed',
+      '    command: hours',
+      '    reply: Note: we are closed',
+      '  - id: help',
+      '    command: help',
+      '    repyl: oops',
+      '  - id: greet',
+      '    text: hi',
+      '    reply: "Hi {{user.frist_name}}"',
+      '  - id: order',
+      '    text: again',
+      '    reply: dup',
+      '',
+    ].join('\n');
+    const problems = await problemsOf(yaml);
+    expect(problems).toEqual([
+      "3:14: invalid pattern: missing closing ): `order (` in rule 'order'",
+      "7:12: YAML: a second ': ' on this line starts a nested mapping; if it is part of the text, put the whole value in quotes",
+      "10:5: unknown key 'repyl' in rule 'help'; did you mean 'reply'?",
+      expect.stringMatching(/^13:\d+: unknown placeholder \{\{user\.frist_name\}\}/),
+      expect.stringMatching(/^14:9: duplicate rule id 'order': already used at .*:2:9/),
+    ]);
+    // Still no rule set: the file is broken.
+    await withRuleDir({ 'bot.yaml': yaml }, async (dir) => {
+      await expect(loadRuleSet(dir)).rejects.toBeInstanceOf(RuleLoadError);
+    });
+  });
+
   it('an unquoted {{placeholder}} is reported at its position without a warning on stderr', async () => {
     const warnings: unknown[] = [];
     const onWarning = (warning: Error) => warnings.push(warning.message);
