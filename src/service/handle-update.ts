@@ -66,6 +66,8 @@ export function createUpdateHandler(deps: UpdateHandlerDeps): UpdateHandler {
         rule: decision.ruleId,
         duration_ms: Math.round((performance.now() - started) * 10) / 10,
         ...(outcome ? { sent: outcome.sent, dropped: outcome.dropped } : {}),
+        // What users write is theirs: it reaches the log only when the operator asks for debug output.
+        ...(event.kind === 'message' && logger.isLevelEnabled('debug') ? { text: event.message.text } : {}),
       },
       'update handled',
     );

@@ -17,7 +17,7 @@ import { FakeBotApi } from '../delivery/fake-bot-api.js';
 const chat = { id: -100, type: 'group' as const, title: 'Shop' };
 const ada = { id: 42, is_bot: false, first_name: 'Ada' };
 
-function setup() {
+function setup(level = 'debug') {
   const api = new FakeBotApi();
   const lines: Array<Record<string, unknown>> = [];
   const destination = new Writable({
@@ -26,7 +26,7 @@ function setup() {
       done();
     },
   });
-  const logger = createLogger({ level: 'debug', destination, pretty: false, secrets: new Secrets() });
+  const logger = createLogger({ level, destination, pretty: false, secrets: new Secrets() });
   const metrics = new ServiceMetrics({ processMetrics: false });
   const handled = new MemoryHandledUpdates();
   const begun: number[] = [];
@@ -51,6 +51,31 @@ describe('createUpdateHandler', () => {
     expect(begun).toEqual([1]);
     expect(handled.has(1)).toBe(true);
     expect(lines.find((l) => l.msg === 'update handled')).toMatchObject({ update_id: 1, chat_id: -100, rule: 'hi', sent: 1, dropped: false });
+  });
+
+  it('logs one info line per update (chat, rule, latency) and what the user wrote only at debug level', async () => {
+    const quiet = setup('info');
+    await quiet.run({ update_id: 11, message: { message_id: 3, date: 1, chat, from: ada, text: 'HI' } });
+    await quiet.run({ update_id: 13, message: { message_id: 4, date: 1, chat, from: ada, text: 'my card is 4111' } });
+    expect(quiet.lines).toEqual([
+      {
+        level: 30,
+        time: expect.any(Number),
+        update_id: 11,
+        chat_id: -100,
+        rule: 'hi',
+        duration_ms: expect.any(Number),
+        sent: 1,
+        dropped: false,
+        msg: 'update handled',
+      },
+      { level: 30, time: expect.any(Number), update_id: 13, chat_id: -100, rule: null, duration_ms: expect.any(Number), msg: 'update handled' },
+    ]);
+    expect(JSON.stringify(quiet.lines)).not.toContain('4111');
+
+    const verbose = setup('debug');
+    await verbose.run({ update_id: 12, message: { message_id: 3, date: 1, chat, from: ada, text: 'my card is 4111' } });
+    expect(verbose.lines.find((l) => l.msg === 'update handled')).toMatchObject({ update_id: 12, rule: null, text: 'my card is 4111' });
   });
 
   it('answers a button press once, with no text and no message sent', async () => {
