@@ -45,6 +45,14 @@ interface OpenTag {
   offset: number;
 }
 
+// A Map, not an object literal: `&toString;` must not find Object.prototype.toString.
+const NAMED_REFERENCES = new Map([
+  ['lt', 60],
+  ['gt', 62],
+  ['amp', 38],
+  ['quot', 34],
+]);
+
 const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\r' || c === '\n' || c === '\v' || c === '\0';
 
 /** The character an `&…` reference at `start` stands for and where it ends, or undefined when it is a literal `&`. */
@@ -63,8 +71,7 @@ function decodeReference(input: string, start: number): { char: string; end: num
     if (code === 0 || code >= 0x10ffff || end - start >= 10) return undefined;
   } else {
     while (end < input.length && /[A-Za-z]/.test(input[end]!)) end++;
-    const named: Record<string, number> = { lt: 60, gt: 62, amp: 38, quot: 34 };
-    const found = named[input.slice(start + 1, end)];
+    const found = NAMED_REFERENCES.get(input.slice(start + 1, end));
     if (found === undefined) return undefined;
     code = found;
   }

@@ -50,6 +50,8 @@ describe('HTML', () => {
 
   it('decodes the named and numeric character references and keeps unknown ones as text', () => {
     expect(parseHtml('&lt;b&gt; &amp; &quot; &#65;&#x42; &#128512; &nbsp; &copy').text).toBe('<b> & " AB 😀 &nbsp; &copy');
+    // Found by the property test: names of Object.prototype members are no references either.
+    expect(parseHtml('&toString; &constructor &__proto__;').text).toBe('&toString; &constructor &__proto__;');
   });
 
   it('drops empty entities and links that are not links', () => {

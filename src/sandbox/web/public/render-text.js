@@ -57,7 +57,7 @@
   /** The element an entity becomes; its text goes inside `inner` (the same element unless noted). */
   function elementFor(entity, text, actions) {
     const value = text.slice(entity.offset, entity.offset + entity.length);
-    const tag = WRAPPERS[entity.type];
+    const tag = Object.hasOwn(WRAPPERS, entity.type) ? WRAPPERS[entity.type] : undefined;
     if (tag) {
       const element = document.createElement(tag);
       return { outer: element, inner: element };
