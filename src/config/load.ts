@@ -10,6 +10,7 @@ import { readConfigFile, type LoadedConfigFile } from './file.js';
 import { parseListenAddress } from './listen-address.js';
 import { describeSchemaError, validatorFor } from './schema-messages.js';
 import { SETTINGS, type SettingSpec } from './settings.js';
+import { readStoreSetting, registerStoreUrlSecret } from './store.js';
 import { readToken } from './token.js';
 import type { IngressMode, ListenAddress, LogFormat, LogLevel, ServiceConfig } from './types.js';
 
@@ -19,6 +20,7 @@ const DEFAULTS: Record<string, unknown> = {
   base_url: 'https://api.telegram.org',
   rules: 'rules',
   data_dir: '.hearsay-data',
+  store: 'file',
   'ingress.mode': 'polling',
   'polling.timeout': 30,
   'polling.limit': 100,
@@ -112,6 +114,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Servi
 
   // The secret goes into the registry before any message could include it.
   secrets.add(env.HEARSAY_WEBHOOK_SECRET);
+  registerStoreUrlSecret(env.HEARSAY_STORE, secrets);
+  registerStoreUrlSecret(flags.store, secrets);
   const tokenOrProblem = readToken(env, cwd, secrets);
 
   let file: LoadedConfigFile | null = null;
@@ -122,6 +126,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Servi
     try {
       file = await readConfigFile(configPath, shown);
       secrets.add(file.content.webhook?.secret);
+      registerStoreUrlSecret(file.content.store, secrets);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       problems.push(...error.problems);
@@ -187,6 +192,9 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Servi
     }
   }
 
+  const store = readStoreSetting(get<string>('store'), sourceOf('store'), env, cwd, secrets);
+  if (Array.isArray(store)) problems.push(...store);
+
   const mode = get<IngressMode>('ingress.mode');
   const webhookUrl = get<string | undefined>('webhook.url');
   if (mode === 'webhook' && webhookUrl === undefined) {
@@ -237,6 +245,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Servi
     baseUrl: get<string>('base_url').replace(/\/+$/, ''),
     rulesPath: get<string>('rules'),
     dataDir: get<string>('data_dir'),
+    store: Array.isArray(store) ? { kind: 'file' } : store,
     mode,
     configFile: file?.path ?? null,
     log: { level: get<LogLevel>('log.level'), format: get<LogFormat>('log.format') },

@@ -19,6 +19,15 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'base_url', env: 'BASE_URL', flag: '--base-url', kind: 'url', defaultText: 'https://api.telegram.org', meaning: 'Root of the Bot API service.' },
   { key: 'rules', env: 'HEARSAY_RULES', flag: '--rules', kind: 'path', defaultText: 'rules', meaning: 'Rule directory (or one rule file).' },
   { key: 'data_dir', env: 'HEARSAY_DATA_DIR', flag: '--data-dir', kind: 'path', defaultText: '.hearsay-data', meaning: 'Directory for the service state.' },
+  {
+    key: 'store',
+    env: 'HEARSAY_STORE',
+    flag: '--store',
+    kind: 'url',
+    defaultText: 'file',
+    meaning:
+      'Where the ledger, chat state and shared rate limits live: `file` (in `data_dir`, one instance) or `redis://host:port/db` (`rediss://` for TLS) shared by replicas; the password goes in `HEARSAY_STORE_PASSWORD` or `HEARSAY_STORE_PASSWORD_FILE`.',
+  },
   { key: 'ingress.mode', env: 'HEARSAY_MODE', flag: '--mode', kind: 'enum', defaultText: 'polling', meaning: '`polling` or `webhook`.' },
   {
     key: 'polling.timeout',

@@ -1,6 +1,9 @@
 // The resolved service configuration: every layer merged, every value checked and typed.
 // `startService` takes this; programmatic callers (e.g. an embedded demo) can build one with loadConfig.
 
+import type { StoreConfig } from './store.js';
+
+export type { RedisStoreConfig, StoreConfig } from './store.js';
 export type IngressMode = 'polling' | 'webhook';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export type LogFormat = 'auto' | 'json' | 'pretty';
@@ -19,6 +22,8 @@ export interface ServiceConfig {
   /** Absolute path of the rule directory or file. */
   rulesPath: string;
   dataDir: string;
+  /** Where the ledger, chat state and shared rate limits live (the file store in `dataDir` by default). */
+  store: StoreConfig;
   mode: IngressMode;
   /** The config file that was read, if any. */
   configFile: string | null;

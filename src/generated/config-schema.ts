@@ -24,6 +24,11 @@ export const configSchema = {
       "type": "string",
       "minLength": 1
     },
+    "store": {
+      "description": "Where the ledger, chat state and shared rate limits live: file (the embedded store in data_dir, the default) or redis://host:port/db (rediss:// for TLS) shared by several replicas. Prefer HEARSAY_STORE_PASSWORD for the password.",
+      "type": "string",
+      "minLength": 1
+    },
     "ingress": {
       "title": "IngressSettings",
       "type": "object",
@@ -275,6 +280,10 @@ export interface ConfigFile {
    * Directory for the service's state. Relative to the config file.
    */
   data_dir?: string;
+  /**
+   * Where the ledger, chat state and shared rate limits live: file (the embedded store in data_dir, the default) or redis://host:port/db (rediss:// for TLS) shared by several replicas. Prefer HEARSAY_STORE_PASSWORD for the password.
+   */
+  store?: string;
   ingress?: IngressSettings;
   polling?: PollingSettings;
   webhook?: WebhookSettings;

@@ -1,4 +1,4 @@
-// Secrets (the bot token, the webhook secret) that must never reach an output: the one redaction every
+// Secrets (the bot token, the webhook secret, the store password) that must never reach an output: the one redaction every
 // log line and every error the CLI prints goes through. Code should still avoid putting secrets into messages.
 
 /** What a redacted secret is replaced with. */
@@ -9,8 +9,12 @@ export const REDACTED = '<redacted>';
 // follows `/bot` and may end in `-` or `_`, where \b does not hold; the greedy tail takes the whole secret.
 const TOKEN_SHAPE = /(?<!\d)\d+(?::|%3A)[A-Za-z0-9_-]{20,}/gi;
 
+// The password part of any URL's user info (`redis://user:password@host`), registered or not: a store URL
+// pasted into a setting, an error or a log line carries it.
+const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:@/\s]*:)[^@/\s]+@/gi;
+
 /** Every form a secret can take in an output: as is, URL-encoded (`:` as `%3A`/`%3a`), and a token's secret half. */
-function formsOf(secret: string): string[] {
+function formsOf(secret: string, minLength: number): string[] {
   const forms = new Set([secret, encodeURIComponent(secret)]);
   const colon = secret.indexOf(':');
   if (colon >= 0) {
@@ -19,14 +23,18 @@ function formsOf(secret: string): string[] {
     forms.add(secret.slice(colon + 1));
   }
   // Short fragments would blank out ordinary words; real tokens, their halves and secrets are longer.
-  return [...forms].filter((form) => form.length >= 8);
+  return [...forms].filter((form) => form.length >= minLength);
 }
 
 export class Secrets {
   private readonly values = new Map<string, string[]>();
 
-  add(secret: string | undefined | null): void {
-    if (secret && secret.length >= 8) this.values.set(secret, formsOf(secret));
+  /**
+   * Registers a secret: from now on every output drops it. `minLength` guards against blanking ordinary words
+   * (tokens and generated secrets are long; a password chosen by a person may be shorter).
+   */
+  add(secret: string | undefined | null, minLength = 8): void {
+    if (secret && secret.length >= minLength) this.values.set(secret, formsOf(secret, minLength));
   }
 
   delete(secret: string): void {
@@ -39,7 +47,7 @@ export class Secrets {
     for (const form of forms) {
       if (text.includes(form)) text = text.split(form).join(REDACTED);
     }
-    return redactTokenShapes(text);
+    return redactTokenShapes(text).replace(URL_PASSWORD, `$1${REDACTED}@`);
   }
 }
 

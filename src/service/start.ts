@@ -82,6 +82,8 @@ export interface RunningService {
 
 export async function startService(config: ServiceConfig, options: StartServiceOptions): Promise<RunningService> {
   const { logger } = options;
+  // The Redis store is read and checked already; the service runs on it once its ledger is wired in.
+  if (config.store.kind === 'redis') throw new StartupError('state', `store ${config.store.url}: the Redis store is not available in this build yet`);
   const metrics = new ServiceMetrics();
   const health = new HealthState(config.mode);
   const cleanups: Array<() => Promise<void>> = [];

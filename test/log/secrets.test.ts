@@ -160,3 +160,28 @@ describe('the token never leaks, whatever its shape', () => {
     }
   }, 120_000);
 });
+
+describe('store passwords', () => {
+  it('the password of any scheme://user:password@ URL is redacted, registered or not, in log lines too', () => {
+    const secrets = new Secrets();
+    expect(secrets.scrub('cannot reach redis://:pa55word@10.0.0.5:6379/0 (ECONNREFUSED)')).toBe(
+      'cannot reach redis://:<redacted>@10.0.0.5:6379/0 (ECONNREFUSED)',
+    );
+    expect(secrets.scrub('"rediss://app:x%40y-z@host/1"')).toBe('"rediss://app:<redacted>@host/1"');
+    expect(secrets.scrub('redis://host:6379/0 and https://example.com/a:b@c')).toBe('redis://host:6379/0 and https://example.com/a:b@c');
+    const lines: string[] = [];
+    const logger = createLogger({
+      secrets,
+      destination: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(chunk.toString());
+          done();
+        },
+      }),
+    });
+    secrets.add('short-pw', 4);
+    logger.error({ url: 'redis://u:pa55word@h/0' }, 'store down; AUTH short-pw refused');
+    expect(lines.join('')).not.toMatch(/pa55word|short-pw/);
+    expect(lines.join('')).toContain('redis://u:<redacted>@h/0');
+  });
+});

@@ -1,0 +1,108 @@
+// The `store` setting: where the ledger, the chat state and the shared rate limits live — the embedded
+// file store in the data directory (the default, one instance), or a Redis server shared by replicas
+// (`redis://host:port/db`, `rediss://` for TLS). The password comes from the URL, HEARSAY_STORE_PASSWORD or
+// the file named by HEARSAY_STORE_PASSWORD_FILE, is registered as a secret at once and never shown.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Secrets } from '../log/secrets.js';
+import { ConfigProblem, type ConfigSource } from './errors.js';
+
+/** Where the service keeps what it must not lose. */
+export type StoreConfig = { kind: 'file' } | RedisStoreConfig;
+
+/** A Redis server shared by every replica of one bot. */
+export interface RedisStoreConfig {
+  kind: 'redis';
+  /** The URL as it may be shown: without any password. */
+  url: string;
+  host: string;
+  port: number;
+  /** The logical database (the URL's path), 0 by default. */
+  db: number;
+  /** `rediss://`: TLS to the server. */
+  tls: boolean;
+  username: string | null;
+  /** Never logged; registered with the process secrets as soon as it is read. */
+  password: string | null;
+}
+
+const PASSWORD_ENV = 'HEARSAY_STORE_PASSWORD';
+const PASSWORD_FILE_ENV = 'HEARSAY_STORE_PASSWORD_FILE';
+/** Shortest password redacted wherever it appears (shorter ones would blank ordinary words; the URL form is always cut). */
+const PASSWORD_REDACT_MIN = 4;
+
+/** The URL with any password cut out, for messages (the password itself is also a registered secret). */
+export function storeUrlForDisplay(raw: string): string {
+  return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/\s]*):[^@/\s]*@/i, '$1:<redacted>@');
+}
+
+/** Registers any password in a store URL as a secret before anything could echo the URL. */
+export function registerStoreUrlSecret(raw: unknown, secrets: Secrets): void {
+  if (typeof raw !== 'string') return;
+  const match = /^[a-z][a-z0-9+.-]*:\/\/[^:@/\s]*:([^@/\s]+)@/i.exec(raw.trim());
+  if (!match) return;
+  secrets.add(match[1], PASSWORD_REDACT_MIN);
+  try {
+    secrets.add(decodeURIComponent(match[1]!), PASSWORD_REDACT_MIN);
+  } catch {
+    /* not percent-encoded */
+  }
+}
+
+/**
+ * The store named by the setting's value (`file`, `redis://…`, `rediss://…`), with the password from the
+ * URL or the environment; a ConfigProblem (its message never carrying the password) when it is wrong.
+ */
+export function readStoreSetting(raw: string, source: ConfigSource, env: NodeJS.ProcessEnv, cwd: string, secrets: Secrets): StoreConfig | ConfigProblem[] {
+  const value = raw.trim();
+  if (value === 'file') return { kind: 'file' };
+  const shown = storeUrlForDisplay(value);
+  const problem = (message: string) => [new ConfigProblem('store', source, message)];
+  if (!/^rediss?:\/\//i.test(value) || !URL.canParse(value)) {
+    return problem(`store must be file, redis://host:port/db or rediss://host:port/db (got '${shown}')`);
+  }
+  const url = new URL(value);
+  if (!url.hostname) return problem(`store has no host (got '${shown}')`);
+  const path = url.pathname.replace(/^\/+|\/+$/g, '');
+  if (!/^\d{0,5}$/.test(path)) return problem(`store: the path must be a database number such as /0 (got '${shown}')`);
+  if (url.search || url.hash) return problem(`store takes no query or fragment; give only redis://host:port/db (got '${shown}')`);
+  const fromUrl = url.password ? decodeURIComponent(url.password) : null;
+  const fromEnv = readPasswordEnv(env, cwd, secrets);
+  if (fromEnv instanceof ConfigProblem) return [fromEnv];
+  if (fromUrl !== null && fromEnv !== null) {
+    return [new ConfigProblem('store', { kind: 'env', name: fromEnv.source }, `the store URL already carries a password; set it in one place only`)];
+  }
+  const tls = url.protocol.toLowerCase() === 'rediss:';
+  return {
+    kind: 'redis',
+    url: `${tls ? 'rediss' : 'redis'}://${url.host}/${path || '0'}`,
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port ? Number(url.port) : 6379,
+    db: path ? Number(path) : 0,
+    tls,
+    username: url.username ? decodeURIComponent(url.username) : null,
+    password: fromUrl ?? fromEnv?.password ?? null,
+  };
+}
+
+/** HEARSAY_STORE_PASSWORD or the file named by HEARSAY_STORE_PASSWORD_FILE; null when neither is set. */
+function readPasswordEnv(env: NodeJS.ProcessEnv, cwd: string, secrets: Secrets): { password: string; source: string } | ConfigProblem | null {
+  const direct = env[PASSWORD_ENV] || undefined;
+  const file = env[PASSWORD_FILE_ENV]?.trim() || undefined;
+  if (direct) secrets.add(direct, PASSWORD_REDACT_MIN);
+  if (direct && file)
+    return new ConfigProblem('store', { kind: 'env', name: PASSWORD_FILE_ENV }, `set either ${PASSWORD_ENV} or ${PASSWORD_FILE_ENV}, not both`);
+  if (direct) return { password: direct, source: PASSWORD_ENV };
+  if (!file) return null;
+  let password: string;
+  try {
+    // Only the trailing newline an editor adds is dropped: a password may well start or end with spaces.
+    password = readFileSync(resolve(cwd, file), 'utf8').replace(/\r?\n$/, '');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    return new ConfigProblem('store', { kind: 'env', name: PASSWORD_FILE_ENV }, `cannot read the store password file ${file} (${code})`);
+  }
+  secrets.add(password, PASSWORD_REDACT_MIN);
+  if (!password) return new ConfigProblem('store', { kind: 'env', name: PASSWORD_FILE_ENV }, `the store password file ${file} is empty`);
+  return { password, source: PASSWORD_FILE_ENV };
+}

@@ -1,0 +1,121 @@
+// The `store` setting: the file store unless told otherwise; a Redis URL from the file, HEARSAY_STORE or
+// --store; the password from the URL, HEARSAY_STORE_PASSWORD or HEARSAY_STORE_PASSWORD_FILE, registered as a
+// secret at once and absent from every problem message.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
+import { Secrets } from '../../src/log/secrets.js';
+
+const TOKEN = '123456:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
+const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'hearsay-store-config-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const load = (opts: { file?: string; env?: Record<string, string>; flags?: Record<string, string>; secrets?: Secrets } = {}) =>
+  (async () => {
+    if (opts.file !== undefined) await writeFile(join(dir, 'hearsay.yaml'), opts.file);
+    return loadConfig({ cwd: dir, env: { BOT_TOKEN: TOKEN, ...opts.env }, flags: opts.flags ?? {}, secrets: opts.secrets ?? new Secrets() });
+  })();
+
+async function problemsOf(promise: Promise<unknown>): Promise<string[]> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ConfigError);
+  return (error as ConfigError).problems.map((p) => p.format());
+}
+
+describe('store setting', () => {
+  it('is the file store by default', async () => {
+    expect((await load()).store).toEqual({ kind: 'file' });
+  });
+
+  it('takes a Redis URL from the file, the environment over the file, the flag over both', async () => {
+    const file = 'store: redis://cache.internal:6380/2\n';
+    expect((await load({ file })).store).toEqual({
+      kind: 'redis',
+      url: 'redis://cache.internal:6380/2',
+      host: 'cache.internal',
+      port: 6380,
+      db: 2,
+      tls: false,
+      username: null,
+      password: null,
+    });
+    expect((await load({ file, env: { HEARSAY_STORE: 'rediss://r.example.com' } })).store).toMatchObject({
+      tls: true,
+      port: 6379,
+      db: 0,
+      host: 'r.example.com',
+    });
+    const flagged = await load({ file, env: { HEARSAY_STORE: 'rediss://r.example.com' }, flags: { store: 'file' } });
+    expect(flagged.store).toEqual({ kind: 'file' });
+  });
+
+  it('reads the password from HEARSAY_STORE_PASSWORD, from a file, or from the URL, and registers it as a secret', async () => {
+    const secrets = new Secrets();
+    const fromEnv = await load({ env: { HEARSAY_STORE: 'redis://127.0.0.1:6379/0', HEARSAY_STORE_PASSWORD: 'pw-from-env' }, secrets });
+    expect(fromEnv.store).toMatchObject({ password: 'pw-from-env', url: 'redis://127.0.0.1:6379/0' });
+    expect(secrets.scrub('AUTH pw-from-env')).toBe('AUTH <redacted>');
+
+    await writeFile(join(dir, 'redis-password'), 'pw from file\n');
+    const fromFile = await load({ env: { HEARSAY_STORE: 'redis://127.0.0.1/0', HEARSAY_STORE_PASSWORD_FILE: 'redis-password' } });
+    expect(fromFile.store).toMatchObject({ password: 'pw from file' });
+
+    const urlSecrets = new Secrets();
+    const fromUrl = await load({ file: 'store: rediss://app:s%40lted-pw@r.example.com:6390/1\n', secrets: urlSecrets });
+    expect(fromUrl.store).toMatchObject({ username: 'app', password: 's@lted-pw', url: 'rediss://r.example.com:6390/1' });
+    expect(urlSecrets.scrub('password s@lted-pw')).toBe('password <redacted>');
+  });
+
+  it('reports a wrong store URL without showing its password', async () => {
+    const cases: Array<[Record<string, string>, RegExp]> = [
+      [
+        { HEARSAY_STORE: 'mysql://u:hunter2pw@db/1' },
+        /HEARSAY_STORE: store must be file, redis:\/\/host:port\/db or rediss:\/\/host:port\/db \(got 'mysql:\/\/u:<redacted>@db\/1'\)/,
+      ],
+      [{ HEARSAY_STORE: 'redis://:hunter2pw@host/cache' }, /the path must be a database number/],
+      [{ HEARSAY_STORE: 'redis://:hunter2pw@host/0', HEARSAY_STORE_PASSWORD: 'hunter2pw' }, /already carries a password; set it in one place only/],
+      [{ HEARSAY_STORE: 'redis://host/0', HEARSAY_STORE_PASSWORD: 'hunter2pw', HEARSAY_STORE_PASSWORD_FILE: 'x' }, /set either HEARSAY_STORE_PASSWORD or/],
+      [{ HEARSAY_STORE: 'redis://host/0', HEARSAY_STORE_PASSWORD_FILE: 'missing-file' }, /cannot read the store password file missing-file \(ENOENT\)/],
+    ];
+    for (const [env, expected] of cases) {
+      const problems = await problemsOf(load({ env }));
+      expect(problems.join('\n')).toMatch(expected);
+      expect(problems.join('\n')).not.toContain('hunter2pw');
+    }
+  });
+
+  it('hearsay run never prints a store password, whether it comes from the URL or the environment', async () => {
+    const rules = join(dir, 'rules');
+    await writeFile(join(dir, 'bot.yaml'), 'rules:\n  - id: hi\n    pattern: hi\n    reply: hello\n');
+    const runs: Array<{ args: string[]; env: Record<string, string> }> = [
+      { args: ['--store', 'redis://:Sup3r-secret-pw@127.0.0.1:1/nope'], env: {} },
+      { args: ['--store', 'redis://user:Sup3r-secret-pw@127.0.0.1:1/0', '--polling-timeout', 'x'], env: {} },
+      { args: [], env: { HEARSAY_STORE: 'redis://127.0.0.1:1/0', HEARSAY_STORE_PASSWORD: 'Sup3r-secret-pw', HEARSAY_POLLING_LIMIT: '0' } },
+    ];
+    for (const { args, env } of runs) {
+      const output = await new Promise<{ code: number | null; text: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [cli, 'run', '--rules', join(dir, 'bot.yaml'), '--data-dir', join(rules, 'data'), ...args],
+          { env: { PATH: process.env.PATH ?? '', BOT_TOKEN: TOKEN, ...env }, timeout: 20_000 },
+          (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, text: `${stdout}${stderr}` }),
+        );
+      });
+      expect(output.code, output.text).toBe(2);
+      expect(output.text).toMatch(/store|polling/);
+      expect(output.text).not.toContain('Sup3r-secret-pw');
+    }
+  }, 60_000);
+});
