@@ -1,9 +1,10 @@
-// The user side of groups: create a group of users and bots, post in it as a member, read it. Reached
-// through POST /client/groups and the `chat` form of /client/send and /client/messages.
+// The user side of groups: create a group of users and bots, join or leave one, post in it as a member, read
+// it. Reached through POST /client/groups (and /:id/join, /:id/leave) and the `chat` form of /client/send and /client/messages.
 import type { FastifyInstance } from 'fastify';
 import type { Message } from '@grammyjs/types';
 import { badRequest } from './api-failure.js';
 import { deliverToGroupBots, storeGroupUserMessage } from './group-chat.js';
+import { changeMembership, type MembershipChange } from './group-membership.js';
 import type { GroupRecord, GroupType, SandboxStore, SandboxUser } from './store.js';
 
 const MAX_TITLE_LENGTH = 128;
@@ -41,13 +42,28 @@ export async function groupRoutes(app: FastifyInstance, { store, readUser, objec
     );
     return { ok: true, result: { chat_id: group.id } };
   });
+
+  const membershipRoute = (change: MembershipChange) => async (request: { params: unknown; body: unknown }) => {
+    const body = objectBody(request.body);
+    const user = readUser(body.user);
+    const group = knownGroup(store, (request.params as { id: string }).id);
+    const message = changeMembership(store, group, store.rememberUser(user), change);
+    return { ok: true, result: { message_id: message.message_id, chat_id: group.id } };
+  };
+  app.post('/client/groups/:id/join', membershipRoute('join'));
+  app.post('/client/groups/:id/leave', membershipRoute('leave'));
+}
+
+function knownGroup(store: SandboxStore, chat: unknown): GroupRecord {
+  const id = typeof chat === 'string' && /^-\d+$/.test(chat.trim()) ? Number(chat) : chat;
+  const group = typeof id === 'number' ? store.group(id) : undefined;
+  if (!group) throw badRequest(`there is no group with the chat id ${String(chat)}; create one with POST /client/groups`);
+  return group;
 }
 
 /** The group named by a client request, which `userId` must be a member of. */
 export function memberGroup(store: SandboxStore, chat: unknown, userId: number): GroupRecord {
-  const id = typeof chat === 'string' && /^-\d+$/.test(chat.trim()) ? Number(chat) : chat;
-  const group = typeof id === 'number' ? store.group(id) : undefined;
-  if (!group) throw badRequest(`there is no group with the chat id ${String(chat)}; create one with POST /client/groups`);
+  const group = knownGroup(store, chat);
   if (!group.memberIds.has(userId)) throw badRequest(`user ${userId} is not a member of the group ${group.id}`);
   return group;
 }

@@ -1,14 +1,14 @@
 // One bot's pending updates: numbered in arrival order, removed when confirmed by an offset (polling) or
 // after a 2xx answer (webhook). Wakes the single long poll allowed at a time and tells the webhook worker.
 // Update types outside the bot's allowed_updates are not queued at all, as on the real service.
-import type { CallbackQuery, Message, Update } from '@grammyjs/types';
+import type { CallbackQuery, ChatMemberUpdated, Message, Update } from '@grammyjs/types';
 
 export type PollOutcome = 'ready' | 'timeout' | 'conflict' | 'cancelled';
 
 /** The update kinds the sandbox produces. */
-export type UpdateKind = 'message' | 'callback_query';
+export type UpdateKind = 'message' | 'callback_query' | 'chat_member';
 
-/** What an empty allowed_updates list means: everything but these (which the sandbox never produces anyway). */
+/** What an empty allowed_updates list means: everything but these (a bot gets them only when it lists them). */
 const OFF_BY_DEFAULT = new Set(['chat_member', 'message_reaction', 'message_reaction_count']);
 
 // The real service treats an offset more than this far beyond the newest update as invalid and answers from the oldest.
@@ -63,6 +63,11 @@ export class UpdateQueue {
     return this.pushUpdate('callback_query', query);
   }
 
+  /** Queues a chat_member update; returns it, or undefined unless allowed_updates names chat_member. */
+  pushChatMember(change: ChatMemberUpdated): Update | undefined {
+    return this.pushUpdate('chat_member', change);
+  }
+
   /**
    * allowed_updates as the real service applies it: a list with known names replaces the setting; an empty
    * list restores the default; anything else (unknown names only, malformed) leaves the setting unchanged.
@@ -85,7 +90,7 @@ export class UpdateQueue {
     return this.allowed ? this.allowed.has(kind) : !OFF_BY_DEFAULT.has(kind);
   }
 
-  private pushUpdate(kind: UpdateKind, payload: Message | CallbackQuery): Update | undefined {
+  private pushUpdate(kind: UpdateKind, payload: Message | CallbackQuery | ChatMemberUpdated): Update | undefined {
     if (!this.accepts(kind)) return undefined;
     const update = { update_id: this.nextUpdateId++, [kind]: payload } as unknown as Update;
     this.pending.push(update);

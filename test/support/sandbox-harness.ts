@@ -127,6 +127,17 @@ export async function sendToGroup(
   return clientCall(baseUrl, '/client/send', { method: 'POST', body: JSON.stringify(body) });
 }
 
+/** The user joins (`join`) or leaves (`leave`) the group through POST /client/groups/:id/join or /leave. */
+export async function changeGroupMembership(
+  baseUrl: string,
+  user: HarnessUser,
+  chatId: number,
+  change: 'join' | 'leave',
+): Promise<{ message_id: number; chat_id: number }> {
+  const body = { user: { first_name: `User${user.id}`, ...user } };
+  return clientCall(baseUrl, `/client/groups/${chatId}/${change}`, { method: 'POST', body: JSON.stringify(body) });
+}
+
 /** The group's messages newer than `after`, as member `userId` sees them (long-polls up to `waitSeconds`). */
 export async function groupMessages(baseUrl: string, userId: number, chatId: number, after = 0, waitSeconds = 0): Promise<Message[]> {
   const query = new URLSearchParams({ user: String(userId), chat: String(chatId), after: String(after), wait: String(waitSeconds) });

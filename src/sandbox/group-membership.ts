@@ -1,0 +1,51 @@
+// A user joins or leaves a group (POST /client/groups/:id/join and /leave). As on the real service, the group
+// gets a service message (`new_chat_members` / `left_chat_member`) that every bot in it receives whatever its
+// privacy mode, and bots that listed `chat_member` in allowed_updates also get a `chat_member` update.
+import type { ChatMemberUpdated, Message } from '@grammyjs/types';
+import { badRequest } from './api-failure.js';
+import { userAsSender } from './chat-messages.js';
+import { groupChat } from './group-chat.js';
+import type { GroupRecord, SandboxStore, SandboxUser } from './store.js';
+
+export type MembershipChange = 'join' | 'leave';
+
+/**
+ * Adds the user to the group or removes them, stores the service message and queues the updates for the
+ * group's bots. Joining a group one is in, or leaving one one is not in, is a 400 and changes nothing.
+ */
+export function changeMembership(store: SandboxStore, group: GroupRecord, user: SandboxUser, change: MembershipChange): Message {
+  const member = group.memberIds.has(user.id);
+  if (change === 'join' && member) throw badRequest(`user ${user.id} is already a member of the group ${group.id}`);
+  if (change === 'leave' && !member) throw badRequest(`user ${user.id} is not a member of the group ${group.id}`);
+  // The member list changes first, so a reader woken by the service message already sees the new membership.
+  if (change === 'join') group.memberIds.add(user.id);
+  else group.memberIds.delete(user.id);
+  const sender = userAsSender(user);
+  const message = store.appendGroupMessage(group, (messageId, date) => ({
+    message_id: messageId,
+    from: sender,
+    chat: groupChat(group),
+    date,
+    ...(change === 'join' ? { new_chat_members: [sender] } : { left_chat_member: sender }),
+  })) as Message;
+  const update = chatMemberUpdate(group, user, change, message.date);
+  for (const bot of store.allBots()) {
+    if (!group.botIds.has(bot.id)) continue;
+    bot.queue.push(message);
+    bot.queue.pushChatMember(update);
+  }
+  return message;
+}
+
+/** The `chat_member` update of a user who joined or left on their own (so `from` is the member). */
+function chatMemberUpdate(group: GroupRecord, user: SandboxUser, change: MembershipChange, date: number): ChatMemberUpdated {
+  const member = userAsSender(user);
+  const [before, after] = change === 'join' ? (['left', 'member'] as const) : (['member', 'left'] as const);
+  return {
+    chat: groupChat(group),
+    from: member,
+    date,
+    old_chat_member: { status: before, user: member },
+    new_chat_member: { status: after, user: member },
+  } as ChatMemberUpdated;
+}
