@@ -265,6 +265,11 @@ export class SandboxStore {
     return this.groups.get(id);
   }
 
+  /** Every group, oldest first. */
+  allGroups(): GroupRecord[] {
+    return [...this.groups.values()];
+  }
+
   groupMessages(groupId: number): Message[] {
     return this.chats.get(`group:${groupId}`)?.messages ?? [];
   }

@@ -1,27 +1,39 @@
-// The chats a page user sees: the assistant first, then every bot the sandbox knows, oldest first.
-// The sandbox is a local playground, so a bot someone else created (the `hearsay start` demo bot) is
-// listed too: that is the bot a user opening the page wants to talk to.
+// The chats a page user sees: the assistant first, then every bot the sandbox knows, oldest first, then
+// every group. The sandbox is a local playground, so a bot someone else created (the `hearsay start` demo
+// bot) is listed too: that is the bot a user opening the page wants to talk to; a group the user is not in
+// is listed so they can join it.
 import { ASSISTANT, type SandboxStore } from '../store.js';
 
 export interface ChatListEntry {
+  /** The bot's username; for a group, its chat id as text (the page keys chats by this). */
   username: string;
   name: string;
-  kind: 'assistant' | 'bot';
+  kind: 'assistant' | 'bot' | 'group';
   /** True when the page's user created the bot. */
   mine: boolean;
+  /** For a group: its chat id and whether the page's user is a member. */
+  chatId?: number;
+  member?: boolean;
 }
 
 export function chatList(store: SandboxStore, userId?: number): ChatListEntry[] {
   return [
     { username: ASSISTANT.username, name: ASSISTANT.name, kind: 'assistant', mine: false },
     ...store.allBots().map((bot) => ({ username: bot.username, name: bot.name, kind: 'bot' as const, mine: bot.ownerId === userId })),
+    ...store.allGroups().map((group) => ({
+      username: String(group.id),
+      name: group.title,
+      kind: 'group' as const,
+      mine: false,
+      chatId: group.id,
+      member: userId !== undefined && group.memberIds.has(userId),
+    })),
   ];
 }
 
-/** Changes whenever a bot is added or renamed; cheap enough to compute on every message. */
+/** Changes whenever a bot is added or renamed, or a group is created or its members change; cheap enough to compute on every message. */
 export function chatListSignature(store: SandboxStore): string {
-  return store
-    .allBots()
-    .map((bot) => `${bot.username}\u0000${bot.name}`)
-    .join('\u0001');
+  const bots = store.allBots().map((bot) => `${bot.username}\u0000${bot.name}`);
+  const groups = store.allGroups().map((group) => `${group.id}\u0000${group.title}\u0000${[...group.memberIds].join(',')}`);
+  return [...bots, ...groups].join('\u0001');
 }

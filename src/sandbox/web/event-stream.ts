@@ -2,8 +2,9 @@
 // sandbox, and the chat to open), `message` for every message stored in one user's chats (both directions,
 // as the client API shows them: any reply markup, edits, the last press), `changed` when one is edited,
 // pressed, answered or deleted, `chat` with what the chat shows besides messages (typing, reply keyboard,
-// command menu), `bots` whenever the chat list changes, `rules` when a bot's rules break or are fixed, and a heartbeat.
+// command menu), for private chats and the groups the user is in, `bots` whenever the chat list changes (bots, groups, membership), `rules` when a bot's rules break or are fixed, and a heartbeat.
 import type { ServerResponse } from 'node:http';
+import type { Message } from '@grammyjs/types';
 import type { FastifyReply } from 'fastify';
 import { chatStateOf } from '../chat-state.js';
 import { clientMessage } from '../client-view.js';
@@ -54,13 +55,16 @@ export class EventStreams {
     const stopRules = this.notices.onRules((status) => write('rules', status));
 
     let signature = chatListSignature(this.store);
-    const refOf = (event: StoredMessageEvent | ChatChangeEvent): ChatRef => ({ userId: event.userId, peer: event.peer, peerId: event.peerId });
-    const writeState = (ref: ChatRef) => write('chat', { peer: ref.peer, state: chatStateOf(this.store, ref, userId) });
+    const refOf = (event: StoredMessageEvent | ChatChangeEvent): ChatRef =>
+      event.groupId === undefined
+        ? { userId: event.userId, peer: event.peer, peerId: event.peerId }
+        : { userId: event.groupId, peer: '', groupId: event.groupId };
+    // The page keys a group's chat by its id as text (see chat-list).
+    const keyOf = (event: StoredMessageEvent | ChatChangeEvent): string => (event.groupId === undefined ? event.peer : String(event.groupId));
+    const writeState = (event: StoredMessageEvent | ChatChangeEvent) =>
+      write('chat', { peer: keyOf(event), state: chatStateOf(this.store, refOf(event), userId) });
     const unsubscribe = this.onMessage((event) => {
-      if (event.userId === userId && event.groupId === undefined) {
-        write('message', { peer: event.peer, message: clientMessage(this.store, refOf(event), event.message) });
-        writeState(refOf(event));
-      }
+      // A chat list change (a new bot, a join) goes first, so the page knows the chat the message belongs to.
       // A bot is created inside the assistant's conversation, just before its answer is stored, so
       // checking on every stored message announces a new bot within the same turn.
       const current = chatListSignature(this.store);
@@ -68,14 +72,18 @@ export class EventStreams {
         signature = current;
         write('bots', { bots: chatList(this.store, userId) });
       }
+      if (this.concerns(event, userId)) {
+        write('message', { peer: keyOf(event), message: clientMessage(this.store, refOf(event), event.message) });
+        writeState(event);
+      }
     });
     const stopChanges = this.store.onChange((event) => {
-      if (event.userId !== userId || event.groupId !== undefined) return;
+      if (!this.concerns(event, userId)) return;
       const ref = refOf(event);
-      if (event.kind === 'action') return writeState(ref);
-      if (event.messageId === undefined || ref.peerId === undefined) return;
-      const message = this.store.findMessage(userId, ref.peerId, event.messageId);
-      write('changed', { peer: event.peer, message: message ? clientMessage(this.store, ref, message) : { message_id: event.messageId, deleted: true } });
+      if (event.kind === 'action') return writeState(event);
+      if (event.messageId === undefined) return;
+      const message = this.changedMessage(ref, event.messageId);
+      write('changed', { peer: keyOf(event), message: message ? clientMessage(this.store, ref, message) : { message_id: event.messageId, deleted: true } });
     });
     const heartbeat = setInterval(() => response.write(': heartbeat\n\n'), this.heartbeatMs);
 
@@ -94,6 +102,18 @@ export class EventStreams {
     this.open_.add(stream);
     // The response closes when the browser goes away (the request's own 'close' fires once its body is read).
     response.on('close', stream.close);
+  }
+
+  /** Whether the page user sees this chat event: their own private chats, groups they are in, and their own leaving. */
+  private concerns(event: StoredMessageEvent | ChatChangeEvent, userId: number): boolean {
+    if (event.groupId === undefined) return event.userId === userId;
+    if (this.store.group(event.groupId)?.memberIds.has(userId)) return true;
+    return 'message' in event && event.message.left_chat_member?.id === userId;
+  }
+
+  private changedMessage(ref: ChatRef, messageId: number): Message | undefined {
+    if (ref.groupId !== undefined) return this.store.groupMessages(ref.groupId).find((message) => message.message_id === messageId);
+    return ref.peerId === undefined ? undefined : this.store.findMessage(ref.userId, ref.peerId, messageId);
   }
 
   closeAll(): void {

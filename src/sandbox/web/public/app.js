@@ -3,6 +3,7 @@
 // Message text is rendered from its entities by render-text.js, as DOM nodes, never as HTML. On a phone
 // one pane shows at a time (list or chat); a restarted sandbox (a new instance id) resets the chats.
 // Buttons, the reply keyboard, the command menu, "typing…" and answers to presses: chat-controls.js.
+// Groups are listed too: the header's Join/Leave button makes the user a member (or not) through the client API.
 'use strict';
 
 (() => {
@@ -25,6 +26,7 @@
     back: $('back'),
     backUnread: $('back-unread'),
     commandsButton: $('commands-button'),
+    membership: $('membership'),
   };
   const narrow = window.matchMedia('(max-width: 640px)');
 
@@ -57,6 +59,27 @@
 
   function peerOf(username) {
     return peers.find((peer) => peer.username.toLowerCase() === username.toLowerCase());
+  }
+
+  function isGroup(username) {
+    const peer = peerOf(username);
+    return Boolean(peer && peer.kind === 'group');
+  }
+
+  /** How the client API names a chat: `chat` for a group, `to`/`with` (per `verb`) for a bot or BotMaker. */
+  function target(username, verb = 'to') {
+    const peer = peerOf(username);
+    return peer && peer.kind === 'group' ? { chat: peer.chatId } : { [verb]: username };
+  }
+
+  /** A group the user is not in (yet): nothing to read, nothing to send. */
+  function outsideGroup(username) {
+    const peer = peerOf(username);
+    return Boolean(peer && peer.kind === 'group' && !peer.member);
+  }
+
+  function bubble(message) {
+    return window.hearsayChatView.messageElement(message, textActions, press, { selfId: user.id, group: isGroup(current) });
   }
 
   function renderChatList() {
@@ -102,10 +125,17 @@
     if (sorted.length === 0) {
       const empty = document.createElement('li');
       empty.className = 'empty';
-      empty.textContent = peer.kind === 'assistant' ? 'Send /newbot to create a bot.' : 'No messages yet. Send /start.';
+      empty.textContent =
+        peer.kind === 'assistant'
+          ? 'Send /newbot to create a bot.'
+          : peer.kind === 'group'
+            ? peer.member
+              ? 'No messages yet.'
+              : 'You are not a member of this group. Join it to read and post.'
+            : 'No messages yet. Send /start.';
       ui.messages.replaceChildren(empty);
     } else {
-      ui.messages.replaceChildren(...sorted.map((message) => window.hearsayChatView.messageElement(message, textActions, press)));
+      ui.messages.replaceChildren(...sorted.map(bubble));
     }
     ui.messages.scrollTop = ui.messages.scrollHeight;
     renderChatState();
@@ -122,7 +152,8 @@
   }
 
   async function loadChatState(username) {
-    const query = new URLSearchParams({ user: String(user.id), with: username });
+    if (outsideGroup(username)) return;
+    const query = new URLSearchParams({ user: String(user.id), ...target(username, 'with') });
     const envelope = await (await fetch(`/client/chat-state?${query}`)).json();
     if (envelope.ok) setChatState(username, envelope.result);
   }
@@ -130,7 +161,7 @@
   // A press spins its button until the bot answers (a 'changed' event brings the answer) or the press expires.
   async function press(message, data) {
     ui.sendError.textContent = '';
-    const failure = await controls.press({ id: user.id, first_name: user.name }, current, message.message_id, data);
+    const failure = await controls.press({ id: user.id, first_name: user.name }, target(current), message.message_id, data);
     if (failure) ui.sendError.textContent = `Not pressed: ${failure}`;
   }
 
@@ -149,7 +180,7 @@
     const element = ui.messages.querySelector(`[data-message-id="${message.message_id}"]`);
     if (!element) return;
     if (message.deleted) element.remove();
-    else element.replaceWith(window.hearsayChatView.messageElement(message, textActions, press));
+    else element.replaceWith(bubble(message));
   }
 
   // A message for the open chat is appended in place, so screen readers announce only the new one.
@@ -164,7 +195,7 @@
       const empty = ui.messages.querySelector('.empty');
       if (empty) empty.remove();
       const newer = [...ui.messages.children].find((child) => Number(child.dataset.messageId) > message.message_id);
-      const element = window.hearsayChatView.messageElement(message, textActions, press);
+      const element = bubble(message);
       if (newer) ui.messages.insertBefore(element, newer);
       else ui.messages.append(element);
       ui.messages.scrollTop = ui.messages.scrollHeight;
@@ -173,7 +204,8 @@
   }
 
   async function loadHistory(username) {
-    const query = new URLSearchParams({ user: String(user.id), with: username });
+    if (outsideGroup(username)) return;
+    const query = new URLSearchParams({ user: String(user.id), ...target(username, 'with') });
     const response = await fetch(`/client/messages?${query}`);
     const envelope = await response.json();
     if (!envelope.ok) return;
@@ -208,7 +240,7 @@
       const response = await fetch('/client/send', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ user: { id: user.id, first_name: user.name }, to: current, text }),
+        body: JSON.stringify({ user: { id: user.id, first_name: user.name }, ...target(current), text }),
       });
       const envelope = await response.json();
       if (!envelope.ok) throw new Error(envelope.description || `HTTP ${response.status}`);
@@ -264,6 +296,8 @@
       renderChatList();
       openHome();
       if (peerOf(current)) renderConversationHeaderOnly();
+      // Joined a group (here or in another tab): read what it said so far.
+      if (peerOf(current) && !chatOf(current).loaded) void loadHistory(current);
     });
     events.addEventListener('message', (event) => {
       const data = JSON.parse(event.data);
@@ -288,7 +322,36 @@
 
   function renderConversationHeaderOnly(peer = peerOf(current)) {
     ui.peerTitle.textContent = peer.name;
-    ui.peerSub.textContent = peer.kind === 'assistant' ? 'creates and manages bots' : `@${peer.username}${peer.mine ? ' · your bot' : ''}`;
+    if (peer.kind === 'group') ui.peerSub.textContent = peer.member ? 'group · you are a member' : 'group · you are not a member';
+    else ui.peerSub.textContent = peer.kind === 'assistant' ? 'creates and manages bots' : `@${peer.username}${peer.mine ? ' · your bot' : ''}`;
+    ui.membership.hidden = peer.kind !== 'group';
+    ui.membership.textContent = peer.member ? 'Leave' : 'Join';
+    ui.text.disabled = outsideGroup(peer.username);
+    ui.send.disabled = ui.text.disabled;
+  }
+
+  // Joining loads what the group said before; the service message itself arrives on the event stream.
+  async function changeMembership() {
+    const peer = peerOf(current);
+    if (!peer || peer.kind !== 'group') return;
+    ui.sendError.textContent = '';
+    const change = peer.member ? 'leave' : 'join';
+    const response = await fetch(`/client/groups/${peer.chatId}/${change}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: { id: user.id, first_name: user.name } }),
+    });
+    const envelope = await response.json();
+    if (!envelope.ok) {
+      ui.sendError.textContent = `Not done: ${envelope.description || `HTTP ${response.status}`}`;
+      return;
+    }
+    peer.member = change === 'join';
+    renderConversationHeaderOnly(peer);
+    if (peer.member) {
+      void loadHistory(peer.username);
+      void loadChatState(peer.username);
+    }
   }
 
   ui.composer.addEventListener('submit', (event) => {
@@ -303,6 +366,7 @@
     }
   });
   ui.commandsButton.addEventListener('click', () => controls.toggleMenu());
+  ui.membership.addEventListener('click', () => void changeMembership());
   ui.back.addEventListener('click', () => {
     showView('list');
     const button = ui.chatList.querySelector(`button[data-peer="${CSS.escape(current)}"]`);

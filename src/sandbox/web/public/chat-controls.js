@@ -178,12 +178,12 @@
     renderCommandMenu(shown.commands, send);
   }
 
-  /** Presses a callback button as the user; resolves to the failure's description, or null. */
-  async function press(user, peer, messageId, data) {
+  /** Presses a callback button as the user in the chat `target` names ({to} or {chat}); resolves to the failure's description, or null. */
+  async function press(user, target, messageId, data) {
     const response = await fetch('/client/press', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ user, to: peer, message_id: messageId, data }),
+      body: JSON.stringify({ user, ...target, message_id: messageId, data }),
     });
     const envelope = await response.json();
     return envelope.ok ? null : envelope.description || `HTTP ${response.status}`;

@@ -1,5 +1,5 @@
 // Builds the page's repeated pieces as DOM nodes: a chat list entry and a message bubble (its text
-// rendered from entities by render-text.js). No state: app.js owns the chats and calls these.
+// rendered from entities by render-text.js) or a group's service line (a member joined or left). No state: app.js owns the chats and calls these.
 'use strict';
 
 (() => {
@@ -37,7 +37,8 @@
     const preview = document.createElement('span');
     preview.className = 'chat-preview';
     const last = lastMessage(chat);
-    preview.textContent = broken ? '⚠ rules have problems' : last ? last.text || '' : `@${peer.username}`;
+    const idle = peer.kind === 'group' ? (peer.member ? 'group' : 'group · join to post') : `@${peer.username}`;
+    preview.textContent = broken ? '⚠ rules have problems' : last ? last.text || serviceText(last) || '' : idle;
     if (broken) preview.classList.add('warning');
     text.append(name, preview);
     const unread = document.createElement('span');
@@ -50,9 +51,27 @@
     return item;
   }
 
-  /** A message bubble: own messages on the right, the other side's on the left, with quote, time and buttons. */
-  function messageElement(message, textActions, onPress) {
-    const own = !message.from || !message.from.is_bot;
+  /** What a service message says (a member joined or left), or null for an ordinary message. */
+  function serviceText(message) {
+    if (message.new_chat_members) return `${message.new_chat_members.map((member) => member.first_name).join(', ')} joined the group`;
+    if (message.left_chat_member) return `${message.left_chat_member.first_name} left the group`;
+    return null;
+  }
+
+  /**
+   * A message bubble: own messages (sent by `selfId`) on the right, the others' on the left, with quote, time and
+   * buttons; in a group (`group`) the others' carry their sender's name. A service message is a centred line.
+   */
+  function messageElement(message, textActions, onPress, { selfId, group } = {}) {
+    const service = serviceText(message);
+    if (service) {
+      const line = document.createElement('li');
+      line.className = 'service';
+      line.dataset.messageId = String(message.message_id);
+      line.textContent = service;
+      return line;
+    }
+    const own = !message.from || (selfId === undefined ? !message.from.is_bot : message.from.id === selfId);
     const item = document.createElement('li');
     item.className = `bubble ${own ? 'own' : 'theirs'}`;
     item.dataset.messageId = String(message.message_id);
@@ -69,8 +88,8 @@
     time.dateTime = new Date(message.date * 1000).toISOString();
     time.textContent = formatTime(message.date);
     const sender = document.createElement('span');
-    sender.className = 'visually-hidden';
-    sender.textContent = own ? 'You: ' : `${message.from.first_name}: `;
+    sender.className = group && !own ? 'sender' : 'visually-hidden';
+    sender.textContent = own ? 'You: ' : group ? message.from.first_name : `${message.from.first_name}: `;
     item.append(sender, text, time);
     if (message.edit_date) {
       const edited = document.createElement('span');
@@ -97,5 +116,5 @@
     );
   }
 
-  window.hearsayChatView = { chatItem, messageElement, initial, lastMessage, renderRulesBanner };
+  window.hearsayChatView = { chatItem, messageElement, serviceText, initial, lastMessage, renderRulesBanner };
 })();
