@@ -168,7 +168,8 @@ function compileAccept(accept: Flow['steps'][number]['accept'], where: string, r
 }
 
 /** `15m` → 900000; the schema guarantees the shape. */
-function durationMs(text: string): number {
+/** A duration as flows write it (`90s`, `15m`, `2h`, `1d`) in milliseconds; 0 when it is not one. */
+export function durationMs(text: string): number {
   const m = /^(\d+)([smhd])$/.exec(text);
   return m ? Number(m[1]) * UNIT_MS[m[2]!]! : 0;
 }

@@ -187,7 +187,8 @@ export function ruleName(rule: unknown, index: number): string {
   return typeof id === 'string' && id.length > 0 ? `rule '${id}'` : `rule #${index + 1}`;
 }
 
-function pointerToPath(pointer: string): (string | number)[] {
+/** A JSON pointer (`/rules/3/reply`) as a node path (`['rules', 3, 'reply']`). */
+export function pointerToPath(pointer: string): (string | number)[] {
   if (pointer === '') return [];
   return pointer
     .slice(1)

@@ -60,7 +60,7 @@ export function storeGroupBotMessage(
  * Privacy mode: `/cmd` and `/cmd@thisbot` reach the bot (`/cmd@otherbot` does not), as do messages that
  * mention `@thisbot` and replies to the bot's own messages; everything else stays unseen.
  */
-export function visibleToBot(message: Message, bot: BotRecord): boolean {
+export function visibleToBot(message: Message, bot: Pick<BotRecord, 'id' | 'username'>): boolean {
   const text = message.text ?? '';
   const username = bot.username.toLowerCase();
   const command = COMMAND.exec(text);

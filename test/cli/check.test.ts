@@ -37,6 +37,13 @@ describe('hearsay check', () => {
     );
   });
 
+  it('--strict turns warnings into a failure (exit 1), with the same output', () => {
+    const result = check(['--strict', 'good']);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain('2 files, 3 rules, 0 problems, 1 warning\n');
+    expect(check(['--strict', join('good', '10-a.yaml')]).status).toBe(0);
+  });
+
   it('exits 1 and prints every problem as path:line:column: message, then the summary', () => {
     const result = check([join('bad', 'bot.yaml')]);
     expect(result.status).toBe(1);
@@ -61,7 +68,8 @@ describe('hearsay check', () => {
   it('says in its help what it prints and what each exit code means', () => {
     const help = spawnSync('node', [cli, 'check', '--help'], { encoding: 'utf8' }).stdout;
     expect(help).toContain('path:line:column: message');
-    expect(help).toContain('Exit codes: 0 valid (warnings allowed), 1 problems found, 2 usage error.');
+    expect(help).toContain('Exit codes: 0 valid (warnings allowed, unless --strict), 1 problems found (or warnings with --strict), 2 usage error.');
+    expect(help).toMatch(/--strict +warnings .* fail too/);
   });
 
   it('exits 2 on a usage error: a missing path or an unknown flag', () => {

@@ -1,0 +1,142 @@
+// Compares what a step expected with what the bot did, and renders both sides in the test file's own
+// notation so a failure reads as a diff (- expected, + actual) the author can copy from.
+import type { InlineKeyboardMarkup } from '@grammyjs/types';
+import type { ReplyMarkup } from '../engine/actions.js';
+import type { ConversationState, StateValue } from '../engine/state.js';
+import type { RecordedOutput } from './bot-api-double.js';
+import type { ExpectedOutput, ExpectedState, TestStep, TextMatcher } from './model.js';
+
+/** What a user notices: every message and edit, and answers that show a notification (an empty answer only stops the spinner). */
+export function visibleOutputs(outputs: readonly RecordedOutput[]): RecordedOutput[] {
+  return outputs.filter((o) => o.kind !== 'answer' || (o.text !== undefined && o.text !== ''));
+}
+
+/** The diff lines of a failed expectation, or null when it holds. */
+export function compareOutputs(expect: Exclude<TestStep['expect'], undefined | 'record'>, actual: readonly RecordedOutput[]): string[] | null {
+  const expected = expect === 'nothing' ? [] : expect;
+  const holds = expected.length === actual.length && expected.every((e, i) => outputMatches(e, actual[i]!));
+  if (holds) return null;
+  const lines: string[] = [];
+  if (expected.length === 0) lines.push('- nothing');
+  if (actual.length === 0) lines.push('+ nothing');
+  for (let i = 0; i < Math.max(expected.length, actual.length); i++) {
+    const e = expected[i];
+    const a = actual[i];
+    if (e && a && outputMatches(e, a)) lines.push(`  ${showActual(a)}`);
+    else {
+      if (e) lines.push(`- ${showExpected(e)}`);
+      if (a) lines.push(`+ ${showActual(a)}`);
+    }
+  }
+  return lines;
+}
+
+function outputMatches(expected: ExpectedOutput, actual: RecordedOutput): boolean {
+  switch (expected.kind) {
+    case 'message':
+      if (actual.kind !== 'message') return false;
+      if (expected.text && !textMatches(expected.text, actual.text)) return false;
+      return !expected.buttons || sameButtons(expected.buttons, expected.flatButtons, buttonRows(actual.replyMarkup));
+    case 'edit':
+      return actual.kind === 'edit' && textMatches(expected.text, actual.text);
+    case 'answer':
+      return (
+        actual.kind === 'answer' &&
+        textMatches(expected.text, actual.text ?? '') &&
+        (expected.alert === undefined || expected.alert === (actual.showAlert ?? false))
+      );
+  }
+}
+
+export function textMatches(matcher: TextMatcher, text: string): boolean {
+  switch (matcher.kind) {
+    case 'exact':
+      return text === matcher.text;
+    case 'contains':
+      return text.includes(matcher.text);
+    case 'pattern':
+      return matcher.regex.test(text);
+  }
+}
+
+/** The texts of the buttons under a message, by row (inline keyboard or reply keyboard); empty for none. */
+export function buttonRows(markup: ReplyMarkup | InlineKeyboardMarkup | undefined): string[][] {
+  if (!markup) return [];
+  if ('inline_keyboard' in markup) return markup.inline_keyboard.map((row) => row.map((b) => b.text));
+  if ('keyboard' in markup) return markup.keyboard.map((row) => row.map((b) => (typeof b === 'string' ? b : b.text)));
+  return [];
+}
+
+function sameButtons(expected: readonly (readonly string[])[], flat: boolean, actual: string[][]): boolean {
+  const want = flat ? [expected.flat()] : expected;
+  const got = flat ? [actual.flat()] : actual;
+  return JSON.stringify(want) === JSON.stringify(got);
+}
+
+const quote = (text: string) => JSON.stringify(text);
+
+function showText(matcher: TextMatcher): string {
+  if (matcher.kind === 'exact') return quote(matcher.text);
+  return matcher.kind === 'contains' ? `{ contains: ${quote(matcher.text)} }` : `{ pattern: ${quote(matcher.source)} }`;
+}
+
+function showExpected(expected: ExpectedOutput): string {
+  switch (expected.kind) {
+    case 'message': {
+      const buttons = expected.buttons ? showButtons(expected.flatButtons ? [expected.buttons.flat()] : expected.buttons, expected.flatButtons) : undefined;
+      if (!buttons) return expected.text ? showText(expected.text) : '{ }';
+      return `{ ${expected.text ? `text: ${showText(expected.text)}, ` : ''}buttons: ${buttons} }`;
+    }
+    case 'edit':
+      return `{ edit: ${showText(expected.text)} }`;
+    case 'answer':
+      return `{ answer: ${showText(expected.text)}${expected.alert !== undefined ? `, alert: ${expected.alert}` : ''} }`;
+  }
+}
+
+function showButtons(rows: readonly (readonly string[])[], flat: boolean): string {
+  const row = (r: readonly string[]) => `[${r.map(quote).join(', ')}]`;
+  return flat ? row(rows.flat()) : `[${rows.map(row).join(', ')}]`;
+}
+
+/** An output as the test file would write it. */
+export function showActual(actual: RecordedOutput): string {
+  switch (actual.kind) {
+    case 'message': {
+      const rows = buttonRows(actual.replyMarkup);
+      return rows.length > 0 ? `{ text: ${quote(actual.text)}, buttons: ${showButtons(rows, rows.length === 1)} }` : quote(actual.text);
+    }
+    case 'edit':
+      return `{ edit: ${quote(actual.text)} }`;
+    case 'answer':
+      return `{ answer: ${quote(actual.text ?? '')}${actual.showAlert ? ', alert: true' : ''} }`;
+  }
+}
+
+/** The value a state expectation reads: `user.x`, `chat.x`, `flow` (the flow's id) or `flow.x` (an answer so far). */
+export function stateValue(state: ConversationState, key: string): StateValue | null {
+  if (key === 'flow') return state.flow?.flowId ?? null;
+  const [scope, name] = [key.slice(0, key.indexOf('.')), key.slice(key.indexOf('.') + 1)];
+  const record = scope === 'user' ? state.user : scope === 'chat' ? state.chat : state.flow?.values;
+  return record !== undefined && Object.hasOwn(record, name) ? record[name]! : null;
+}
+
+/** The diff lines of a failed state expectation, or null when every listed variable has its value. */
+export function compareState(expected: ExpectedState, state: ConversationState): string[] | null {
+  const lines: string[] = [];
+  let failed = false;
+  for (const [key, want] of expected) {
+    const got = stateValue(state, key);
+    const same = want === null || got === null ? want === got : String(want) === String(got);
+    if (same) lines.push(`  ${key}: ${showValue(got)}`);
+    else {
+      failed = true;
+      lines.push(`- ${key}: ${showValue(want)}`, `+ ${key}: ${showValue(got)}`);
+    }
+  }
+  return failed ? lines : null;
+}
+
+function showValue(value: StateValue | null): string {
+  return value === null ? 'null' : typeof value === 'number' ? String(value) : quote(value);
+}

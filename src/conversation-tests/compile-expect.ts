@@ -1,0 +1,100 @@
+// Compiles a step's `expect:` (already valid against the schema) into expected outputs, checking what the
+// schema cannot: one way to give a text, patterns that compile, `alert` only with `answer`.
+import type { NodePath } from '../rules/yaml-source.js';
+import type { ExpectedOutput, StepAction, TestStep, TextMatcher } from './model.js';
+
+type Raw = Record<string, unknown>;
+type Report = (path: NodePath, message: string) => void;
+
+/** The word that says "the bot stays silent". */
+export const NOTHING = 'nothing';
+
+/** The compiled expectation; false when it has problems (reported). */
+export function compileExpect(raw: unknown, report: Report): TestStep['expect'] | false {
+  if (raw === undefined) return undefined;
+  if (raw === null) return 'record';
+  if (raw === NOTHING) return 'nothing';
+  const list = Array.isArray(raw) ? raw : [raw];
+  const outputs: ExpectedOutput[] = [];
+  let ok = true;
+  list.forEach((item: unknown, n) => {
+    const at = Array.isArray(raw) ? [n] : [];
+    if (item === NOTHING) {
+      report(at, '`nothing` stands alone (expect: nothing); in a list, write the outputs');
+      ok = false;
+      return;
+    }
+    const output = compileOutput(item as string | Raw, (path, message) => {
+      ok = false;
+      report([...at, ...path], message);
+    });
+    if (output) outputs.push(output);
+  });
+  if (outputs.length === 0 && ok) return 'nothing';
+  return ok ? outputs : false;
+}
+
+function compileOutput(item: string | Raw, report: Report): ExpectedOutput | undefined {
+  if (typeof item === 'string') return { kind: 'message', text: { kind: 'exact', text: item }, flatButtons: true };
+  const kinds = ['edit', 'answer'].filter((k) => k in item);
+  const textForms = ['text', 'contains', 'pattern'].filter((k) => k in item);
+  if (kinds.length > 1 || (kinds.length === 1 && (textForms.length > 0 || 'buttons' in item))) {
+    report([], `one output is a message, an edit or an answer: split ${Object.keys(item).join(', ')} into separate list items`);
+    return undefined;
+  }
+  if (item.alert !== undefined && kinds[0] !== 'answer') {
+    report(['alert'], '`alert` goes with `answer`');
+    return undefined;
+  }
+  if (kinds[0] === 'edit' || kinds[0] === 'answer') {
+    const text = compileText(item[kinds[0]] as string | Raw, (path, message) => report([kinds[0]!, ...path], message));
+    if (!text) return undefined;
+    if (kinds[0] === 'edit') return { kind: 'edit', text };
+    return { kind: 'answer', text, ...(item.alert !== undefined ? { alert: item.alert as boolean } : {}) };
+  }
+  if (textForms.length > 1) {
+    report([], `give the text one way: ${textForms.join(' or ')}`);
+    return undefined;
+  }
+  let text: TextMatcher | undefined;
+  if (textForms[0] === 'text') text = compileText(item.text as string | Raw, (path, message) => report(['text', ...path], message));
+  else if (textForms[0]) text = compileText({ [textForms[0]]: item[textForms[0]] }, report);
+  if (textForms.length === 1 && !text) return undefined;
+  const buttons = item.buttons as string[] | string[][] | undefined;
+  const flat = buttons === undefined || buttons.every((b) => typeof b === 'string');
+  return {
+    kind: 'message',
+    ...(text ? { text } : {}),
+    ...(buttons ? { buttons: flat ? [buttons as string[]] : (buttons as string[][]) } : {}),
+    flatButtons: flat,
+  };
+}
+
+function compileText(raw: string | Raw, report: Report): TextMatcher | undefined {
+  if (typeof raw === 'string') return { kind: 'exact', text: raw };
+  if (typeof raw.contains === 'string') return { kind: 'contains', text: raw.contains };
+  const source = raw.pattern as string;
+  try {
+    return { kind: 'pattern', source, regex: new RegExp(source, 'u') };
+  } catch (error) {
+    report(['pattern'], `invalid pattern: ${error instanceof Error ? error.message.replace(/^Invalid regular expression: /, '') : String(error)}`);
+    return undefined;
+  }
+}
+
+/** How the report names a step: its action as written (`say: /book`, `press: Ja`, `wait: 16m`). */
+export function stepLabel(action: StepAction, raw: Raw): string {
+  switch (action.kind) {
+    case 'say':
+      return `say: ${/^\s|\s$|\n/.test(action.text) ? JSON.stringify(action.text) : action.text}`;
+    case 'press':
+      return action.by === 'data' ? `press: { data: ${action.value} }` : `press: ${action.value}`;
+    case 'wait':
+      return `wait: ${action.source}`;
+    case 'join':
+    case 'leave':
+      return `${action.kind}: ${action.users.map((u) => u.key).join(', ')}`;
+    case 'none':
+      return raw.state ? 'state' : 'step';
+  }
+}

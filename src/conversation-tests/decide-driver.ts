@@ -1,0 +1,104 @@
+// A bot under test driven by the pure engine alone: decide() on each update with the state kept in memory
+// between steps, its actions performed on the Bot API double, its state changes committed as a store
+// would, and flow timeouts raised when the frozen clock passes their deadline.
+import type { Update } from '@grammyjs/types';
+import type { Action } from '../engine/actions.js';
+import { decide } from '../engine/decide.js';
+import { toEvent, type BotEvent } from '../engine/events.js';
+import { flowDeadline } from '../engine/flows.js';
+import { applyStateChanges, type ConversationState, type FlowPosition, type StateValue } from '../engine/state.js';
+import type { BotDriver, DriverOptions } from './driver.js';
+
+type Variables = Readonly<Record<string, StateValue>>;
+
+export function createDecideDriver(options: DriverOptions): BotDriver {
+  const users = new Map<number, Variables>();
+  const chats = new Map<number, Variables>();
+  const flows = new Map<string, { chatId: number; userId: number; position: FlowPosition }>();
+  const context = { botUsername: options.botUsername, random: options.random, now: () => options.clock.now };
+
+  const load = (chatId: number | null, userId: number | null): ConversationState => ({
+    user: (userId !== null && users.get(userId)) || {},
+    chat: (chatId !== null && chats.get(chatId)) || {},
+    flow: chatId !== null && userId !== null ? (flows.get(`${chatId}:${userId}`)?.position ?? null) : null,
+  });
+
+  const commit = (chatId: number | null, userId: number | null, before: ConversationState, actions: readonly Action[]) => {
+    const after = applyStateChanges(before, actions);
+    if (userId !== null) users.set(userId, after.user);
+    if (chatId !== null) chats.set(chatId, after.chat);
+    if (chatId === null || userId === null) return;
+    if (after.flow) flows.set(`${chatId}:${userId}`, { chatId, userId, position: after.flow });
+    else flows.delete(`${chatId}:${userId}`);
+  };
+
+  const run = async (event: BotEvent) => {
+    const chatId = event.chat?.id ?? null;
+    const userId = event.from?.id ?? null;
+    const state = load(chatId, userId);
+    const decision = decide(event, options.ruleSet, state, context);
+    const stepsAsked = decision.actions.flatMap((a) => (a.type === 'set_flow' && a.flow ? [`${a.flow.flowId}#${a.flow.stepId}`] : []));
+    options.onDecision({ ruleId: decision.ruleId, stepsAsked });
+    for (const action of decision.actions) await perform(action, options);
+    commit(chatId, userId, state, decision.actions);
+  };
+
+  return {
+    async handle(update: Update) {
+      const event = toEvent(update);
+      if (event) await run(event);
+    },
+    async advanceTo(now: number) {
+      for (;;) {
+        const due = [...flows.values()]
+          .map((entry) => ({ ...entry, at: flowDeadline(entry.position, options.ruleSet) }))
+          .filter((entry): entry is typeof entry & { at: number } => entry.at !== null && entry.at <= now)
+          .sort((a, b) => a.at - b.at)[0];
+        if (!due) break;
+        options.clock.now = Math.max(options.clock.now, due.at);
+        await run({ kind: 'flow_timeout', chat: { id: due.chatId }, from: { id: due.userId } });
+      }
+      options.clock.now = now;
+    },
+    async state(chatId: number, userId: number) {
+      return load(chatId, userId);
+    },
+    async close() {},
+  };
+}
+
+/** Performs one action on the double as the service's perform step does on the real Bot API. */
+async function perform(action: Action, options: DriverOptions): Promise<void> {
+  const api = options.api;
+  switch (action.type) {
+    case 'send_message':
+      await api.sendMessage({
+        chat_id: action.chatId,
+        text: action.text,
+        ...(action.parseMode ? { parse_mode: action.parseMode } : {}),
+        ...(action.disableNotification ? { disable_notification: true } : {}),
+        ...(action.replyToMessageId !== undefined ? { reply_parameters: { message_id: action.replyToMessageId } } : {}),
+        ...(action.replyMarkup ? { reply_markup: action.replyMarkup } : {}),
+      });
+      return;
+    case 'edit_message_text':
+      await api.editMessageText({
+        chat_id: action.chatId,
+        message_id: action.messageId,
+        text: action.text,
+        ...(action.parseMode ? { parse_mode: action.parseMode } : {}),
+        ...(action.replyMarkup ? { reply_markup: action.replyMarkup } : {}),
+      });
+      return;
+    case 'answer_callback':
+      await api.answerCallbackQuery({
+        callback_query_id: action.callbackQueryId,
+        ...(action.text !== undefined ? { text: action.text } : {}),
+        ...(action.showAlert ? { show_alert: true } : {}),
+      });
+      return;
+    case 'set_state':
+    case 'set_flow':
+      return; // committed after the actions, with the update
+  }
+}

@@ -1,0 +1,43 @@
+// The seam between the test runner and the bot under test: the runner hands in updates and moves the
+// clock; a driver makes the bot handle them (through decide alone, or through the full update pipeline)
+// and performs what it decides on the Bot API double. The runner never knows which driver it has.
+import type { Update } from '@grammyjs/types';
+import type { RuleSet } from '../engine/rule-set.js';
+import type { ConversationState } from '../engine/state.js';
+import type { BotApiDouble } from './bot-api-double.js';
+
+/** The frozen clock of one test: it moves only when a step says `wait`. */
+export interface TestClock {
+  now: number;
+}
+
+/** What the bot answered with, for coverage: the decision's rule id and the flow steps it asked. */
+export interface DecisionRecord {
+  readonly ruleId: string | null;
+  /** `<flow>#<step>` for each step the decision moved a user to (a question asked). */
+  readonly stepsAsked: readonly string[];
+}
+
+export interface DriverOptions {
+  readonly ruleSet: RuleSet;
+  readonly botUsername: string;
+  readonly api: BotApiDouble;
+  readonly clock: TestClock;
+  /** Picks among a rule's alternative replies; seeded per test so a run is reproducible. */
+  readonly random: () => number;
+  /** Told about every decision the bot made. */
+  readonly onDecision: (record: DecisionRecord) => void;
+}
+
+/** A bot under test. */
+export interface BotDriver {
+  /** Resolves once the update is handled completely (decided, performed, state committed). */
+  handle(update: Update): Promise<void>;
+  /** Moves the clock to `now`, firing in order (each at its own time) the flow timeouts that fall due on the way. */
+  advanceTo(now: number): Promise<void>;
+  /** The committed state of a user in a chat. */
+  state(chatId: number, userId: number): Promise<ConversationState>;
+  close(): Promise<void>;
+}
+
+export type DriverFactory = (options: DriverOptions) => BotDriver;

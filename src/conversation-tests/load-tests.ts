@@ -1,0 +1,172 @@
+// Reads conversation test files (a file, or a directory's *.yaml/*.yml in name order) with the rule
+// loader's YAML reader, checks them against the schema and compiles them into the runner's model, with
+// every problem at its file:line:column.
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { problemAt, RuleProblem } from '../diagnostics/problem.js';
+import { durationMs } from '../engine/compile-flows.js';
+import { listRuleFiles } from '../rules/load.js';
+import { parseYaml, type NodePath, type ParsedYaml } from '../rules/yaml-source.js';
+import { DEFAULT_BOT_USERNAME, type ConversationTest, type StepAction, type TestChat, type TestFile, type TestStep, type TestUser } from './model.js';
+import { describePath, testSchemaProblems } from './schema-problems.js';
+import { compileExpect, stepLabel } from './compile-expect.js';
+
+type Raw = Record<string, unknown>;
+
+export interface LoadedTests {
+  readonly files: TestFile[];
+  readonly problems: RuleProblem[];
+}
+
+/** Loads the test files at `paths`; `defaultRules` is used by files without their own `rules:`. */
+export async function loadTestFiles(paths: readonly string[], defaultRules: string): Promise<LoadedTests> {
+  const files: TestFile[] = [];
+  const problems: RuleProblem[] = [];
+  for (const path of paths) {
+    let names: string[];
+    try {
+      names = await listRuleFiles(path);
+    } catch {
+      problems.push(new RuleProblem(path, 0, 0, 'no such file or directory'));
+      continue;
+    }
+    if (names.length === 0) problems.push(new RuleProblem(path, 0, 0, 'no test files here (*.yaml or *.yml)'));
+    for (const name of names) {
+      const text = await readFile(name, 'utf8').catch((error: unknown) => error as Error);
+      if (text instanceof Error) {
+        problems.push(new RuleProblem(name, 0, 0, `cannot read the file: ${text.message}`));
+        continue;
+      }
+      const loaded = compileTestFile(parseYaml(name, text), defaultRules);
+      problems.push(...loaded.problems);
+      if (loaded.file) files.push(loaded.file);
+    }
+  }
+  return { files, problems };
+}
+
+/** One parsed file: its model, or the problems that keep it from running. */
+export function compileTestFile(parsed: ParsedYaml, defaultRules: string): { file?: TestFile; problems: RuleProblem[] } {
+  const problems = [...parsed.problems];
+  if (problems.length === 0) problems.push(...testSchemaProblems(parsed));
+  if (problems.length > 0) return { problems };
+  const data = parsed.data as Raw;
+  const report = (path: NodePath, message: string) => problems.push(problemAt(parsed.locate(path), message));
+  const tests: ConversationTest[] = [];
+  const names = new Map<string, number>();
+  (data.tests as Raw[]).forEach((raw, i) => {
+    const name = raw.name as string;
+    const earlier = names.get(name);
+    if (earlier !== undefined) report(['tests', i, 'name'], `two tests are named '${name}' (also test ${earlier + 1}): names must be unique in a file`);
+    names.set(name, i);
+    const test = compileTest(raw, i, parsed, report);
+    if (test) tests.push(test);
+  });
+  if (problems.length > 0) return { problems };
+  const rules = typeof data.rules === 'string' ? resolve(dirname(parsed.file), data.rules) : resolve(defaultRules);
+  const botUsername = ((data.bot as Raw | undefined)?.username as string | undefined) ?? DEFAULT_BOT_USERNAME;
+  return { file: { file: parsed.file, rulesPath: rules, botUsername, tests }, problems };
+}
+
+type Report = (path: NodePath, message: string) => void;
+
+function compileTest(raw: Raw, i: number, parsed: ParsedYaml, report: Report): ConversationTest | undefined {
+  const base: NodePath = ['tests', i];
+  const users = compileUsers(raw);
+  const chats = compileChats(raw);
+  const before = users.length;
+  const steps: TestStep[] = [];
+  let failed = false;
+  (raw.steps as Raw[]).forEach((step, j) => {
+    const path: NodePath = [...base, 'steps', j];
+    const where = describePath(parsed.data, path);
+    const pick = <T extends { key: string }>(list: readonly T[], key: unknown, field: string, what: string): T | undefined => {
+      if (key === undefined) return list[0];
+      const found = list.find((x) => x.key === key);
+      if (!found) report([...path, field], `${where}: no ${what} '${String(key)}' in this test (${what}s: ${list.map((x) => x.key).join(', ')})`);
+      return found;
+    };
+    const user = pick(users, step.from, 'from', 'user');
+    const chat = pick(chats, step.in, 'in', 'chat');
+    const action = user && chat ? compileAction(step, users, chat, (field, message) => report([...path, field], `${where}: ${message}`)) : undefined;
+    const expect = compileExpect(step.expect, (sub, message) => report([...path, 'expect', ...sub], `${where}: ${message}`));
+    if (!user || !chat || !action || expect === false) {
+      failed = true;
+      return;
+    }
+    const state = step.state as Raw | undefined;
+    steps.push({
+      index: j,
+      position: parsed.locate(path),
+      path,
+      action,
+      user,
+      chat,
+      expect,
+      ...(state ? { state: new Map(Object.entries(state) as [string, string | number | null][]) } : {}),
+      label: stepLabel(action, step),
+    });
+  });
+  if (failed || users.length !== before) return undefined;
+  return { name: raw.name as string, position: parsed.locate(base), users, chats, steps };
+}
+
+function compileUsers(raw: Raw): TestUser[] {
+  const named = raw.users as Record<string, Raw> | undefined;
+  const entries: [string, Raw][] = named ? Object.entries(named) : [['user', (raw.user as Raw | undefined) ?? {}]];
+  return entries.map(([key, user], n) => ({
+    key,
+    id: (user.id as number | undefined) ?? 1001 + n,
+    first_name: (user.first_name as string | undefined) ?? (named ? key.charAt(0).toUpperCase() + key.slice(1) : 'Ann'),
+    ...(user.last_name !== undefined ? { last_name: user.last_name as string } : {}),
+    ...(user.username !== undefined ? { username: user.username as string } : {}),
+    ...(user.language_code !== undefined ? { language_code: user.language_code as string } : {}),
+  }));
+}
+
+function compileChats(raw: Raw): TestChat[] {
+  const named = raw.chats as Record<string, unknown> | undefined;
+  const entries: [string, unknown][] = named ? Object.entries(named) : [['chat', raw.chat ?? 'private']];
+  return entries.map(([key, chat], n) => {
+    const spec = (typeof chat === 'string' ? { type: chat } : chat) as Raw;
+    const type = spec.type as TestChat['type'];
+    return {
+      key,
+      type,
+      id: (spec.id as number | undefined) ?? (type === 'supergroup' ? -1001000000001 - n : -1001 - n),
+      title: (spec.title as string | undefined) ?? (named ? key : 'Test group'),
+      privacy: (spec.privacy as boolean | undefined) ?? true,
+    };
+  });
+}
+
+function compileAction(step: Raw, users: readonly TestUser[], chat: TestChat, report: (field: string, message: string) => void): StepAction | undefined {
+  if (typeof step.say === 'string') return { kind: 'say', text: step.say, reply: step.reply === true };
+  if (step.reply !== undefined) report('reply', '`reply` goes with `say`');
+  if (step.press !== undefined) {
+    const press = step.press as string | Raw;
+    if (typeof press === 'string') return { kind: 'press', by: 'text', value: press };
+    return press.data !== undefined ? { kind: 'press', by: 'data', value: press.data as string } : { kind: 'press', by: 'text', value: press.text as string };
+  }
+  if (typeof step.wait === 'string') {
+    const ms = durationMs(step.wait);
+    if (ms === 0) report('wait', 'wait must be more than 0');
+    return ms === 0 ? undefined : { kind: 'wait', ms, source: step.wait };
+  }
+  for (const kind of ['join', 'leave'] as const) {
+    if (step[kind] === undefined) continue;
+    if (chat.type === 'private') {
+      report(kind, `users ${kind === 'join' ? 'join' : 'leave'} groups, and chat '${chat.key}' is private`);
+      return undefined;
+    }
+    const keys = ([] as string[]).concat(step[kind] as string | string[]);
+    const members = keys.map((key) => users.find((u) => u.key === key));
+    const unknown = keys.filter((_, n) => !members[n]);
+    if (unknown.length > 0) {
+      report(kind, `no user ${unknown.map((k) => `'${k}'`).join(', ')} in this test (users: ${users.map((u) => u.key).join(', ')})`);
+      return undefined;
+    }
+    return { kind, users: members as TestUser[] };
+  }
+  return { kind: 'none' };
+}

@@ -1,0 +1,82 @@
+// The compiled form of a conversation test file: who talks where, the steps with their source positions,
+// and what each step expects. Built by load-tests.ts; read by the runner, the report and --update.
+import type { SourcePosition } from '../diagnostics/problem.js';
+import type { NodePath } from '../rules/yaml-source.js';
+
+/** A user of a test, as the service describes them. */
+export interface TestUser {
+  readonly key: string;
+  readonly id: number;
+  readonly first_name: string;
+  readonly last_name?: string;
+  readonly username?: string;
+  readonly language_code?: string;
+}
+
+/** A chat of a test: `private` means each user's own chat with the bot. */
+export interface TestChat {
+  readonly key: string;
+  readonly type: 'private' | 'group' | 'supergroup';
+  /** For groups; a private chat's id is its user's id. */
+  readonly id: number;
+  readonly title: string;
+  readonly privacy: boolean;
+}
+
+/** How a text is compared. */
+export type TextMatcher =
+  | { readonly kind: 'exact'; readonly text: string }
+  | { readonly kind: 'contains'; readonly text: string }
+  | { readonly kind: 'pattern'; readonly source: string; readonly regex: RegExp };
+
+/** One thing the bot must do, in order. */
+export type ExpectedOutput =
+  | { readonly kind: 'message'; readonly text?: TextMatcher; readonly buttons?: readonly (readonly string[])[]; readonly flatButtons: boolean }
+  | { readonly kind: 'edit'; readonly text: TextMatcher }
+  | { readonly kind: 'answer'; readonly text: TextMatcher; readonly alert?: boolean };
+
+/** What happens in a step. */
+export type StepAction =
+  | { readonly kind: 'say'; readonly text: string; readonly reply: boolean }
+  | { readonly kind: 'press'; readonly by: 'text' | 'data'; readonly value: string }
+  | { readonly kind: 'wait'; readonly ms: number; readonly source: string }
+  | { readonly kind: 'join' | 'leave'; readonly users: readonly TestUser[] }
+  | { readonly kind: 'none' };
+
+/** A state expectation: `user.x`, `chat.x`, `flow` (the flow's id) or `flow.x` (an answer) → value, null for none. */
+export type ExpectedState = ReadonlyMap<string, string | number | null>;
+
+export interface TestStep {
+  /** 0-based. */
+  readonly index: number;
+  /** The step's position (its first key), for failure reports. */
+  readonly position: SourcePosition;
+  /** Where the step sits in the file's data: ['tests', i, 'steps', j]. */
+  readonly path: NodePath;
+  readonly action: StepAction;
+  readonly user: TestUser;
+  readonly chat: TestChat;
+  /** undefined: not checked; 'record': `expect:` left empty for --update to fill; else silence or outputs in order. */
+  readonly expect: undefined | 'record' | 'nothing' | readonly ExpectedOutput[];
+  readonly state?: ExpectedState;
+  /** The step as the report names it, e.g. `say: /book`. */
+  readonly label: string;
+}
+
+export interface ConversationTest {
+  readonly name: string;
+  readonly position: SourcePosition;
+  readonly users: readonly TestUser[];
+  readonly chats: readonly TestChat[];
+  readonly steps: readonly TestStep[];
+}
+
+export interface TestFile {
+  readonly file: string;
+  /** The rules these tests run against (resolved path). */
+  readonly rulesPath: string;
+  readonly botUsername: string;
+  readonly tests: readonly ConversationTest[];
+}
+
+export const DEFAULT_BOT_USERNAME = 'hearsay_test_bot';

@@ -1,0 +1,142 @@
+// Runs conversation tests: each test gets a fresh bot (no variables, no flows), a frozen clock and a Bot
+// API double; each step becomes updates, the bot handles them, and what it did is compared with the
+// step's expectations. A test stops at its first failing step unless every step's outputs are wanted
+// (--update records them all).
+import type { RuleSet } from '../engine/rule-set.js';
+import { BotApiDouble, type RecordedOutput } from './bot-api-double.js';
+import { ChatWorld, TEST_BOT_ID, type StepUpdate } from './chat-world.js';
+import { compareOutputs, compareState, stateValue, visibleOutputs } from './compare.js';
+import type { BotDriver, DecisionRecord, DriverFactory, TestClock } from './driver.js';
+import type { ConversationTest, TestFile, TestStep } from './model.js';
+
+/** Where every test's clock starts: Monday 5 January 2026, 09:00 UTC. */
+export const TEST_EPOCH = Date.UTC(2026, 0, 5, 9, 0, 0);
+
+export interface StepFailure {
+  readonly step: TestStep;
+  readonly message: string;
+  /** `- expected` / `+ actual` / `  same` lines. */
+  readonly diff: readonly string[];
+}
+
+/** What one step did, for --update. */
+export interface StepRecord {
+  readonly step: TestStep;
+  readonly outputs: readonly RecordedOutput[];
+  /** The values of the keys the step's `state:` lists, after the step. */
+  readonly state?: ReadonlyMap<string, string | number | null>;
+  readonly failed: boolean;
+}
+
+export interface TestResult {
+  readonly file: TestFile;
+  readonly test: ConversationTest;
+  readonly failure?: StepFailure;
+  readonly steps: readonly StepRecord[];
+  readonly durationMs: number;
+}
+
+export interface RunOptions {
+  readonly driver: DriverFactory;
+  /** Run every step even after a failure (to record all outputs). */
+  readonly keepGoing?: boolean;
+  readonly onDecision?: (record: DecisionRecord) => void;
+}
+
+/** Runs every test of a file against its rule set, in order. */
+export async function runTestFile(file: TestFile, ruleSet: RuleSet, options: RunOptions): Promise<TestResult[]> {
+  const results: TestResult[] = [];
+  for (const test of file.tests) results.push(await runTest(file, test, ruleSet, options));
+  return results;
+}
+
+async function runTest(file: TestFile, test: ConversationTest, ruleSet: RuleSet, options: RunOptions): Promise<TestResult> {
+  const started = performance.now();
+  const clock: TestClock = { now: TEST_EPOCH };
+  const api = new BotApiDouble({ id: TEST_BOT_ID, username: file.botUsername, first_name: 'Bot' }, clock);
+  const world = new ChatWorld(api, clock, file.botUsername);
+  const driver = options.driver({
+    ruleSet,
+    botUsername: file.botUsername,
+    api,
+    clock,
+    random: seededRandom(test.name),
+    onDecision: options.onDecision ?? (() => {}),
+  });
+  const steps: StepRecord[] = [];
+  let failure: StepFailure | undefined;
+  try {
+    for (const step of test.steps) {
+      const before = api.outputs.length;
+      const problem = await perform(step, world, driver, clock);
+      const outputs = visibleOutputs(api.outputs.slice(before));
+      const check = problem ? { message: problem, diff: [] } : await checkStep(step, outputs, driver, world);
+      const stateValues = step.state ? await actualState(step, driver, world) : undefined;
+      steps.push({ step, outputs, ...(stateValues ? { state: stateValues } : {}), failed: check !== null });
+      if (check && !failure) failure = { step, ...check };
+      if (failure && !options.keepGoing) break;
+    }
+  } catch (error) {
+    const step = test.steps[steps.length]!;
+    failure ??= { step, message: `the bot failed: ${error instanceof Error ? error.message : String(error)}`, diff: [] };
+  } finally {
+    await driver.close();
+  }
+  return { file, test, ...(failure ? { failure } : {}), steps, durationMs: performance.now() - started };
+}
+
+/** Does what the step says; returns a problem with the step itself (a button that is not there), if any. */
+async function perform(step: TestStep, world: ChatWorld, driver: BotDriver, clock: TestClock): Promise<string | undefined> {
+  const { action, user, chat } = step;
+  let made: StepUpdate;
+  switch (action.kind) {
+    case 'say':
+      made = world.say(user, chat, action.text, action.reply);
+      break;
+    case 'press':
+      made = world.press(user, chat, action.by, action.value);
+      break;
+    case 'join':
+    case 'leave':
+      made = world.members(action.kind, action.users, chat);
+      break;
+    case 'wait':
+      await driver.advanceTo(clock.now + action.ms);
+      return undefined;
+    case 'none':
+      return undefined;
+  }
+  if (made.kind === 'problem') return made.message;
+  if (made.kind === 'updates') for (const update of made.updates) await driver.handle(update);
+  return undefined;
+}
+
+async function checkStep(step: TestStep, outputs: readonly RecordedOutput[], driver: BotDriver, world: ChatWorld): Promise<Omit<StepFailure, 'step'> | null> {
+  if (step.expect !== undefined && step.expect !== 'record') {
+    const diff = compareOutputs(step.expect, outputs);
+    if (diff) return { message: 'the bot did not answer as expected', diff };
+  }
+  if (step.state) {
+    const state = await driver.state(world.chatId(step.chat, step.user), step.user.id);
+    const diff = compareState(step.state, state);
+    if (diff) return { message: 'the state is not as expected', diff };
+  }
+  return null;
+}
+
+async function actualState(step: TestStep, driver: BotDriver, world: ChatWorld): Promise<Map<string, string | number | null>> {
+  const state = await driver.state(world.chatId(step.chat, step.user), step.user.id);
+  return new Map([...step.state!.keys()].map((key) => [key, stateValue(state, key)]));
+}
+
+/** A reproducible random source per test (mulberry32 seeded by the test's name), so alternatives pick the same reply every run. */
+export function seededRandom(seed: string): () => number {
+  let a = 2166136261;
+  for (const char of seed) a = Math.imul(a ^ char.codePointAt(0)!, 16777619);
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,90 @@
+// `hearsay test --update`: writes what the bot actually did into the test files — the `expect:` of each
+// step whose expectation failed or was left empty, the listed `state:` values that differ — editing the
+// YAML document in place so comments and the rest of the layout stay as the author wrote them.
+import { readFile, writeFile } from 'node:fs/promises';
+import { isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
+import type { RecordedOutput } from './bot-api-double.js';
+import { buttonRows, compareOutputs } from './compare.js';
+import { NOTHING } from './compile-expect.js';
+import type { StepRecord, TestResult } from './run-tests.js';
+
+/** What changed in one file. */
+export interface UpdatedFile {
+  readonly file: string;
+  readonly steps: number;
+}
+
+/** Rewrites the test files of these results; returns the files it changed. */
+export async function updateTestFiles(results: readonly TestResult[]): Promise<UpdatedFile[]> {
+  const byFile = new Map<string, StepRecord[]>();
+  for (const result of results) byFile.set(result.file.file, [...(byFile.get(result.file.file) ?? []), ...result.steps]);
+  const changed: UpdatedFile[] = [];
+  for (const [file, records] of byFile) {
+    const text = await readFile(file, 'utf8');
+    const updated = updateText(text, records);
+    if (updated.steps > 0 && updated.text !== text) {
+      await writeFile(file, updated.text);
+      changed.push({ file, steps: updated.steps });
+    }
+  }
+  return changed;
+}
+
+/** The file's text with these steps' actual outputs and state recorded (see the module comment). */
+export function updateText(text: string, records: readonly StepRecord[]): { text: string; steps: number } {
+  const doc = parseDocument(text, { keepSourceTokens: false });
+  let steps = 0;
+  for (const record of records) {
+    const { step } = record;
+    let touched = false;
+    const expectFailed = step.expect !== undefined && step.expect !== 'record' && compareOutputs(step.expect, record.outputs) !== null;
+    if (step.expect === 'record' || expectFailed) {
+      setIn(doc, [...step.path, 'expect'], expectValue(record.outputs));
+      touched = true;
+    }
+    if (step.state && record.state) {
+      for (const [key, want] of step.state) {
+        const got = record.state.get(key) ?? null;
+        const same = want === null || got === null ? want === got : String(want) === String(got);
+        if (same) continue;
+        setIn(doc, [...step.path, 'state', key], got);
+        touched = true;
+      }
+    }
+    if (touched) steps++;
+  }
+  return { text: doc.toString({ lineWidth: 0 }), steps };
+}
+
+function setIn(doc: Document, path: readonly (string | number)[], value: unknown): void {
+  const node = doc.createNode(value);
+  // Outputs read best on one line each, as the docs write them: `{ edit: "..." }`.
+  if (isMap(node)) node.flow = true;
+  if (isSeq(node)) for (const item of node.items) if (isMap(item)) item.flow = true;
+  const existing = doc.getIn(path, true);
+  // Keep a comment written after the old value.
+  if (isScalar(existing) || isMap(existing) || isSeq(existing)) node.comment = existing.comment ?? null;
+  doc.setIn(path, node);
+}
+
+/** What the bot did, in the notation of `expect:`. */
+function expectValue(outputs: readonly RecordedOutput[]): unknown {
+  if (outputs.length === 0) return NOTHING;
+  const values = outputs.map(outputValue);
+  return values.length === 1 ? values[0] : values;
+}
+
+function outputValue(output: RecordedOutput): unknown {
+  switch (output.kind) {
+    case 'message': {
+      const rows = buttonRows(output.replyMarkup);
+      // A text that reads as the silence keyword must be written as { text: ... }.
+      if (rows.length === 0) return output.text === NOTHING ? { text: output.text } : output.text;
+      return { text: output.text, buttons: rows.length === 1 ? rows[0] : rows };
+    }
+    case 'edit':
+      return { edit: output.text };
+    case 'answer':
+      return output.showAlert ? { answer: output.text ?? '', alert: true } : { answer: output.text ?? '' };
+  }
+}

@@ -1,0 +1,684 @@
+// Generated from schemas/tests.schema.json by scripts/generate-schema-modules.mjs; do not edit.
+// Edit the schema and run `npm run build`.
+
+export const testsSchema = {
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://hearsay.dev/schemas/tests.schema.json",
+  "title": "TestFile",
+  "description": "A hearsay conversation test file: conversations with the bot, step by step, and what the bot must answer. Run with `hearsay test`. Reference: docs/testing.md.",
+  "type": "object",
+  "additionalProperties": false,
+  "required": [
+    "tests"
+  ],
+  "properties": {
+    "rules": {
+      "description": "The rule file or directory these tests run against, relative to this file. Default: the --rules option of `hearsay test` (rules/).",
+      "type": "string",
+      "minLength": 1
+    },
+    "bot": {
+      "description": "The bot under test.",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "username": {
+          "description": "The bot's username without @ (for /cmd@bot and @mentions). Default: hearsay_test_bot.",
+          "type": "string",
+          "pattern": "^[A-Za-z][A-Za-z0-9_]{3,31}$"
+        }
+      }
+    },
+    "tests": {
+      "description": "The conversations; each starts with no variables set and no flow open.",
+      "type": "array",
+      "minItems": 1,
+      "items": {
+        "$ref": "#/$defs/test"
+      }
+    }
+  },
+  "$defs": {
+    "test": {
+      "title": "ConversationTest",
+      "description": "One conversation: who talks, where, and the steps.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "name",
+        "steps"
+      ],
+      "properties": {
+        "name": {
+          "description": "Shown in the report; unique within the file.",
+          "type": "string",
+          "minLength": 1
+        },
+        "user": {
+          "$ref": "#/$defs/user",
+          "description": "The user who talks (default: Ann, id 1001). With `users`, the first of them."
+        },
+        "users": {
+          "description": "Several users by a short name; a step picks one with `from:`.",
+          "type": "object",
+          "minProperties": 1,
+          "propertyNames": {
+            "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"
+          },
+          "additionalProperties": {
+            "$ref": "#/$defs/user"
+          }
+        },
+        "chat": {
+          "$ref": "#/$defs/chat",
+          "description": "Where they talk (default: private, each user in their own private chat with the bot)."
+        },
+        "chats": {
+          "description": "Several chats by a short name; a step picks one with `in:`. The first is the default.",
+          "type": "object",
+          "minProperties": 1,
+          "propertyNames": {
+            "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"
+          },
+          "additionalProperties": {
+            "$ref": "#/$defs/chat"
+          }
+        },
+        "steps": {
+          "description": "What happens, in order, and what the bot must do after each step.",
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "$ref": "#/$defs/step"
+          }
+        }
+      },
+      "not": {
+        "anyOf": [
+          {
+            "required": [
+              "user",
+              "users"
+            ]
+          },
+          {
+            "required": [
+              "chat",
+              "chats"
+            ]
+          }
+        ]
+      }
+    },
+    "user": {
+      "title": "TestUser",
+      "description": "A user as the service describes them.",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "first_name": {
+          "type": "string",
+          "minLength": 1
+        },
+        "last_name": {
+          "type": "string"
+        },
+        "username": {
+          "type": "string",
+          "pattern": "^[A-Za-z][A-Za-z0-9_]{3,31}$"
+        },
+        "language_code": {
+          "description": "An IETF language tag, e.g. de or pt-BR.",
+          "type": "string",
+          "pattern": "^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$"
+        },
+        "id": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 9007199254740991
+        }
+      }
+    },
+    "chat": {
+      "title": "TestChat",
+      "description": "private (each user's own chat with the bot), group or supergroup, or a mapping with details.",
+      "oneOf": [
+        {
+          "type": "string",
+          "enum": [
+            "private",
+            "group",
+            "supergroup"
+          ]
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "type"
+          ],
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "private",
+                "group",
+                "supergroup"
+              ]
+            },
+            "title": {
+              "type": "string",
+              "minLength": 1
+            },
+            "id": {
+              "description": "A group's id is negative.",
+              "type": "integer",
+              "maximum": -1
+            },
+            "privacy": {
+              "description": "Privacy mode (the service's default, true): in a group the bot receives only commands, mentions of it and replies to its messages.",
+              "type": "boolean"
+            }
+          }
+        }
+      ]
+    },
+    "step": {
+      "title": "TestStep",
+      "description": "One thing that happens (say, press, wait, join, leave), then what the bot must do (`expect`) and what it must remember (`state`).",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "say": {
+          "description": "The user sends this text.",
+          "type": "string",
+          "minLength": 1
+        },
+        "press": {
+          "description": "The user presses a button on the bot's latest message that has it: by its text, or `{ data: ... }` by its callback data. A reply-keyboard button sends its text.",
+          "oneOf": [
+            {
+              "type": "string",
+              "minLength": 1
+            },
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "minProperties": 1,
+              "maxProperties": 1,
+              "properties": {
+                "text": {
+                  "type": "string",
+                  "minLength": 1
+                },
+                "data": {
+                  "type": "string",
+                  "minLength": 1
+                }
+              }
+            }
+          ]
+        },
+        "wait": {
+          "description": "The frozen clock moves on by this much (90s, 15m, 2h, 1d); flow timeouts that fall due fire.",
+          "type": "string",
+          "pattern": "^\\d+[smhd]$"
+        },
+        "join": {
+          "$ref": "#/$defs/who",
+          "description": "These users join the chat."
+        },
+        "leave": {
+          "$ref": "#/$defs/who",
+          "description": "These users leave the chat."
+        },
+        "from": {
+          "description": "Which user (a name under `users`); default: the first.",
+          "type": "string"
+        },
+        "in": {
+          "description": "Which chat (a name under `chats`); default: the first.",
+          "type": "string"
+        },
+        "reply": {
+          "description": "Send `say` as a reply to the bot's latest message in the chat.",
+          "type": "boolean"
+        },
+        "expect": {
+          "$ref": "#/$defs/expect"
+        },
+        "state": {
+          "description": "Variables after the step: user.NAME (the step's user), chat.NAME (the step's chat), flow (the flow the user is in, null for none) and flow.STEP (an answer so far). null: not set.",
+          "type": "object",
+          "minProperties": 1,
+          "propertyNames": {
+            "pattern": "^(flow|(user|chat|flow)\\.[A-Za-z_][A-Za-z0-9_]{0,63})$"
+          },
+          "additionalProperties": {
+            "anyOf": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "number"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          }
+        }
+      },
+      "oneOf": [
+        {
+          "required": [
+            "say"
+          ]
+        },
+        {
+          "required": [
+            "press"
+          ]
+        },
+        {
+          "required": [
+            "wait"
+          ]
+        },
+        {
+          "required": [
+            "join"
+          ]
+        },
+        {
+          "required": [
+            "leave"
+          ]
+        },
+        {
+          "required": [
+            "state"
+          ],
+          "not": {
+            "anyOf": [
+              {
+                "required": [
+                  "say"
+                ]
+              },
+              {
+                "required": [
+                  "press"
+                ]
+              },
+              {
+                "required": [
+                  "wait"
+                ]
+              },
+              {
+                "required": [
+                  "join"
+                ]
+              },
+              {
+                "required": [
+                  "leave"
+                ]
+              }
+            ]
+          }
+        }
+      ]
+    },
+    "who": {
+      "oneOf": [
+        {
+          "type": "string",
+          "minLength": 1
+        },
+        {
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "type": "string",
+            "minLength": 1
+          }
+        }
+      ]
+    },
+    "expect": {
+      "description": "What the bot does after the step, in order: `nothing` (silence), one output, or a list of outputs. Without `expect` the step's output is not checked. Left empty (`expect:`), `hearsay test --update` fills it in.",
+      "anyOf": [
+        {
+          "type": "null"
+        },
+        {
+          "$ref": "#/$defs/output"
+        },
+        {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/output"
+          }
+        }
+      ]
+    },
+    "output": {
+      "title": "ExpectedOutput",
+      "description": "A message (its text as a string, { contains }, { pattern } or { text, buttons }), an edit ({ edit: ... }), an answer to a press ({ answer: ... }), or `nothing`.",
+      "anyOf": [
+        {
+          "type": "string"
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 1,
+          "properties": {
+            "text": {
+              "$ref": "#/$defs/text"
+            },
+            "contains": {
+              "type": "string",
+              "minLength": 1
+            },
+            "pattern": {
+              "type": "string",
+              "minLength": 1
+            },
+            "buttons": {
+              "description": "The buttons shown under the message (inline or reply keyboard), by their text: a list, or a list of rows.",
+              "anyOf": [
+                {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                {
+                  "type": "array",
+                  "items": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  }
+                }
+              ]
+            },
+            "edit": {
+              "$ref": "#/$defs/text",
+              "description": "The bot changes the text of one of its messages."
+            },
+            "answer": {
+              "$ref": "#/$defs/text",
+              "description": "The bot answers the press with this notification."
+            },
+            "alert": {
+              "description": "With `answer`: shown as an alert the user must dismiss.",
+              "type": "boolean"
+            }
+          }
+        }
+      ]
+    },
+    "text": {
+      "description": "A text: exact (a string), or { contains: ... } or { pattern: ... } (a regular expression, found anywhere).",
+      "anyOf": [
+        {
+          "type": "string"
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 1,
+          "maxProperties": 1,
+          "properties": {
+            "contains": {
+              "type": "string",
+              "minLength": 1
+            },
+            "pattern": {
+              "type": "string",
+              "minLength": 1
+            }
+          }
+        }
+      ]
+    }
+  }
+} as const;
+
+/**
+ * Where they talk (default: private, each user in their own private chat with the bot).
+ */
+export type TestChat =
+  | ("private" | "group" | "supergroup")
+  | {
+      type: "private" | "group" | "supergroup";
+      title?: string;
+      /**
+       * A group's id is negative.
+       */
+      id?: number;
+      /**
+       * Privacy mode (the service's default, true): in a group the bot receives only commands, mentions of it and replies to its messages.
+       */
+      privacy?: boolean;
+    };
+/**
+ * private (each user's own chat with the bot), group or supergroup, or a mapping with details.
+ */
+export type TestChat1 =
+  | ("private" | "group" | "supergroup")
+  | {
+      type: "private" | "group" | "supergroup";
+      title?: string;
+      /**
+       * A group's id is negative.
+       */
+      id?: number;
+      /**
+       * Privacy mode (the service's default, true): in a group the bot receives only commands, mentions of it and replies to its messages.
+       */
+      privacy?: boolean;
+    };
+/**
+ * One thing that happens (say, press, wait, join, leave), then what the bot must do (`expect`) and what it must remember (`state`).
+ */
+export type TestStep = Step & Step1 & Step & Step1;
+export type Step =
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    };
+/**
+ * What the bot does after the step, in order: `nothing` (silence), one output, or a list of outputs. Without `expect` the step's output is not checked. Left empty (`expect:`), `hearsay test --update` fills it in.
+ */
+export type Expect = null | ExpectedOutput | ExpectedOutput[];
+/**
+ * A message (its text as a string, { contains }, { pattern } or { text, buttons }), an edit ({ edit: ... }), an answer to a press ({ answer: ... }), or `nothing`.
+ */
+export type ExpectedOutput =
+  | string
+  | {
+      text?: Text;
+      contains?: string;
+      pattern?: string;
+      /**
+       * The buttons shown under the message (inline or reply keyboard), by their text: a list, or a list of rows.
+       */
+      buttons?: string[] | string[][];
+      /**
+       * A text: exact (a string), or { contains: ... } or { pattern: ... } (a regular expression, found anywhere).
+       */
+      edit?:
+        | string
+        | {
+            contains?: string;
+            pattern?: string;
+          };
+      /**
+       * A text: exact (a string), or { contains: ... } or { pattern: ... } (a regular expression, found anywhere).
+       */
+      answer?:
+        | string
+        | {
+            contains?: string;
+            pattern?: string;
+          };
+      /**
+       * With `answer`: shown as an alert the user must dismiss.
+       */
+      alert?: boolean;
+    };
+/**
+ * A text: exact (a string), or { contains: ... } or { pattern: ... } (a regular expression, found anywhere).
+ */
+export type Text =
+  | string
+  | {
+      contains?: string;
+      pattern?: string;
+    };
+
+/**
+ * A hearsay conversation test file: conversations with the bot, step by step, and what the bot must answer. Run with `hearsay test`. Reference: docs/testing.md.
+ */
+export interface TestFile {
+  /**
+   * The rule file or directory these tests run against, relative to this file. Default: the --rules option of `hearsay test` (rules/).
+   */
+  rules?: string;
+  /**
+   * The bot under test.
+   */
+  bot?: {
+    /**
+     * The bot's username without @ (for /cmd@bot and @mentions). Default: hearsay_test_bot.
+     */
+    username?: string;
+  };
+  /**
+   * The conversations; each starts with no variables set and no flow open.
+   *
+   * @minItems 1
+   */
+  tests: [ConversationTest, ...ConversationTest[]];
+}
+/**
+ * One conversation: who talks, where, and the steps.
+ */
+export interface ConversationTest {
+  /**
+   * Shown in the report; unique within the file.
+   */
+  name: string;
+  user?: TestUser;
+  /**
+   * Several users by a short name; a step picks one with `from:`.
+   */
+  users?: {
+    [k: string]: TestUser1 | undefined;
+  };
+  chat?: TestChat;
+  /**
+   * Several chats by a short name; a step picks one with `in:`. The first is the default.
+   */
+  chats?: {
+    [k: string]: TestChat1 | undefined;
+  };
+  /**
+   * What happens, in order, and what the bot must do after each step.
+   *
+   * @minItems 1
+   */
+  steps: [TestStep, ...TestStep[]];
+}
+/**
+ * The user who talks (default: Ann, id 1001). With `users`, the first of them.
+ */
+export interface TestUser {
+  first_name?: string;
+  last_name?: string;
+  username?: string;
+  /**
+   * An IETF language tag, e.g. de or pt-BR.
+   */
+  language_code?: string;
+  id?: number;
+}
+/**
+ * A user as the service describes them.
+ */
+export interface TestUser1 {
+  first_name?: string;
+  last_name?: string;
+  username?: string;
+  /**
+   * An IETF language tag, e.g. de or pt-BR.
+   */
+  language_code?: string;
+  id?: number;
+}
+export interface Step1 {
+  /**
+   * The user sends this text.
+   */
+  say?: string;
+  /**
+   * The user presses a button on the bot's latest message that has it: by its text, or `{ data: ... }` by its callback data. A reply-keyboard button sends its text.
+   */
+  press?:
+    | string
+    | {
+        text?: string;
+        data?: string;
+      };
+  /**
+   * The frozen clock moves on by this much (90s, 15m, 2h, 1d); flow timeouts that fall due fire.
+   */
+  wait?: string;
+  /**
+   * These users join the chat.
+   */
+  join?: string | [string, ...string[]];
+  /**
+   * These users leave the chat.
+   */
+  leave?: string | [string, ...string[]];
+  /**
+   * Which user (a name under `users`); default: the first.
+   */
+  from?: string;
+  /**
+   * Which chat (a name under `chats`); default: the first.
+   */
+  in?: string;
+  /**
+   * Send `say` as a reply to the bot's latest message in the chat.
+   */
+  reply?: boolean;
+  expect?: Expect;
+  /**
+   * Variables after the step: user.NAME (the step's user), chat.NAME (the step's chat), flow (the flow the user is in, null for none) and flow.STEP (an answer so far). null: not set.
+   */
+  state?: {
+    [k: string]: string | number | null | undefined;
+  };
+}

@@ -1,0 +1,134 @@
+// `hearsay test` as an operator runs it: the built CLI on real test and rule files, its output, exit codes,
+// JUnit XML and --update, and the demo bot's own tests.
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+const repo = new URL('../..', import.meta.url).pathname;
+let dir: string;
+
+const RULES = `rules:
+  - id: ping
+    text: ping
+    reply: pong
+  - id: hello
+    command: start
+    reply: "Hello, {{user.first_name}}!"
+  - id: unused
+    text: never said
+    reply: nobody asks
+`;
+
+const PASSING = `# the greeting
+tests:
+  - name: greets by name
+    user: { first_name: Zoe }
+    steps:
+      - say: /start
+        expect: "Hello, Zoe!"
+      - say: ping
+        expect: pong
+      - say: something else
+        expect: nothing
+`;
+
+const FAILING = `tests:
+  - name: ping answers
+    steps:
+      - say: ping
+        expect: pong
+      - say: ping
+        expect: { contains: "ping" }
+      - say: /start
+        expect: "Hello, Ann!"
+`;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'hearsay-test-cmd-'));
+  await mkdir(join(dir, 'rules'));
+  await writeFile(join(dir, 'rules', 'bot.yaml'), RULES);
+  await mkdir(join(dir, 'tests'));
+  await writeFile(join(dir, 'tests', 'pass.yaml'), PASSING);
+  await writeFile(join(dir, 'failing.yaml'), FAILING);
+  await writeFile(join(dir, 'broken.yaml'), 'tests:\n  - name: x\n    steps:\n      - sya: ping\n');
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const run = (args: string[], cwd = dir) => spawnSync('node', [cli, 'test', ...args], { cwd, encoding: 'utf8' });
+
+describe('hearsay test', () => {
+  it('runs tests/ against rules/ by default and exits 0 when every test passes', () => {
+    const result = run([]);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/^1 file, 1 test, 3 steps, 0 failed \(\d+ ms\)\n$/);
+    expect(result.status).toBe(0);
+  });
+
+  it('exits 1 and prints the failing step with its file:line:column and a diff of expected and actual', () => {
+    const result = run(['failing.yaml']);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain(
+      'FAIL failing.yaml:6:9: ping answers, step 2 (say: ping): the bot did not answer as expected\n    - { contains: "ping" }\n    + "pong"\n',
+    );
+    expect(result.stdout).toMatch(/1 file, 1 test, 2 steps, 1 failed/);
+  });
+
+  it('exits 2 with the position of a problem in a test file, and runs nothing', () => {
+    const result = run(['broken.yaml']);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe("broken.yaml:4:9: unknown key 'sya' in test 'x', step 1; did you mean 'say'?\n1 problem in the test files; no test ran\n");
+  });
+
+  it('exits 2 for a path that does not exist', () => {
+    const result = run(['nowhere/']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe('hearsay test: nowhere/: no such file or directory\n');
+  });
+
+  it('writes well-formed JUnit XML with one testcase per test and the failure in it', async () => {
+    const report = join(dir, 'report.xml');
+    run(['failing.yaml', 'tests/', '--junit', report]);
+    const xml = await readFile(report, 'utf8');
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml);
+    expect(parsed.testsuites.tests).toBe('2');
+    expect(parsed.testsuites.failures).toBe('1');
+    const suites = [parsed.testsuites.testsuite].flat();
+    expect(suites.map((s: { name: string }) => s.name)).toEqual(['failing.yaml', join('tests', 'pass.yaml')]);
+    expect(suites[0].testcase.failure.message).toBe('step 2 (say: ping) at failing.yaml:6:9: the bot did not answer as expected');
+    expect(suites[1].testcase.failure).toBeUndefined();
+  });
+
+  it('--update records the actual replies into failing and empty expectations and keeps the comments', async () => {
+    const file = join(dir, 'update.yaml');
+    await writeFile(
+      file,
+      '# top comment\ntests:\n  - name: records\n    steps:\n      - say: ping # asks\n        expect: wrong # was wrong\n      - say: /start\n        expect:\n      - say: ping\n        expect: { contains: po }\n',
+    );
+    const first = run(['update.yaml', '--update']);
+    expect(first.status).toBe(1);
+    expect(first.stdout).toContain('updated update.yaml: 2 steps recorded; review the change');
+    expect(await readFile(file, 'utf8')).toBe(
+      '# top comment\ntests:\n  - name: records\n    steps:\n      - say: ping # asks\n        expect: pong # was wrong\n      - say: /start\n        expect: Hello, Ann!\n      - say: ping\n        expect: { contains: po }\n',
+    );
+    const second = run(['update.yaml']);
+    expect(second.status).toBe(0);
+  });
+
+  it('--coverage lists the rules no test reached', () => {
+    const result = run(['--coverage']);
+    expect(result.stdout).toContain('coverage: 2 of 3 reached\n  not reached: rule unused (rules/bot.yaml:8:5)\n');
+  });
+
+  it("passes the demo bot's own tests", () => {
+    const result = run([], repo);
+    expect(result.stdout).toMatch(/ 0 failed/);
+    expect(result.status).toBe(0);
+  });
+});
