@@ -95,14 +95,21 @@ export class ChatWorld {
     return [...this.api.history(chatId)].reverse().find((m) => m.fromBot)?.message;
   }
 
-  /** The bot's newest message in the chat, if it is a force_reply question to this user (selective: a reply to their message). */
+  /**
+   * The bot's force_reply question this user's app is still answering: the newest one for them (selective:
+   * replying to their message) since they last wrote in the chat; answering it ends reply mode.
+   */
   private forceReplyFor(chatId: number, user: TestUser): Message | undefined {
-    const history = this.api.history(chatId);
-    const latest = [...history].reverse().find((m) => m.fromBot);
-    const markup = latest?.markup;
-    if (!latest || !markup || !('force_reply' in markup)) return undefined;
-    const target = latest.message.reply_to_message;
-    return !(markup as ForceReply).selective || target?.from?.id === user.id ? latest.message : undefined;
+    for (const entry of [...this.api.history(chatId)].reverse()) {
+      if (!entry.fromBot) {
+        if (entry.message.from?.id === user.id) return undefined;
+        continue;
+      }
+      const markup = entry.markup;
+      if (!markup || !('force_reply' in markup)) continue;
+      if (!(markup as ForceReply).selective || entry.message.reply_to_message?.from?.id === user.id) return entry.message;
+    }
+    return undefined;
   }
 
   private chatOf(chat: TestChat, user: TestUser): Chat {

@@ -16,9 +16,9 @@ export function compareOutputs(expect: Exclude<TestStep['expect'], undefined | '
   const expected = expect === 'nothing' ? [] : expect;
   const holds = expected.length === actual.length && expected.every((e, i) => outputMatches(e, actual[i]!));
   if (holds) return null;
+  if (expected.length === 0) return ['- nothing', ...actual.map((a) => `+ ${showActual(a)}`)];
+  if (actual.length === 0) return [...expected.map((e) => `- ${showExpected(e)}`), '+ nothing'];
   const lines: string[] = [];
-  if (expected.length === 0) lines.push('- nothing');
-  if (actual.length === 0) lines.push('+ nothing');
   for (let i = 0; i < Math.max(expected.length, actual.length); i++) {
     const e = expected[i];
     const a = actual[i];

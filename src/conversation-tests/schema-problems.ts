@@ -47,6 +47,11 @@ function translate(error: ErrorObject, all: readonly ErrorObject[], parsed: Pars
   const where = describePath(parsed.data, path);
   // Branch errors of oneOf/anyOf are summarised by their parent's error.
   if (/\/(oneOf|anyOf)\/\d+\//.test(error.schemaPath)) return undefined;
+  if (error.keyword === 'anyOf' || error.keyword === 'oneOf') {
+    // A mapping that fits no form because of a misspelt key: name the key (`contians`), not the forms.
+    const unknownKey = all.find((e) => e.keyword === 'additionalProperties' && e.instancePath === error.instancePath);
+    if (unknownKey) return translate({ ...unknownKey, schemaPath: '#' }, all, parsed);
+  }
   switch (error.keyword) {
     case 'additionalProperties': {
       const key = String((error.params as { additionalProperty: string }).additionalProperty);
