@@ -11,7 +11,7 @@ export function checkCommand(): Command {
   return new Command('check')
     .description('validate rule files and report every problem with its position')
     .argument('[path]', 'a rule file or a directory of *.yaml / *.yml files', 'rules/')
-    .option('--strict', 'warnings (rules that can never fire, examples another rule answers, unknown variables...) fail too')
+    .option('--strict', 'fail on warnings too (rules that never fire, examples, unknown variables)')
     .addHelpText(
       'after',
       '\nPrints each problem as path:line:column: message, then a summary. The rule language: docs/rules.md.\nExit codes: 0 valid (warnings allowed, unless --strict), 1 problems found (or warnings with --strict), 2 usage error.',
