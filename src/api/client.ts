@@ -8,6 +8,7 @@ import type {
   AnswerCallbackQueryParams,
   BotApi,
   CallOptions,
+  EditMessageTextParams,
   GetUpdatesParams,
   Message,
   SendMessageParams,
@@ -80,6 +81,10 @@ export class BotApiClient implements BotApi {
 
   answerCallbackQuery(params: AnswerCallbackQueryParams, options?: CallOptions): Promise<true> {
     return this.call('answercallbackquery', params, options);
+  }
+
+  editMessageText(params: EditMessageTextParams, options?: CallOptions): Promise<Message.TextMessage | true> {
+    return this.call('editmessagetext', params, options);
   }
 
   setWebhook(params: SetWebhookParams, options?: CallOptions): Promise<true> {

@@ -1,5 +1,5 @@
 // The Bot API surface hearsay uses, typed with the maintained Telegram types package.
-import type { Message, Update, UserFromGetMe, WebhookInfo } from '@grammyjs/types';
+import type { InlineKeyboardMarkup, Message, Update, UserFromGetMe, WebhookInfo } from '@grammyjs/types';
 
 export type { Message, Update, UserFromGetMe, WebhookInfo };
 
@@ -30,6 +30,15 @@ export interface AnswerCallbackQueryParams {
   cache_time?: number;
 }
 
+/** editMessageText: replaces the text (and inline keyboard) of a message the bot sent. */
+export interface EditMessageTextParams {
+  chat_id: number | string;
+  message_id: number;
+  text: string;
+  parse_mode?: 'HTML' | 'MarkdownV2';
+  reply_markup?: InlineKeyboardMarkup;
+}
+
 export interface SetWebhookParams {
   url: string;
   secret_token?: string;
@@ -51,6 +60,8 @@ export interface BotApi {
   sendMessage(params: SendMessageParams, options?: CallOptions): Promise<Message.TextMessage>;
   getUpdates(params: GetUpdatesParams, options?: CallOptions): Promise<Update[]>;
   answerCallbackQuery(params: AnswerCallbackQueryParams, options?: CallOptions): Promise<true>;
+  /** The edited message, or true for a message sent in inline mode. */
+  editMessageText(params: EditMessageTextParams, options?: CallOptions): Promise<Message.TextMessage | true>;
   setWebhook(params: SetWebhookParams, options?: CallOptions): Promise<true>;
   deleteWebhook(params?: { drop_pending_updates?: boolean }, options?: CallOptions): Promise<true>;
   getWebhookInfo(options?: CallOptions): Promise<WebhookInfo>;

@@ -1,11 +1,10 @@
-// Long polling: fetch updates, hand them to the dispatcher, and confirm (through the next offset) only up to
-// the lowest update still in flight, so a restart neither loses nor repeats an update. Fetching goes on while
-// updates are handled, so one chat stuck in retries does not hold up the others. Stop ends the long poll
-// quietly, lets the work in flight finish, then confirms the offset with one last getupdates.
+// Long polling, transport only: fetch updates, hand them to the pipeline, and confirm (through the next
+// offset) only up to the lowest update it has not finished, so a restart neither loses nor repeats an update.
+// Fetching goes on while updates are handled, so one chat stuck in retries does not hold up the others. Stop
+// ends the long poll quietly, lets the work in flight finish, then confirms the offset with one last getupdates.
 import { ApiError, isAbortError } from '../api/errors.js';
 import type { BotApi, Update } from '../api/types.js';
 import { DEFAULT_BACKOFF, MIN_RETRY_WAIT_MS, backoffDelay, sleep, type BackoffPolicy } from '../delivery/backoff.js';
-import type { UpdateDispatcher } from '../delivery/dispatcher.js';
 import { classifyFailure, tokenRejectedMessage } from '../api/failure.js';
 import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
@@ -13,9 +12,17 @@ import { IngressError } from './errors.js';
 
 export const ALLOWED_UPDATES = ['message'];
 
+/** What polling needs from the update pipeline. */
+export interface PollingPipeline {
+  /** Resolves once the update is done (handled before, now, or dropped for good); rejects when cut short. */
+  handle(update: Update): Promise<void>;
+  /** The service confirmed every update below `offset`. */
+  confirm(offset: number): Promise<void>;
+}
+
 export interface PollingIngressOptions {
   api: BotApi;
-  dispatcher: UpdateDispatcher;
+  pipeline: PollingPipeline;
   logger: Logger;
   metrics: ServiceMetrics;
   timeoutSeconds: number;
@@ -23,8 +30,6 @@ export interface PollingIngressOptions {
   /** Delete a webhook that is still set instead of failing. */
   deleteWebhook: boolean;
   backoff?: BackoffPolicy;
-  /** Told each offset the service has confirmed (every update below it will never come again). */
-  onOffsetConfirmed?: (offset: number) => void;
   /** Where the token came from (BOT_TOKEN or BOT_TOKEN_FILE), for the message when it is refused. */
   tokenSource?: string;
   /** Consecutive "terminated by other getUpdates request" conflicts tolerated before giving up. */
@@ -38,11 +43,9 @@ export interface PollingIngressOptions {
 
 export class PollingIngress {
   private readonly controller = new AbortController();
-  /** Dispatched and not handled yet, or cut short by shutdown: the offset must never pass these. */
+  /** Handed to the pipeline and not finished, or cut short by shutdown: the offset must never pass these. */
   private readonly unfinished = new Set<number>();
-  /** Update ids at or above the last offset asked for that were already dispatched (the service resends them). */
-  private readonly dispatched = new Set<number>();
-  private highestDispatched: number | undefined;
+  private highestReceived: number | undefined;
   private progress: { promise: Promise<void>; resolve(): void } = PollingIngress.signal();
   private loop: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
@@ -52,10 +55,10 @@ export class PollingIngress {
     this.stopped = new Promise((resolve) => this.controller.signal.addEventListener('abort', () => resolve(), { once: true }));
   }
 
-  /** The next offset to confirm: the lowest update not handled yet, or the highest dispatched + 1. */
+  /** The next offset to confirm: the lowest update not finished yet, or the highest received + 1. */
   get nextOffset(): number | undefined {
     if (this.unfinished.size > 0) return Math.min(...this.unfinished);
-    return this.highestDispatched === undefined ? undefined : this.highestDispatched + 1;
+    return this.highestReceived === undefined ? undefined : this.highestReceived + 1;
   }
 
   private static signal(): { promise: Promise<void>; resolve(): void } {
@@ -80,7 +83,7 @@ export class PollingIngress {
   }
 
   /**
-   * After the dispatcher drained: wait for the loop, then confirm the offset with one call that waits at most
+   * After the pipeline drained: wait for the loop, then confirm the offset with one call that waits at most
    * `confirmTimeoutMs` (the stop has a deadline; an unreachable service must not stretch it). Idempotent.
    */
   close(confirmTimeoutMs = 5000): Promise<void> {
@@ -95,7 +98,7 @@ export class PollingIngress {
     if (offset === undefined) return;
     try {
       await this.options.api.getUpdates({ offset, limit: 1, timeout: 0 }, { timeoutMs: confirmTimeoutMs });
-      this.options.onOffsetConfirmed?.(offset);
+      await this.options.pipeline.confirm(offset);
       this.options.logger.debug({ offset }, 'offset confirmed');
     } catch (error) {
       this.options.logger.warn({ err: error, offset }, 'could not confirm the offset; the last updates may be delivered again');
@@ -107,7 +110,7 @@ export class PollingIngress {
   }
 
   private async run(): Promise<void> {
-    const { api, logger, metrics, timeoutSeconds, limit } = this.options;
+    const { api, logger, timeoutSeconds, limit } = this.options;
     const backoff = this.options.backoff ?? DEFAULT_BACKOFF;
     const maxConflicts = this.options.maxConflicts ?? 5;
     let failures = 0;
@@ -139,12 +142,8 @@ export class PollingIngress {
         }
         continue;
       }
-      // Updates still in flight come back until the offset passes them; dispatch each update once.
-      const fresh = updates.filter((u) => !this.dispatched.has(u.update_id));
-      if (fresh.length > 0) {
-        metrics.updatesReceived.inc(fresh.length);
-        for (const update of fresh) this.dispatch(update);
-      }
+      // Updates in flight come back until the offset passes them: the pipeline knows them and joins them.
+      for (const update of updates) this.hand(update);
       if (this.unfinished.size > 0) {
         await this.waitForProgress();
       } else if (updates.length === 0) {
@@ -155,12 +154,11 @@ export class PollingIngress {
     }
   }
 
-  private dispatch(update: Update): void {
+  private hand(update: Update): void {
     const id = update.update_id;
-    this.dispatched.add(id);
     this.unfinished.add(id);
-    if (this.highestDispatched === undefined || id > this.highestDispatched) this.highestDispatched = id;
-    this.options.dispatcher.dispatch(update).then(
+    if (this.highestReceived === undefined || id > this.highestReceived) this.highestReceived = id;
+    this.options.pipeline.handle(update).then(
       () => {
         this.unfinished.delete(id);
         this.progress.resolve();
@@ -172,8 +170,7 @@ export class PollingIngress {
 
   /** The service confirmed every update below `offset`: it will not resend them. */
   private confirmed(offset: number): void {
-    for (const id of this.dispatched) if (id < offset) this.dispatched.delete(id);
-    this.options.onOffsetConfirmed?.(offset);
+    this.options.pipeline.confirm(offset).catch((error: unknown) => this.options.logger.warn({ err: error, offset }, 'could not record the confirmed offset'));
   }
 
   /** Waits until everything in flight is handled, or the pipeline delay passes, or stop. */

@@ -1,20 +1,18 @@
-// Webhook ingress: a Fastify server the service POSTs updates to. Each request is checked (secret in
-// constant time, size, shape), written to the inbox (fdatasynced), answered 200 and handled afterwards
-// through the dispatcher. Unfinished inbox entries are replayed at start, so a 200 never loses an update.
-// While closing it answers 503 so the service sends the update again.
+// Webhook ingress, transport only: a Fastify server the service POSTs updates to. Each request is checked
+// (secret in constant time, size, shape) and handed to the pipeline, which stores it durably and handles it
+// afterwards; the answer follows what the pipeline says: 200 once stored (or already known), 503 when it
+// cannot take it now (overloaded, closing, the store failing), 400 when it can never be stored.
 import { readFile } from 'node:fs/promises';
 import { Ajv } from 'ajv';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { BotApi, Update } from '../api/types.js';
 import type { ListenAddress, WebhookConnectionLimits } from '../config/types.js';
 import { formatListenAddress } from '../config/listen-address.js';
-import type { UpdateDispatcher } from '../delivery/dispatcher.js';
-import type { HandledUpdates } from '../delivery/handled-updates.js';
-import { updateFingerprint } from '../journal/update-journal.js';
-import { UnstorableUpdateError, type WebhookInbox } from '../journal/webhook-inbox.js';
 import type { Logger } from '../log/logger.js';
 import type { HealthState } from '../ops/health.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
+import { UnstorableUpdateError } from '../pipeline/ports.js';
+import type { AcceptOutcome } from '../pipeline/update-pipeline.js';
 import { registerOpsRoutes } from '../ops/ops-routes.js';
 import { serverUrl } from '../ops/server-url.js';
 import { IngressError } from './errors.js';
@@ -23,12 +21,17 @@ import { createSecretCheck } from './secret-token.js';
 import { webhookUpdateSchema } from './update-schema.js';
 import { listenFailureMessage, settingListenHints } from '../ops/listen-failure.js';
 
+/** What the webhook needs from the update pipeline. */
+export interface WebhookPipeline {
+  /** Stores the update durably and handles it later; resolves with what to answer (see AcceptOutcome). */
+  accept(update: Update): Promise<AcceptOutcome>;
+  /** Updates accepted and not finished yet. */
+  readonly inFlight: number;
+}
+
 export interface WebhookIngressOptions {
   api: BotApi;
-  dispatcher: UpdateDispatcher;
-  handled: HandledUpdates;
-  /** Where accepted updates are kept until handled. */
-  inbox: WebhookInbox;
+  pipeline: WebhookPipeline;
   logger: Logger;
   metrics: ServiceMetrics;
   health: HealthState;
@@ -42,20 +45,13 @@ export interface WebhookIngressOptions {
   maxConnections: number;
   /** Header, body and idle timeouts and the cap on open connections (slow clients are cut off). */
   connections: WebhookConnectionLimits;
-  /** Updates accepted but not handled yet beyond which requests get 503. */
-  maxPending: number;
 }
-
-// No type coercion: a string update_id is a wrong body, not a number to guess at.
-const ajv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: false, removeAdditional: false });
 
 export class WebhookIngress {
   private app: FastifyInstance | undefined;
   private closing = false;
   private closed: Promise<void> | undefined;
   private localUrl: string | null = null;
-  /** Accepted and not finished yet: a redelivery of one of these is answered 200 and not handled twice. */
-  private readonly accepted = new Map<number, string>();
   private readonly secretMatches: (header: unknown) => boolean;
 
   constructor(private readonly options: WebhookIngressOptions) {
@@ -74,13 +70,8 @@ export class WebhookIngress {
     return new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
   }
 
-  /** Webhook ingress never ends on its own; kept for symmetry with polling. */
-  readonly done: Promise<void> = new Promise<void>(() => undefined);
-
   async start(): Promise<void> {
     const { logger, listen, tls } = this.options;
-    // Acknowledged by an earlier run and never finished: handled first, ahead of anything new per chat.
-    for (const update of this.options.inbox.pending()) this.handle(update);
     const https = tls ? { cert: await readFile(tls.certPath), key: await readFile(tls.keyPath) } : null;
     const limits = connectionOptions(this.options.connections);
     const app = Fastify({
@@ -96,6 +87,8 @@ export class WebhookIngress {
     app.server.maxConnections = this.options.connections.limit;
     // Only the JSON parser: a text/plain body is 415 Unsupported Media Type, not a string that fails validation.
     app.removeContentTypeParser('text/plain');
+    // No type coercion: a string update_id is a wrong body, not a number to guess at.
+    const ajv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: false, removeAdditional: false });
     app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
     app.setErrorHandler((error: FastifyError, _request, reply) => this.onError(error, reply));
     registerOpsRoutes(app, { health: this.options.health, metrics: this.options.metrics });
@@ -151,33 +144,13 @@ export class WebhookIngress {
   }
 
   private async accept(update: Update, reply: FastifyReply): Promise<FastifyReply> {
-    const { dispatcher, handled, logger, metrics } = this.options;
+    const { pipeline, logger, metrics } = this.options;
     const id = update.update_id;
     if (this.closing) return unavailable(reply, 'shutting down');
-    const fingerprint = updateFingerprint(update);
-    const held = this.accepted.get(id) ?? this.options.inbox.fingerprintOf(id);
-    if (held === fingerprint) return duplicate(reply, logger, id);
-    if (held !== undefined) {
-      // Another message under the id of one still being handled: the service started a new id sequence. Not
-      // acknowledged (one inbox entry per id): the service sends it again, once the old one is done.
-      logger.info({ update_id: id }, 'an update reuses the id of one still being handled (a new id sequence); asking the service to resend it');
-      return unavailable(reply, 'an update with this id is still being handled');
-    }
-    // `accepted` grows before the inbox write is awaited, so concurrent requests cannot overshoot the bound.
-    if (Math.max(dispatcher.inFlight, this.accepted.size) >= this.options.maxPending) {
-      metrics.error('webhook_overloaded');
-      logger.warn({ in_flight: dispatcher.inFlight }, 'too many updates in flight; asking the service to resend later');
-      return unavailable(reply, 'overloaded');
-    }
-    this.accepted.set(id, fingerprint);
-    if (await handled.has(id, update)) {
-      this.accepted.delete(id);
-      return duplicate(reply, logger, id);
-    }
+    let outcome: AcceptOutcome;
     try {
-      await this.options.inbox.accept(update);
+      outcome = await pipeline.accept(update);
     } catch (error) {
-      this.accepted.delete(id);
       if (error instanceof UnstorableUpdateError) {
         // It can never be stored, so it is refused, not acknowledged and lost: the service applies its own rules.
         metrics.error('webhook_invalid');
@@ -188,22 +161,19 @@ export class WebhookIngress {
       logger.error({ err: error, update_id: id }, 'cannot keep the update in the inbox; asking the service to resend it');
       return unavailable(reply, 'cannot store the update');
     }
-    metrics.updatesReceived.inc();
-    this.handle(update);
+    if (outcome === 'overloaded') {
+      metrics.error('webhook_overloaded');
+      logger.warn({ in_flight: pipeline.inFlight }, 'too many updates in flight; asking the service to resend later');
+      return unavailable(reply, 'overloaded');
+    }
+    if (outcome === 'id_busy') {
+      // Another message under the id of one still being handled: the service started a new id sequence. Not
+      // acknowledged (one inbox entry per id): the service sends it again, once the old one is done.
+      logger.info({ update_id: id }, 'an update reuses the id of one still being handled (a new id sequence); asking the service to resend it');
+      return unavailable(reply, 'an update with this id is still being handled');
+    }
+    if (outcome === 'duplicate') logger.debug({ update_id: id }, 'update delivered again; already accepted, not answered twice');
     return reply.code(200).send();
-  }
-
-  /** Dispatches an update kept in the inbox; it leaves the inbox only once handled. */
-  private handle(update: Update): void {
-    const id = update.update_id;
-    this.accepted.set(id, updateFingerprint(update));
-    this.options.dispatcher
-      .dispatch(update)
-      .then(() => this.options.inbox.finish(id))
-      .catch((error: unknown) =>
-        this.options.logger.warn({ err: error, update_id: id }, 'update not handled before shutdown; kept in the inbox for the next start'),
-      )
-      .finally(() => this.accepted.delete(id));
   }
 
   private onError(error: FastifyError, reply: FastifyReply): FastifyReply {
@@ -233,9 +203,4 @@ function connectionOptions({ headerTimeoutMs, bodyTimeoutMs, idleTimeoutMs }: We
 
 function unavailable(reply: FastifyReply, why: string): FastifyReply {
   return reply.code(503).header('retry-after', '1').send({ ok: false, error: why });
-}
-
-function duplicate(reply: FastifyReply, logger: Logger, id: number): FastifyReply {
-  logger.debug({ update_id: id }, 'update delivered again; already accepted, not answered twice');
-  return reply.code(200).send();
 }

@@ -9,7 +9,7 @@ import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, renameSync, w
 import { fdatasync } from 'node:fs';
 import { dirname } from 'node:path';
 import { JournalError } from './errors.js';
-import { readLines, writeAll } from './line-file.js';
+import { readLines, writeAll, type LineLimit } from './line-file.js';
 
 interface Waiter {
   resolve(): void;
@@ -29,8 +29,8 @@ export interface OpenLogOptions {
   onLine(line: string): void;
   /** What the file is rewritten with once read: everything that still matters, line by line. */
   snapshot(): Iterable<string>;
-  /** Longest line kept, in bytes; longer lines are skipped and counted. */
-  maxLineBytes?: number;
+  /** Longest line kept, in bytes (or by the line's first byte); longer lines are skipped and counted. */
+  maxLineBytes?: LineLimit;
 }
 
 /** Lines are written to the rewritten file in batches of about this size, so no single string grows unbounded. */

@@ -13,11 +13,16 @@ export function writeAll(fd: number, lines: string[]): void {
   while (written < data.length) written += writeSync(fd, data, written);
 }
 
+/** The longest line kept, in bytes: one limit for every line, or one chosen by the line's first byte (its kind). */
+export type LineLimit = number | ((firstByte: number) => number);
+
 /**
- * Streams the file's lines to `onLine` in fixed-size chunks. A line longer than `maxLineBytes` is skipped
+ * Streams the file's lines to `onLine` in fixed-size chunks. A line longer than its limit is skipped
  * without being held in memory; a last line without its newline is reported as torn and dropped.
  */
-export function readLines(path: string, maxLineBytes: number, onLine: (line: string) => void): { torn: boolean; oversized: number } {
+export function readLines(path: string, maxLineBytes: LineLimit, onLine: (line: string) => void): { torn: boolean; oversized: number } {
+  const limitOf = typeof maxLineBytes === 'number' ? () => maxLineBytes : maxLineBytes;
+  let limit = 0;
   const fd = openSync(path, 'r');
   const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
   let parts: Buffer[] = [];
@@ -33,8 +38,9 @@ export function readLines(path: string, maxLineBytes: number, onLine: (line: str
         const newline = chunk.indexOf(10, start);
         const end = newline === -1 || newline >= count ? count : newline;
         if (!skipping) {
+          if (partBytes === 0 && end > start) limit = limitOf(chunk[start]!);
           partBytes += end - start;
-          if (partBytes > maxLineBytes) {
+          if (partBytes > limit) {
             skipping = true;
             parts = [];
           } else if (end > start) parts.push(Buffer.from(chunk.subarray(start, end)));

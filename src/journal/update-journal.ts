@@ -1,15 +1,18 @@
-// The durable memory of handled updates, one file per bot in the data directory, so a replay after a restart
-// or a crash is not answered twice. An update counts as handled only when this exact update (its id and a
-// fingerprint of its content) is remembered: ids are not assumed to grow, because the service can start a new
-// sequence. Lines: `s <id>` (a reply is about to be sent), `d <id> <fingerprint>` (done), `c <offset>` (the
-// service confirmed every id below it, so those are forgotten).
-import { createHash } from 'node:crypto';
+// The durable memory of handled updates and of the conversation state, one file per bot in the data
+// directory, so a replay after a restart or a crash is not answered twice. An update counts as handled only
+// when this exact update (its id and a fingerprint of its content) is remembered: ids are not assumed to
+// grow, because the service can start a new sequence. Lines: `s <id>` (a reply is about to be sent),
+// `d <id> <fingerprint>` (done), `D <id> <fingerprint> <documents>` (done, and the state documents it changed:
+// one line, so a crash keeps both or neither), `v <key> <document>` (state kept by a compaction), `c <offset>`
+// (the service confirmed every id below it, so those are forgotten).
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Update } from '../api/types.js';
-import type { HandledUpdates } from '../delivery/handled-updates.js';
 import type { Logger } from '../log/logger.js';
+import type { StateCommit } from '../pipeline/ports.js';
+import { applyChanges, type StateDocument } from '../pipeline/state-documents.js';
 import { AppendLog } from './append-log.js';
+import { updateFingerprint } from './update-fingerprint.js';
 
 export const JOURNAL_FILE = 'handled-updates.journal';
 
@@ -33,20 +36,17 @@ export function botStateDir(dataDir: string, botId: number): string {
   return join(dataDir, `bot-${botId}`);
 }
 
-/**
- * What tells two updates with the same id apart: a redelivery carries the same message (kind, chat, message id,
- * date), an update of a new id sequence does not. Short, so the journal stays small.
- */
-export function updateFingerprint(update: Update): string {
-  const [kind, payload] = Object.entries(update).find(([key]) => key !== 'update_id') ?? ['none', null];
-  const body = (payload ?? {}) as { message_id?: unknown; id?: unknown; date?: unknown; chat?: { id?: unknown }; from?: { id?: unknown } };
-  const source = [kind, body.message_id, body.id, body.date, body.chat?.id, body.from?.id].map((part) => (typeof part === 'object' ? '' : String(part)));
-  return createHash('sha256').update(source.join('|')).digest('base64url').slice(0, 12);
-}
+/** Longest id record (`s`, `d`, `c`): anything longer is damage. */
+const MAX_ID_LINE_BYTES = 1024;
+/** Longest state record (`D`, `v`); a commit whose documents would not fit keeps the done mark and logs the loss. */
+export const MAX_STATE_LINE_BYTES = 1 << 20;
+const STATE_KINDS = new Set(['D'.charCodeAt(0), 'v'.charCodeAt(0)]);
 
-export class UpdateJournal implements HandledUpdates {
+export class UpdateJournal {
   /** Handled ids and their fingerprints ('' for a line written by an older version), oldest handled first. */
   private readonly done = new Map<number, string>();
+  /** Conversation state documents by key (see state-documents.ts); never forgotten with the ids. */
+  private readonly documents = new Map<string, StateDocument>();
   private readonly sending = new Set<number>();
   private confirmed = 0;
   private readonly capacity: number;
@@ -69,6 +69,10 @@ export class UpdateJournal implements HandledUpdates {
   }
 
   private readLine(line: string, file: string): void {
+    if (line.startsWith('D ') || line.startsWith('v ')) {
+      if (!this.readStateLine(line)) this.logger.warn({ file }, 'journal line not understood; ignored');
+      return;
+    }
     const match = /^([sdc]) (\d+)(?: ([A-Za-z0-9_-]+))?$/.exec(line);
     if (!match) {
       this.logger.warn({ file }, 'journal line not understood; ignored');
@@ -83,6 +87,36 @@ export class UpdateJournal implements HandledUpdates {
     } else this.confirmed = Math.max(this.confirmed, id);
   }
 
+  /** A done line with its state documents, or a kept document; false when damaged (nothing of it is applied). */
+  private readStateLine(line: string): boolean {
+    try {
+      if (line.startsWith('v ')) {
+        const space = line.indexOf(' ', 2);
+        if (space < 0) return false;
+        this.documents.set(line.slice(2, space), JSON.parse(line.slice(space + 1)) as StateDocument);
+        return true;
+      }
+      const match = /^D (\d+) ([A-Za-z0-9_-]+) (.+)$/.exec(line);
+      if (!match) return false;
+      const writes = JSON.parse(match[3]!) as Array<[string, StateDocument | null]>;
+      this.storeDocuments(writes);
+      const id = Number(match[1]);
+      this.done.delete(id);
+      this.done.set(id, match[2] === '-' ? '' : match[2]!);
+      this.sending.delete(id);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private storeDocuments(writes: Iterable<[string, StateDocument | null]>): void {
+    for (const [key, document] of writes) {
+      if (document === null) this.documents.delete(key);
+      else this.documents.set(key, document);
+    }
+  }
+
   static open(options: UpdateJournalOptions): UpdateJournal {
     const path = join(options.dir, JOURNAL_FILE);
     let modified = (options.now ?? Date.now)();
@@ -93,7 +127,7 @@ export class UpdateJournal implements HandledUpdates {
     }
     const journal = new UpdateJournal(options, modified);
     const { log, torn, oversized } = AppendLog.open(path, {
-      maxLineBytes: 1024,
+      maxLineBytes: (kind) => (STATE_KINDS.has(kind) ? MAX_STATE_LINE_BYTES : MAX_ID_LINE_BYTES),
       onLine: (line) => journal.readLine(line, path),
       snapshot: () => {
         journal.inDoubt.push(...[...journal.sending].filter((id) => !journal.done.has(id)).sort((a, b) => a - b));
@@ -146,18 +180,46 @@ export class UpdateJournal implements HandledUpdates {
     return this.log.flush();
   }
 
-  /** Written the moment the reply is sent; resolves once it is on disk (shared fdatasync). */
-  add(updateId: number, update?: Update): Promise<void> {
+  /** A stored state document (see state-documents.ts). */
+  document(key: string): StateDocument | undefined {
+    return this.documents.get(key);
+  }
+
+  /**
+   * Written the moment the update's work is done, with its state changes in the same line; resolves once it
+   * is on disk (shared fdatasync).
+   */
+  add(updateId: number, update?: Update, state?: StateCommit | null): Promise<void> {
     this.sending.delete(updateId);
     const fingerprint = update ? updateFingerprint(update) : '';
     this.lastActivity = this.now();
-    if (this.done.get(updateId) !== fingerprint) {
-      this.done.delete(updateId);
-      this.done.set(updateId, fingerprint);
+    const writes = this.stateLine(updateId, state);
+    if (writes) {
+      this.log.append(`D ${updateId} ${fingerprint || '-'} ${writes.json}`);
+      this.storeDocuments(writes.documents);
+    } else if (this.done.get(updateId) !== fingerprint) {
       this.log.append(fingerprint ? `d ${updateId} ${fingerprint}` : `d ${updateId}`);
-      if (this.done.size > this.capacity * 2) this.compact();
     }
+    this.done.delete(updateId);
+    this.done.set(updateId, fingerprint);
+    if (this.done.size > this.capacity * 2) this.compact();
     return this.log.sync();
+  }
+
+  /** The documents a commit writes, as the JSON of its done line; null when nothing changes (or it cannot be kept). */
+  private stateLine(updateId: number, state: StateCommit | null | undefined): { documents: Map<string, StateDocument | null>; json: string } | null {
+    if (!state || state.changes.length === 0) return null;
+    const documents = applyChanges(state.scope, state.changes, (key) => this.documents.get(key));
+    if (documents.size === 0) return null;
+    const json = JSON.stringify([...documents]);
+    if (Buffer.byteLength(json) + 64 > MAX_STATE_LINE_BYTES) {
+      this.logger.error(
+        { update_id: updateId, bytes: Buffer.byteLength(json) },
+        "conversation state too large to keep; this update's state changes are dropped",
+      );
+      return null;
+    }
+    return { documents, json };
   }
 
   /** The service confirmed every update below `offset`: it never sends them again, so forget them. */
@@ -223,6 +285,7 @@ export class UpdateJournal implements HandledUpdates {
 
   private *snapshot(): Iterable<string> {
     yield `c ${this.confirmed}`;
+    for (const [key, document] of this.documents) yield `v ${key} ${JSON.stringify(document)}`;
     for (const [id, fingerprint] of this.done) yield fingerprint ? `d ${id} ${fingerprint}` : `d ${id}`;
     for (const id of this.sending) yield `s ${id}`;
   }

@@ -5,9 +5,10 @@
 import { join } from 'node:path';
 import type { Update } from '../api/types.js';
 import type { Logger } from '../log/logger.js';
+import { UnstorableUpdateError } from '../pipeline/ports.js';
 import { AppendLog } from './append-log.js';
 import { JournalError } from './errors.js';
-import { updateFingerprint } from './update-journal.js';
+import { updateFingerprint } from './update-fingerprint.js';
 
 export const INBOX_FILE = 'webhook.inbox';
 
@@ -142,16 +143,5 @@ export class WebhookInbox {
 
   private *snapshot(): Iterable<string> {
     for (const json of this.unfinished.values()) yield `a ${json}`;
-  }
-}
-
-/** The update cannot be written to the inbox as one line (e.g. nested too deeply to serialise): refuse it. */
-export class UnstorableUpdateError extends Error {
-  override readonly name = 'UnstorableUpdateError';
-  constructor(
-    readonly updateId: number,
-    cause: unknown,
-  ) {
-    super(`update ${updateId} cannot be stored: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }

@@ -2,7 +2,15 @@
 // Refusals of one request (400, 403, 429) still prove the service is up; 401, 5xx and transport
 // failures do not. A caller's own abort says nothing either way.
 import { isAbortError } from '../api/errors.js';
-import type { AnswerCallbackQueryParams, BotApi, CallOptions, GetUpdatesParams, SendMessageParams, SetWebhookParams } from '../api/types.js';
+import type {
+  AnswerCallbackQueryParams,
+  BotApi,
+  CallOptions,
+  EditMessageTextParams,
+  GetUpdatesParams,
+  SendMessageParams,
+  SetWebhookParams,
+} from '../api/types.js';
 import { serviceLooksHealthy } from '../api/failure.js';
 import type { HealthState } from './health.js';
 
@@ -34,6 +42,9 @@ export class ObservedBotApi implements BotApi {
   }
   answerCallbackQuery(params: AnswerCallbackQueryParams, options?: CallOptions) {
     return this.observe(this.inner.answerCallbackQuery(params, options));
+  }
+  editMessageText(params: EditMessageTextParams, options?: CallOptions) {
+    return this.observe(this.inner.editMessageText(params, options));
   }
   setWebhook(params: SetWebhookParams, options?: CallOptions) {
     return this.observe(this.inner.setWebhook(params, options));

@@ -1,6 +1,15 @@
 // A scripted in-memory BotApi for unit tests of delivery and polling: each sendmessage either succeeds
 // (recorded) or throws the next scripted error. The end-to-end tests use the real sandbox instead.
-import type { AnswerCallbackQueryParams, BotApi, GetUpdatesParams, Message, SendMessageParams, Update, UserFromGetMe } from '../../src/api/types.js';
+import type {
+  AnswerCallbackQueryParams,
+  BotApi,
+  EditMessageTextParams,
+  GetUpdatesParams,
+  Message,
+  SendMessageParams,
+  Update,
+  UserFromGetMe,
+} from '../../src/api/types.js';
 
 export class FakeBotApi implements BotApi {
   readonly sent: SendMessageParams[] = [];
@@ -8,6 +17,9 @@ export class FakeBotApi implements BotApi {
   readonly answered: AnswerCallbackQueryParams[] = [];
   /** Errors thrown by the next answercallbackquery calls, in order; `undefined` entries succeed. */
   answerFailures: Array<Error | undefined> = [];
+  readonly edited: EditMessageTextParams[] = [];
+  /** Errors thrown by the next editmessagetext calls, in order; `undefined` entries succeed. */
+  editFailures: Array<Error | undefined> = [];
   /** Errors thrown by the next sendmessage calls, in order; `undefined` entries succeed. */
   sendFailures: Array<Error | undefined> = [];
   /** Per-call hook (e.g. to hold a chat's call open). */
@@ -51,6 +63,18 @@ export class FakeBotApi implements BotApi {
     if (failure) throw failure;
     this.answered.push(params);
     return true;
+  }
+
+  async editMessageText(params: EditMessageTextParams): Promise<Message.TextMessage> {
+    const failure = this.editFailures.shift();
+    if (failure) throw failure;
+    this.edited.push(params);
+    return {
+      message_id: params.message_id,
+      date: 0,
+      chat: { id: Number(params.chat_id), type: 'private', first_name: 'U' },
+      text: params.text,
+    } as Message.TextMessage;
   }
 
   async getUpdates(_params: GetUpdatesParams): Promise<Update[]> {

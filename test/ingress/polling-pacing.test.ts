@@ -6,10 +6,10 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BotApiClient } from '../../src/api/client.js';
 import { MIN_RETRY_WAIT_MS } from '../../src/delivery/backoff.js';
-import { UpdateDispatcher } from '../../src/delivery/dispatcher.js';
 import { PollingIngress } from '../../src/ingress/polling.js';
 import { createLogger } from '../../src/log/logger.js';
 import { ServiceMetrics } from '../../src/ops/metrics.js';
+import { testPipeline } from '../support/test-pipeline.js';
 
 const logger = createLogger({ level: 'silent' });
 const TOKEN = '4242:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
@@ -36,7 +36,7 @@ async function pollAgainst(body: object): Promise<number[]> {
   client = new BotApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: TOKEN, logger });
   ingress = new PollingIngress({
     api: client,
-    dispatcher: new UpdateDispatcher({ concurrency: 1, logger, handler: async () => undefined }),
+    pipeline: testPipeline({ inbox: false, concurrency: 1 }).pipeline,
     logger,
     metrics: new ServiceMetrics({ processMetrics: false }),
     timeoutSeconds: 30,

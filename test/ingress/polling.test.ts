@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BotApiClient } from '../../src/api/client.js';
 import type { GetUpdatesParams, Update } from '../../src/api/types.js';
-import { UpdateDispatcher } from '../../src/delivery/dispatcher.js';
 import { IngressError } from '../../src/ingress/errors.js';
 import { PollingIngress } from '../../src/ingress/polling.js';
 import { createLogger } from '../../src/log/logger.js';
 import { ServiceMetrics } from '../../src/ops/metrics.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
 import { FakeBotApi } from '../delivery/fake-bot-api.js';
+import { testPipeline } from '../support/test-pipeline.js';
 
 const logger = createLogger({ level: 'silent' });
 const update = (id: number, chat: number): Update =>
@@ -54,17 +54,16 @@ describe('PollingIngress offsets', () => {
     const api = new ScriptedUpdatesApi([[update(10, 1), update(11, 2)], [update(12, 1)]]);
     const slow = gate();
     const handled: number[] = [];
-    const dispatcher = new UpdateDispatcher({
-      concurrency: 4,
-      logger,
-      handler: async (u) => {
+    const { pipeline } = testPipeline({
+      inbox: false,
+      perform: async (u) => {
         if (u.update_id === 10) await slow.opened;
         handled.push(u.update_id);
       },
     });
     const ingress = new PollingIngress({
       api,
-      dispatcher,
+      pipeline,
       logger,
       metrics: new ServiceMetrics({ processMetrics: false }),
       timeoutSeconds: 1,
@@ -83,7 +82,7 @@ describe('PollingIngress offsets', () => {
     await until(() => api.calls.some((call) => call.offset === 13));
     expect(handled).toEqual([11, 10, 12]);
     ingress.stopAccepting();
-    await dispatcher.drain(1000);
+    await pipeline.drain(1000, 1000);
     await ingress.close();
     expect(api.calls.at(-1)).toEqual({ offset: 13, limit: 1, timeout: 0 });
   });
@@ -92,17 +91,16 @@ describe('PollingIngress offsets', () => {
     const api = new ScriptedUpdatesApi([[update(30, 1)], [update(31, 2)], [update(32, 3)]]);
     const stuck = gate();
     const handled: number[] = [];
-    const dispatcher = new UpdateDispatcher({
-      concurrency: 4,
-      logger,
-      handler: async (u) => {
+    const { pipeline } = testPipeline({
+      inbox: false,
+      perform: async (u) => {
         if (u.update_id === 30) await stuck.opened;
         handled.push(u.update_id);
       },
     });
     const ingress = new PollingIngress({
       api,
-      dispatcher,
+      pipeline,
       logger,
       metrics: new ServiceMetrics({ processMetrics: false }),
       timeoutSeconds: 1,
@@ -117,7 +115,7 @@ describe('PollingIngress offsets', () => {
     stuck.open();
     await until(() => handled.length === 3);
     ingress.stopAccepting();
-    await dispatcher.drain(1000);
+    await pipeline.drain(1000, 1000);
     await ingress.close();
     expect(handled).toEqual([31, 32, 30]);
     expect(api.calls.at(-1)).toEqual({ offset: 33, limit: 1, timeout: 0 });
@@ -125,16 +123,15 @@ describe('PollingIngress offsets', () => {
 
   it('on a stop cut short by the deadline, confirms only up to the lowest unhandled update', async () => {
     const api = new ScriptedUpdatesApi([[update(20, 1), update(21, 2), update(22, 3)]]);
-    const dispatcher = new UpdateDispatcher({
-      concurrency: 4,
-      logger,
-      handler: async (u, signal) => {
+    const { pipeline } = testPipeline({
+      inbox: false,
+      perform: async (u, signal) => {
         if (u.update_id === 21) await new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
       },
     });
     const ingress = new PollingIngress({
       api,
-      dispatcher,
+      pipeline,
       logger,
       metrics: new ServiceMetrics({ processMetrics: false }),
       timeoutSeconds: 1,
@@ -142,9 +139,9 @@ describe('PollingIngress offsets', () => {
       deleteWebhook: false,
     });
     await ingress.start();
-    await until(() => dispatcher.inFlight === 1);
+    await until(() => pipeline.inFlight === 1);
     ingress.stopAccepting();
-    expect(await dispatcher.drain(50)).toBe(false);
+    expect(await pipeline.drain(50, 1000)).toBe(false);
     await ingress.close();
     // 21 was not handled: the service must deliver it (and 22 again, which dedupe ignores) after a restart.
     expect(api.calls.at(-1)).toEqual({ offset: 21, limit: 1, timeout: 0 });
@@ -163,10 +160,10 @@ describe('PollingIngress against the sandbox', () => {
 
   const poller = (token: string, options: { deleteWebhook?: boolean; onUpdate?: (u: Update) => void; maxConflicts?: number } = {}) => {
     const api = new BotApiClient({ baseUrl: sandbox.baseUrl, token });
-    const dispatcher = new UpdateDispatcher({ concurrency: 2, logger, handler: async (u) => options.onUpdate?.(u) });
+    const { pipeline } = testPipeline({ inbox: false, concurrency: 2, perform: async (u) => options.onUpdate?.(u) });
     const ingress = new PollingIngress({
       api,
-      dispatcher,
+      pipeline,
       logger,
       metrics: new ServiceMetrics({ processMetrics: false }),
       timeoutSeconds: 1,
@@ -175,7 +172,7 @@ describe('PollingIngress against the sandbox', () => {
       backoff: { baseMs: 20, maxMs: 100 },
       ...(options.maxConflicts !== undefined ? { maxConflicts: options.maxConflicts } : {}),
     });
-    return { api, dispatcher, ingress };
+    return { api, pipeline, ingress };
   };
 
   it('stops with a clear error when a webhook is set, and deletes it when told to', async () => {
@@ -203,7 +200,7 @@ describe('PollingIngress against the sandbox', () => {
     expect(seen).toEqual(['after delete']);
     expect((await setup.getWebhookInfo()).url).toBe('');
     deleting.ingress.stopAccepting();
-    await deleting.dispatcher.drain(1000);
+    await deleting.pipeline.drain(1000, 1000);
     await deleting.ingress.close();
     await deleting.api.close();
     await setup.close();

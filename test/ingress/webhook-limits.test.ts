@@ -7,15 +7,12 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Update } from '../../src/api/types.js';
-import { UpdateDispatcher } from '../../src/delivery/dispatcher.js';
-import { MemoryHandledUpdates } from '../../src/delivery/handled-updates.js';
 import { WebhookIngress } from '../../src/ingress/webhook.js';
-import { WebhookInbox } from '../../src/journal/webhook-inbox.js';
 import { createLogger } from '../../src/log/logger.js';
 import { HealthState } from '../../src/ops/health.js';
 import { ServiceMetrics } from '../../src/ops/metrics.js';
 import { FakeBotApi } from '../delivery/fake-bot-api.js';
+import { testPipeline } from '../support/test-pipeline.js';
 
 const logger = createLogger({ level: 'silent' });
 const SECRET = 'slow_client_secret-0123456789';
@@ -30,21 +27,11 @@ afterEach(async () => {
 });
 
 async function startWebhook(): Promise<{ webhook: WebhookIngress; port: number; handled: number[] }> {
-  const handled: number[] = [];
-  const done = new MemoryHandledUpdates();
-  const dispatcher = new UpdateDispatcher({
-    concurrency: 4,
-    logger,
-    handler: async (u: Update) => {
-      handled.push(u.update_id);
-      done.add(u.update_id);
-    },
-  });
+  // Every update the pipeline finished, whether it had a reply or not.
+  const { pipeline, committed: handled } = testPipeline({ dir: await mkdtemp(join(tmpdir(), 'hearsay-slow-')) });
   const webhook = new WebhookIngress({
     api: new FakeBotApi(),
-    dispatcher,
-    handled: done,
-    inbox: WebhookInbox.open({ dir: await mkdtemp(join(tmpdir(), 'hearsay-slow-')), logger }),
+    pipeline,
     logger,
     metrics: new ServiceMetrics({ processMetrics: false }),
     health: new HealthState('webhook'),
@@ -56,7 +43,6 @@ async function startWebhook(): Promise<{ webhook: WebhookIngress; port: number; 
     maxBodyBytes: MAX_BODY,
     maxConnections: 40,
     connections: { headerTimeoutMs: 1000, bodyTimeoutMs: 1000, idleTimeoutMs: 1500, limit: LIMIT },
-    maxPending: 100,
   });
   await webhook.start();
   started.push(webhook);

@@ -1,14 +1,33 @@
+// The in-process per-chat sequencer: order within a chat key (messages, button presses and member events of
+// one chat share it), concurrency across keys up to the bound, no starvation, drain and abort on shutdown.
 import { describe, expect, it } from 'vitest';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Update } from '../../src/api/types.js';
-import { DispatchAbortedError, UpdateDispatcher } from '../../src/delivery/dispatcher.js';
-import { MemoryHandledUpdates } from '../../src/delivery/handled-updates.js';
-import { createLogger } from '../../src/log/logger.js';
+import { chatKeyOf } from '../../src/engine/events.js';
+import { LocalChatSequencer } from '../../src/pipeline/chat-sequencer.js';
+import { SequenceAbortedError } from '../../src/pipeline/ports.js';
 
-const logger = createLogger({ level: 'silent' });
 let nextId = 1;
 const update = (chatId: number, text = 'x'): Update =>
   ({ update_id: nextId++, message: { message_id: nextId, date: 0, chat: { id: chatId, type: 'private', first_name: 'U' }, text } }) as Update;
+
+/** Runs `handler` for each update in its chat's turn, as the pipeline does. */
+class UpdateDispatcher {
+  readonly sequencer: LocalChatSequencer;
+  constructor(private readonly options: { concurrency: number; handler: (u: Update, signal: AbortSignal) => Promise<void> }) {
+    this.sequencer = new LocalChatSequencer({ concurrency: options.concurrency });
+  }
+  dispatch(u: Update): Promise<void> {
+    return this.sequencer.run(chatKeyOf(u), (signal) => this.options.handler(u, signal));
+  }
+  get inFlight() {
+    return this.sequencer.inFlight;
+  }
+  drain(deadlineMs: number) {
+    return this.sequencer.drain(deadlineMs);
+  }
+}
+const DispatchAbortedError = SequenceAbortedError;
 
 describe('UpdateDispatcher', () => {
   it('handles one chat in arrival order and many chats concurrently, never more than the bound', async () => {
@@ -17,7 +36,6 @@ describe('UpdateDispatcher', () => {
     let peak = 0;
     const dispatcher = new UpdateDispatcher({
       concurrency: 4,
-      logger,
       handler: async (u) => {
         active += 1;
         peak = Math.max(peak, active);
@@ -45,14 +63,15 @@ describe('UpdateDispatcher', () => {
     try {
       const dispatcher = new UpdateDispatcher({
         concurrency: 32,
-        logger,
         // A request, a backoff and a rate-limit wait at once, as the reply sender can have.
         handler: async (_u, signal) => {
           await Promise.all([delay(5, undefined, { signal }), delay(6, undefined, { signal }), delay(7, undefined, { signal })]);
         },
       });
       await Promise.all(Array.from({ length: 64 }, (_, i) => dispatcher.dispatch(update(1000 + i))));
-      await delay(10); // warnings are emitted on the next tick
+      // Warnings are emitted on a later tick: let the event loop turn twice.
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
       expect(warnings).not.toContain('MaxListenersExceededWarning');
     } finally {
       process.off('warning', onWarning);
@@ -61,31 +80,30 @@ describe('UpdateDispatcher', () => {
 
   it('a busy chat does not starve another one with a single slot', async () => {
     const order: number[] = [];
-    const dispatcher = new UpdateDispatcher({ concurrency: 1, logger, handler: async (u) => void order.push(u.message!.chat.id) });
+    const dispatcher = new UpdateDispatcher({ concurrency: 1, handler: async (u) => void order.push(u.message!.chat.id) });
     const all = [1, 1, 1, 1].map((c) => dispatcher.dispatch(update(c)));
     all.push(dispatcher.dispatch(update(2)));
     await Promise.all(all);
     expect(order.indexOf(2)).toBeLessThan(order.length - 1);
   });
 
-  it('a failing handler does not stall its chat: the update counts as dropped and the next one runs', async () => {
+  it('a failing task does not stall its chat: its run rejects with the error and the next one runs', async () => {
     const seen: string[] = [];
     const dispatcher = new UpdateDispatcher({
       concurrency: 2,
-      logger,
       handler: async (u) => {
         if (u.message!.text === 'boom') throw new Error('bug');
         seen.push(u.message!.text!);
       },
     });
-    await Promise.all([dispatcher.dispatch(update(1, 'boom')), dispatcher.dispatch(update(1, 'after'))]);
+    const results = await Promise.allSettled([dispatcher.dispatch(update(1, 'boom')), dispatcher.dispatch(update(1, 'after'))]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
     expect(seen).toEqual(['after']);
   });
 
   it('drain waits for work in flight; at the deadline it aborts and unfinished updates reject', async () => {
     const dispatcher = new UpdateDispatcher({
       concurrency: 1,
-      logger,
       handler: async (u, signal) => {
         if (u.message!.text === 'slow') await delay(60_000, undefined, { signal });
       },
@@ -100,18 +118,37 @@ describe('UpdateDispatcher', () => {
     await expect(dispatcher.dispatch(update(1))).rejects.toBeInstanceOf(DispatchAbortedError);
     expect(dispatcher.inFlight).toBe(0);
 
-    const calm = new UpdateDispatcher({ concurrency: 2, logger, handler: () => delay(20) });
+    const calm = new UpdateDispatcher({ concurrency: 2, handler: () => delay(20) });
     const done = calm.dispatch(update(3));
     expect(await calm.drain(5_000)).toBe(true);
     await done;
   });
 });
 
-describe('MemoryHandledUpdates', () => {
-  it('remembers ids up to its capacity, forgetting the oldest first', () => {
-    const handled = new MemoryHandledUpdates(3);
-    for (const id of [1, 2, 3, 4]) handled.add(id);
-    expect([1, 2, 3, 4].map((id) => handled.has(id))).toEqual([false, true, true, true]);
-    expect(handled.size).toBe(3);
+describe('chat keys', () => {
+  it('orders a button press and a member event behind the messages of their chat, and runs another chat meanwhile', async () => {
+    const chat = { id: -100, type: 'group', title: 'G' };
+    const user = { id: 7, is_bot: false, first_name: 'A' };
+    let release!: () => void;
+    const held = { promise: new Promise<void>((resolve) => (release = resolve)) };
+    const order: string[] = [];
+    const dispatcher = new UpdateDispatcher({
+      concurrency: 4,
+      handler: async (u) => {
+        if (u.update_id === 1) await held.promise;
+        order.push(String(u.update_id));
+      },
+    });
+    const all = [
+      { update_id: 1, message: { message_id: 1, date: 0, chat, from: user, text: 'slow' } },
+      { update_id: 2, callback_query: { id: 'q', from: user, chat_instance: 'c', data: 'd', message: { message_id: 1, date: 0, chat, text: 'menu' } } },
+      { update_id: 3, message: { message_id: 2, date: 0, chat, from: user, new_chat_members: [user] } },
+      { update_id: 4, message: { message_id: 3, date: 0, chat: { id: 5, type: 'private', first_name: 'B' }, text: 'other chat' } },
+    ].map((u) => dispatcher.dispatch(u as Update));
+    await all[3];
+    expect(order).toEqual(['4']);
+    release();
+    await Promise.all(all);
+    expect(order).toEqual(['4', '1', '2', '3']);
   });
 });

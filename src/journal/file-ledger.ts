@@ -1,0 +1,122 @@
+// The file-backed update ledger and chat-state store: the journal (done marks, intents, offsets and the
+// conversation state, in one file) and, in webhook mode, the inbox of accepted updates, both in the bot's
+// own directory. The journal's done line carries the update's state changes, so they commit together.
+import type { Update } from '../api/types.js';
+import type { ConversationState } from '../engine/state.js';
+import type { Logger } from '../log/logger.js';
+import type { AcceptResult, ChatStateStore, StateCommit, StateScope, UpdateLedger } from '../pipeline/ports.js';
+import { stateOf } from '../pipeline/state-documents.js';
+import { updateFingerprint } from './update-fingerprint.js';
+import { UpdateJournal, type UpdateJournalOptions } from './update-journal.js';
+import { WebhookInbox } from './webhook-inbox.js';
+
+export interface FileLedgerOptions {
+  /** The bot's own directory in the data dir (see `botStateDir`). */
+  dir: string;
+  logger: Logger;
+  /** Keep an inbox of accepted updates (webhook mode); without one, `accept` rejects. */
+  inbox: boolean;
+  /** Tuning of the journal (tests). */
+  journal?: Pick<UpdateJournalOptions, 'capacity' | 'compactAfterLines' | 'now'>;
+  /** Appended inbox lines after which it is rewritten (tests). */
+  inboxCompactAfterLines?: number;
+}
+
+export class FileLedger implements UpdateLedger, ChatStateStore {
+  /** Accepts whose store is still running: a second delivery of one waits for it instead of being told 200 early. */
+  private readonly storing = new Map<number, { stored: Promise<void>; fingerprint: string }>();
+  private closed = false;
+
+  private constructor(
+    /** The journal underneath (tests read its counters). */
+    readonly journal: UpdateJournal,
+    private readonly inbox: WebhookInbox | null,
+  ) {}
+
+  /** Opens (creating when missing) the journal and, if asked, the inbox; reading them back names what is in doubt and what is pending. */
+  static open(options: FileLedgerOptions): FileLedger {
+    const journal = UpdateJournal.open({ dir: options.dir, logger: options.logger, ...options.journal });
+    let inbox: WebhookInbox | null = null;
+    try {
+      if (options.inbox) {
+        inbox = WebhookInbox.open({
+          dir: options.dir,
+          logger: options.logger,
+          ...(options.inboxCompactAfterLines !== undefined ? { compactAfterLines: options.inboxCompactAfterLines } : {}),
+        });
+      }
+    } catch (error) {
+      void journal.close();
+      throw error;
+    }
+    return new FileLedger(journal, inbox);
+  }
+
+  async seen(update: Update): Promise<boolean> {
+    return this.journal.has(update.update_id, update);
+  }
+
+  async accept(update: Update): Promise<AcceptResult> {
+    const id = update.update_id;
+    const fingerprint = updateFingerprint(update);
+    const running = this.storing.get(id);
+    if (running) {
+      if (running.fingerprint !== fingerprint) return 'id_busy';
+      await running.stored;
+      return 'known';
+    }
+    if (!this.inbox) throw new Error('this ledger keeps no inbox (polling mode)');
+    const held = this.inbox.fingerprintOf(id);
+    if (held !== undefined) return held === fingerprint ? 'known' : 'id_busy';
+    if (this.journal.has(id, update)) return 'known';
+    const stored = this.inbox.accept(update);
+    this.storing.set(id, { stored, fingerprint });
+    try {
+      await stored;
+    } finally {
+      this.storing.delete(id);
+    }
+    return 'stored';
+  }
+
+  begin(update: Update): Promise<void> {
+    return this.journal.begin(update.update_id);
+  }
+
+  async commit(update: Update, state: StateCommit | null): Promise<void> {
+    await this.journal.add(update.update_id, update, state);
+    // Only once done is on disk: a crash in between replays it from the inbox, and the journal skips it.
+    this.inbox?.finish(update.update_id);
+  }
+
+  async confirm(offset: number): Promise<void> {
+    this.journal.confirmBelow(offset);
+  }
+
+  async pending(): Promise<Update[]> {
+    return this.inbox?.pending() ?? [];
+  }
+
+  async inDoubt(): Promise<readonly number[]> {
+    return [...this.journal.inDoubt];
+  }
+
+  async load(scope: StateScope): Promise<ConversationState> {
+    return stateOf(scope, (key) => this.journal.document(key));
+  }
+
+  /** Write calls and fdatasyncs so far on the journal and the inbox (group commit: far fewer than updates). */
+  get diskCalls(): { journal: { writes: number; syncs: number }; inbox: { writes: number; syncs: number } | null } {
+    return { journal: this.journal.diskCalls, inbox: this.inbox?.diskCalls ?? null };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      await this.journal.close();
+    } finally {
+      this.inbox?.close();
+    }
+  }
+}

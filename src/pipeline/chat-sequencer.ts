@@ -1,0 +1,129 @@
+// The in-process per-chat sequencer: one chat key's tasks strictly in arrival order, different keys at the
+// same time with at most `concurrency` keys running. A busy key gives its slot back after each task so it
+// cannot starve the others. Draining waits for the work in flight up to a deadline, then aborts it.
+import { setMaxListeners } from 'node:events';
+import { SequenceAbortedError, type ChatSequencer, type SequencedTask } from './ports.js';
+
+interface Task {
+  run: SequencedTask<unknown>;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+export interface LocalChatSequencerOptions {
+  /** Most keys running at once. */
+  concurrency: number;
+}
+
+/** Waits a task may have going on the shared abort signal at the same time. */
+const LISTENERS_PER_TASK = 8;
+
+export class LocalChatSequencer implements ChatSequencer {
+  private readonly queues = new Map<string, Task[]>();
+  private readonly ready: string[] = [];
+  private readonly running = new Set<string>();
+  private readonly controller = new AbortController();
+  private pending = 0;
+  private idleWaiters: Array<() => void> = [];
+  private closed = false;
+
+  constructor(private readonly options: LocalChatSequencerOptions) {
+    if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new RangeError('concurrency must be a positive integer');
+    // Every running task listens to this one signal while it waits (a request, a backoff, the rate limiter)
+    // and stops listening after: many listeners at once are expected, a leak is not, so the warning
+    // threshold follows the concurrency instead of Node's default of 10.
+    setMaxListeners(LISTENERS_PER_TASK * options.concurrency, this.controller.signal);
+  }
+
+  get inFlight(): number {
+    return this.pending;
+  }
+
+  /** Keys running right now (never more than the concurrency). */
+  get activeKeys(): number {
+    return this.running.size;
+  }
+
+  get aborted(): boolean {
+    return this.controller.signal.aborted;
+  }
+
+  run<T>(key: string, task: SequencedTask<T>): Promise<T> {
+    if (this.aborted || this.closed) return Promise.reject(new SequenceAbortedError(key));
+    return new Promise<T>((resolve, reject) => {
+      let queue = this.queues.get(key);
+      if (!queue) this.queues.set(key, (queue = []));
+      queue.push({ run: task, resolve: resolve as (value: unknown) => void, reject });
+      this.pending += 1;
+      if (queue.length === 1 && !this.running.has(key)) this.ready.push(key);
+      this.pump();
+    });
+  }
+
+  async drain(deadlineMs: number, graceMs = 1000): Promise<boolean> {
+    if (this.pending === 0) return true;
+    const idle = new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      idle.then(() => false),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), Math.max(0, deadlineMs)))),
+    ]);
+    clearTimeout(timer);
+    if (!timedOut) return true;
+    this.abort();
+    // A task that ignores its signal must not hold the stop past its deadline.
+    await Promise.race([idle, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+    return false;
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+
+  abort(): void {
+    if (this.aborted) return;
+    this.controller.abort();
+    for (const [key, queue] of this.queues) {
+      // The running head of each queue settles through its task; the rest never started.
+      const waiting = this.running.has(key) ? queue.splice(1) : queue.splice(0);
+      for (const task of waiting) this.settle(task, undefined, new SequenceAbortedError(key));
+      if (queue.length === 0) this.queues.delete(key);
+    }
+    this.ready.length = 0;
+  }
+
+  private pump(): void {
+    while (this.running.size < this.options.concurrency && this.ready.length > 0) {
+      const key = this.ready.shift()!;
+      this.running.add(key);
+      void this.runNext(key);
+    }
+  }
+
+  private async runNext(key: string): Promise<void> {
+    const queue = this.queues.get(key)!;
+    const task = queue[0]!;
+    try {
+      this.settle(task, await task.run(this.controller.signal));
+    } catch (error) {
+      this.settle(task, undefined, this.aborted ? new SequenceAbortedError(key) : (error as Error));
+    }
+    queue.shift();
+    this.running.delete(key);
+    if (queue.length > 0 && !this.aborted) this.ready.push(key);
+    else if (queue.length === 0) this.queues.delete(key);
+    this.pump();
+  }
+
+  private settle(task: Task, value: unknown, error?: Error): void {
+    if (error) task.reject(error);
+    else task.resolve(value);
+    this.pending -= 1;
+    if (this.pending === 0) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const wake of waiters) wake();
+    }
+  }
+}

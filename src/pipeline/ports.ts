@@ -1,0 +1,115 @@
+// The seams of the update pipeline: what it needs from storage (an update ledger and a chat-state store)
+// and from scheduling (a per-chat sequencer). Each is an interface with every method async, so a file, an
+// in-process or a networked implementation (Redis, for several replicas) can stand behind it unchanged;
+// test/pipeline/ledger-contract.ts is the suite any ledger must pass.
+import type { Update } from '../api/types.js';
+import type { SetFlowAction, SetStateAction } from '../engine/actions.js';
+import type { ConversationState } from '../engine/state.js';
+
+/** Whose state an update reads and writes: the chat it happened in and the user who caused it (either may be absent). */
+export interface StateScope {
+  /** The chat's id; null for a press on a message sent in inline mode (it has no chat). */
+  readonly chatId: number | null;
+  /** The user's id; null for a message sent on behalf of a chat or channel. */
+  readonly userId: number | null;
+}
+
+/**
+ * One change the engine asked for, applied in order at commit: a user or chat variable (`set_state`), or
+ * where the user stands in a flow in this chat (`set_flow`). A new kind of state adds its action here.
+ */
+export type StateChange = SetStateAction | SetFlowAction;
+
+/** The state changes of one update, committed together with its done record. */
+export interface StateCommit {
+  readonly scope: StateScope;
+  readonly changes: readonly StateChange[];
+}
+
+/**
+ * The one owner of exactly-once. An update counts as handled only once `commit` resolved for this exact
+ * update (its id and content: the service can start its ids over); `begin` before the first side effect
+ * lets the next run name the updates a crash may have answered twice.
+ */
+export interface UpdateLedger {
+  /** True when this exact update was committed (a redelivery or a replay); may notice a new id sequence of the service and forget the old one. */
+  seen(update: Update): Promise<boolean>;
+  /**
+   * The durable inbox (webhook mode): resolves `'stored'` only once the update is stored (so the service may be
+   * told 200); `'known'` when this exact update is already stored or committed (after the first store of it
+   * finished); `'id_busy'` when another update under the same id is stored and not committed yet (a new id
+   * sequence while the old update is in hand: the service must send it again later). Rejects with
+   * {@link UnstorableUpdateError} for an update that can never be stored, with any other error when it
+   * cannot be stored now (the service must send it again).
+   */
+  accept(update: Update): Promise<AcceptResult>;
+  /** The intent, before the first side effect; resolves once a kill can no longer lose it. */
+  begin(update: Update): Promise<void>;
+  /**
+   * Done: the update counts as handled, and its state changes (if any) are stored, in one durable record, so
+   * after a crash either both are there or neither. Also takes the update out of the inbox.
+   */
+  commit(update: Update, state: StateCommit | null): Promise<void>;
+  /** The service confirmed every update below `offset` (polling): it never sends them again, so they may be forgotten. */
+  confirm(offset: number): Promise<void>;
+  /** Stored by `accept` and not committed (a stop or a crash came first), oldest first: to handle at start. */
+  pending(): Promise<Update[]>;
+  /** Update ids the previous run began and never committed: their replies may have gone out already. */
+  inDoubt(): Promise<readonly number[]>;
+  /** Writes what is left and releases the store; idempotent. */
+  close(): Promise<void>;
+}
+
+/** What {@link UpdateLedger.accept} did with an update. */
+export type AcceptResult = 'stored' | 'known' | 'id_busy';
+
+/** Conversation state, read by the pipeline before deciding. Written only through {@link UpdateLedger.commit}. */
+export interface ChatStateStore {
+  /**
+   * The state for this scope: `user` variables by user id (across chats), `chat` variables by chat id, the
+   * `flow` position by chat and user; empty when none.
+   */
+  load(scope: StateScope): Promise<ConversationState>;
+}
+
+/** Runs one piece of work for a chat; must reject (with an AbortError-named error) once `signal` aborts. */
+export type SequencedTask<T> = (signal: AbortSignal) => Promise<T>;
+
+/**
+ * Orders work per chat key (see `chatKeyOf`): one key's tasks one at a time in arrival order, different keys
+ * at once up to a bound. In-process today; several replicas would need per-key leases behind it.
+ */
+export interface ChatSequencer {
+  /**
+   * Runs `task` after every earlier task of `key`. Resolves or rejects as the task does; rejects with
+   * {@link SequenceAbortedError} when `abort()` or `close()` came first or cut the task short.
+   */
+  run<T>(key: string, task: SequencedTask<T>): Promise<T>;
+  /** Tasks accepted and not settled (queued or running). */
+  readonly inFlight: number;
+  /** Waits for the tasks in flight; at the deadline aborts the rest and waits at most `graceMs` more. True when all finished normally. */
+  drain(deadlineMs: number, graceMs?: number): Promise<boolean>;
+  /** Nothing new is run from now on (after a drain). */
+  close(): void;
+  /** Ends all work now: queued tasks reject, running ones see their signal abort. */
+  abort(): void;
+}
+
+/** The task was not run to its end: the sequencer was aborted or closed. Its update must not be confirmed. */
+export class SequenceAbortedError extends Error {
+  override readonly name = 'SequenceAbortedError';
+  constructor(readonly key: string) {
+    super(`work for ${key} was cut short by shutdown`);
+  }
+}
+
+/** The update cannot be stored (e.g. nested too deeply to serialise): it is refused, never acknowledged. */
+export class UnstorableUpdateError extends Error {
+  override readonly name = 'UnstorableUpdateError';
+  constructor(
+    readonly updateId: number,
+    cause: unknown,
+  ) {
+    super(`update ${updateId} cannot be stored: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}

@@ -1,0 +1,246 @@
+// The life of one update, in one place: accept (webhook) → already seen? → per-chat queue → load state →
+// decide → perform the actions → commit (done + state changes, one record) → the ingress confirms. The
+// ledger alone decides what was handled; ingress adapters only hand updates in and learn when they may
+// confirm the offset or answer 200.
+import { TokenRejectedError } from '../api/failure.js';
+import type { Update } from '../api/types.js';
+import type { Action } from '../engine/actions.js';
+import { decide, type DecideContext } from '../engine/decide.js';
+import { chatKeyOf, toEvent, type BotEvent } from '../engine/events.js';
+import type { RuleSet } from '../engine/rule-set.js';
+import type { Logger } from '../log/logger.js';
+import type { ServiceMetrics } from '../ops/metrics.js';
+import {
+  SequenceAbortedError,
+  type AcceptResult,
+  type ChatSequencer,
+  type ChatStateStore,
+  type StateChange,
+  type StateScope,
+  type UpdateLedger,
+} from './ports.js';
+
+/** What performing a decision's actions (other than state changes) came to, for the log line. */
+export interface PerformOutcome {
+  /** Messages the service accepted. */
+  readonly sent: number;
+  /** A reply (or part of one) was given up on. */
+  readonly dropped: boolean;
+}
+
+/**
+ * Performs the actions that reach the outside world (send, answer, edit), in order. Throws TokenRejectedError
+ * on a 401 (the update stays unhandled) and an AbortError once `signal` aborts; other failures are its own to handle.
+ */
+export type PerformActions = (actions: readonly Action[], about: PerformContext, signal: AbortSignal) => Promise<PerformOutcome | null>;
+
+/** What the actions are for: the update and the rule that decided them (null when none did). */
+export interface PerformContext {
+  readonly update: Update;
+  readonly ruleId: string | null;
+}
+
+export interface UpdatePipelineOptions {
+  ledger: UpdateLedger;
+  states: ChatStateStore;
+  sequencer: ChatSequencer;
+  /** The live rule set (a RuleWatcher); read once per update, so a reload never mixes two sets. */
+  rules: { readonly current: RuleSet };
+  context: DecideContext;
+  perform: PerformActions;
+  /** The engine's decide (the default); tests put another pure decision function here. */
+  decide?: typeof decide;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  /** Accepted-and-unfinished updates beyond which `accept` answers 'overloaded'. */
+  maxPending: number;
+  /** Told once when the token was refused (401): the service must stop taking updates. */
+  onTokenRejected?: (error: TokenRejectedError) => void;
+}
+
+/**
+ * What the webhook may answer: 200 for accepted and duplicate (both are stored); 503 for overloaded and for
+ * id_busy (another update under this id is still in hand: the service sends this one again later).
+ */
+export type AcceptOutcome = 'accepted' | 'duplicate' | 'overloaded' | 'id_busy';
+
+export class UpdatePipeline {
+  /** Updates in this run's hands (being stored, queued or running), by id: a second delivery joins the first. */
+  private readonly flights = new Map<number, Promise<void>>();
+  /** Being stored by `accept` (not in `flights` yet). */
+  private readonly storing = new Set<number>();
+  private tokenRejected: TokenRejectedError | undefined;
+
+  constructor(private readonly options: UpdatePipelineOptions) {}
+
+  /** Updates accepted and not finished yet (being stored, queued or running). */
+  get inFlight(): number {
+    return this.flights.size + this.storing.size;
+  }
+
+  /** Webhook: stores the update durably, then handles it in the background. Resolves once the service may be told 200. */
+  async accept(update: Update): Promise<AcceptOutcome> {
+    const id = update.update_id;
+    const known = this.flights.has(id) || this.storing.has(id);
+    if (!known && this.inFlight >= this.options.maxPending) return 'overloaded';
+    // Counted before the store is awaited, so concurrent requests cannot overshoot the bound.
+    if (!known) this.storing.add(id);
+    let stored: AcceptResult;
+    try {
+      stored = await this.options.ledger.accept(update);
+    } finally {
+      if (!known) this.storing.delete(id);
+    }
+    if (stored !== 'stored') return stored === 'known' ? 'duplicate' : 'id_busy';
+    this.options.metrics.updatesReceived.inc();
+    this.keepForNextRun(this.track(id, this.queue(update)), id);
+    return 'accepted';
+  }
+
+  /** Start-up: what an earlier run stored and never finished, oldest first, ahead of anything new in its chat. */
+  async replayPending(): Promise<number> {
+    const pending = await this.options.ledger.pending();
+    for (const update of pending) this.keepForNextRun(this.handle(update), update.update_id);
+    return pending.length;
+  }
+
+  /**
+   * Polling: handles the update unless it was handled before. Resolves once it is done (committed, or
+   * dropped for good), so the offset may pass it; rejects when a stop or a refused token cut it short.
+   */
+  handle(update: Update): Promise<void> {
+    if (this.tokenRejected) return Promise.reject(this.tokenRejected);
+    const id = update.update_id;
+    return this.flights.get(id) ?? this.track(id, this.unlessSeen(update));
+  }
+
+  private async unlessSeen(update: Update): Promise<void> {
+    if (await this.options.ledger.seen(update)) {
+      this.options.logger.debug({ update_id: update.update_id }, 'update already handled; ignored');
+      return;
+    }
+    this.options.metrics.updatesReceived.inc();
+    await this.queue(update);
+  }
+
+  private queue(update: Update): Promise<void> {
+    return this.options.sequencer
+      .run(chatKeyOf(update), (signal) => this.run(update, signal))
+      .catch((error: unknown) => {
+        // Work cut short because the token was refused says so, not merely that it was aborted.
+        throw this.tokenRejected && error instanceof SequenceAbortedError ? this.tokenRejected : error;
+      });
+  }
+
+  /** Under the chat's turn: load state, decide, perform, commit, log. */
+  private async run(update: Update, signal: AbortSignal): Promise<void> {
+    const { ledger, logger, metrics } = this.options;
+    const started = performance.now();
+    const event = toEvent(update);
+    try {
+      // Member events have no rule triggers yet: they stay ignored, as before the engine recognised them.
+      if (!event || event.kind === 'member_joined' || event.kind === 'member_left') {
+        logger.debug({ update_id: update.update_id, kind: ignoredKind(update) }, 'update ignored: only text messages are answered');
+        return await ledger.commit(update, null);
+      }
+      const scope = scopeOf(event);
+      const state = await this.options.states.load(scope);
+      const matchStarted = performance.now();
+      const decision = (this.options.decide ?? decide)(event, this.options.rules.current, state, this.options.context);
+      metrics.matchDuration.observe((performance.now() - matchStarted) / 1000);
+      const changes = decision.actions.filter(isStateChange);
+      const effects = decision.actions.filter((action) => !isStateChange(action));
+      // The intent before the first side effect, the result with the state after the last: after a crash,
+      // only updates caught between the two can be answered twice, and the ledger names them.
+      if (effects.length > 0) await ledger.begin(update);
+      const outcome = await this.options.perform(effects, { update, ruleId: decision.ruleId }, signal);
+      await ledger.commit(update, changes.length > 0 ? { scope, changes } : null);
+      this.logHandled(update, event, decision.ruleId, started, outcome);
+    } catch (error) {
+      await this.onFailure(update, error, signal);
+    }
+  }
+
+  /** A refused token stops everything; a stop leaves the update unfinished; anything else drops it for good. */
+  private async onFailure(update: Update, error: unknown, signal: AbortSignal): Promise<void> {
+    if (error instanceof TokenRejectedError) {
+      this.stopForToken(error);
+      throw error;
+    }
+    if (signal.aborted) throw error;
+    // A bug or a store failure must not stall the chat: log it, count it, move on.
+    this.options.logger.error({ err: error, update_id: update.update_id }, 'update handler failed; update dropped');
+    this.options.metrics.error('handler_failed');
+    await this.options.ledger.commit(update, null).catch(() => undefined);
+  }
+
+  // Around the walk: what the ingress and the stop need.
+
+  /** The service confirmed every update below `offset`. */
+  confirm(offset: number): Promise<void> {
+    return this.options.ledger.confirm(offset);
+  }
+
+  /** Waits for the work in flight up to `deadlineMs`, then abandons the rest (it stays unconfirmed, or stored). True when all finished. */
+  async drain(deadlineMs: number, graceMs: number): Promise<boolean> {
+    const clean = await this.options.sequencer.drain(deadlineMs, graceMs);
+    if (!clean) this.options.logger.warn('shutdown deadline reached; updates in flight were abandoned (they stay unconfirmed)');
+    return clean;
+  }
+
+  /** After the drain: nothing more is started, so nothing runs while the store closes. */
+  close(): void {
+    this.options.sequencer.close();
+  }
+
+  private stopForToken(error: TokenRejectedError): void {
+    if (this.tokenRejected) return;
+    this.tokenRejected = error;
+    this.options.logger.error('the token was refused (401 Unauthorized); no more updates are handled');
+    // Other chats' sends would meet the same 401: stop them, they stay unhandled as well.
+    this.options.sequencer.abort();
+    this.options.onTokenRejected?.(error);
+  }
+
+  private logHandled(update: Update, event: BotEvent, ruleId: string | null, started: number, outcome: PerformOutcome | null): void {
+    const { logger } = this.options;
+    logger.info(
+      {
+        update_id: update.update_id,
+        chat_id: event.chat?.id ?? null,
+        rule: ruleId,
+        duration_ms: Math.round((performance.now() - started) * 10) / 10,
+        ...(outcome ? { sent: outcome.sent, dropped: outcome.dropped } : {}),
+        // What users write is theirs: it reaches the log only when the operator asks for debug output.
+        ...(event.kind === 'message' && logger.isLevelEnabled('debug') ? { text: event.message.text } : {}),
+      },
+      'update handled',
+    );
+  }
+
+  private track(id: number, work: Promise<void>): Promise<void> {
+    const flight = work.finally(() => this.flights.delete(id));
+    this.flights.set(id, flight);
+    return flight;
+  }
+
+  /** Stored in the inbox and cut short by a stop or a refused token: the next start handles it. */
+  private keepForNextRun(work: Promise<void>, id: number): void {
+    work.catch((error: unknown) =>
+      this.options.logger.warn({ err: error, update_id: id }, 'update not handled before shutdown; kept in the inbox for the next start'),
+    );
+  }
+}
+
+/** Whose state the event reads and writes. */
+function scopeOf(event: BotEvent): StateScope {
+  return { chatId: event.chat?.id ?? null, userId: event.from?.id ?? null };
+}
+
+function isStateChange(action: Action): action is StateChange {
+  return action.type === 'set_state' || action.type === 'set_flow';
+}
+
+function ignoredKind(update: Update): string {
+  return update.message ? 'message without text' : (Object.keys(update).find((k) => k !== 'update_id') ?? 'unknown');
+}

@@ -1,0 +1,31 @@
+// Who the bot is, asked of the service once at start (getMe): its username for `/cmd@bot` and the logs, its
+// numeric id for its own state directory. A refused token or an unreachable service is a StartupError.
+import { ApiError } from '../api/errors.js';
+import type { BotApi } from '../api/types.js';
+import type { ServiceConfig } from '../config/types.js';
+import { StartupError } from './errors.js';
+
+/** The bot as the service knows it. */
+export interface BotIdentity {
+  readonly id: number;
+  readonly username: string;
+}
+
+/** How long getMe may take at start. */
+const GET_ME_TIMEOUT_MS = 15_000;
+
+export async function identifyBot(api: BotApi, config: Pick<ServiceConfig, 'baseUrl' | 'tokenSource'>): Promise<BotIdentity> {
+  try {
+    const me = await api.getMe({ timeoutMs: GET_ME_TIMEOUT_MS });
+    return { id: me.id, username: me.username };
+  } catch (error) {
+    if (error instanceof ApiError && error.errorCode === 401) {
+      const where = config.tokenSource === 'BOT_TOKEN_FILE' ? 'the file named by BOT_TOKEN_FILE' : 'BOT_TOKEN';
+      throw new StartupError(
+        'unauthorized',
+        `the token was rejected (401 Unauthorized); check ${where}: it must be the bot's current token, as the bot-creation assistant gave it`,
+      );
+    }
+    throw new StartupError('unreachable', `cannot reach the Bot API at ${config.baseUrl}: ${(error as Error).message}`, [], { cause: error });
+  }
+}

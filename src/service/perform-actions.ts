@@ -1,0 +1,91 @@
+// The pipeline's perform step for the running service: a message goes out through the ReplySender (split,
+// rate-limited, retried), a button press is answered and a message edited with one attempt each. State
+// changes never come here: the pipeline commits them with the update's done record.
+import { TokenRejectedError, classifyFailure } from '../api/failure.js';
+import type { BotApi } from '../api/types.js';
+import type { ReplySender, SendOutcome } from '../delivery/reply-sender.js';
+import type { Action, AnswerCallbackAction, EditMessageTextAction } from '../engine/actions.js';
+import type { Logger } from '../log/logger.js';
+import type { ServiceMetrics } from '../ops/metrics.js';
+import type { PerformActions } from '../pipeline/update-pipeline.js';
+
+export interface ActionPerformerDeps {
+  sender: ReplySender;
+  /** Answers button presses and edits messages (sendmessage goes through `sender`). */
+  api: Pick<BotApi, 'answerCallbackQuery' | 'editMessageText'>;
+  logger: Logger;
+  metrics: ServiceMetrics;
+}
+
+/** Builds the perform step: the actions in order; returns the delivery outcome of the messages sent, if any. */
+export function createActionPerformer(deps: ActionPerformerDeps): PerformActions {
+  return async (actions, { ruleId }, signal) => {
+    let outcome: SendOutcome | null = null;
+    for (const action of actions) {
+      const sent = await perform(action, ruleId, deps, signal);
+      if (sent) outcome = outcome ? { sent: outcome.sent + sent.sent, dropped: outcome.dropped || sent.dropped } : sent;
+    }
+    return outcome;
+  };
+}
+
+async function perform(action: Action, ruleId: string | null, deps: ActionPerformerDeps, signal: AbortSignal): Promise<SendOutcome | null> {
+  switch (action.type) {
+    case 'send_message': {
+      // The sender does not carry a keyboard yet; decide produces none until buttons come.
+      const { type: _type, replyMarkup: _markup, ...reply } = action;
+      return deps.sender.send({ ruleId, ...reply }, signal);
+    }
+    case 'answer_callback':
+      await oneAttempt('answercallbackquery', { callback_query_id: action.callbackQueryId }, deps, signal, () => answerCallback(action, deps, signal));
+      return null;
+    case 'edit_message_text':
+      await oneAttempt('editmessagetext', { chat_id: action.chatId, message_id: action.messageId }, deps, signal, () => editMessageText(action, deps, signal));
+      return null;
+    case 'set_state':
+    case 'set_flow':
+      // Committed by the pipeline with the update, never performed.
+      return null;
+  }
+}
+
+function answerCallback(action: AnswerCallbackAction, deps: ActionPerformerDeps, signal: AbortSignal): Promise<unknown> {
+  return deps.api.answerCallbackQuery(
+    {
+      callback_query_id: action.callbackQueryId,
+      ...(action.text !== undefined ? { text: action.text } : {}),
+      ...(action.showAlert ? { show_alert: true } : {}),
+    },
+    { signal },
+  );
+}
+
+function editMessageText(action: EditMessageTextAction, deps: ActionPerformerDeps, signal: AbortSignal): Promise<unknown> {
+  return deps.api.editMessageText(
+    {
+      chat_id: action.chatId,
+      message_id: action.messageId,
+      text: action.text,
+      ...(action.parseMode ? { parse_mode: action.parseMode } : {}),
+      ...(action.replyMarkup ? { reply_markup: action.replyMarkup } : {}),
+    },
+    { signal },
+  );
+}
+
+/**
+ * One attempt: an unanswered press only leaves the button spinning a while, and an edit that fails (the
+ * message is gone, or unchanged) leaves the old text, so a failure is logged and counted, not retried.
+ */
+async function oneAttempt(method: string, about: object, deps: ActionPerformerDeps, signal: AbortSignal, call: () => Promise<unknown>): Promise<void> {
+  try {
+    await call();
+  } catch (error) {
+    const failure = classifyFailure(error);
+    if (failure.action === 'aborted' || signal.aborted) throw error;
+    deps.metrics.error(failure.kind);
+    // 401 is never this update's fault: it stays unhandled and the service stops taking updates.
+    if (failure.action === 'stop') throw new TokenRejectedError(method);
+    deps.logger.warn({ ...about, reason: error instanceof Error ? error.message : String(error) }, `${method} failed`);
+  }
+}

@@ -1,0 +1,105 @@
+// The ingress part of the service: in webhook mode the webhook server (which also serves /healthz and
+// /metrics), in polling mode the poller and, if asked for, the admin server. Either way transport only:
+// updates go to the pipeline.
+import type { BotApi } from '../api/types.js';
+import { formatListenAddress } from '../config/listen-address.js';
+import type { ServiceConfig } from '../config/types.js';
+import { PollingIngress } from '../ingress/polling.js';
+import type { Logger } from '../log/logger.js';
+import type { HealthState } from '../ops/health.js';
+import { listenFailureMessage, settingListenHints } from '../ops/listen-failure.js';
+import type { ServiceMetrics } from '../ops/metrics.js';
+import type { UpdatePipeline } from '../pipeline/update-pipeline.js';
+import { StartupError } from './errors.js';
+
+export interface IngressParts {
+  config: ServiceConfig;
+  api: BotApi;
+  pipeline: UpdatePipeline;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  health: HealthState;
+}
+
+/** A started ingress, as the service drives it. */
+export interface StartedIngress {
+  /** Local URL of the webhook server or the admin server, if any. */
+  readonly serverUrl: string | null;
+  /** Settles when polling ends by itself (rejects with an IngressError on a fatal failure); never for a webhook. */
+  readonly ended: Promise<void> | null;
+  /** No more updates are taken (webhook: 503; polling: the long poll ends). */
+  stopAccepting(): void;
+  /** After the drain: confirms the offset (polling, within `confirmMs`) and closes the servers. */
+  close(confirmMs: number): Promise<void>;
+}
+
+export async function startIngress(parts: IngressParts): Promise<StartedIngress> {
+  return parts.config.mode === 'webhook' ? startWebhook(parts) : startPolling(parts);
+}
+
+async function startWebhook({ config, api, pipeline, logger, metrics, health }: IngressParts): Promise<StartedIngress> {
+  // Fastify is loaded only when a server is needed (webhook mode, or the admin server): less memory.
+  const { WebhookIngress } = await import('../ingress/webhook.js');
+  const { webhook } = config;
+  const server = new WebhookIngress({
+    api,
+    pipeline,
+    logger,
+    metrics,
+    health,
+    publicUrl: webhook.publicUrl!,
+    listen: webhook.listen,
+    path: webhook.path,
+    secret: webhook.secret,
+    tls: webhook.tls,
+    maxBodyBytes: webhook.maxBodyBytes,
+    maxConnections: webhook.maxConnections,
+    connections: webhook.connections,
+  });
+  try {
+    await server.start();
+  } catch (error) {
+    throw new StartupError('ingress', (error as Error).message, [], { cause: error });
+  }
+  return { serverUrl: server.address, ended: null, stopAccepting: () => server.stopAccepting(), close: () => server.close() };
+}
+
+async function startPolling({ config, api, pipeline, logger, metrics, health }: IngressParts): Promise<StartedIngress> {
+  let admin: { close(): Promise<void> } | null = null;
+  let serverUrl: string | null = null;
+  if (config.admin.listen) {
+    const { AdminServer } = await import('../ops/admin-server.js');
+    const server = new AdminServer({ health, metrics });
+    try {
+      serverUrl = await server.listen(config.admin.listen);
+    } catch (error) {
+      const hints = settingListenHints('admin.listen', 'HEARSAY_ADMIN_LISTEN', '--admin-listen');
+      throw new StartupError('ingress', `admin server: ${listenFailureMessage(formatListenAddress(config.admin.listen), error, hints)}`, [], { cause: error });
+    }
+    admin = server;
+    logger.info({ listen: serverUrl }, 'admin server listening (/healthz, /metrics)');
+  }
+  const polling = new PollingIngress({
+    api,
+    pipeline,
+    logger,
+    metrics,
+    timeoutSeconds: config.polling.timeoutSeconds,
+    limit: config.polling.limit,
+    deleteWebhook: config.polling.deleteWebhook,
+    tokenSource: config.tokenSource,
+  });
+  await polling.start();
+  return {
+    serverUrl,
+    ended: polling.done,
+    stopAccepting: () => polling.stopAccepting(),
+    close: async (confirmMs) => {
+      try {
+        await polling.close(confirmMs);
+      } finally {
+        await admin?.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,57 @@
+// The rules part of the service: the watched rule set, its reloads reflected in health and metrics, and
+// start-up failures as StartupErrors (every problem listed, nothing started).
+import { RuleLoadError, type RuleProblem } from '../diagnostics/problem.js';
+import type { Logger } from '../log/logger.js';
+import type { HealthState } from '../ops/health.js';
+import type { ServiceMetrics } from '../ops/metrics.js';
+import { RuleWatcher } from '../rules/watch.js';
+import { StartupError, rulesStartupError } from './errors.js';
+
+export interface StartRulesOptions {
+  rulesPath: string;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  health: HealthState;
+  debounceMs?: number;
+}
+
+/** Loads and watches the rules; throws a StartupError when they cannot be loaded. */
+export async function startRules(options: StartRulesOptions): Promise<RuleWatcher> {
+  const { rulesPath, logger, metrics, health } = options;
+  const rules = new RuleWatcher({ path: rulesPath, logger, ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}) });
+  let ruleSet;
+  try {
+    ruleSet = await rules.start();
+  } catch (error) {
+    await rules.close().catch(() => undefined);
+    if (error instanceof RuleLoadError) throw rulesStartupError(rulesPath, error.problems);
+    const message =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? `the rule path ${rulesPath} does not exist` : `cannot load the rules: ${(error as Error).message}`;
+    throw new StartupError('rules', message, [], { cause: error });
+  }
+  health.rulesActive = ruleSet.rules.length;
+  metrics.rulesActive.set(ruleSet.rules.length);
+  rules.on('reload', (event) => {
+    health.rulesActive = event.ruleCount;
+    metrics.rulesActive.set(event.ruleCount);
+    metrics.reloads.inc({ result: 'success' });
+    metrics.reloadSuccess.set(1);
+  });
+  rules.on('reloadFailed', () => {
+    metrics.reloads.inc({ result: 'failure' });
+    metrics.reloadSuccess.set(0);
+  });
+  return rules;
+}
+
+/** Subscribes `listener` to every reload: the problems when it failed, an empty list when it succeeded. Returns an unsubscribe function. */
+export function onRuleReload(rules: RuleWatcher, listener: (problems: readonly RuleProblem[]) => void): () => void {
+  const succeeded = () => listener([]);
+  const failed = (event: { problems: RuleProblem[] }) => listener(event.problems);
+  rules.on('reload', succeeded);
+  rules.on('reloadFailed', failed);
+  return () => {
+    rules.off('reload', succeeded);
+    rules.off('reloadFailed', failed);
+  };
+}

@@ -1,0 +1,172 @@
+// The contract every update ledger (and the chat-state store that commits with it) must pass, whatever
+// stands behind it: the files of today, a Redis for several replicas tomorrow. A store is reached through a
+// harness that can open it again (a restart) and copy what it durably holds right now (what a crash leaves).
+import { describe, expect, it } from 'vitest';
+import type { Update } from '../../src/api/types.js';
+import type { ChatStateStore, StateChange, UpdateLedger } from '../../src/pipeline/ports.js';
+import { UnstorableUpdateError } from '../../src/pipeline/ports.js';
+
+export type Store = UpdateLedger & ChatStateStore;
+
+export interface StoreHarness {
+  /** Opens the store; every call opens the same one (what an earlier instance stored is there), after any earlier instance was closed. */
+  open(): Promise<Store>;
+  /**
+   * A harness for a new store holding exactly what this one holds durably at this instant, as a machine crash
+   * would leave it; the store in use is neither closed nor flushed.
+   */
+  crashCopy(): Promise<StoreHarness>;
+}
+
+const chat = { id: -100, type: 'group', title: 'G' };
+const user = { id: 42, is_bot: false, first_name: 'Ada' };
+const update = (id: number, text = `t${id}`, chatId = chat.id, date = 1): Update =>
+  ({ update_id: id, message: { message_id: id, date, chat: { ...chat, id: chatId }, from: user, text } }) as Update;
+const setUser = (key: string, value: string | number | null): StateChange => ({ type: 'set_state', scope: 'user', key, value });
+const setChat = (key: string, value: string | number | null): StateChange => ({ type: 'set_state', scope: 'chat', key, value });
+const here = { chatId: chat.id, userId: user.id };
+
+/** Registers the contract's tests for the stores `createHarness` makes (a fresh, empty store each call). */
+export function ledgerContract(name: string, createHarness: () => Promise<StoreHarness>): void {
+  describe(`update ledger contract: ${name}`, () => {
+    it('exactly once: an update counts as seen only once committed, across a restart and a crash', async () => {
+      const harness = await createHarness();
+      const store = await harness.open();
+      expect(await store.seen(update(1))).toBe(false);
+      await store.begin(update(1));
+      expect(await store.seen(update(1))).toBe(false);
+      await store.commit(update(1), null);
+      expect(await store.seen(update(1))).toBe(true);
+      const crashed = await (await harness.crashCopy()).open();
+      expect(await crashed.seen(update(1))).toBe(true);
+      await crashed.close();
+      await store.close();
+      const reopened = await harness.open();
+      expect(await reopened.seen(update(1))).toBe(true);
+      expect(await reopened.seen(update(2))).toBe(false);
+      await reopened.close();
+    });
+
+    it('accept: stored durably before it resolves, known the second time, id_busy for another update under a pending id, pending until committed, in arrival order', async () => {
+      const harness = await createHarness();
+      const store = await harness.open();
+      const accepted = await Promise.all([store.accept(update(30)), store.accept(update(10)), store.accept(update(20)), store.accept(update(10))]);
+      expect(accepted).toEqual(['stored', 'stored', 'stored', 'known']);
+      const crashed = await (await harness.crashCopy()).open();
+      expect((await crashed.pending()).map((u) => u.update_id)).toEqual([30, 10, 20]);
+      expect((await crashed.pending())[1]).toEqual(update(10));
+      await crashed.close();
+      // Another message under an id still pending (a new id sequence): not stored, the service must resend it.
+      expect(await store.accept(update(20, 'new sequence', -300, 900))).toBe('id_busy');
+      await store.commit(update(10), null);
+      expect(await store.accept(update(10))).toBe('known');
+      expect((await store.pending()).map((u) => u.update_id)).toEqual([30, 20]);
+      await store.close();
+      const reopened = await harness.open();
+      expect((await reopened.pending()).map((u) => u.update_id)).toEqual([30, 20]);
+      await reopened.close();
+    });
+
+    it('accept refuses an update that can never be stored, and keeps nothing of it', async () => {
+      const store = await (await createHarness()).open();
+      const deep: Record<string, unknown> = {};
+      let inner = deep;
+      for (let i = 0; i < 20_000; i++) inner = inner.x = {};
+      await expect(store.accept({ update_id: 7, message: deep } as unknown as Update)).rejects.toBeInstanceOf(UnstorableUpdateError);
+      expect(await store.pending()).toEqual([]);
+      await store.close();
+    });
+
+    it('state: empty at first, user variables follow the user across chats, chat variables stay in their chat, null deletes', async () => {
+      const harness = await createHarness();
+      const store = await harness.open();
+      expect(await store.load(here)).toEqual({ user: {}, chat: {}, flow: null });
+      await store.commit(update(1), { scope: here, changes: [setUser('name', 'Ada'), setChat('topic', 'shoes'), setUser('visits', 1)] });
+      await store.commit(update(2, 't2', -200), { scope: { chatId: -200, userId: user.id }, changes: [setUser('visits', 2), setUser('name', null)] });
+      expect(await store.load(here)).toEqual({ user: { visits: 2 }, chat: { topic: 'shoes' }, flow: null });
+      expect(await store.load({ chatId: -200, userId: 7 })).toEqual({ user: {}, chat: {}, flow: null });
+      expect(await store.load({ chatId: null, userId: user.id })).toEqual({ user: { visits: 2 }, chat: {}, flow: null });
+      await store.close();
+      const reopened = await harness.open();
+      expect(await reopened.load(here)).toEqual({ user: { visits: 2 }, chat: { topic: 'shoes' }, flow: null });
+      await reopened.close();
+    });
+
+    it('state: a flow position belongs to one user in one chat; an increment adds to the latest value, not the one decide read', async () => {
+      const harness = await createHarness();
+      const store = await harness.open();
+      const flow = { flowId: 'booking', stepId: 'date', values: { name: 'Ada' }, lastActivity: 1000 };
+      await store.commit(update(1), { scope: here, changes: [{ type: 'set_flow', flow }, setUser('points', 5)] });
+      expect((await store.load(here)).flow).toEqual(flow);
+      expect((await store.load({ chatId: -200, userId: user.id })).flow).toBeNull();
+      expect((await store.load({ chatId: chat.id, userId: 7 })).flow).toBeNull();
+      // Two chats of the user decided from points = 5 at once; both increments count.
+      const plusOne: StateChange = { type: 'set_state', scope: 'user', key: 'points', value: 6, increment: 1 };
+      await store.commit(update(2, 't2', -200), { scope: { chatId: -200, userId: user.id }, changes: [plusOne] });
+      await store.commit(update(3), { scope: here, changes: [plusOne, { type: 'set_flow', flow: null }] });
+      await store.close();
+      const reopened = await harness.open();
+      expect(await reopened.load(here)).toEqual({ user: { points: 7 }, chat: {}, flow: null });
+      await reopened.close();
+    });
+
+    it('commit is atomic: at any instant a crash keeps the done mark and the state change together, or neither', async () => {
+      const harness = await createHarness();
+      const store = await harness.open();
+      const copies: StoreHarness[] = [await harness.crashCopy()];
+      const committing = store.commit(update(5), { scope: here, changes: [setUser('paid', 'yes')] });
+      copies.push(await harness.crashCopy());
+      await committing;
+      copies.push(await harness.crashCopy());
+      const outcomes: boolean[] = [];
+      for (const copy of copies) {
+        const crashed = await copy.open();
+        const done = await crashed.seen(update(5));
+        expect((await crashed.load(here)).user.paid === 'yes').toBe(done);
+        outcomes.push(done);
+        await crashed.close();
+      }
+      expect(outcomes.at(-1)).toBe(true);
+      expect(outcomes[0]).toBe(false);
+      await store.close();
+    });
+
+    it('in doubt: an update begun and never committed is reported by the next run, a committed one is not', async () => {
+      const harness = await createHarness();
+      const store = await harness.open();
+      for (const id of [3, 4]) await store.begin(update(id));
+      await store.commit(update(3), null);
+      const crashed = await (await harness.crashCopy()).open();
+      expect(await crashed.inDoubt()).toEqual([4]);
+      expect(await crashed.seen(update(4))).toBe(false);
+      await crashed.close();
+      await store.close();
+    });
+
+    it('confirm: updates below the offset are forgotten (one coming back is a new id sequence), later ones and the state stay', async () => {
+      const harness = await createHarness();
+      const store = await harness.open();
+      for (const id of [1, 2, 3, 4]) await store.commit(update(id), id === 1 ? { scope: here, changes: [setChat('k', 'v')] } : null);
+      await store.confirm(3);
+      expect(await store.seen(update(3))).toBe(true);
+      expect(await store.seen(update(4))).toBe(true);
+      await store.close();
+      const reopened = await harness.open();
+      expect(await reopened.seen(update(4))).toBe(true);
+      // Below the confirmed offset the service never resends: such an id is a new sequence, answered.
+      expect(await reopened.seen(update(1))).toBe(false);
+      expect(await reopened.load(here)).toEqual({ user: {}, chat: { k: 'v' }, flow: null });
+      await reopened.close();
+    });
+
+    it('id-sequence restarts: a known id carrying another message is new, and the old sequence is forgotten; a true redelivery is not', async () => {
+      const store = await (await createHarness()).open();
+      for (const id of [1, 2, 3]) await store.commit(update(id, `old ${id}`, chat.id, 100), { scope: here, changes: [setUser('n', id)] });
+      expect(await store.seen(update(2, 'old 2', chat.id, 100))).toBe(true);
+      expect(await store.seen(update(2, 'new', -300, 500))).toBe(false);
+      expect(await store.seen(update(3, 'old 3', chat.id, 100))).toBe(false);
+      expect(await store.load(here)).toEqual({ user: { n: 3 }, chat: {}, flow: null });
+      await store.close();
+    });
+  });
+}

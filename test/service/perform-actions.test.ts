@@ -1,0 +1,66 @@
+// The service's perform step: a message goes through the reply sender, a press is answered and a message
+// edited with one attempt each; a refusal of a press or an edit is logged and counted, a 401 stops the update.
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/api/errors.js';
+import type { Update } from '../../src/api/types.js';
+import { ReplySender } from '../../src/delivery/reply-sender.js';
+import type { Action } from '../../src/engine/actions.js';
+import { createLogger } from '../../src/log/logger.js';
+import { ServiceMetrics } from '../../src/ops/metrics.js';
+import { createActionPerformer } from '../../src/service/perform-actions.js';
+import { FakeBotApi } from '../delivery/fake-bot-api.js';
+
+function setup() {
+  const api = new FakeBotApi();
+  const lines: Array<Record<string, unknown>> = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const logger = createLogger({ level: 'debug', destination, pretty: false });
+  const metrics = new ServiceMetrics({ processMetrics: false });
+  const perform = createActionPerformer({ sender: new ReplySender({ api, logger, metrics, maxAttempts: 1 }), api, logger, metrics });
+  const run = (actions: Action[]) => perform(actions, { update: { update_id: 1 } as Update, ruleId: 'r' }, new AbortController().signal);
+  return { api, lines, metrics, run };
+}
+
+const edit: Action = {
+  type: 'edit_message_text',
+  chatId: 5,
+  messageId: 9,
+  text: 'Paid',
+  parseMode: 'HTML',
+  replyMarkup: { inline_keyboard: [[{ text: 'Receipt', callback_data: 'r' }]] },
+};
+
+describe('createActionPerformer', () => {
+  it('performs the actions in order: a message, an edit with its keyboard, and skips state changes', async () => {
+    const { api, run } = setup();
+    const outcome = await run([{ type: 'send_message', chatId: 5, text: 'hi' }, edit, { type: 'set_state', scope: 'user', key: 'k', value: 1 }]);
+    expect(api.sent).toEqual([{ chat_id: 5, text: 'hi' }]);
+    expect(api.edited).toEqual([
+      { chat_id: 5, message_id: 9, text: 'Paid', parse_mode: 'HTML', reply_markup: { inline_keyboard: [[{ text: 'Receipt', callback_data: 'r' }]] } },
+    ]);
+    expect(outcome).toEqual({ sent: 1, dropped: false });
+  });
+
+  it('an edit the service refuses (message not modified) is logged and counted once, not retried', async () => {
+    const { api, lines, metrics, run } = setup();
+    api.editFailures.push(new ApiError('editmessagetext', 400, 'Bad Request: message is not modified'));
+    expect(await run([edit])).toBeNull();
+    expect(api.edited).toEqual([]);
+    expect(lines.find((l) => l.msg === 'editmessagetext failed')).toMatchObject({ level: 40, chat_id: 5, message_id: 9 });
+    expect((await metrics.render()).body).toContain('hearsay_errors_total{kind="rejected"} 1');
+  });
+
+  it('a 401 on an answer or an edit throws TokenRejectedError, so the update stays unhandled', async () => {
+    const { api, run } = setup();
+    api.editFailures.push(new ApiError('editmessagetext', 401, 'Unauthorized'));
+    await expect(run([edit])).rejects.toMatchObject({ name: 'TokenRejectedError', method: 'editmessagetext' });
+    api.answerFailures.push(new ApiError('answercallbackquery', 401, 'Unauthorized'));
+    await expect(run([{ type: 'answer_callback', callbackQueryId: 'q' }])).rejects.toMatchObject({ name: 'TokenRejectedError' });
+  });
+});
