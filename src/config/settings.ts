@@ -236,9 +236,3 @@ export const SETTINGS: readonly SettingSpec[] = [
     meaning: 'Messages per second in all (at least 0.01).',
   },
 ];
-
-export function settingByKey(key: string): SettingSpec {
-  const spec = SETTINGS.find((s) => s.key === key);
-  if (!spec) throw new Error(`unknown setting ${key}`);
-  return spec;
-}

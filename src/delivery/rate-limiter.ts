@@ -9,8 +9,6 @@ export interface RateLimitSettings {
   overallPerSecond: number;
 }
 
-export const DEFAULT_RATE_LIMITS: RateLimitSettings = { perChatPerSecond: 1, perGroupPerMinute: 20, overallPerSecond: 30 };
-
 export interface OutgoingRateLimiterOptions extends RateLimitSettings {
   /** Added to every window: the service measures on arrival, and requests do not arrive evenly spaced. */
   marginMs?: number;

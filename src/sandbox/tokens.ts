@@ -3,8 +3,6 @@ import { randomBytes } from 'node:crypto';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
 
-export const TOKEN_PATTERN = /^(\d+):[A-Za-z0-9_-]{35}$/;
-
 export function generateToken(botId: number): string {
   // 64 symbols: the low six bits of each byte pick one without bias.
   const secret = [...randomBytes(35)].map((byte) => ALPHABET[byte & 63]).join('');
