@@ -158,8 +158,17 @@ describe('PollingIngress against the sandbox', () => {
     await sandbox?.close();
   });
 
+  /** Counts getupdates calls, so a test can wait for the first poll instead of sleeping. */
+  class CountingClient extends BotApiClient {
+    polls = 0;
+    override getUpdates(params: GetUpdatesParams, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<Update[]> {
+      this.polls += 1;
+      return super.getUpdates(params, options);
+    }
+  }
+
   const poller = (token: string, options: { deleteWebhook?: boolean; onUpdate?: (u: Update) => void; maxConflicts?: number } = {}) => {
-    const api = new BotApiClient({ baseUrl: sandbox.baseUrl, token });
+    const api = new CountingClient({ baseUrl: sandbox.baseUrl, token });
     const { pipeline } = testPipeline({ inbox: false, concurrency: 2, perform: async (u) => options.onUpdate?.(u) });
     const ingress = new PollingIngress({
       api,
@@ -225,7 +234,7 @@ describe('PollingIngress against the sandbox', () => {
     const first = poller(bot.token, { maxConflicts: 1 });
     const second = poller(bot.token, { maxConflicts: 1 });
     await first.ingress.start();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(() => first.api.polls > 0);
     await second.ingress.start();
     const error = await Promise.race([first.ingress.done, second.ingress.done]).then(
       () => null,
