@@ -1,6 +1,8 @@
-// The files `hearsay init` writes: a commented starter rule file, a settings file, the rules schema for
-// editors, a .gitignore for the journal and token files, and a README that says how to run the bot.
+// The files `hearsay init` writes: a commented starter rule file and its conversation tests, a settings
+// file, the schemas for editors, a .gitignore for the journal and token files, and a README that says how to
+// run the bot.
 import { rulesSchema } from '../generated/rules-schema.js';
+import { testsSchema } from '../generated/tests-schema.js';
 
 export const STARTER_RULES = `# yaml-language-server: $schema=../schemas/rules.schema.json
 # Your bot's rules. Every *.yaml file in this folder is read, in name order; rules are tried top to bottom
@@ -46,6 +48,28 @@ rules:
     examples: ["what is the meaning of life"]
 `;
 
+export const STARTER_TESTS = `# yaml-language-server: $schema=../schemas/tests.schema.json
+# What the bot must answer, step by step. Run with: hearsay test
+# After editing the rules, run it again; --update writes the bot's actual answers into empty \`expect:\`s.
+tests:
+  - name: greeting and help
+    user: { first_name: Ann }
+    steps:
+      - say: /start
+        expect: "Hello, Ann! I am a brand-new bot. Try /help."
+      - say: hi
+        expect: { pattern: '^(Hi Ann!|Hello there! How can I help\\?)$' }   # one of the replies, picked at random
+      - say: /help
+        expect: { contains: "/start - say hello" }
+
+  - name: orders and anything else
+    steps:
+      - say: where is my order 1234?
+        expect: "Order 1234 is on its way."
+      - say: what is the meaning of life
+        expect: "Sorry, I did not get that. Try /help."
+`;
+
 export const SETTINGS = `# hearsay settings for this bot. Every key is optional; these are the defaults.
 # The bot token is never written here: set BOT_TOKEN (or BOT_TOKEN_FILE) in the environment.
 rules: rules                 # the rule folder, relative to this file
@@ -86,6 +110,7 @@ while it runs: the next answer follows your edit, and a mistake is shown on the 
 
 \`\`\`sh
 ${hearsay} check rules/
+${hearsay} test          # the conversations in tests/: what the bot must answer, step by step
 \`\`\`
 
 ## Run it for a real bot
@@ -106,8 +131,10 @@ A bot created in a local sandbox runs the same way, pointed at the sandbox:
 export function projectFiles(name: string, hearsay: string): Map<string, string> {
   return new Map([
     ['rules/10-start.yaml', STARTER_RULES],
+    ['tests/10-start.yaml', STARTER_TESTS],
     ['hearsay.yaml', SETTINGS],
     ['schemas/rules.schema.json', `${JSON.stringify(rulesSchema, null, 2)}\n`],
+    ['schemas/tests.schema.json', `${JSON.stringify(testsSchema, null, 2)}\n`],
     ['.gitignore', GITIGNORE],
     ['README.md', readme(name, hearsay)],
   ]);

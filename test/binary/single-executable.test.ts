@@ -1,4 +1,4 @@
-// The single executable (npm run build:binary) must run `check`, `run`, `init` and `start` on its own, with
+// The single executable (npm run build:binary) must run `check`, `test`, `run`, `init` and `start` on its own, with
 // no node_modules or dist/ beside it: copied into an empty temp directory and run from there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -53,6 +53,19 @@ describe('the single executable', () => {
     const bad = spawnSync(binary, ['check', 'broken.yaml'], { cwd: dir, encoding: 'utf8' });
     expect(bad.status).toBe(1);
     expect(bad.stdout + bad.stderr).toMatch(/broken\.yaml:4:5: .*repyl/);
+  });
+
+  it('runs conversation tests on its own', () => {
+    mkdirSync(join(dir, 'tests'));
+    writeFileSync(
+      join(dir, 'tests', 'bot.yaml'),
+      'tests:\n  - name: start\n    steps:\n      - say: /start\n        expect: "Hi Ann, from one file."\n      - say: say what\n        expect: nothing\n',
+    );
+    const result = spawnSync(binary, ['test'], { cwd: dir, encoding: 'utf8' });
+    expect(result.stdout).toContain(
+      'FAIL tests/bot.yaml:6:9: start, step 2 (say: say what): the bot did not answer as expected\n    - nothing\n    + "You said what"\n',
+    );
+    expect(result.status).toBe(1);
   });
 
   describe('run against the sandbox', () => {

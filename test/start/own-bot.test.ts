@@ -70,6 +70,12 @@ describe('hearsay init', () => {
     const check = spawnSync(process.execPath, [cli, 'check', 'rules/'], { cwd: join(dir, 'bot'), encoding: 'utf8' });
     expect(check.stdout).toContain('1 file, 5 rules, 0 problems');
     expect(check.status).toBe(0);
+    expect(await readFile(join(dir, 'bot', 'tests', '10-start.yaml'), 'utf8')).toMatch(
+      /^# yaml-language-server: \$schema=\.\.\/schemas\/tests\.schema\.json\n#/,
+    );
+    const tests = spawnSync(process.execPath, [cli, 'test'], { cwd: join(dir, 'bot'), encoding: 'utf8' });
+    expect(tests.stdout).toMatch(/^1 file, 2 tests, 5 steps, 0 failed/);
+    expect(tests.status).toBe(0);
 
     const again = spawnSync(process.execPath, [cli, 'init', 'bot'], { cwd: dir, encoding: 'utf8' });
     expect(again.status).toBe(1);

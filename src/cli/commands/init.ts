@@ -13,7 +13,7 @@ function aligned(rows: Array<[string, string]>): string[] {
 
 export function initCommand(): Command {
   return new Command('init')
-    .description('create a new bot in DIR (default: the current folder): starter rules, hearsay.yaml, .gitignore, README.md')
+    .description('create a new bot in DIR (default: the current folder): starter rules and tests, hearsay.yaml, .gitignore, README.md')
     .argument('[dir]', 'the folder to create the bot in', '.')
     .action(async (dir: string) => {
       const hearsay = hearsayInvocation();
@@ -28,6 +28,7 @@ export function initCommand(): Command {
           ...aligned([
             [`${hearsay} start`, 'try it in a local sandbox with a chat page (no token needed)'],
             [`${hearsay} check rules/`, 'check the rules after editing them'],
+            [`${hearsay} test`, 'run the conversations in tests/ against them'],
             [`BOT_TOKEN=... ${hearsay} start`, 'run it for a real bot'],
           ]),
         ];
