@@ -85,6 +85,14 @@ describe('hearsay test', () => {
     expect(result.stdout).toBe("broken.yaml:4:9: unknown key 'sya' in test 'x', step 1; did you mean 'say'?\n1 problem in the test files; no test ran\n");
   });
 
+  it('exits 1 with the rule problems when the rules under test have errors', async () => {
+    await mkdir(join(dir, 'bad-rules'));
+    await writeFile(join(dir, 'bad-rules', 'bot.yaml'), 'rules:\n  - id: x\n    text: hi\n    repyl: hello\n');
+    const result = run(['--rules', 'bad-rules', 'tests/']);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(/^bad-rules\/bot\.yaml:4:5: unknown key 'repyl'.*\n1 file, 1 test, 0 steps, 0 failed, 1 not run \(the rules have errors\)/);
+  });
+
   it('exits 2 for a path that does not exist', () => {
     const result = run(['nowhere/']);
     expect(result.status).toBe(2);

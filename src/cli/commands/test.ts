@@ -83,6 +83,9 @@ function summary(outcome: SessionOutcome): string {
   const failed = outcome.results.filter((r) => r.failure).length;
   const steps = outcome.results.reduce((sum, r) => sum + r.steps.length, 0);
   const ms = outcome.results.reduce((sum, r) => sum + r.durationMs, 0);
-  const parts = [plural(outcome.files.length, 'file'), plural(outcome.results.length, 'test'), plural(steps, 'step'), `${failed} failed`];
+  const tests = outcome.files.reduce((sum, f) => sum + f.tests.length, 0);
+  const parts = [plural(outcome.files.length, 'file'), plural(tests, 'test'), plural(steps, 'step'), `${failed} failed`];
+  const notRun = tests - outcome.results.length;
+  if (notRun > 0) parts.push(`${notRun} not run (the rules have errors)`);
   return `${parts.join(', ')} (${Math.round(ms)} ms)\n`;
 }
