@@ -1,5 +1,5 @@
 // The Bot API surface hearsay uses, typed with the maintained Telegram types package.
-import type { InlineKeyboardMarkup, Message, Update, UserFromGetMe, WebhookInfo } from '@grammyjs/types';
+import type { ForceReply, InlineKeyboardMarkup, Message, ReplyKeyboardMarkup, ReplyKeyboardRemove, Update, UserFromGetMe, WebhookInfo } from '@grammyjs/types';
 
 export type { Message, Update, UserFromGetMe, WebhookInfo };
 
@@ -17,6 +17,7 @@ export interface SendMessageParams {
   parse_mode?: 'HTML' | 'MarkdownV2';
   disable_notification?: boolean;
   reply_parameters?: { message_id: number; allow_sending_without_reply?: boolean };
+  reply_markup?: InlineKeyboardMarkup | ReplyKeyboardMarkup | ReplyKeyboardRemove | ForceReply;
 }
 
 /** answerCallbackQuery: stops a pressed button's progress indicator, optionally with a notification or alert. */

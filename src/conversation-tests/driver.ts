@@ -37,6 +37,8 @@ export interface BotDriver {
   advanceTo(now: number): Promise<void>;
   /** The committed state of a user in a chat. */
   state(chatId: number, userId: number): Promise<ConversationState>;
+  /** The bot's warnings and errors logged since the last call (a failed edit, a dropped reply), for the failure report. */
+  takeLog?(): string[];
   close(): Promise<void>;
 }
 

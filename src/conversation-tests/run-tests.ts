@@ -37,7 +37,8 @@ export interface TestResult {
 }
 
 export interface RunOptions {
-  readonly driver: DriverFactory;
+  /** The bot under test for a test. */
+  readonly driverFor: (test: ConversationTest) => DriverFactory;
   /** Run every step even after a failure (to record all outputs). */
   readonly keepGoing?: boolean;
   readonly onDecision?: (record: DecisionRecord) => void;
@@ -55,7 +56,7 @@ async function runTest(file: TestFile, test: ConversationTest, ruleSet: RuleSet,
   const clock: TestClock = { now: TEST_EPOCH };
   const api = new BotApiDouble({ id: TEST_BOT_ID, username: file.botUsername, first_name: 'Bot' }, clock);
   const world = new ChatWorld(api, clock, file.botUsername);
-  const driver = options.driver({
+  const driver = options.driverFor(test)({
     ruleSet,
     botUsername: file.botUsername,
     api,
@@ -68,9 +69,13 @@ async function runTest(file: TestFile, test: ConversationTest, ruleSet: RuleSet,
   try {
     for (const step of test.steps) {
       const before = api.outputs.length;
+      driver.takeLog?.();
       const problem = await perform(step, world, driver, clock);
       const outputs = visibleOutputs(api.outputs.slice(before));
-      const check = problem ? { message: problem, diff: [] } : await checkStep(step, outputs, driver, world);
+      const checked = problem ? { message: problem, diff: [] } : await checkStep(step, outputs, driver, world);
+      // What the bot logged (a failed edit, a dropped reply) often says why.
+      const log = driver.takeLog?.() ?? [];
+      const check = checked && log.length > 0 ? { ...checked, diff: [...checked.diff, ...log.map((line) => `bot log: ${line}`)] } : checked;
       const stateValues = step.state ? await actualState(step, driver, world) : undefined;
       steps.push({ step, outputs, ...(stateValues ? { state: stateValues } : {}), failed: check !== null });
       if (check && !failure) failure = { step, ...check };

@@ -64,6 +64,8 @@ export class ReplySender {
       if (index === 0 && reply.replyToMessageId !== undefined) {
         params.reply_parameters = { message_id: reply.replyToMessageId, allow_sending_without_reply: true };
       }
+      // Buttons go under the whole reply, and a request for a reply follows the question: both on the last part.
+      if (index === parts.length - 1 && reply.replyMarkup) params.reply_markup = reply.replyMarkup;
       if (!(await this.sendOne(params, reply, signal))) return { sent, dropped: true };
       sent += 1;
     }

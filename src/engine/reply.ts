@@ -1,5 +1,6 @@
 // What delivery sends for one send_message action: the text, the sendmessage options and the rule behind
 // it. The delivery layer turns it into one or more sendmessage calls.
+import type { ForceReply, InlineKeyboardMarkup, ReplyKeyboardMarkup, ReplyKeyboardRemove } from '@grammyjs/types';
 
 /** The Bot API parse modes a rule may use. */
 export type ParseMode = 'HTML' | 'MarkdownV2';
@@ -15,4 +16,6 @@ export interface OutgoingReply {
   /** Set when the rule asks to answer as a reply to the triggering message. */
   replyToMessageId?: number;
   disableNotification?: boolean;
+  /** Buttons, a reply keyboard (or its removal) or a request for a reply; goes with the last part of a split text. */
+  replyMarkup?: InlineKeyboardMarkup | ReplyKeyboardMarkup | ReplyKeyboardRemove | ForceReply;
 }

@@ -32,8 +32,7 @@ export function createActionPerformer(deps: ActionPerformerDeps): PerformActions
 async function perform(action: Action, ruleId: string | null, deps: ActionPerformerDeps, signal: AbortSignal): Promise<SendOutcome | null> {
   switch (action.type) {
     case 'send_message': {
-      // The sender does not carry a keyboard yet; decide produces none until buttons come.
-      const { type: _type, replyMarkup: _markup, ...reply } = action;
+      const { type: _type, ...reply } = action;
       return deps.sender.send({ ruleId, ...reply }, signal);
     }
     case 'answer_callback':

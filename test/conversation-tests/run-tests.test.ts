@@ -1,18 +1,20 @@
-// The conversation-test runner against the real engine: flows over several turns, the frozen clock and
-// timeouts, state expectations, groups (privacy mode, force_reply answers, several users), and how a failing
-// step is reported.
+// The conversation-test runner through the update pipeline (as `hearsay run` handles updates) and through the
+// engine alone, with the same results: flows over several turns, the frozen clock and timeouts, state
+// expectations, groups (privacy mode, force_reply answers, several users), and how a failing step is reported.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runSession, type SessionOutcome } from '../../src/conversation-tests/test-session.js';
 import { BOOKING } from '../engine/booking-rules.js';
 import { withRuleDir } from '../rules/rule-files.js';
+
+let driver: 'pipeline' | 'engine' = 'pipeline';
 
 /** Runs one test file (its text) against the booking bot. */
 async function runTests(tests: string, rules = BOOKING): Promise<SessionOutcome> {
   return withRuleDir({ 'bot.yaml': rules }, async (dir) => {
     await writeFile(join(dir, 'tests.yml'), tests);
-    return runSession({ paths: [join(dir, 'tests.yml')], rules: join(dir, 'bot.yaml') });
+    return runSession({ paths: [join(dir, 'tests.yml')], rules: join(dir, 'bot.yaml'), driver });
   });
 }
 
@@ -23,7 +25,11 @@ function failures(outcome: SessionOutcome): string[] {
   );
 }
 
-describe('hearsay test against the engine', () => {
+describe.each(['pipeline', 'engine'] as const)('hearsay test through the %s', (kind) => {
+  beforeAll(() => {
+    driver = kind;
+  });
+
   it('follows a flow over several turns, with state expectations and a timeout that fires when the clock passes it', async () => {
     const outcome = await runTests(`
 tests:

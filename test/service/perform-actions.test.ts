@@ -37,6 +37,18 @@ const edit: Action = {
 };
 
 describe('createActionPerformer', () => {
+  it('sends a message with its keyboard or reply request, on the last part of a split text', async () => {
+    const { api, run } = setup();
+    const forceReply = { force_reply: true as const, selective: true };
+    await run([{ type: 'send_message', chatId: -7, text: 'How many people?', replyToMessageId: 3, replyMarkup: forceReply }]);
+    expect(api.sent).toEqual([
+      { chat_id: -7, text: 'How many people?', reply_parameters: { message_id: 3, allow_sending_without_reply: true }, reply_markup: forceReply },
+    ]);
+    const buttons = { inline_keyboard: [[{ text: 'Yes', callback_data: 'y' }]] };
+    await run([{ type: 'send_message', chatId: 5, text: 'x'.repeat(5000), replyMarkup: buttons }]);
+    expect(api.sent.slice(1).map((p) => p.reply_markup)).toEqual([undefined, buttons]);
+  });
+
   it('performs the actions in order: a message, an edit with its keyboard, and skips state changes', async () => {
     const { api, run } = setup();
     const outcome = await run([{ type: 'send_message', chatId: 5, text: 'hi' }, edit, { type: 'set_state', scope: 'user', key: 'k', value: 1 }]);
