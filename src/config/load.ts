@@ -19,6 +19,8 @@ export const DEFAULT_CONFIG_FILE = 'hearsay.yaml';
 const DEFAULTS: Record<string, unknown> = {
   base_url: 'https://api.telegram.org',
   rules: 'rules',
+  'rule_limits.max_file_bytes': 1_048_576,
+  'rule_limits.max_rules': 20_000,
   data_dir: '.hearsay-data',
   store: 'file',
   'ingress.mode': 'polling',
@@ -244,6 +246,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Servi
     tokenSource,
     baseUrl: get<string>('base_url').replace(/\/+$/, ''),
     rulesPath: get<string>('rules'),
+    ruleLimits: { maxFileBytes: get<number>('rule_limits.max_file_bytes'), maxRules: get<number>('rule_limits.max_rules') },
     dataDir: get<string>('data_dir'),
     store: Array.isArray(store) ? { kind: 'file' } : store,
     mode,

@@ -18,6 +18,22 @@ export interface SettingSpec {
 export const SETTINGS: readonly SettingSpec[] = [
   { key: 'base_url', env: 'BASE_URL', flag: '--base-url', kind: 'url', defaultText: 'https://api.telegram.org', meaning: 'Root of the Bot API service.' },
   { key: 'rules', env: 'HEARSAY_RULES', flag: '--rules', kind: 'path', defaultText: 'rules', meaning: 'Rule directory (or one rule file).' },
+  {
+    key: 'rule_limits.max_file_bytes',
+    env: 'HEARSAY_RULE_LIMITS_MAX_FILE_BYTES',
+    flag: '--rule-limits-max-file-bytes',
+    kind: 'integer',
+    defaultText: '1048576',
+    meaning: 'Largest rule file in bytes, checked before it is read; a larger file is a rule problem.',
+  },
+  {
+    key: 'rule_limits.max_rules',
+    env: 'HEARSAY_RULE_LIMITS_MAX_RULES',
+    flag: '--rule-limits-max-rules',
+    kind: 'integer',
+    defaultText: '20000',
+    meaning: 'Most rules in all files together, counted before they are validated and compiled.',
+  },
   { key: 'data_dir', env: 'HEARSAY_DATA_DIR', flag: '--data-dir', kind: 'path', defaultText: '.hearsay-data', meaning: 'Directory for the service state.' },
   {
     key: 'store',

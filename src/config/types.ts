@@ -21,6 +21,8 @@ export interface ServiceConfig {
   baseUrl: string;
   /** Absolute path of the rule directory or file. */
   rulesPath: string;
+  /** Bounds on what a rule load takes in (file size before reading, rule count before compiling). */
+  ruleLimits: { maxFileBytes: number; maxRules: number };
   dataDir: string;
   /** Where the ledger, chat state and shared rate limits live (the file store in `dataDir` by default). */
   store: StoreConfig;

@@ -56,7 +56,7 @@ export async function startEmbeddedDemo(options: EmbeddedDemoOptions): Promise<E
     );
   }
   // Broken rules are reported before anything listens, as `hearsay run` does; the service loads them again.
-  const { problems } = await checkRules(rulesPath);
+  const { problems } = await checkRules(rulesPath, options.settings.ruleLimits);
   const errors = problems.filter((p) => p.severity === 'error');
   if (errors.length > 0) {
     await rules.remove();

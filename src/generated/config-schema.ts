@@ -19,6 +19,25 @@ export const configSchema = {
       "type": "string",
       "minLength": 1
     },
+    "rule_limits": {
+      "title": "RuleLimitSettings",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "max_file_bytes": {
+          "description": "Largest rule file in bytes, checked before the file is read.",
+          "type": "integer",
+          "minimum": 1024,
+          "maximum": 104857600
+        },
+        "max_rules": {
+          "description": "Most rules in all rule files together, counted before they are validated and compiled.",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1000000
+        }
+      }
+    },
     "data_dir": {
       "description": "Directory for the service's state. Relative to the config file.",
       "type": "string",
@@ -276,6 +295,7 @@ export interface ConfigFile {
    * Directory (or single file) of YAML rule files. Relative to the config file.
    */
   rules?: string;
+  rule_limits?: RuleLimitSettings;
   /**
    * Directory for the service's state. Relative to the config file.
    */
@@ -292,6 +312,16 @@ export interface ConfigFile {
   api?: ApiSettings;
   rate_limits?: RateLimitSettings;
   delivery?: DeliverySettings;
+}
+export interface RuleLimitSettings {
+  /**
+   * Largest rule file in bytes, checked before the file is read.
+   */
+  max_file_bytes?: number;
+  /**
+   * Most rules in all rule files together, counted before they are validated and compiled.
+   */
+  max_rules?: number;
 }
 export interface IngressSettings {
   /**

@@ -1,7 +1,5 @@
 // Reads rule files from disk (a directory's *.yaml/*.yml in name order, or one file) and turns them
 // into a RuleSet, collecting every problem of every file with its position.
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { compileProblems, compileRulesCollecting } from '../engine/compile.js';
 import type { FlowSource } from '../engine/compile-flows.js';
 import type { RuleSet } from '../engine/rule-set.js';
@@ -12,6 +10,7 @@ import { addFlows, flowIds, type RuleOrigin } from './flow-sources.js';
 import { reachabilityWarnings } from './reachability.js';
 import { salvageRule } from './salvage.js';
 import { schemaProblems, type SchemaCheck } from './schema-problems.js';
+import { DEFAULT_RULE_LIMITS, describeFsError, listRuleFiles, readRuleFile, type RuleLimits } from './rule-files.js';
 import { parseYaml, type ParsedYaml } from './yaml-source.js';
 
 export interface LoadOutcome {
@@ -22,36 +21,22 @@ export interface LoadOutcome {
   ruleCount: number;
 }
 
-/** Whether a directory entry is a rule file: *.yaml or *.yml, not hidden (editors' temp files are). */
-export function isRuleFileName(name: string): boolean {
-  return !name.startsWith('.') && /\.ya?ml$/i.test(name);
-}
+export { isRuleFileName, type RuleLimits } from './rule-files.js';
 
-/** The rule files at `path`: the file itself, or the directory's rule files sorted by name (code point order, not recursive). */
-export async function listRuleFiles(path: string): Promise<string[]> {
-  const info = await stat(path);
-  if (!info.isDirectory()) return [path];
-  const names = (await readdir(path)).filter(isRuleFileName).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const files: string[] = [];
-  for (const name of names) {
-    // Follow symlinks (Kubernetes mounts files as links) but skip directories named like files.
-    const entry = await stat(join(path, name)).catch(() => undefined);
-    if (entry?.isFile()) files.push(join(path, name));
-  }
-  return files;
-}
-
-export async function loadRules(path: string): Promise<LoadOutcome> {
+/** Loads every rule file at `path` within `limits` (file size before reading, rule count before validating). */
+export async function loadRules(path: string, limits: RuleLimits = DEFAULT_RULE_LIMITS): Promise<LoadOutcome> {
   let files: string[];
+  const problems: RuleProblem[] = [];
   try {
-    files = await listRuleFiles(path);
+    const listed = await listRuleFiles(path);
+    files = listed.files;
+    problems.push(...listed.problems);
   } catch (error) {
     return { problems: [new RuleProblem(path, 0, 0, `cannot read the rules: ${describeFsError(error)}`)], files: [], ruleCount: 0 };
   }
-  if (files.length === 0) {
+  if (files.length === 0 && problems.length === 0) {
     return { problems: [new RuleProblem(path, 0, 0, 'no rule files here (*.yaml or *.yml)')], files, ruleCount: 0 };
   }
-  const problems: RuleProblem[] = [];
   const rules: Rule[] = [];
   const origins: RuleOrigin[] = [];
   const flows: FlowSource[] = [];
@@ -61,19 +46,27 @@ export async function loadRules(path: string): Promise<LoadOutcome> {
   let ruleCount = 0;
   const cache = new Map<string, CachedFile>();
   for (const file of files) {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      problems.push(new RuleProblem(file, 0, 0, `cannot read the file: ${describeFsError(error)}`));
+    const read = await readRuleFile(file, limits);
+    if ('problem' in read) {
+      problems.push(read.problem);
       continue;
     }
+    const text = read.text;
     const cached = lastLoad.get(file);
     const { parsed, schema } = cached?.text === text ? cached : { parsed: parseYaml(file, text), schema: undefined };
     problems.push(...parsed.problems);
     // A YAML error hides nothing the parser could still read: the intact rules are checked as usual.
     const intact = parsed.problems.length > 0 ? parsed.intact : undefined;
     if (parsed.problems.length > 0 && !intact) continue;
+    // Counted before validating and compiling, the costly steps: past the limit nothing more is taken in.
+    const listed = rulesIn(parsed.data);
+    if (ruleCount + (listed?.length ?? 0) > limits.maxRules) {
+      problems.push(
+        new RuleProblem(file, 0, 0, `more than ${limits.maxRules} rules in all (rule_limits.max_rules); this file and the ones after it were not checked`),
+      );
+      ruleCount += listed?.length ?? 0;
+      break;
+    }
     const checked = schema ?? schemaProblems(parsed);
     const schemaIssues = intact ? checked.problems.filter((problem) => intact.holdsLine(problem.line)) : checked.problems;
     const validRules = intact ? checked.validRules.filter((index) => intact.indexes.has(index)) : checked.validRules;
@@ -81,9 +74,8 @@ export async function loadRules(path: string): Promise<LoadOutcome> {
     const validFlows = intact ? [] : checked.validFlows;
     if (schemaIssues.length === 0 && !intact) cache.set(file, { text, parsed, schema: { problems: schemaIssues, validRules, validFlows } });
     problems.push(...schemaIssues);
-    const data = parsed.data;
-    const fileRules = data !== null && typeof data === 'object' ? (data as { rules?: unknown }).rules : undefined;
-    if (Array.isArray(fileRules)) ruleCount += fileRules.length;
+    const fileRules = listed;
+    if (fileRules) ruleCount += fileRules.length;
     if (Array.isArray(fileRules)) {
       fileRules.forEach((rule: unknown, index) => {
         const id = rule !== null && typeof rule === 'object' ? (rule as { id?: unknown }).id : undefined;
@@ -124,6 +116,12 @@ export async function loadRules(path: string): Promise<LoadOutcome> {
   const hasErrors = problems.some((p) => p.severity === 'error');
   if (compiled.ruleSet && !hasErrors) problems.push(...reachabilityWarnings(compiled.ruleSet, locate), ...flowWarnings(compiled.ruleSet, locate, flows));
   return { ...(hasErrors || !compiled.ruleSet ? {} : { ruleSet: compiled.ruleSet }), problems: sortProblems(problems, files), files, ruleCount };
+}
+
+/** The `rules:` list of a parsed file, if it has one. */
+function rulesIn(data: unknown): unknown[] | undefined {
+  const list = data !== null && typeof data === 'object' ? (data as { rules?: unknown }).rules : undefined;
+  return Array.isArray(list) ? list : undefined;
 }
 
 /** A rule's or flow's id and where to find it; the position is looked up only for a duplicate (it may need a re-parse). */
@@ -174,22 +172,15 @@ function sortProblems(problems: RuleProblem[], files: string[]): RuleProblem[] {
   return problems.sort((a, b) => rank(a.file) - rank(b.file) || a.line - b.line || a.column - b.column);
 }
 
-function describeFsError(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return 'no such file or directory';
-  if (code === 'EACCES') return 'permission denied';
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** One-shot load for the engine: the rule set, or a RuleLoadError listing every problem. */
-export async function loadRuleSet(path: string): Promise<RuleSet> {
-  const outcome = await loadRules(path);
+export async function loadRuleSet(path: string, limits?: RuleLimits): Promise<RuleSet> {
+  const outcome = await loadRules(path, limits);
   if (!outcome.ruleSet) throw new RuleLoadError(outcome.problems);
   return outcome.ruleSet;
 }
 
 /** For `hearsay check`: every problem (errors and warnings) and the counts for the summary line. */
-export async function checkRules(path: string): Promise<{ problems: RuleProblem[]; fileCount: number; ruleCount: number }> {
-  const outcome = await loadRules(path);
+export async function checkRules(path: string, limits?: RuleLimits): Promise<{ problems: RuleProblem[]; fileCount: number; ruleCount: number }> {
+  const outcome = await loadRules(path, limits);
   return { problems: outcome.problems, fileCount: outcome.files.length, ruleCount: outcome.ruleCount };
 }

@@ -1,16 +1,19 @@
 // Keeps the live rule set in step with the rule directory: watches the directory (editors save via a
 // temp file and rename; Kubernetes swaps a `..data` symlink), debounces bursts of events, builds the
 // complete new set and swaps it in with one assignment. A failed reload keeps the last good set.
+// The watch follows the path, not the inode: a directory renamed into place, a parent symlink pointed
+// elsewhere or a directory deleted and made again is noticed (the path's identity is checked every second
+// and on every reload) and watched anew.
 //
 // Callers read `current` once per message and use that set until the message is answered, so a
 // reload in the middle of matching never mixes two rule sets.
 import { EventEmitter } from 'node:events';
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Logger } from '../log/logger.js';
 import type { RuleSet } from '../engine/rule-set.js';
-import { isRuleFileName, loadRules } from './load.js';
+import { isRuleFileName, loadRules, type RuleLimits } from './load.js';
 import { RuleLoadError, type RuleProblem } from '../diagnostics/problem.js';
 
 export interface RuleWatcherOptions {
@@ -19,6 +22,10 @@ export interface RuleWatcherOptions {
   logger?: Logger;
   /** Quiet time after the last file event before reloading. */
   debounceMs?: number;
+  /** How often the path's identity (real path, device and inode) is checked for a swap. */
+  identityCheckMs?: number;
+  /** Rule file size and rule count limits. */
+  limits?: RuleLimits;
 }
 
 export interface ReloadEvent {
@@ -45,18 +52,26 @@ export class RuleWatcher extends EventEmitter<RuleWatcherEvents> {
   private timer: NodeJS.Timeout | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private readonly identityCheckMs: number;
+  private readonly limits: RuleLimits | undefined;
+  /** What the watcher is attached to: a swap changes it. */
+  private watched: string | undefined;
+  private identityTimer: NodeJS.Timeout | undefined;
+  private rewatching: Promise<void> = Promise.resolve();
 
-  constructor({ path, logger, debounceMs = 150 }: RuleWatcherOptions) {
+  constructor({ path, logger, debounceMs = 150, identityCheckMs = 1000, limits }: RuleWatcherOptions) {
     super();
     this.path = resolve(path);
     this.logger = logger;
     this.debounceMs = debounceMs;
+    this.identityCheckMs = identityCheckMs;
+    this.limits = limits;
   }
 
   /** Loads the rules and starts watching; throws RuleLoadError when the first load fails. */
   async start(): Promise<RuleSet> {
     const started = performance.now();
-    const outcome = await loadRules(this.path);
+    const outcome = await loadRules(this.path, this.limits);
     // A failed first load is not logged here: the error carries every problem and the caller reports
     // them once (the CLI on stderr), instead of each appearing twice on a terminal.
     if (!outcome.ruleSet) throw new RuleLoadError(outcome.problems);
@@ -64,6 +79,30 @@ export class RuleWatcher extends EventEmitter<RuleWatcherEvents> {
     this.ruleSet = outcome.ruleSet;
     this.logger?.info({ rules: outcome.ruleSet.rules.length, files: outcome.files.length, durationMs: round(performance.now() - started) }, 'rules loaded');
 
+    await this.watch();
+    this.identityTimer = setInterval(() => void this.followSwap(), this.identityCheckMs);
+    this.identityTimer.unref();
+    return this.ruleSet;
+  }
+
+  /** `real path|device|inode` of the rules path, or null while it does not exist. */
+  private async identity(): Promise<string | null> {
+    try {
+      const real = await realpath(this.path);
+      const info = await stat(real);
+      return `${real}|${info.dev}|${info.ino}`;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Watches the directory the path names now (again, after a swap). */
+  private async watch(): Promise<void> {
+    const identity = await this.identity();
+    await this.watcher?.close();
+    this.watcher = undefined;
+    this.watched = identity ?? undefined;
+    if (identity === null || this.closed) return;
     const isDirectory = (await stat(this.path)).isDirectory();
     const directory = isDirectory ? this.path : dirname(this.path);
     const onlyFile = isDirectory ? undefined : basename(this.path);
@@ -74,13 +113,27 @@ export class RuleWatcher extends EventEmitter<RuleWatcherEvents> {
       if (name.startsWith('..')) return true;
       return onlyFile === undefined ? isRuleFileName(name) : name === onlyFile;
     };
-    this.watcher = watch(directory, { ignoreInitial: true, depth: 0, followSymlinks: false, persistent: true });
-    this.watcher.on('all', (_event, path) => {
+    const watcher = watch(directory, { ignoreInitial: true, depth: 0, followSymlinks: false, persistent: true });
+    this.watcher = watcher;
+    watcher.on('all', (_event, path) => {
       if (relevant(path)) this.schedule();
     });
-    this.watcher.on('error', (error) => this.logger?.warn({ err: error }, 'watching the rules failed'));
-    await new Promise<void>((ready) => this.watcher!.once('ready', () => ready()));
-    return this.ruleSet;
+    watcher.on('error', (error) => this.logger?.warn({ err: error }, 'watching the rules failed'));
+    await new Promise<void>((ready) => watcher.once('ready', () => ready()));
+  }
+
+  /** Re-attaches the watch and reloads when the path now names another directory (or came back). */
+  private followSwap(): Promise<void> {
+    this.rewatching = this.rewatching.then(async () => {
+      if (this.closed) return;
+      const identity = await this.identity();
+      if (identity === (this.watched ?? null)) return;
+      this.logger?.info({ path: this.path }, identity === null ? 'the rules path is gone; keeping the rules' : 'the rules path was replaced; watching it anew');
+      await this.watch();
+      if (identity !== null) this.schedule();
+      else void this.reload();
+    });
+    return this.rewatching;
   }
 
   /** The live rule set; read it once per message. */
@@ -99,6 +152,8 @@ export class RuleWatcher extends EventEmitter<RuleWatcherEvents> {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.identityTimer) clearInterval(this.identityTimer);
+    await this.rewatching;
     await this.watcher?.close();
     await this.queue;
   }
@@ -114,8 +169,10 @@ export class RuleWatcher extends EventEmitter<RuleWatcherEvents> {
 
   private async reloadNow(): Promise<boolean> {
     if (this.closed) return false;
+    // A reload on demand (SIGHUP) also re-attaches the watch if the directory was swapped meanwhile.
+    void this.followSwap();
     const started = performance.now();
-    const outcome = await loadRules(this.path);
+    const outcome = await loadRules(this.path, this.limits);
     const durationMs = round(performance.now() - started);
     this.logProblems(outcome.problems);
     if (!outcome.ruleSet) {

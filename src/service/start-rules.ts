@@ -4,6 +4,7 @@ import { RuleLoadError, type RuleProblem } from '../diagnostics/problem.js';
 import type { Logger } from '../log/logger.js';
 import type { HealthState } from '../ops/health.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
+import type { RuleLimits } from '../rules/rule-files.js';
 import { RuleWatcher } from '../rules/watch.js';
 import { StartupError, rulesStartupError } from './errors.js';
 
@@ -13,12 +14,19 @@ export interface StartRulesOptions {
   metrics: ServiceMetrics;
   health: HealthState;
   debounceMs?: number;
+  /** Rule file size and rule count limits (rule_limits.*). */
+  limits?: RuleLimits;
 }
 
 /** Loads and watches the rules; throws a StartupError when they cannot be loaded. */
 export async function startRules(options: StartRulesOptions): Promise<RuleWatcher> {
   const { rulesPath, logger, metrics, health } = options;
-  const rules = new RuleWatcher({ path: rulesPath, logger, ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}) });
+  const rules = new RuleWatcher({
+    path: rulesPath,
+    logger,
+    limits: options.limits,
+    ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
+  });
   let ruleSet;
   try {
     ruleSet = await rules.start();

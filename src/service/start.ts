@@ -59,6 +59,7 @@ export async function startService(config: ServiceConfig, options: StartServiceO
   try {
     const rules = await startRules({
       rulesPath: config.rulesPath,
+      limits: config.ruleLimits,
       logger,
       metrics,
       health,

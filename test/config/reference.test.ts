@@ -30,6 +30,7 @@ describe('configuration reference', () => {
     expect(config.delivery).toEqual(defaults.delivery);
     expect(config.log).toEqual(defaults.log);
     expect(config.rulesPath).toBe(`${root}rules`);
+    expect(config.ruleLimits).toEqual(defaults.ruleLimits);
     for (const spec of SETTINGS) {
       if (spec.defaultText && /^\d+$/.test(spec.defaultText)) {
         const value = spec.key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], {
@@ -43,6 +44,7 @@ describe('configuration reference', () => {
             connection_limit: defaults.webhook.connections.limit,
           },
           api: { timeout: defaults.api.timeoutMs / 1000 },
+          rule_limits: { max_file_bytes: defaults.ruleLimits.maxFileBytes, max_rules: defaults.ruleLimits.maxRules },
           rate_limits: {
             per_chat_per_second: defaults.rateLimits?.perChatPerSecond,
             per_group_per_minute: defaults.rateLimits?.perGroupPerMinute,

@@ -1,9 +1,10 @@
 // `hearsay check [path]`: validates a rule file or directory and prints every problem as
 // `path:line:column: message`, then a summary. Exit 0 when valid (warnings allowed, unless --strict), 1
 // when not, 2 on a usage error such as a path that does not exist.
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { Command } from 'commander';
 import { checkRules } from '../../rules/load.js';
+import { describeFsError } from '../../rules/rule-files.js';
 import { displayPath, plural } from '../display-path.js';
 import { FAILURE_EXIT_CODE, OK_EXIT_CODE, USAGE_EXIT_CODE } from '../exit-codes.js';
 
@@ -17,8 +18,10 @@ export function checkCommand(): Command {
       '\nPrints each problem as path:line:column: message, then a summary. The rule language: docs/rules.md.\nExit codes: 0 valid (warnings allowed, unless --strict), 1 problems found (or warnings with --strict), 2 usage error.',
     )
     .action(async (path: string, options: { strict?: boolean }) => {
-      if (!existsSync(path)) {
-        process.stderr.write(`hearsay check: ${path}: no such file or directory\n`);
+      // Said precisely: a symlink loop or a dangling link is not "no such file".
+      const unusable = pathProblem(path);
+      if (unusable) {
+        process.stderr.write(`hearsay check: ${path}: ${unusable}\n`);
         process.exitCode = USAGE_EXIT_CODE;
         return;
       }
@@ -32,4 +35,13 @@ export function checkCommand(): Command {
       const failed = errors > 0 || (options.strict === true && warnings > 0);
       process.exitCode = failed ? FAILURE_EXIT_CODE : OK_EXIT_CODE;
     });
+}
+
+function pathProblem(path: string): string | undefined {
+  try {
+    statSync(path);
+    return undefined;
+  } catch (error) {
+    return describeFsError(error);
+  }
 }
