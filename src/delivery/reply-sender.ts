@@ -8,7 +8,7 @@ import type { ServiceMetrics } from '../ops/metrics.js';
 import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from './backoff.js';
 import { TokenRejectedError, classifyFailure } from '../api/failure.js';
 import type { OutgoingRateLimiter, RateLimitSlot } from './rate-limiter.js';
-import { splitMessageText } from './split-text.js';
+import { splitFormattedText } from './split-formatted.js';
 
 export interface ReplySenderOptions {
   api: BotApi;
@@ -54,7 +54,8 @@ export class ReplySender {
   }
 
   async send(reply: OutgoingReply, signal?: AbortSignal): Promise<SendOutcome> {
-    const parts = splitMessageText(reply.text);
+    // Formatted replies are cut outside their markup and re-balanced, so the service accepts every part.
+    const parts = splitFormattedText(reply.text, reply.parseMode);
     let sent = 0;
     for (const [index, text] of parts.entries()) {
       const params: SendMessageParams = { chat_id: reply.chatId, text };
