@@ -6,6 +6,7 @@ import type { OutgoingReply } from '../engine/reply.js';
 import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 import { DEFAULT_BACKOFF, backoffDelay, sleep, type BackoffPolicy } from './backoff.js';
+import { ApiError } from '../api/errors.js';
 import { TokenRejectedError, classifyFailure } from '../api/failure.js';
 import type { OutgoingRateLimiter, RateLimitSlot } from './rate-limiter.js';
 import { splitFormattedText } from './split-formatted.js';
@@ -57,8 +58,10 @@ export class ReplySender {
     // Formatted replies are cut outside their markup and re-balanced, so the service accepts every part.
     const parts = splitFormattedText(reply.text, reply.parseMode);
     let sent = 0;
+    // Becomes the supergroup's id when the group turns out to have migrated (then for every later part too).
+    let chatId: number | string = reply.chatId;
     for (const [index, text] of parts.entries()) {
-      const params: SendMessageParams = { chat_id: reply.chatId, text };
+      const params: SendMessageParams = { chat_id: chatId, text };
       if (reply.parseMode) params.parse_mode = reply.parseMode;
       if (reply.disableNotification) params.disable_notification = true;
       // Only the first part answers the triggering message; the rest follow it.
@@ -67,7 +70,9 @@ export class ReplySender {
       }
       // Buttons go under the whole reply, and a request for a reply follows the question: both on the last part.
       if (index === parts.length - 1 && reply.replyMarkup) params.reply_markup = reply.replyMarkup;
-      if (!(await this.sendOne(params, reply, signal))) return { sent, dropped: true };
+      const delivered = await this.sendOne(params, reply, signal);
+      chatId = params.chat_id;
+      if (!delivered) return { sent, dropped: true };
       sent += 1;
     }
     return { sent, dropped: false };
@@ -79,6 +84,7 @@ export class ReplySender {
     const context = { chat_id: reply.chatId, rule: reply.ruleId };
     // 429 waits are dictated by the service; only 5xx/network failures grow the backoff.
     let backoffStep = 0;
+    let migrated = false;
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw new DeliveryAbortedError();
       let slot: RateLimitSlot | undefined;
@@ -99,6 +105,16 @@ export class ReplySender {
         metrics?.error(failure.kind);
         if (failure.action === 'stop') throw new TokenRejectedError('sendmessage');
         const reason = error instanceof Error ? error.message : String(error);
+        const movedTo = error instanceof ApiError ? error.parameters.migrateToChatId : undefined;
+        if (movedTo !== undefined && movedTo !== params.chat_id && !migrated) {
+          migrated = true;
+          // The group became a supergroup: the same reply goes to its new id at once. The message it answered
+          // stays in the old chat, so it is no longer replied to.
+          logger.info({ ...context, migrate_to_chat_id: movedTo }, 'the group became a supergroup; sending the reply there');
+          params.chat_id = movedTo;
+          delete params.reply_parameters;
+          continue;
+        }
         if (failure.action === 'drop') {
           logger.warn({ ...context, reason }, 'reply dropped: the service refused it');
           metrics?.error('reply_dropped');
