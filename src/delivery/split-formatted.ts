@@ -90,7 +90,13 @@ function cutUnits(units: readonly Unit[], limit: number): string[] | null {
 
 /** The service refuses empty or blank messages; markup around nothing counts as nothing. */
 function pushPart(parts: string[], part: string): void {
-  if (part.replace(/\\./g, 'x').replace(/<[^>]*>|[*_~|`]/g, '').trim() !== '') parts.push(part);
+  if (
+    part
+      .replace(/\\./g, 'x')
+      .replace(/<[^>]*>|[*_~|`]/g, '')
+      .trim() !== ''
+  )
+    parts.push(part);
 }
 
 /** Units of one text run, one code point each (a surrogate pair stays whole). */
