@@ -1,22 +1,48 @@
 // The one place where message and trigger text is normalised, so that `text` and `keywords` triggers
 // compare like with like. Documented in docs/rules.md ("Normalisation").
 //
-// Steps: Unicode NFKC (full-width letters, ligatures and compatibility forms become plain ones),
-// then, unless case-sensitive, case folding approximated as toUpperCase().toLowerCase() (so 'ß' equals
-// 'ss' and a final sigma equals 'σ', which plain toLowerCase does not do), NFKC again (folding may
-// decompose), every run of whitespace collapsed to one space, and the ends trimmed.
+// Steps: Unicode NFKC (full-width letters, ligatures and compatibility forms become plain ones); invisible
+// characters removed (bidirectional marks and controls, zero-width space, byte-order mark, emoji and text
+// variation selectors); Arabic vowel marks and tatweel removed (most text is written without them); then,
+// unless case-sensitive, case folding (see foldCase), NFKC again (folding may decompose), every run of
+// whitespace collapsed to one space, and the ends trimmed.
 
 const WHITESPACE = /\s+/gu;
 
+// LRM, RLM, ALM, LRE…RLO, LRI…PDI; ZWSP and BOM; variation selectors (❤ and ❤️ are the same heart). Not ZWJ
+// (it joins emoji sequences) nor ZWNJ (it changes Persian spelling).
+const INVISIBLE = /[\u200B\u200E\u200F\u061C\u202A-\u202E\u2066-\u2069\uFEFF\uFE00-\uFE0F]/gu;
+
+// Harakat (fatha, damma, kasra, tanwin, shadda, sukun…), superscript alef, Quranic marks, and tatweel.
+const ARABIC_MARKS = /[\u0610-\u061A\u064B-\u065F\u0670\u06D6-\u06DC\u06DF-\u06E4\u06E7\u06E8\u06EA-\u06ED\u0640]/gu;
+
+/** Text for `text` and `keywords` triggers, on both the rule and the message side. */
 export function normalize(text: string, caseSensitive = false): string {
-  let out = text.normalize('NFKC');
-  if (!caseSensitive) out = out.toUpperCase().toLowerCase().normalize('NFKC');
+  let out = withoutInvisibles(text.normalize('NFKC')).replace(ARABIC_MARKS, '');
+  if (!caseSensitive) out = foldCase(out).normalize('NFKC');
   return out.replace(WHITESPACE, ' ').trim();
 }
 
-/** What patterns are matched against: NFKC and trimmed, but case and inner whitespace kept. */
+/**
+ * Unicode full case folding, approximated: `toUpperCase().toLowerCase()` makes `ß` → `ss` and final `ς` → `σ`;
+ * Turkish `İ` folds to `i` (lowercasing alone gives `i` + a combining dot, which matches nothing typed); the
+ * capital `ẞ` lowercases to `ß`, which is then folded to `ss` like the small one.
+ */
+function foldCase(text: string): string {
+  return text
+    .replace(/\u0130/g, 'i')
+    .toUpperCase()
+    .toLowerCase()
+    .replace(/ß/g, 'ss');
+}
+
+function withoutInvisibles(text: string): string {
+  return text.replace(INVISIBLE, '');
+}
+
+/** What patterns are matched against: NFKC, invisible characters removed, and trimmed; case and inner whitespace kept. */
 export function normalizeForPattern(text: string): string {
-  return text.normalize('NFKC').trim();
+  return withoutInvisibles(text.normalize('NFKC')).trim();
 }
 
 /** A word character for keyword edges: a Unicode letter, mark or number (not `\b`, which is ASCII-only). */
