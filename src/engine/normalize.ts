@@ -11,7 +11,7 @@ const WHITESPACE = /\s+/gu;
 
 // LRM, RLM, ALM, LRE…RLO, LRI…PDI; ZWSP and BOM; variation selectors (❤ and ❤️ are the same heart). Not ZWJ
 // (it joins emoji sequences) nor ZWNJ (it changes Persian spelling).
-const INVISIBLE = /[\u200B\u200E\u200F\u061C\u202A-\u202E\u2066-\u2069\uFEFF\uFE00-\uFE0F]/gu;
+const INVISIBLE = /[\u200B\u200E\u200F\u061C\u202A-\u202E\u2066-\u2069\uFEFF]|\p{Variation_Selector}/gu;
 
 // Harakat (fatha, damma, kasra, tanwin, shadda, sukun…), superscript alef, Quranic marks, and tatweel.
 const ARABIC_MARKS = /[\u0610-\u061A\u064B-\u065F\u0670\u06D6-\u06DC\u06DF-\u06E4\u06E7\u06E8\u06EA-\u06ED\u0640]/gu;
