@@ -147,9 +147,9 @@ export class PollingIngress {
       if (this.unfinished.size > 0) {
         await this.waitForProgress();
       } else if (updates.length === 0) {
-        // An empty answer sooner than the minimum (timeout 0, or a server that ignores `timeout`): pause rather than spin.
-        const early = MIN_RETRY_WAIT_MS - (Date.now() - pollStarted);
-        if (early > 0) await sleep(early, this.controller.signal).catch(() => undefined);
+        // An empty answer sooner than the minimum (timeout 0, or a server that ignores `timeout`): pause the
+        // whole minimum after it rather than spin (from the answer, so a slow request cannot shorten the pause).
+        if (Date.now() - pollStarted < MIN_RETRY_WAIT_MS) await sleep(MIN_RETRY_WAIT_MS, this.controller.signal).catch(() => undefined);
       }
     }
   }
