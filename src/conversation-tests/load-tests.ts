@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { problemAt, RuleProblem } from '../diagnostics/problem.js';
 import { durationMs } from '../engine/compile-flows.js';
-import { listRuleFiles } from '../rules/load.js';
+import { listRuleFiles } from '../rules/rule-files.js';
 import { parseYaml, type NodePath, type ParsedYaml } from '../rules/yaml-source.js';
 import { DEFAULT_BOT_USERNAME, type ConversationTest, type StepAction, type TestChat, type TestFile, type TestStep, type TestUser } from './model.js';
 import { describePath, testSchemaProblems } from './schema-problems.js';
@@ -25,7 +25,9 @@ export async function loadTestFiles(paths: readonly string[], defaultRules: stri
   for (const path of paths) {
     let names: string[];
     try {
-      names = await listRuleFiles(path);
+      const listed = await listRuleFiles(path);
+      names = listed.files;
+      problems.push(...listed.problems);
     } catch {
       problems.push(new RuleProblem(path, 0, 0, 'no such file or directory'));
       continue;
