@@ -1,7 +1,9 @@
 // The shipped demo bot in rules/ loads cleanly, every example reaches its rule, and it answers as documented.
 import { describe, expect, it } from 'vitest';
+import { decide } from '../../src/engine/decide.js';
+import { applyStateChanges, EMPTY_STATE } from '../../src/engine/state.js';
 import { loadRules } from '../../src/rules/load.js';
-import { decideMessage, message, replyText } from '../engine/messages.js';
+import { decideMessage, message, messageEvent, replyText } from '../engine/messages.js';
 
 const rulesDir = new URL('../../rules', import.meta.url).pathname;
 
@@ -10,7 +12,8 @@ describe('demo bot in rules/', () => {
     const outcome = await loadRules(rulesDir);
     expect(outcome.problems.map((p) => p.format())).toEqual([]);
     expect(outcome.files.length).toBeGreaterThanOrEqual(2);
-    expect(outcome.ruleSet?.rules.length).toBe(outcome.ruleCount);
+    // Each flow's start is matched as a rule of its own.
+    expect(outcome.ruleSet?.rules.length).toBe(outcome.ruleCount + outcome.ruleSet!.flows.size);
   });
 
   it('answers commands, patterns, keywords and the fallback', async () => {
@@ -29,5 +32,29 @@ describe('demo bot in rules/', () => {
     expect(replyText(answer('Hello'))).toBe('Hello, Ada!');
     expect(answer('tell me a joke').ruleId).toBe('fallback');
     expect(answer('/start@some_other_bot')).toEqual({ ruleId: null, actions: [] });
+  });
+
+  it('remembers the name and books a table, with the state kept between messages', async () => {
+    const { ruleSet } = await loadRules(rulesDir);
+    let state = EMPTY_STATE;
+    const say = (text: string) => {
+      const decision = decide(messageEvent(message(text)), ruleSet!, state, { botUsername: 'corner_shop_bot', random: () => 0 });
+      state = applyStateChanges(state, decision.actions);
+      return replyText(decision);
+    };
+    expect(say('hi')).toBe('Hello, Ada!');
+    expect(say("I'm Grace")).toBe('Nice to meet you, Grace! I will remember that.');
+    expect(say('hello')).toBe('Hello again, Grace!');
+    expect(say('/book')).toBe('For which day? (e.g. Friday or 24.12.)');
+    expect(say('someday')).toBe('A day like Friday, tomorrow or 24.12., please.');
+    expect(say('/help')).toContain('/book - book a table');
+    expect(say('Friday')).toBe('How many people?');
+    expect(say('3')).toBe('A table for 3 on Friday. Shall I book it? (yes/no)');
+    expect(say('yes')).toBe('Booked: a table for 3 on Friday, under the name Grace. See you!');
+    expect(state.user).toEqual({ name: 'Grace', last_booking: 'Friday' });
+    expect(say('yes')).toBe('Sorry, I did not get that. Try /help to see what I can do.');
+    say('/book');
+    expect(say('/cancel')).toBe('OK, booking cancelled.');
+    expect(state.flow).toBeNull();
   });
 });
