@@ -45,6 +45,8 @@ const DEFAULTS: Record<string, unknown> = {
   'rate_limits.per_chat_per_second': 1,
   'rate_limits.per_group_per_minute': 20,
   'rate_limits.overall_per_second': 30,
+  'state.ttl': '90d',
+  'state.max_user_bytes': 16_384,
 };
 
 export interface LoadConfigOptions {
@@ -274,6 +276,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Servi
       },
     },
     admin: { listen: adminListen },
+    state: { ttlMs: durationMs(get<string>('state.ttl')), maxUserBytes: get<number>('state.max_user_bytes') },
     api: { timeoutMs: Math.round(get<number>('api.timeout') * 1000) },
     rateLimits: get<boolean>('rate_limits.enabled')
       ? {
@@ -301,4 +304,11 @@ export function joinUrlPath(base: string, path: string): string {
 /** A URL as it may be shown: a `/bot<token>` segment or anything token-shaped, if someone pasted one, is cut out. */
 function withoutBotPath(raw: string): string {
   return redactTokenShapes(raw.replace(/\/bot[^/?#]*/gi, '/bot<redacted>'));
+}
+
+/** `90d` → milliseconds; the schema guarantees the shape (a number and s, m, h or d). */
+function durationMs(text: string): number {
+  const m = /^(\d+)([smhd])$/.exec(text);
+  const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(m?.[2] ?? 'd') as 's' | 'm' | 'h' | 'd'];
+  return Number(m?.[1] ?? 90) * unit;
 }

@@ -251,4 +251,20 @@ export const SETTINGS: readonly SettingSpec[] = [
     defaultText: '30',
     meaning: 'Messages per second in all (at least 0.01).',
   },
+  {
+    key: 'state.ttl',
+    env: 'HEARSAY_STATE_TTL',
+    flag: '--state-ttl',
+    kind: 'string',
+    defaultText: '90d',
+    meaning: "How long a user's or chat's variables, and a user's unfinished flow, are kept after their last change: a number and s, m, h or d.",
+  },
+  {
+    key: 'state.max_user_bytes',
+    env: 'HEARSAY_STATE_MAX_USER_BYTES',
+    flag: '--state-max-user-bytes',
+    kind: 'integer',
+    defaultText: '16384',
+    meaning: "Largest size of one user's variables (as JSON, 1024–1048576); a change that would pass it is not kept, and logged.",
+  },
 ];

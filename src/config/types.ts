@@ -50,6 +50,8 @@ export interface ServiceConfig {
   /** null when `rate_limits.enabled` is false. */
   rateLimits: { perChatPerSecond: number; perGroupPerMinute: number; overallPerSecond: number } | null;
   delivery: { concurrency: number; maxPending: number; maxAttempts: number; shutdownTimeoutMs: number };
+  /** Conversation state: kept this long after its last change; one user's variables at most this large (JSON bytes). */
+  state: { ttlMs: number; maxUserBytes: number };
 }
 
 /** Bounds on the webhook server's connections, so slow or idle clients cannot pile up. */

@@ -279,6 +279,25 @@ export const configSchema = {
           "maximum": 600
         }
       }
+    },
+    "state": {
+      "title": "StateSettings",
+      "description": "Conversation state: the variables of users and chats and the users' unfinished flows (see docs/rules.md).",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "ttl": {
+          "description": "How long state is kept after its last change: a number and s, m, h or d (e.g. 90d, 12h). A user's or chat's variables, and a user's unfinished flow, are forgotten after that.",
+          "type": "string",
+          "pattern": "^[1-9][0-9]{0,5}(s|m|h|d)$"
+        },
+        "max_user_bytes": {
+          "description": "Largest size of one user's variables (as JSON); a change that would pass it is not kept, and logged.",
+          "type": "integer",
+          "minimum": 1024,
+          "maximum": 1048576
+        }
+      }
     }
   }
 } as const;
@@ -312,6 +331,7 @@ export interface ConfigFile {
   api?: ApiSettings;
   rate_limits?: RateLimitSettings;
   delivery?: DeliverySettings;
+  state?: StateSettings;
 }
 export interface RuleLimitSettings {
   /**
@@ -453,4 +473,17 @@ export interface DeliverySettings {
    * Seconds a graceful stop waits for work in flight.
    */
   shutdown_timeout?: number;
+}
+/**
+ * Conversation state: the variables of users and chats and the users' unfinished flows (see docs/rules.md).
+ */
+export interface StateSettings {
+  /**
+   * How long state is kept after its last change: a number and s, m, h or d (e.g. 90d, 12h). A user's or chat's variables, and a user's unfinished flow, are forgotten after that.
+   */
+  ttl?: string;
+  /**
+   * Largest size of one user's variables (as JSON); a change that would pass it is not kept, and logged.
+   */
+  max_user_bytes?: number;
 }

@@ -28,6 +28,8 @@ describe('configuration reference', () => {
     const defaults = await loadConfig({ cwd: '/', env: { BOT_TOKEN: '1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }, secrets: new Secrets() });
     expect(config.polling).toEqual(defaults.polling);
     expect(config.delivery).toEqual(defaults.delivery);
+    expect(config.state).toEqual(defaults.state);
+    expect(defaults.state.ttlMs).toBe(90 * 86_400_000);
     expect(config.log).toEqual(defaults.log);
     expect(config.rulesPath).toBe(`${root}rules`);
     expect(config.ruleLimits).toEqual(defaults.ruleLimits);
@@ -50,6 +52,7 @@ describe('configuration reference', () => {
             per_group_per_minute: defaults.rateLimits?.perGroupPerMinute,
             overall_per_second: defaults.rateLimits?.overallPerSecond,
           },
+          state: { max_user_bytes: defaults.state.maxUserBytes },
           delivery: {
             concurrency: defaults.delivery.concurrency,
             max_pending: defaults.delivery.maxPending,
