@@ -8,6 +8,7 @@ import { runCommand } from './commands/run.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { startCommand } from './commands/start.js';
 import { testCommand } from './commands/test.js';
+import { stateCommand } from './commands/state.js';
 import { USAGE_EXIT_CODE } from './exit-codes.js';
 import { redactProcessOutput } from './redacted-output.js';
 
@@ -17,7 +18,7 @@ export function buildProgram(): Command {
     .version(VERSION, '-v, --version', 'print the version')
     .showHelpAfterError("(run 'hearsay --help' for usage)")
     .exitOverride();
-  for (const command of [runCommand(), checkCommand(), testCommand(), sandboxCommand(), startCommand(), initCommand()]) {
+  for (const command of [runCommand(), checkCommand(), testCommand(), sandboxCommand(), startCommand(), initCommand(), stateCommand()]) {
     // Name the command, so the hint can be copied as it is.
     program.addCommand(command.exitOverride().showHelpAfterError(`(run 'hearsay ${command.name()} --help' for usage)`));
   }

@@ -7,6 +7,7 @@ import type { Logger } from '../log/logger.js';
 import type { AcceptResult, ChatStateStore, StateCommit, StateScope, UpdateLedger } from '../pipeline/ports.js';
 import { stateOf } from '../pipeline/state-documents.js';
 import { updateFingerprint } from './update-fingerprint.js';
+import type { StoredFlow, UserRecord } from './journal-state.js';
 import { UpdateJournal, type UpdateJournalOptions } from './update-journal.js';
 import { WebhookInbox } from './webhook-inbox.js';
 
@@ -18,6 +19,8 @@ export interface FileLedgerOptions {
   inbox: boolean;
   /** Tuning of the journal (tests). */
   journal?: Pick<UpdateJournalOptions, 'capacity' | 'compactAfterLines' | 'now'>;
+  /** `state.ttl` and `state.max_user_bytes`. */
+  state?: UpdateJournalOptions['state'];
   /** Appended inbox lines after which it is rewritten (tests). */
   inboxCompactAfterLines?: number;
 }
@@ -35,7 +38,7 @@ export class FileLedger implements UpdateLedger, ChatStateStore {
 
   /** Opens (creating when missing) the journal and, if asked, the inbox; reading them back names what is in doubt and what is pending. */
   static open(options: FileLedgerOptions): FileLedger {
-    const journal = UpdateJournal.open({ dir: options.dir, logger: options.logger, ...options.journal });
+    const journal = UpdateJournal.open({ dir: options.dir, logger: options.logger, ...options.journal, ...(options.state ? { state: options.state } : {}) });
     let inbox: WebhookInbox | null = null;
     try {
       if (options.inbox) {
@@ -87,6 +90,22 @@ export class FileLedger implements UpdateLedger, ChatStateStore {
     await this.journal.add(update.update_id, update, state);
     // Only once done is on disk: a crash in between replays it from the inbox, and the journal skips it.
     this.inbox?.finish(update.update_id);
+  }
+
+  commitState(state: StateCommit): Promise<void> {
+    return this.journal.commitState(state);
+  }
+
+  async flows(): Promise<StoredFlow[]> {
+    return this.journal.flows();
+  }
+
+  async userRecord(userId: number): Promise<UserRecord> {
+    return this.journal.userRecord(userId);
+  }
+
+  forgetUser(userId: number): Promise<UserRecord> {
+    return this.journal.forgetUser(userId);
   }
 
   async confirm(offset: number): Promise<void> {

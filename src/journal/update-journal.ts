@@ -3,15 +3,17 @@
 // when this exact update (its id and a fingerprint of its content) is remembered: ids are not assumed to
 // grow, because the service can start a new sequence. Lines: `s <id>` (a reply is about to be sent),
 // `d <id> <fingerprint>` (done), `D <id> <fingerprint> <documents>` (done, and the state documents it changed:
-// one line, so a crash keeps both or neither), `v <key> <document>` (state kept by a compaction), `c <offset>`
-// (the service confirmed every id below it, so those are forgotten).
+// one line, so a crash keeps both or neither), `S <documents>` (state changed by no update: a flow timeout, an
+// operator's forget), `v <key> <document>` (state kept by a compaction), `c <offset>` (the service confirmed
+// every id below it, so those are forgotten). What the documents hold is journal-state.ts's business.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Update } from '../api/types.js';
 import type { Logger } from '../log/logger.js';
 import type { StateCommit } from '../pipeline/ports.js';
-import { applyChanges, type StateDocument } from '../pipeline/state-documents.js';
+import type { StateDocument } from '../pipeline/state-documents.js';
 import { AppendLog } from './append-log.js';
+import { JournalState, type StoredFlow, type UserRecord } from './journal-state.js';
 import { updateFingerprint } from './update-fingerprint.js';
 
 export const JOURNAL_FILE = 'handled-updates.journal';
@@ -27,8 +29,15 @@ export interface UpdateJournalOptions {
   capacity?: number;
   /** Appended lines after which the file is compacted. */
   compactAfterLines?: number;
-  /** The clock, for the quiet-period rule (tests). */
+  /** The clock, for the quiet-period rule and state retention (tests). */
   now?: () => number;
+  /** `state.ttl` and `state.max_user_bytes` (defaults: 90 days, 16 KiB). */
+  state?: { ttlMs: number; maxUserBytes: number };
+  /**
+   * Opened by an operator's command while no instance runs (`hearsay state`): the intents of the previous
+   * run are kept as they are, so the next run still names its in-doubt replies.
+   */
+  maintenance?: boolean;
 }
 
 /** Where one bot's state lives: two bots never share a journal. */
@@ -40,13 +49,13 @@ export function botStateDir(dataDir: string, botId: number): string {
 const MAX_ID_LINE_BYTES = 1024;
 /** Longest state record (`D`, `v`); a commit whose documents would not fit keeps the done mark and logs the loss. */
 export const MAX_STATE_LINE_BYTES = 1 << 20;
-const STATE_KINDS = new Set(['D'.charCodeAt(0), 'v'.charCodeAt(0)]);
+const STATE_KINDS = new Set(['D'.charCodeAt(0), 'v'.charCodeAt(0), 'S'.charCodeAt(0)]);
 
 export class UpdateJournal {
   /** Handled ids and their fingerprints ('' for a line written by an older version), oldest handled first. */
   private readonly done = new Map<number, string>();
-  /** Conversation state documents by key (see state-documents.ts); never forgotten with the ids. */
-  private readonly documents = new Map<string, StateDocument>();
+  /** Conversation state documents by key (see state-documents.ts); never forgotten with the ids, only by retention. */
+  private readonly documents: JournalState;
   private readonly sending = new Set<number>();
   private confirmed = 0;
   private readonly capacity: number;
@@ -66,10 +75,11 @@ export class UpdateJournal {
     this.now = options.now ?? Date.now;
     this.logger = options.logger;
     this.lastActivity = lastActivity;
+    this.documents = new JournalState({ ...(options.state ?? {}), now: this.now, logger: options.logger });
   }
 
   private readLine(line: string, file: string): void {
-    if (line.startsWith('D ') || line.startsWith('v ')) {
+    if (line.startsWith('D ') || line.startsWith('v ') || line.startsWith('S ')) {
       if (!this.readStateLine(line)) this.logger.warn({ file }, 'journal line not understood; ignored');
       return;
     }
@@ -93,13 +103,17 @@ export class UpdateJournal {
       if (line.startsWith('v ')) {
         const space = line.indexOf(' ', 2);
         if (space < 0) return false;
-        this.documents.set(line.slice(2, space), JSON.parse(line.slice(space + 1)) as StateDocument);
+        this.documents.store([[line.slice(2, space), JSON.parse(line.slice(space + 1)) as StateDocument]]);
+        return true;
+      }
+      if (line.startsWith('S ')) {
+        this.documents.store(JSON.parse(line.slice(2)) as Array<[string, StateDocument | null]>);
         return true;
       }
       const match = /^D (\d+) ([A-Za-z0-9_-]+) (.+)$/.exec(line);
       if (!match) return false;
       const writes = JSON.parse(match[3]!) as Array<[string, StateDocument | null]>;
-      this.storeDocuments(writes);
+      this.documents.store(writes);
       const id = Number(match[1]);
       this.done.delete(id);
       this.done.set(id, match[2] === '-' ? '' : match[2]!);
@@ -107,13 +121,6 @@ export class UpdateJournal {
       return true;
     } catch {
       return false;
-    }
-  }
-
-  private storeDocuments(writes: Iterable<[string, StateDocument | null]>): void {
-    for (const [key, document] of writes) {
-      if (document === null) this.documents.delete(key);
-      else this.documents.set(key, document);
     }
   }
 
@@ -130,6 +137,7 @@ export class UpdateJournal {
       maxLineBytes: (kind) => (STATE_KINDS.has(kind) ? MAX_STATE_LINE_BYTES : MAX_ID_LINE_BYTES),
       onLine: (line) => journal.readLine(line, path),
       snapshot: () => {
+        if (options.maintenance) return journal.snapshot();
         journal.inDoubt.push(...[...journal.sending].filter((id) => !journal.done.has(id)).sort((a, b) => a - b));
         // What was in doubt is answered again now; the new run writes its own intents.
         journal.sending.clear();
@@ -180,9 +188,40 @@ export class UpdateJournal {
     return this.log.flush();
   }
 
-  /** A stored state document (see state-documents.ts). */
+  /** A stored state document as decide sees it (see state-documents.ts); undefined when none, or expired. */
   document(key: string): StateDocument | undefined {
     return this.documents.get(key);
+  }
+
+  /** Every unfinished flow (to schedule timeouts). */
+  flows(): StoredFlow[] {
+    return this.documents.flows();
+  }
+
+  /** What is kept about one user. */
+  userRecord(userId: number): UserRecord {
+    return this.documents.userRecord(userId);
+  }
+
+  /** State changes that belong to no update (a flow timeout), in one line; resolves once it is on disk. */
+  commitState(state: StateCommit): Promise<void> {
+    const writes = this.stateLine(null, state);
+    if (!writes) return Promise.resolve();
+    this.log.append(`S ${writes.json}`);
+    this.documents.store(writes.documents);
+    return this.log.sync();
+  }
+
+  /** Forgets a user (their variables and flows in every chat) in one line; resolves with what was kept, once it is on disk. */
+  async forgetUser(userId: number): Promise<UserRecord> {
+    const record = this.userRecord(userId);
+    const writes = this.documents.forgetWrites(userId);
+    if (writes.size > 0) {
+      this.log.append(`S ${JSON.stringify([...writes])}`);
+      this.documents.store(writes);
+      await this.log.sync();
+    }
+    return record;
   }
 
   /**
@@ -196,7 +235,7 @@ export class UpdateJournal {
     const writes = this.stateLine(updateId, state);
     if (writes) {
       this.log.append(`D ${updateId} ${fingerprint || '-'} ${writes.json}`);
-      this.storeDocuments(writes.documents);
+      this.documents.store(writes.documents);
     } else if (this.done.get(updateId) !== fingerprint) {
       this.log.append(fingerprint ? `d ${updateId} ${fingerprint}` : `d ${updateId}`);
     }
@@ -207,9 +246,9 @@ export class UpdateJournal {
   }
 
   /** The documents a commit writes, as the JSON of its done line; null when nothing changes (or it cannot be kept). */
-  private stateLine(updateId: number, state: StateCommit | null | undefined): { documents: Map<string, StateDocument | null>; json: string } | null {
+  private stateLine(updateId: number | null, state: StateCommit | null | undefined): { documents: Map<string, StateDocument | null>; json: string } | null {
     if (!state || state.changes.length === 0) return null;
-    const documents = applyChanges(state.scope, state.changes, (key) => this.documents.get(key));
+    const documents = this.documents.changes(state, updateId === null ? {} : { update_id: updateId });
     if (documents.size === 0) return null;
     const json = JSON.stringify([...documents]);
     if (Buffer.byteLength(json) + 64 > MAX_STATE_LINE_BYTES) {
@@ -285,7 +324,7 @@ export class UpdateJournal {
 
   private *snapshot(): Iterable<string> {
     yield `c ${this.confirmed}`;
-    for (const [key, document] of this.documents) yield `v ${key} ${JSON.stringify(document)}`;
+    yield* this.documents.snapshotLines();
     for (const [id, fingerprint] of this.done) yield fingerprint ? `d ${id} ${fingerprint}` : `d ${id}`;
     for (const id of this.sending) yield `s ${id}`;
   }

@@ -4,7 +4,7 @@
 // test/pipeline/ledger-contract.ts is the suite any ledger must pass.
 import type { Update } from '../api/types.js';
 import type { SetFlowAction, SetStateAction } from '../engine/actions.js';
-import type { ConversationState } from '../engine/state.js';
+import type { ConversationState, FlowPosition } from '../engine/state.js';
 
 /** Whose state an update reads and writes: the chat it happened in and the user who caused it (either may be absent). */
 export interface StateScope {
@@ -50,6 +50,11 @@ export interface UpdateLedger {
    * after a crash either both are there or neither. Also takes the update out of the inbox.
    */
   commit(update: Update, state: StateCommit | null): Promise<void>;
+  /**
+   * State changes that belong to no update (a flow's timeout, raised by the runtime), in one durable record;
+   * resolves once a kill can no longer lose them.
+   */
+  commitState(state: StateCommit): Promise<void>;
   /** The service confirmed every update below `offset` (polling): it never sends them again, so they may be forgotten. */
   confirm(offset: number): Promise<void>;
   /** Stored by `accept` and not committed (a stop or a crash came first), oldest first: to handle at start. */
@@ -70,6 +75,12 @@ export interface ChatStateStore {
    * `flow` position by chat and user; empty when none.
    */
   load(scope: StateScope): Promise<ConversationState>;
+  /** Every unfinished flow of every user and chat (the runtime schedules their timeouts). */
+  flows(): Promise<readonly { readonly chatId: number; readonly userId: number; readonly position: FlowPosition }[]>;
+  /** What is kept about one user, for an operator: their variables and unfinished flows (`hearsay state show`). */
+  userRecord(userId: number): Promise<unknown>;
+  /** Forgets one user, durably: their variables and their flows in every chat (`hearsay state forget`); resolves with what was kept. */
+  forgetUser(userId: number): Promise<unknown>;
 }
 
 /** Runs one piece of work for a chat; must reject (with an AbortError-named error) once `signal` aborts. */

@@ -16,6 +16,7 @@ import {
   type ChatSequencer,
   type ChatStateStore,
   type StateChange,
+  type StateCommit,
   type StateScope,
   type UpdateLedger,
 } from './ports.js';
@@ -34,9 +35,9 @@ export interface PerformOutcome {
  */
 export type PerformActions = (actions: readonly Action[], about: PerformContext, signal: AbortSignal) => Promise<PerformOutcome | null>;
 
-/** What the actions are for: the update and the rule that decided them (null when none did). */
+/** What the actions are for: the update (null for a flow timeout, which no update brings) and the rule that decided them (null when none did). */
 export interface PerformContext {
-  readonly update: Update;
+  readonly update: Update | null;
   readonly ruleId: string | null;
 }
 
@@ -56,6 +57,8 @@ export interface UpdatePipelineOptions {
   maxPending: number;
   /** Told once when the token was refused (401): the service must stop taking updates. */
   onTokenRejected?: (error: TokenRejectedError) => void;
+  /** Told after every durable commit that changed state (the runtime reschedules flow timeouts from it). */
+  onStateCommitted?: (commit: StateCommit) => void;
 }
 
 /**
@@ -154,11 +157,52 @@ export class UpdatePipeline {
       // only updates caught between the two can be answered twice, and the ledger names them.
       if (effects.length > 0) await ledger.begin(update);
       const outcome = await this.options.perform(effects, { update, ruleId: decision.ruleId }, signal);
-      await ledger.commit(update, changes.length > 0 ? { scope, changes } : null);
+      const commit = changes.length > 0 ? { scope, changes } : null;
+      await ledger.commit(update, commit);
+      if (commit) this.options.onStateCommitted?.(commit);
       this.logHandled(update, event, decision.ruleId, started, outcome);
     } catch (error) {
       await this.onFailure(update, error, signal);
     }
+  }
+
+  /**
+   * The runtime's timer says a user's flow in a chat may be due: under the chat's turn, a flow_timeout event
+   * is decided on the state of that moment (nothing happens when the user moved on). The flow is left
+   * durably first and the timeout reply sent after, so a crash can lose that reply but never send it twice;
+   * a stop before the commit leaves the flow to time out at the next start.
+   */
+  flowTimeout(chatId: number, userId: number): Promise<void> {
+    if (this.tokenRejected) return Promise.resolve();
+    return this.options.sequencer
+      .run(`chat:${chatId}`, (signal) => this.runTimeout(chatId, userId, signal))
+      .catch((error: unknown) => {
+        if (error instanceof SequenceAbortedError || error instanceof TokenRejectedError) return;
+        this.options.logger.error({ err: error, chat_id: chatId, user_id: userId }, 'flow timeout failed');
+        this.options.metrics.error('handler_failed');
+      });
+  }
+
+  private async runTimeout(chatId: number, userId: number, signal: AbortSignal): Promise<void> {
+    const scope = { chatId, userId };
+    const state = await this.options.states.load(scope);
+    const event = { kind: 'flow_timeout', chat: { id: chatId }, from: { id: userId } } as const;
+    const decision = (this.options.decide ?? decide)(event, this.options.rules.current, state, this.options.context);
+    const changes = decision.actions.filter(isStateChange);
+    if (changes.length === 0) return;
+    await this.options.ledger.commitState({ scope, changes });
+    this.options.onStateCommitted?.({ scope, changes });
+    try {
+      await this.options.perform(
+        decision.actions.filter((action) => !isStateChange(action)),
+        { update: null, ruleId: decision.ruleId },
+        signal,
+      );
+    } catch (error) {
+      if (error instanceof TokenRejectedError) this.stopForToken(error);
+      throw error;
+    }
+    this.options.logger.info({ chat_id: chatId, user_id: userId, rule: decision.ruleId }, 'flow timed out');
   }
 
   /** A refused token stops everything; a stop leaves the update unfinished; anything else drops it for good. */

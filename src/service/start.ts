@@ -13,6 +13,7 @@ import { HealthState } from '../ops/health.js';
 import { ServiceMetrics } from '../ops/metrics.js';
 import { ObservedBotApi } from '../ops/observed-bot-api.js';
 import { LocalChatSequencer } from '../pipeline/chat-sequencer.js';
+import type { StateCommit } from '../pipeline/ports.js';
 import { UpdatePipeline } from '../pipeline/update-pipeline.js';
 import type { RuleWatcher } from '../rules/watch.js';
 import { identifyBot, type BotIdentity } from './bot-identity.js';
@@ -22,6 +23,8 @@ import { onRuleReload, startRules } from './start-rules.js';
 import type { OpenedStore } from './state-store.js';
 import { openStateStore, requireAvailableStore } from './state-store.js';
 import { createStop } from './stop.js';
+import { FlowTimeouts } from './flow-timeouts.js';
+import { serveStateRequests } from './state-requests.js';
 
 export interface StartServiceOptions {
   logger: Logger;
@@ -77,12 +80,37 @@ export async function startService(config: ServiceConfig, options: StartServiceO
     // A 401 while running: stop taking updates at once (webhook: 503, polling: no more fetching) and end
     // the service with the operator's message; whatever is not answered stays with the service or the inbox.
     const intake = intakeFailure();
-    const pipeline = createPipeline({ config, api, rules, bot, store, logger, metrics, onTokenRejected: () => intake.fail(config.tokenSource) });
+    // The timeouts' callback runs only once updates flow, after both exist.
+    const pipeline: UpdatePipeline = createPipeline({
+      config,
+      api,
+      rules,
+      bot,
+      store,
+      logger,
+      metrics,
+      onTokenRejected: () => intake.fail(config.tokenSource),
+      onStateCommitted: (commit) => timeouts.onCommitted(commit),
+    });
+    const timeouts = new FlowTimeouts({ store: store.ledger, rules, logger, fire: (chatId, userId) => pipeline.flowTimeout(chatId, userId) });
+    cleanups.push(async () => timeouts.close());
     // Stored by an earlier run and never finished: queued first, ahead of anything new in its chat.
     await pipeline.replayPending();
+    // Flows left open by an earlier run time out as if it had not stopped (those already due at once).
+    await timeouts.schedule();
+    const unsubscribe = onRuleReload(rules, (problems) => {
+      if (problems.length === 0) void timeouts.schedule();
+    });
+    const requests = serveStateRequests(store, logger);
+    const closeStore = async () => {
+      unsubscribe();
+      timeouts.close();
+      await requests.close();
+      await store.close();
+    };
     const ingress = await startIngress({ config, api, pipeline, logger, metrics, health });
     intake.onFail(() => ingress.stopAccepting());
-    const stop = createStop({ shutdownTimeoutMs: config.delivery.shutdownTimeoutMs, logger, pipeline, ingress, rules, api: rawApi, closeStore: store.close });
+    const stop = createStop({ shutdownTimeoutMs: config.delivery.shutdownTimeoutMs, logger, pipeline, ingress, rules, api: rawApi, closeStore });
     return {
       mode: config.mode,
       botUsername: bot.username,
@@ -108,10 +136,11 @@ interface PipelineParts {
   logger: Logger;
   metrics: ServiceMetrics;
   onTokenRejected(): void;
+  onStateCommitted(commit: StateCommit): void;
 }
 
 /** The update pipeline over the store, with the reply sender (rate-limited, retried) as its perform step. */
-function createPipeline({ config, api, rules, bot, store, logger, metrics, onTokenRejected }: PipelineParts): UpdatePipeline {
+function createPipeline({ config, api, rules, bot, store, logger, metrics, onTokenRejected, onStateCommitted }: PipelineParts): UpdatePipeline {
   const rateLimiter = config.rateLimits ? new OutgoingRateLimiter(config.rateLimits) : undefined;
   const sender = new ReplySender({ api, logger, metrics, maxAttempts: config.delivery.maxAttempts, ...(rateLimiter ? { rateLimiter } : {}) });
   return new UpdatePipeline({
@@ -125,6 +154,7 @@ function createPipeline({ config, api, rules, bot, store, logger, metrics, onTok
     metrics,
     maxPending: config.delivery.maxPending,
     onTokenRejected,
+    onStateCommitted,
   });
 }
 

@@ -11,6 +11,8 @@ import { StartupError } from './errors.js';
 /** The locked, opened store; `close` writes what is left and releases the lock. */
 export interface OpenedStore {
   readonly ledger: FileLedger;
+  /** The bot's own directory in the data dir (journal, lock, state requests). */
+  readonly stateDir: string;
   close(): Promise<void>;
 }
 
@@ -21,7 +23,7 @@ export function requireAvailableStore(config: Pick<ServiceConfig, 'store'>): voi
 }
 
 /** Locks the bot's state directory and opens the file ledger in it; StartupErrors name the data directory. */
-export function openStateStore(config: Pick<ServiceConfig, 'dataDir' | 'mode'>, bot: BotIdentity, logger: Logger): OpenedStore {
+export function openStateStore(config: Pick<ServiceConfig, 'dataDir' | 'mode' | 'state'>, bot: BotIdentity, logger: Logger): OpenedStore {
   const stateDir = botStateDir(config.dataDir, bot.id);
   let lock: InstanceLock;
   try {
@@ -36,7 +38,12 @@ export function openStateStore(config: Pick<ServiceConfig, 'dataDir' | 'mode'>, 
   }
   let ledger: FileLedger;
   try {
-    ledger = FileLedger.open({ dir: stateDir, logger, inbox: config.mode === 'webhook' });
+    ledger = FileLedger.open({
+      dir: stateDir,
+      logger,
+      inbox: config.mode === 'webhook',
+      state: { ttlMs: config.state.ttlMs, maxUserBytes: config.state.maxUserBytes },
+    });
   } catch (error) {
     lock.release();
     throw new StartupError('state', `cannot open the service state in ${stateDir}: ${(error as Error).message}; check data_dir (HEARSAY_DATA_DIR)`, [], {
@@ -45,6 +52,7 @@ export function openStateStore(config: Pick<ServiceConfig, 'dataDir' | 'mode'>, 
   }
   return {
     ledger,
+    stateDir,
     close: async () => {
       try {
         await ledger.close();

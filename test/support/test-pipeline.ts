@@ -51,7 +51,7 @@ export function testPipeline(options: TestPipelineOptions = {}): TestPipeline {
     rules: { current: compileRules([{ id: 'echo', fallback: true, reply: '{{text}}' }]) },
     context: { botUsername: 'test_bot' },
     perform: async (_actions, { update }, signal) => {
-      await options.perform?.(update, signal);
+      if (update) await options.perform?.(update, signal);
       return { sent: 1, dropped: false };
     },
     logger,

@@ -1,0 +1,159 @@
+// The conversation state a journal holds: its documents by key (see pipeline/state-documents.ts), each
+// stamped with the time of its last change so retention (`state.ttl`) can forget what nobody touched for
+// that long, one user's variables bounded in size (`state.max_user_bytes`), and the operator's view of a
+// user's state (show, forget). The journal writes the lines; this decides what they hold.
+import type { Logger } from '../log/logger.js';
+import type { StateCommit } from '../pipeline/ports.js';
+import { applyChanges, type StateDocument } from '../pipeline/state-documents.js';
+import type { FlowPosition } from '../engine/state.js';
+
+/** When a document last changed (ms since the epoch); no variable, step or flow field starts with '@'. */
+export const WRITTEN_KEY = '@written';
+/** Default of `state.ttl`: 90 days. */
+export const DEFAULT_STATE_TTL_MS = 90 * 86_400_000;
+/** Default of `state.max_user_bytes`. */
+export const DEFAULT_MAX_USER_BYTES = 16_384;
+
+/** A user's flow in one chat, as stored. */
+export interface StoredFlow {
+  readonly chatId: number;
+  readonly userId: number;
+  readonly position: FlowPosition;
+}
+
+/** Everything kept about one user: their variables and their unfinished flows (chat variables are the chat's). */
+export interface UserRecord {
+  readonly userId: number;
+  readonly variables: Readonly<Record<string, unknown>> | null;
+  readonly flows: readonly {
+    readonly chatId: number;
+    readonly flowId: string;
+    readonly stepId: string;
+    readonly answers: unknown;
+    readonly lastActivity: string;
+  }[];
+}
+
+export interface JournalStateOptions {
+  /** Documents not changed for this long are forgotten (`state.ttl`). */
+  ttlMs?: number;
+  /** Largest JSON size of one user's variables (`state.max_user_bytes`). */
+  maxUserBytes?: number;
+  now: () => number;
+  logger: Logger;
+}
+
+function withoutStamp(document: StateDocument): StateDocument {
+  if (!Object.hasOwn(document, WRITTEN_KEY)) return document;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(document)) {
+    if (key !== WRITTEN_KEY) Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return copy;
+}
+
+const FLOW_KEY = /^flow:(-?\d+):(-?\d+)$/;
+
+export class JournalState {
+  private readonly documents = new Map<string, StateDocument>();
+  private readonly ttlMs: number;
+  private readonly maxUserBytes: number;
+
+  constructor(private readonly options: JournalStateOptions) {
+    this.ttlMs = options.ttlMs ?? DEFAULT_STATE_TTL_MS;
+    this.maxUserBytes = options.maxUserBytes ?? DEFAULT_MAX_USER_BYTES;
+  }
+
+  private expired(document: StateDocument, now = this.options.now()): boolean {
+    const written = document[WRITTEN_KEY];
+    return typeof written === 'number' && now - written >= this.ttlMs;
+  }
+
+  /** The document as decide sees it (no stamp); undefined when there is none or it expired. */
+  get(key: string): StateDocument | undefined {
+    const document = this.documents.get(key);
+    return document === undefined || this.expired(document) ? undefined : withoutStamp(document);
+  }
+
+  /** Stores what a line read back or a commit wrote (null deletes). */
+  store(writes: Iterable<[string, StateDocument | null]>): void {
+    for (const [key, document] of writes) {
+      if (document === null) this.documents.delete(key);
+      else this.documents.set(key, document);
+    }
+  }
+
+  /**
+   * The documents a commit writes, stamped with the time, as key → document (null: delete); without the
+   * documents it may not write (a user's variables beyond the size bound keep their old value, logged).
+   */
+  changes(state: StateCommit, about: Record<string, unknown>): Map<string, StateDocument | null> {
+    const now = this.options.now();
+    const live = (key: string) => {
+      const document = this.documents.get(key);
+      return document === undefined || this.expired(document, now) ? undefined : document;
+    };
+    const written = applyChanges(state.scope, state.changes, live);
+    for (const [key, document] of written) {
+      if (document === null) continue;
+      if (Object.keys(document).every((k) => k === WRITTEN_KEY)) {
+        written.set(key, null);
+        continue;
+      }
+      if (key.startsWith('user:')) {
+        const bytes = Buffer.byteLength(JSON.stringify(withoutStamp(document)));
+        if (bytes > this.maxUserBytes) {
+          this.options.logger.warn(
+            { ...about, user_id: Number(key.slice(5)), bytes, limit: this.maxUserBytes },
+            "a user's variables would pass state.max_user_bytes; this change to them is not kept",
+          );
+          written.delete(key);
+          continue;
+        }
+      }
+      written.set(key, { ...document, [WRITTEN_KEY]: now });
+    }
+    return written;
+  }
+
+  /** The `v` lines that keep the live documents through a compaction (expired ones are left out, so forgotten). */
+  *snapshotLines(): Iterable<string> {
+    const now = this.options.now();
+    for (const [key, document] of this.documents) {
+      if (this.expired(document, now)) this.documents.delete(key);
+      else yield `v ${key} ${JSON.stringify(document)}`;
+    }
+  }
+
+  /** Every unfinished flow (to schedule its timeout). */
+  flows(): StoredFlow[] {
+    const out: StoredFlow[] = [];
+    for (const key of this.documents.keys()) {
+      const match = FLOW_KEY.exec(key);
+      const document = match ? this.get(key) : undefined;
+      if (match && document) out.push({ chatId: Number(match[1]), userId: Number(match[2]), position: document as unknown as FlowPosition });
+    }
+    return out;
+  }
+
+  /** What is kept about a user (for `hearsay state show`). */
+  userRecord(userId: number): UserRecord {
+    const flows: UserRecord['flows'][number][] = [];
+    for (const flow of this.flows()) {
+      if (flow.userId !== userId) continue;
+      const { flowId, stepId, values, lastActivity } = flow.position;
+      flows.push({ chatId: flow.chatId, flowId, stepId, answers: values, lastActivity: new Date(lastActivity).toISOString() });
+    }
+    return { userId, variables: this.get(`user:${userId}`) ?? null, flows };
+  }
+
+  /** The writes that forget a user: their variables and their flows in every chat (expired ones too). */
+  forgetWrites(userId: number): Map<string, null> {
+    const writes = new Map<string, null>();
+    for (const key of this.documents.keys()) {
+      const match = FLOW_KEY.exec(key);
+      if (key === `user:${userId}` || (match && Number(match[2]) === userId)) writes.set(key, null);
+    }
+    return writes;
+  }
+}

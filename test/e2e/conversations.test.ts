@@ -1,0 +1,135 @@
+// Conversations through the real `hearsay run` process against the sandbox: variables and a flow kept in
+// the journal across a restart (the flow goes on at the right step), a flow timeout the bot writes on its
+// own (also one that fell due across a restart), and `hearsay state show|forget` with the bot running and
+// with it stopped.
+import { spawn } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBotViaAssistant, sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
+import { startRun, writeRules, type RunProcess } from './run-process.js';
+
+const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+
+const RULES = `
+rules:
+  - id: remember-name
+    pattern: '^my name is (?<name>\\p{L}+)'
+    set: { user.name: "{{match.name}}" }
+    reply: "Nice to meet you, {{match.name}}!"
+  - id: greet-known
+    text: hi
+    when: { user.name: { exists: true } }
+    reply: "Hi again, {{var.user.name}}!"
+  - id: greet
+    text: hi
+    reply: "Hi! Who are you?"
+flows:
+  - id: booking
+    start: { command: book }
+    timeout: { after: 2s, reply: "Booking timed out." }
+    steps:
+      - id: date
+        ask: "For which date?"
+        accept: { pattern: '^(?<value>friday|monday)$' }
+      - id: size
+        ask: "How many people?"
+        accept: { number: { min: 1, max: 12 } }
+    done:
+      - set: { user.last_booking: "{{flow.date}}" }
+        reply: "Booked: {{flow.size}} people on {{flow.date}}."
+`;
+
+/** Runs `hearsay state ...`; resolves with its exit code and output. */
+function stateCommand(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, 'state', ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('conversations end to end', () => {
+  let sandbox: StartedSandbox;
+  const running: RunProcess[] = [];
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+  });
+  afterAll(async () => {
+    await Promise.all(running.map((p) => p.stop('SIGKILL')));
+    await sandbox?.close();
+  });
+
+  it('keeps variables and flows across restarts, times flows out on its own, and shows and forgets a user', async () => {
+    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 600, name: 'Conv', username: 'conversations_e2e_bot' });
+    const rules = await writeRules(RULES);
+    const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-conv-data-'));
+    const env = { BOT_TOKEN: bot.token, BASE_URL: sandbox.baseUrl, HEARSAY_RULES: rules.dir, HEARSAY_DATA_DIR: dataDir, HEARSAY_POLLING_TIMEOUT: '1' };
+    const launch = async () => {
+      const run = startRun({ env: { ...env, HEARSAY_LOG_LEVEL: 'info', HEARSAY_RATE_LIMITS_ENABLED: 'false' } });
+      running.push(run);
+      await run.waitForLine(/hearsay is running/);
+      return run;
+    };
+    const user = 601;
+    let last = 0;
+    const say = async (text: string, count = 1) => {
+      await sendAsUser(sandbox.baseUrl, user, bot.username, text);
+      const replies = await waitForBotReplies(sandbox.baseUrl, { userId: user, bot: bot.username, after: last, count, timeoutMs: 10_000 });
+      last = replies[replies.length - 1]!.message_id;
+      return replies.map((m) => m.text);
+    };
+    const nextReply = async () => {
+      const [reply] = await waitForBotReplies(sandbox.baseUrl, { userId: user, bot: bot.username, after: last, timeoutMs: 10_000 });
+      last = reply!.message_id;
+      return reply!.text;
+    };
+
+    let run = await launch();
+    expect(await say('my name is Ada')).toEqual(['Nice to meet you, Ada!']);
+    expect(await say('/book')).toEqual(['For which date?']);
+    expect(await say('Friday')).toEqual(['How many people?']);
+    expect(await run.stop('SIGTERM')).toBe(0);
+
+    // A restart: the name and the flow position come back from the journal.
+    run = await launch();
+    expect(await say('4')).toEqual(['Booked: 4 people on Friday.']);
+    expect(await say('hi')).toEqual(['Hi again, Ada!']);
+
+    // A timeout the bot writes on its own, without a message from the user.
+    expect(await say('/book')).toEqual(['For which date?']);
+    expect(await nextReply()).toBe('Booking timed out.');
+    await run.waitForLine(/"rule":"booking#timeout".*flow timed out|flow timed out.*booking#timeout/);
+
+    // A flow left open by a stopped bot times out once it runs again.
+    expect(await say('/book')).toEqual(['For which date?']);
+    expect(await run.stop('SIGTERM')).toBe(0);
+    run = await launch();
+    expect(await nextReply()).toBe('Booking timed out.');
+
+    // hearsay state while the bot runs: it answers the request.
+    const shown = await stateCommand(['show', '--user', String(user)], env);
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout)).toEqual({ userId: user, variables: { name: 'Ada', last_booking: 'Friday' }, flows: [] });
+    expect(await say('/book')).toEqual(['For which date?']);
+    const forgotten = await stateCommand(['forget', '--user', String(user)], env);
+    expect(forgotten).toMatchObject({ code: 0, stdout: 'forgot user 601: 2 variables, 1 unfinished flow\n' });
+    expect(await say('hi')).toEqual(['Hi! Who are you?']);
+
+    // ... and while it is stopped: the command works on the journal itself, which the next run reads as before.
+    expect(await say('my name is Grace')).toEqual(['Nice to meet you, Grace!']);
+    expect(await run.stop('SIGTERM')).toBe(0);
+    const stopped = await stateCommand(['show', '--user', String(user)], env);
+    expect(JSON.parse(stopped.stdout)).toEqual({ userId: user, variables: { name: 'Grace' }, flows: [] });
+    expect((await stateCommand(['forget', '--user', String(user)], env)).stdout).toBe('forgot user 601: 1 variable, 0 unfinished flows\n');
+    run = await launch();
+    expect(await say('hi')).toEqual(['Hi! Who are you?']);
+    expect(await run.stop('SIGTERM')).toBe(0);
+    for (const r of running) expect(r.lines.join('\n')).not.toContain(bot.token);
+  }, 60_000);
+});
