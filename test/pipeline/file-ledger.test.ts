@@ -44,7 +44,8 @@ describe('FileLedger on disk', () => {
     const before = statSync(file).size;
     await ledger.commit(update(2), { scope: here, changes: [{ type: 'set_state', scope: 'user', key: 'plan', value: 'gold' }] });
     const after = statSync(file).size;
-    expect(readFileSync(file, 'utf8')).toMatch(/^D 2 \S+ \[\["user:2",\{"plan":"gold"\}\]\]$/m);
+    // The document carries the time of its last change, for retention (state.ttl).
+    expect(readFileSync(file, 'utf8')).toMatch(/^D 2 \S+ \[\["user:2",\{"plan":"gold","@written":\d+\}\]\]$/m);
     for (let cut = before; cut <= after; cut++) {
       const copy = tempDir();
       cpSync(dir, copy, { recursive: true });

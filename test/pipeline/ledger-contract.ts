@@ -159,6 +159,48 @@ export function ledgerContract(name: string, createHarness: () => Promise<StoreH
       await reopened.close();
     });
 
+    it('state of no update (a flow timeout): durable on its own, across a crash; the stored flows are listed for their timers', async () => {
+      const harness = await createHarness();
+      const store = await harness.open();
+      const flow = { flowId: 'booking', stepId: 'date', values: {}, lastActivity: 1000 };
+      await store.commit(update(1), { scope: here, changes: [{ type: 'set_flow', flow }] });
+      await store.commit(update(2, 't2', -200, 1), { scope: { chatId: -200, userId: 7 }, changes: [{ type: 'set_flow', flow: { ...flow, stepId: 'size' } }] });
+      expect([...(await store.flows())].sort((a, b) => a.userId - b.userId)).toEqual([
+        { chatId: -200, userId: 7, position: { ...flow, stepId: 'size' } },
+        { chatId: chat.id, userId: user.id, position: flow },
+      ]);
+      await store.commitState({ scope: here, changes: [{ type: 'set_flow', flow: null }] });
+      const crashed = await (await harness.crashCopy()).open();
+      expect((await crashed.load(here)).flow).toBeNull();
+      expect((await crashed.flows()).map((f) => f.userId)).toEqual([7]);
+      await crashed.close();
+      await store.close();
+    });
+
+    it("forgetUser: a user's variables and flows in every chat go, durably; chat variables and other users stay", async () => {
+      const harness = await createHarness();
+      const store = await harness.open();
+      const flow = { flowId: 'booking', stepId: 'date', values: { x: 1 }, lastActivity: 86_400_000 };
+      await store.commit(update(1), { scope: here, changes: [setUser('name', 'Ada'), setChat('topic', 'shoes'), { type: 'set_flow', flow }] });
+      await store.commit(update(2, 't2', -200), { scope: { chatId: -200, userId: user.id }, changes: [{ type: 'set_flow', flow }] });
+      await store.commit(update(3), { scope: { chatId: chat.id, userId: 7 }, changes: [setUser('name', 'Bob')] });
+      expect(await store.userRecord(user.id)).toEqual({
+        userId: user.id,
+        variables: { name: 'Ada' },
+        flows: expect.arrayContaining([
+          { chatId: chat.id, flowId: 'booking', stepId: 'date', answers: { x: 1 }, lastActivity: '1970-01-02T00:00:00.000Z' },
+          { chatId: -200, flowId: 'booking', stepId: 'date', answers: { x: 1 }, lastActivity: '1970-01-02T00:00:00.000Z' },
+        ]),
+      });
+      await store.forgetUser(user.id);
+      const crashed = await (await harness.crashCopy()).open();
+      expect(await crashed.load(here)).toEqual({ user: {}, chat: { topic: 'shoes' }, flow: null });
+      expect(await crashed.userRecord(user.id)).toEqual({ userId: user.id, variables: null, flows: [] });
+      expect((await crashed.load({ chatId: chat.id, userId: 7 })).user).toEqual({ name: 'Bob' });
+      await crashed.close();
+      await store.close();
+    });
+
     it('id-sequence restarts: a known id carrying another message is new, and the old sequence is forgotten; a true redelivery is not', async () => {
       const store = await (await createHarness()).open();
       for (const id of [1, 2, 3]) await store.commit(update(id, `old ${id}`, chat.id, 100), { scope: here, changes: [setUser('n', id)] });
