@@ -101,12 +101,12 @@ function plan(options) {
 
 async function prepareSet(workDir, ruleCount, workload) {
   const rules = buildNeutralRules(ruleCount, { buttons: workload === 'presses' });
-  const tag = `${ruleCount}-${workload === 'presses' ? 'buttons' : 'plain'}`;
+  const tag = `${ruleCount}-${workload === 'presses' ? 'buttons' : workload === 'state' ? 'state' : 'plain'}`;
   const rulesJson = path.join(workDir, `neutral-${tag}.json`);
   await writeFile(rulesJson, JSON.stringify(rules));
   const hearsayRulesDir = path.join(workDir, `rules-${tag}`);
   // hearsay has no button rules yet; it runs only the workloads whose rules it can load.
-  if (workload !== 'presses') await writeHearsayRules(rules, hearsayRulesDir);
+  if (workload !== 'presses') await writeHearsayRules(rules, hearsayRulesDir, 1000, { state: workload === 'state' });
   return { rules, rulesJson, hearsayRulesDir };
 }
 

@@ -44,6 +44,7 @@ function frameworkEnv(ctx) {
 }
 
 const MESSAGES_ONLY = ['messages'];
+const HEARSAY_WORKLOADS = ['messages', 'state'];
 const ALL_WORKLOADS = ['messages', 'presses', 'state'];
 
 function hearsayEnv(ctx, mode) {
@@ -85,14 +86,14 @@ export const CONTESTANTS = {
   'hearsay-polling': {
     label: 'hearsay polling',
     mode: 'polling',
-    // presses and state join when hearsay supports buttons and state (issue 19's follow-ups).
-    workloads: MESSAGES_ONLY,
+    // presses join when hearsay supports buttons (issue 19's follow-ups).
+    workloads: HEARSAY_WORKLOADS,
     prepare: async (ctx) => ({ args: [HEARSAY_MAIN, 'run', '--rules', ctx.hearsayRulesDir], env: hearsayEnv(ctx, 'polling'), cwd: ctx.workDir }),
   },
   'hearsay-webhook': {
     label: 'hearsay webhook',
     mode: 'webhook',
-    workloads: MESSAGES_ONLY,
+    workloads: HEARSAY_WORKLOADS,
     prepare: async (ctx) => {
       const port = await freePort();
       return {

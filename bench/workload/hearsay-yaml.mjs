@@ -21,12 +21,17 @@ function toHearsayRule(rule) {
   }
 }
 
-/** Writes `rules` into `dir` as files of at most `perFile` rules; returns the file count. */
-export async function writeHearsayRules(rules, dir, perFile = 1000) {
+/** The state workload's form of a rule: it counts the chat's updates and ends its reply with " #<count>". */
+function withChatCount(rule) {
+  return { ...rule, set: { 'chat.n': { increment: 1 } }, reply: `${rule.reply} #{{var.chat.n}}` };
+}
+
+/** Writes `rules` into `dir` as files of at most `perFile` rules (counting per chat with `state`); returns the file count. */
+export async function writeHearsayRules(rules, dir, perFile = 1000, { state = false } = {}) {
   await mkdir(dir, { recursive: true });
   const files = Math.ceil(rules.length / perFile);
   for (let f = 0; f < files; f += 1) {
-    const chunk = rules.slice(f * perFile, (f + 1) * perFile).map(toHearsayRule);
+    const chunk = rules.slice(f * perFile, (f + 1) * perFile).map((rule) => (state ? withChatCount(toHearsayRule(rule)) : toHearsayRule(rule)));
     const text = `# yaml-language-server: $schema=../schemas/rules.schema.json\n${YAML.stringify({ rules: chunk }, { lineWidth: 0 })}`;
     await writeFile(path.join(dir, `${String(f).padStart(4, '0')}-rules.yaml`), text);
   }

@@ -55,7 +55,9 @@ function withoutStamp(document: StateDocument): StateDocument {
 const FLOW_KEY = /^flow:(-?\d+):(-?\d+)$/;
 
 export class JournalState {
+  /** Documents as decide sees them (no stamp), so a read costs no copy; their stamps are kept beside them. */
   private readonly documents = new Map<string, StateDocument>();
+  private readonly written = new Map<string, number>();
   private readonly ttlMs: number;
   private readonly maxUserBytes: number;
 
@@ -64,22 +66,29 @@ export class JournalState {
     this.maxUserBytes = options.maxUserBytes ?? DEFAULT_MAX_USER_BYTES;
   }
 
-  private expired(document: StateDocument, now = this.options.now()): boolean {
-    const written = document[WRITTEN_KEY];
-    return typeof written === 'number' && now - written >= this.ttlMs;
+  private expired(key: string, now = this.options.now()): boolean {
+    const written = this.written.get(key);
+    return written !== undefined && now - written >= this.ttlMs;
   }
 
   /** The document as decide sees it (no stamp); undefined when there is none or it expired. */
   get(key: string): StateDocument | undefined {
     const document = this.documents.get(key);
-    return document === undefined || this.expired(document) ? undefined : withoutStamp(document);
+    return document === undefined || this.expired(key) ? undefined : document;
   }
 
-  /** Stores what a line read back or a commit wrote (null deletes). */
+  /** Stores what a line read back or a commit wrote (null deletes); a document's stamp is kept beside it. */
   store(writes: Iterable<[string, StateDocument | null]>): void {
     for (const [key, document] of writes) {
-      if (document === null) this.documents.delete(key);
-      else this.documents.set(key, document);
+      if (document === null) {
+        this.documents.delete(key);
+        this.written.delete(key);
+        continue;
+      }
+      const stamp = document[WRITTEN_KEY];
+      if (typeof stamp === 'number') this.written.set(key, stamp);
+      else this.written.delete(key);
+      this.documents.set(key, withoutStamp(document));
     }
   }
 
@@ -89,19 +98,16 @@ export class JournalState {
    */
   changes(state: StateCommit, about: Record<string, unknown>): Map<string, StateDocument | null> {
     const now = this.options.now();
-    const live = (key: string) => {
-      const document = this.documents.get(key);
-      return document === undefined || this.expired(document, now) ? undefined : document;
-    };
+    const live = (key: string) => (this.expired(key, now) ? undefined : this.documents.get(key));
     const written = applyChanges(state.scope, state.changes, live);
     for (const [key, document] of written) {
       if (document === null) continue;
-      if (Object.keys(document).every((k) => k === WRITTEN_KEY)) {
+      if (Object.keys(document).length === 0) {
         written.set(key, null);
         continue;
       }
       if (key.startsWith('user:')) {
-        const bytes = Buffer.byteLength(JSON.stringify(withoutStamp(document)));
+        const bytes = Buffer.byteLength(JSON.stringify(document));
         if (bytes > this.maxUserBytes) {
           this.options.logger.warn(
             { ...about, user_id: Number(key.slice(5)), bytes, limit: this.maxUserBytes },
@@ -120,8 +126,11 @@ export class JournalState {
   *snapshotLines(): Iterable<string> {
     const now = this.options.now();
     for (const [key, document] of this.documents) {
-      if (this.expired(document, now)) this.documents.delete(key);
-      else yield `v ${key} ${JSON.stringify(document)}`;
+      const written = this.written.get(key);
+      if (this.expired(key, now)) {
+        this.documents.delete(key);
+        this.written.delete(key);
+      } else yield `v ${key} ${JSON.stringify(written === undefined ? document : { ...document, [WRITTEN_KEY]: written })}`;
     }
   }
 
