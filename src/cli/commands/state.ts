@@ -57,6 +57,8 @@ async function runState(op: StateRequest['op'], options: { user: string; config?
     if (!(error instanceof ConfigError)) throw error;
     return fail(error.problems.map((p) => p.format()).join('; '), USAGE_EXIT_CODE);
   }
+  // The Redis store is configured but not wired yet (as for hearsay run): nothing to read or forget there.
+  if (config.store.kind === 'redis') return fail('the Redis store is not available in this build yet', FAILURE_EXIT_CODE);
   const stateDir = botStateDir(config.dataDir, Number(config.token.split(':')[0]));
   let record: UserRecord;
   try {
