@@ -61,6 +61,8 @@ export class StateRequestServer {
     try {
       watcher = watch(this.dir, () => this.scan());
       watcher.on('error', () => undefined);
+      // Serving requests must never keep a stopping process alive.
+      watcher.unref();
     } catch {
       // Some file systems cannot be watched: the periodic scan still serves them.
     }

@@ -25,7 +25,8 @@ interface Line {
   content: string;
 }
 
-const KEY = /^([A-Za-z_][A-Za-z0-9_]*):(?: +|$)/;
+// Plain keys may hold dots (`user.name:` in `set` and `when`); a double-quoted key holds no escapes (`"yes":`).
+const KEY = /^(?:([A-Za-z_][A-Za-z0-9_.]*)|"([A-Za-z0-9_. -]*)"):(?: +|$)/;
 const RESERVED_KEYS = new Set(['__proto__', 'null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
 const LITERAL_BLOCK = /^\|(-?)(?: +#.*)?$/;
 
@@ -104,15 +105,17 @@ class BlockReader {
     const map: Record<string, unknown> = {};
     for (let line = this.lines[this.at]; line && line.indent === indent && !isItem(line.content); line = this.lines[this.at]) {
       const key = KEY.exec(line.content);
-      if (!key || RESERVED_KEYS.has(key[1]!) || Object.hasOwn(map, key[1]!)) throw new OutsideSubset();
+      const name = key?.[1] ?? key?.[2];
+      if (!key || name === undefined || (key[1] !== undefined && RESERVED_KEYS.has(name)) || name === '__proto__' || Object.hasOwn(map, name))
+        throw new OutsideSubset();
       const rest = line.content.slice(key[0].length);
       if (rest === '' || rest.startsWith('#')) {
         this.at++;
         const next = this.lines[this.at];
         // A list may sit at the key's own indentation.
-        map[key[1]!] = next && (next.indent > indent || (next.indent === indent && isItem(next.content))) ? this.node(indent) : null;
+        map[name] = next && (next.indent > indent || (next.indent === indent && isItem(next.content))) ? this.node(indent) : null;
       } else {
-        map[key[1]!] = this.value(rest, line, indent);
+        map[name] = this.value(rest, line, indent);
       }
     }
     this.noDeeperLine(indent);

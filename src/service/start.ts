@@ -101,7 +101,9 @@ export async function startService(config: ServiceConfig, options: StartServiceO
     const unsubscribe = onRuleReload(rules, (problems) => {
       if (problems.length === 0) void timeouts.schedule();
     });
+    cleanups.push(async () => unsubscribe());
     const requests = serveStateRequests(store, logger);
+    cleanups.push(() => requests.close());
     const closeStore = async () => {
       unsubscribe();
       timeouts.close();

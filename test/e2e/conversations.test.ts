@@ -28,7 +28,7 @@ rules:
 flows:
   - id: booking
     start: { command: book }
-    timeout: { after: 2s, reply: "Booking timed out." }
+    timeout: { after: 1h, reply: "Booking timed out." }
     steps:
       - id: date
         ask: "For which date?"
@@ -39,6 +39,12 @@ flows:
     done:
       - set: { user.last_booking: "{{flow.date}}" }
         reply: "Booked: {{flow.size}} people on {{flow.date}}."
+  - id: quick
+    start: { command: quick }
+    timeout: { after: 2s, reply: "Quick timed out." }
+    steps:
+      - id: answer
+        ask: "Quick, say something!"
 `;
 
 /** Runs `hearsay state ...`; resolves with its exit code and output. */
@@ -102,15 +108,15 @@ describe('conversations end to end', () => {
     expect(await say('hi')).toEqual(['Hi again, Ada!']);
 
     // A timeout the bot writes on its own, without a message from the user.
-    expect(await say('/book')).toEqual(['For which date?']);
-    expect(await nextReply()).toBe('Booking timed out.');
-    await run.waitForLine(/"rule":"booking#timeout".*flow timed out|flow timed out.*booking#timeout/);
+    expect(await say('/quick')).toEqual(['Quick, say something!']);
+    expect(await nextReply()).toBe('Quick timed out.');
+    await run.waitForLine(/"rule":"quick#timeout".*flow timed out|flow timed out.*quick#timeout/);
 
-    // A flow left open by a stopped bot times out once it runs again.
-    expect(await say('/book')).toEqual(['For which date?']);
+    // A flow left open by a stopped bot times out once it runs again (at once if its time has passed).
+    expect(await say('/quick')).toEqual(['Quick, say something!']);
     expect(await run.stop('SIGTERM')).toBe(0);
     run = await launch();
-    expect(await nextReply()).toBe('Booking timed out.');
+    expect(await nextReply()).toBe('Quick timed out.');
 
     // hearsay state while the bot runs: it answers the request.
     const shown = await stateCommand(['show', '--user', String(user)], env);
