@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { configSchema, type ConfigFile } from '../generated/config-schema.js';
 // The rules loader's position-keeping YAML parser, shared so both kinds of file report positions alike.
-import { parseYaml } from '../rules/yaml-source.js';
+import { parseYaml } from '../yaml/source.js';
 import { ConfigError, ConfigProblem } from './errors.js';
 import { describeSchemaError, validatorFor } from './schema-messages.js';
 

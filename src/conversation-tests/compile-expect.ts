@@ -1,6 +1,6 @@
 // Compiles a step's `expect:` (already valid against the schema) into expected outputs, checking what the
 // schema cannot: one way to give a text, patterns that compile, `alert` only with `answer`.
-import type { NodePath } from '../rules/yaml-source.js';
+import type { NodePath } from '../yaml/source.js';
 import type { ExpectedOutput, StepAction, TestStep, TextMatcher } from './model.js';
 
 type Raw = Record<string, unknown>;

@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { problemAt, RuleProblem } from '../diagnostics/problem.js';
 import { durationMs } from '../engine/compile-flows.js';
 import { listRuleFiles } from '../rules/rule-files.js';
-import { parseYaml, type NodePath, type ParsedYaml } from '../rules/yaml-source.js';
+import { parseYaml, type NodePath, type ParsedYaml } from '../yaml/source.js';
 import { DEFAULT_BOT_USERNAME, type ConversationTest, type StepAction, type TestChat, type TestFile, type TestStep, type TestUser } from './model.js';
 import { describePath, testSchemaProblems } from './schema-problems.js';
 import { compileExpect, stepLabel } from './compile-expect.js';

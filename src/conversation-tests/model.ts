@@ -1,7 +1,7 @@
 // The compiled form of a conversation test file: who talks where, the steps with their source positions,
 // and what each step expects. Built by load-tests.ts; read by the runner, the report and --update.
 import type { SourcePosition } from '../diagnostics/problem.js';
-import type { NodePath } from '../rules/yaml-source.js';
+import type { NodePath } from '../yaml/source.js';
 
 /** A user of a test, as the service describes them. */
 export interface TestUser {

@@ -5,7 +5,7 @@ import { problemAt, type RuleProblem } from '../diagnostics/problem.js';
 import { nearest } from '../diagnostics/suggest.js';
 import { testsSchema } from '../generated/tests-schema.js';
 import { pointerToPath } from '../rules/schema-problems.js';
-import type { NodePath, ParsedYaml } from '../rules/yaml-source.js';
+import type { NodePath, ParsedYaml } from '../yaml/source.js';
 
 const STEP_ACTIONS = ['say', 'press', 'wait', 'join', 'leave'] as const;
 

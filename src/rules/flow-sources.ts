@@ -3,7 +3,7 @@
 import { flowStartRule, type FlowSource } from '../engine/compile-flows.js';
 import type { Rule } from '../generated/rules-schema.js';
 import type { Flow } from '../generated/rules-schema.js';
-import type { NodePath, ParsedYaml } from './yaml-source.js';
+import type { NodePath, ParsedYaml } from '../yaml/source.js';
 
 /** Where a rule of the global order comes from: its file and the path of its mapping (a rule, or a flow's start). */
 export interface RuleOrigin {

@@ -11,7 +11,7 @@ import { reachabilityWarnings } from './reachability.js';
 import { salvageRule } from './salvage.js';
 import { schemaProblems, type SchemaCheck } from './schema-problems.js';
 import { DEFAULT_RULE_LIMITS, describeFsError, listRuleFiles, readRuleFile, type RuleLimits } from './rule-files.js';
-import { parseYaml, type ParsedYaml } from './yaml-source.js';
+import { parseYaml, type ParsedYaml } from '../yaml/source.js';
 
 export interface LoadOutcome {
   /** Present when there were no errors (warnings alone do not prevent loading). */

@@ -3,7 +3,7 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { problemAt, type RuleProblem } from '../diagnostics/problem.js';
 import { nearest } from '../diagnostics/suggest.js';
-import type { NodePath, ParsedYaml } from './yaml-source.js';
+import type { NodePath, ParsedYaml } from '../yaml/source.js';
 
 /** Error keywords that only variable mappings (and choice options) raise. */
 export const VARIABLE_ERRORS: ReadonlySet<string> = new Set(['propertyNames']);

@@ -5,7 +5,7 @@ import { rulesSchema } from '../generated/rules-schema.js';
 import { RuleProblem, problemAt } from '../diagnostics/problem.js';
 import { nearest } from '../diagnostics/suggest.js';
 import { flowOrVariableProblem, isVariablePath, VARIABLE_ERRORS } from './schema-problems-flows.js';
-import type { NodePath, ParsedYaml } from './yaml-source.js';
+import type { NodePath, ParsedYaml } from '../yaml/source.js';
 
 export const TRIGGER_KEYS = ['command', 'text', 'pattern', 'keywords', 'fallback'] as const;
 const RULE_KEYS = Object.keys(rulesSchema.$defs.rule.properties);

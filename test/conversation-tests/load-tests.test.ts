@@ -2,7 +2,7 @@
 // message that says what to write instead; a valid file becomes the runner's model.
 import { describe, expect, it } from 'vitest';
 import { compileTestFile } from '../../src/conversation-tests/load-tests.js';
-import { parseYaml } from '../../src/rules/yaml-source.js';
+import { parseYaml } from '../../src/yaml/source.js';
 
 function problems(text: string): string[] {
   return compileTestFile(parseYaml('t.yaml', text), 'rules/').problems.map((p) => p.format());

@@ -6,7 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { compileTestFile } from '../../src/conversation-tests/load-tests.js';
-import { parseYaml } from '../../src/rules/yaml-source.js';
+import { parseYaml } from '../../src/yaml/source.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 

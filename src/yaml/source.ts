@@ -1,9 +1,9 @@
-// Parses one rule file's YAML while keeping source positions, so that every later problem (schema,
-// regex, template, duplicate id) can point at the exact node that caused it.
+// Parses one YAML file (rules, config, conversation tests) while keeping source positions, so that every
+// later problem (schema, regex, template, duplicate id) can point at the exact node that caused it.
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type YAMLError } from 'yaml';
 import { RuleProblem, type SourcePosition } from '../diagnostics/problem.js';
 import { intactRules, type IntactRules } from './intact-rules.js';
-import { parseBlockSubset } from './yaml-block-subset.js';
+import { parseBlockSubset } from './block-subset.js';
 
 export type NodePath = readonly (string | number)[];
 

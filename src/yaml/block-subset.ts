@@ -3,8 +3,8 @@
 // library builds a full node tree and is most of a large reload's time; this reads the same data
 // several times faster. It gives up (returns undefined) on anything outside its subset (anchors,
 // tags, folded or multi-line scalars, tabs, CR, unusual numbers, duplicate keys, …) and the caller
-// then uses `yaml`, so the data is always what `yaml` gives; test/rules/yaml-block-subset.test.ts checks it.
-import { inlineValue, OutsideSubset } from './yaml-subset-scalars.js';
+// then uses `yaml`, so the data is always what `yaml` gives; test/yaml/block-subset.test.ts checks it.
+import { inlineValue, OutsideSubset } from './subset-scalars.js';
 
 /** Where a list item's content starts (1-based), as `yaml` reports the item node's range start. */
 export interface ItemStart {

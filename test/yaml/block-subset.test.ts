@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import YAML, { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
-import { parseBlockSubset } from '../../src/rules/yaml-block-subset.js';
+import { parseBlockSubset } from '../../src/yaml/block-subset.js';
 
 /** What `yaml` says: the data, and the start of each item of the top-level `rules` list. */
 function reference(text: string): { data: unknown; starts: { line: number; column: number }[] } | undefined {
