@@ -1,7 +1,8 @@
 // A bot under test driven through the real update pipeline, as `hearsay run` handles updates: the file
 // ledger in a temporary directory (on tmpfs when there is one, so its fdatasyncs cost nothing), the per-chat
-// sequencer, the service's perform step and reply sender talking to the Bot API double. Only the network and
-// the clock are replaced. The bot's warnings and errors are kept for the failure report.
+// sequencer, the service's perform step and reply sender talking to the Bot API double, flow timeouts raised
+// through the pipeline as the runtime's timers do. Only the network and the clock are replaced. The bot's
+// warnings and errors are kept for the failure report.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,6 @@ import type { BotApi } from '../api/types.js';
 import { ReplySender } from '../delivery/reply-sender.js';
 import { decide } from '../engine/decide.js';
 import { flowDeadline } from '../engine/flows.js';
-import type { FlowPosition } from '../engine/state.js';
 import { FileLedger } from '../journal/file-ledger.js';
 import { createLogger } from '../log/logger.js';
 import { ServiceMetrics } from '../ops/metrics.js';
@@ -30,9 +30,6 @@ function storeBase(): string {
   return tmpdir();
 }
 
-/** Whether the pipeline raises flow timeouts itself (the conversation runtime); until then `wait` needs the engine driver. */
-export const PIPELINE_HAS_FLOW_TIMEOUTS = typeof (UpdatePipeline.prototype as { flowTimeout?: unknown }).flowTimeout === 'function';
-
 export function createPipelineDriver(options: DriverOptions): BotDriver {
   const dir = mkdtempSync(join(storeBase(), 'hearsay-test-'));
   const log: string[] = [];
@@ -48,7 +45,6 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
   const ledger = FileLedger.open({ dir, logger, inbox: false });
   const api = options.api as unknown as BotApi;
   const sender = new ReplySender({ api, logger, metrics, maxAttempts: 1 });
-  const flows = new Map<string, { chatId: number; userId: number; position: FlowPosition }>();
   const pipeline = new UpdatePipeline({
     ledger,
     states: ledger,
@@ -67,32 +63,24 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
     maxPending: 1000,
   });
 
-  /** Keeps the flows of a scope as committed, to know which timeouts fall due. */
-  const track = async (chatId: number | undefined, userId: number | undefined) => {
-    if (chatId === undefined || userId === undefined) return;
-    const position = (await ledger.load({ chatId, userId })).flow;
-    if (position) flows.set(`${chatId}:${userId}`, { chatId, userId, position });
-    else flows.delete(`${chatId}:${userId}`);
-  };
-
   return {
     async handle(update: Update) {
       await pipeline.handle(update);
-      const message = update.message ?? update.callback_query?.message;
-      await track(message?.chat.id, update.message?.from?.id ?? update.callback_query?.from.id);
     },
     async advanceTo(now: number) {
+      const fired = new Set<string>();
       for (;;) {
-        const due = [...flows.values()]
+        // The runtime's timers fire each flow's timeout at its deadline; the frozen clock jumps there instead.
+        const due = (await ledger.flows())
           .map((entry) => ({ ...entry, at: flowDeadline(entry.position, options.ruleSet) }))
           .filter((entry): entry is typeof entry & { at: number } => entry.at !== null && entry.at <= now)
           .sort((a, b) => a.at - b.at)[0];
         if (!due) break;
+        const key = `${due.chatId}:${due.userId}:${due.at}`;
+        if (fired.has(key)) throw new Error(`the flow timeout of user ${due.userId} in chat ${due.chatId} did not end the flow`);
+        fired.add(key);
         options.clock.now = Math.max(options.clock.now, due.at);
-        const raise = (pipeline as unknown as { flowTimeout?: (chatId: number, userId: number) => Promise<void> }).flowTimeout;
-        if (!raise) throw new Error('flow timeouts do not go through the update pipeline in this build');
-        await raise.call(pipeline, due.chatId, due.userId);
-        await track(due.chatId, due.userId);
+        await pipeline.flowTimeout(due.chatId, due.userId);
       }
       options.clock.now = now;
     },

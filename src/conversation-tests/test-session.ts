@@ -6,9 +6,9 @@ import { loadRules } from '../rules/load.js';
 import { CoverageTracker } from './coverage.js';
 import { createDecideDriver } from './decide-driver.js';
 import type { DriverFactory } from './driver.js';
-import { createPipelineDriver, PIPELINE_HAS_FLOW_TIMEOUTS } from './pipeline-driver.js';
+import { createPipelineDriver } from './pipeline-driver.js';
 import { loadTestFiles } from './load-tests.js';
-import type { ConversationTest, TestFile } from './model.js';
+import type { TestFile } from './model.js';
 import { runTestFile, type TestResult } from './run-tests.js';
 
 export interface SessionOptions {
@@ -48,21 +48,11 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
     if (!target) continue;
     results.push(
       ...(await runTestFile(file, target.ruleSet, {
-        driverFor: (test) => driverFor(test, options.driver ?? 'pipeline'),
+        driverFor: () => (options.driver === 'engine' ? createDecideDriver : createPipelineDriver),
         keepGoing: options.keepGoing ?? false,
         onDecision: (record) => target.tracker.record(record),
       })),
     );
   }
   return { testProblems: [], ruleProblems, files: loaded.files, results, coverage };
-}
-
-/**
- * The pipeline, as `hearsay run` handles updates; the engine alone on request, or for a test that waits for a
- * flow timeout while the pipeline cannot raise one yet.
- */
-function driverFor(test: ConversationTest, wanted: 'pipeline' | 'engine'): DriverFactory {
-  if (wanted === 'engine') return createDecideDriver;
-  const waits = test.steps.some((step) => step.action.kind === 'wait');
-  return waits && !PIPELINE_HAS_FLOW_TIMEOUTS ? createDecideDriver : createPipelineDriver;
 }
