@@ -12,7 +12,8 @@ const steps = [
   ['run.mjs', args],
   [path.join('matching', 'run.mjs'), args.includes('--quick') ? ['--sizes', '10,100,1000'] : []],
 ];
-for (const [script, scriptArgs] of steps) {
+// --help is the contestants step's; the matching step would otherwise start a full run after it.
+for (const [script, scriptArgs] of args.includes('--help') ? steps.slice(0, 1) : steps) {
   const { status, signal } = spawnSync(process.execPath, [path.join(here, script), ...scriptArgs], { stdio: 'inherit' });
   if (status !== 0) {
     process.exitCode = status ?? 1;

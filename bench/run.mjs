@@ -3,12 +3,13 @@
 // results JSON. Options: --quick (a smoke run of about a minute), --updates N,
 // --rules 50,1000,10000, --workloads messages,presses,state, --only a,b, --out FILE,
 // --idle-ms MS, --seed N, --profile DIR (CPU profile of each contestant that exits cleanly
-// on SIGTERM), --fault KIND:ID (harness test only).
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+// on SIGTERM), --hearsay-dist DIR (another build of hearsay, for before/after), --fault KIND:ID
+// (harness test only), --help.
+import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CONTESTANTS, REPO_ROOT } from './contestants/registry.mjs';
+import { CONTESTANTS, HEARSAY_MAIN, REPO_ROOT } from './contestants/registry.mjs';
 import { runContestant } from './run-contestant.mjs';
 import { buildNeutralRules } from './workload/neutral-rules.mjs';
 import { WORKLOADS, buildWorkload, sliceWorkload } from './workload/updates.mjs';
@@ -57,9 +58,12 @@ function parseOptions(argv) {
       fault: { type: 'string' },
       seed: { type: 'string', default: '42' },
       profile: { type: 'string' },
+      'hearsay-dist': { type: 'string' },
+      help: { type: 'boolean', default: false },
     },
     strict: true,
   });
+  if (values.help) return { help: true };
   const rulesValue = values.rules ?? (values.quick ? '50,1000' : '50,1000,10000');
   const ruleCounts = rulesValue.split(',').map((s) => Number(s.trim()));
   if (ruleCounts.some((n) => !Number.isInteger(n) || n < 10)) throw new Error(`--rules: comma-separated integers >= 10, got ${rulesValue}`);
@@ -78,8 +82,26 @@ function parseOptions(argv) {
     fault: values.fault,
     seed: Number(values.seed),
     profileDir: values.profile,
+    // A before/after comparison runs this harness against another checkout's build (its dist/ folder).
+    hearsayMain: values['hearsay-dist'] === undefined ? undefined : path.resolve(values['hearsay-dist'], 'cli', 'main.js'),
   };
 }
+
+const HELP = `Usage: node bench/run.mjs [options]   (npm run bench -- [options] also runs the matching step)
+
+  --quick                 smoke run: 2,000 updates (200 for frameworks at 1,000 rules), rules 50,1000
+  --updates N             updates per contestant (default: 40,000; fewer for frameworks on big sets)
+  --rules LIST            rule-set sizes, comma-separated, each >= 10 (default 50,1000,10000)
+  --workloads LIST        messages,presses,state (default: all three)
+  --only LIST             contestants: ${Object.keys(CONTESTANTS).join(', ')}
+  --out FILE              results JSON (default bench/results/latest.json); logs go to logs/ beside it
+  --idle-ms MS            end a run after this long without a reply
+  --seed N                workload seed (default 42)
+  --profile DIR           write a V8 CPU profile of every contestant that exits on SIGTERM (hearsay)
+  --hearsay-dist DIR      run the hearsay contestants from this build's dist/ folder instead of this
+                          checkout's (e.g. a worktree of an older commit, for a before/after table)
+  --help                  this text
+`;
 
 /**
  * The runs in order: per rule count, the messages workload for every contestant, then the
@@ -112,6 +134,12 @@ async function prepareSet(workDir, ruleCount, workload) {
 
 async function main() {
   const options = parseOptions(process.argv.slice(2));
+  if (options.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  if (options.hearsayMain)
+    await access(options.hearsayMain).catch(() => Promise.reject(new Error(`--hearsay-dist: no ${options.hearsayMain} (build that checkout first)`)));
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'hearsay-bench-'));
   // Each contestant's stdout/stderr is kept next to the results, to see why a run failed.
   const logDir = path.join(path.dirname(options.out), 'logs');
@@ -128,7 +156,15 @@ async function main() {
       process.stderr.write(
         `${ruleCount} rules, ${kind}, up to ${Math.max(...counts)} updates: workload ready in ${Math.round(performance.now() - started)} ms\n`,
       );
-      const ctx = { workDir, ruleCount, ...set, fault: options.fault, profileDir: options.profileDir, logDir };
+      const ctx = {
+        workDir,
+        ruleCount,
+        ...set,
+        fault: options.fault,
+        profileDir: options.profileDir,
+        logDir,
+        hearsayMain: options.hearsayMain ?? HEARSAY_MAIN,
+      };
       for (const [i, name] of names.entries()) {
         const contestant = CONTESTANTS[name];
         const idleMs = options.idleMs ?? defaultIdleMs(ruleCount, options.quick);

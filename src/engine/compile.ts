@@ -21,25 +21,48 @@ export interface CompileResult {
 const inlineLocator: RuleLocator = (ruleIndex) => ({ file: `<rule #${ruleIndex + 1}>`, line: 1, column: 1 });
 
 /**
+ * Validated patterns of one owner's latest compile, by case and source: validating is much of the cost of
+ * a reload, and a reload usually keeps most patterns. A LazyPattern keeps no state between matches, so
+ * old and new rule sets may share one. Whoever recompiles the same rules (a rule loader, for the life of
+ * its watcher) owns one; it holds that owner's latest rule set's patterns at most.
+ */
+export class PatternCache {
+  private latest: ReadonlyMap<string, LazyPattern> = new Map();
+
+  /** A pattern the previous compile validated, if any. */
+  get(key: string): LazyPattern | undefined {
+    return this.latest.get(key);
+  }
+
+  /** Keeps exactly this compile's patterns: those the rules no longer use are let go. */
+  replace(patterns: ReadonlyMap<string, LazyPattern>): void {
+    this.latest = patterns;
+  }
+}
+
+/**
  * Compiles rules given in the global order; `files` names the files they came from (for reports). The
- * start of each flow in `flows` is among `rules` (see flowStartRule), at its `startOrder`.
+ * start of each flow in `flows` is among `rules` (see flowStartRule), at its `startOrder`. With a `cache`,
+ * patterns its previous compile validated are reused, and this compile's patterns are kept for the next.
  */
 export function compileRulesCollecting(
   rules: readonly Rule[],
   locate: RuleLocator = inlineLocator,
   files: readonly string[] = [],
   flows: readonly FlowSource[] = [],
+  cache?: PatternCache,
 ): CompileResult {
   const problems: RuleProblem[] = [];
   const compiled: CompiledRule[] = [];
   const patterns = new Map<string, LazyPattern>();
+  const known = (key: string) => cache?.get(key) ?? patterns.get(key);
   const starts = new Map(flows.map((f) => [f.startOrder, f.flow.id]));
   for (const [order, rule] of rules.entries()) {
-    const result = compileRule(rule, order, locate, problems, patterns, starts.get(order));
+    const result = compileRule(rule, order, locate, problems, patterns, known, starts.get(order));
     if (result) compiled.push(result);
   }
-  const compiledFlows = compileFlows(flows, problems, (source, caseSensitive, report) => compilePattern(source, caseSensitive, report, patterns));
-  lastPatterns = patterns;
+  const compiledFlows = compileFlows(flows, problems, (source, caseSensitive, report) => compilePattern(source, caseSensitive, report, patterns, known));
+  cache?.replace(patterns);
   if (problems.some((p) => p.severity === 'error')) return { problems };
   const ruleSet: RuleSet = Object.freeze({
     rules: Object.freeze(compiled),
@@ -59,7 +82,7 @@ export function compileRulesCollecting(
 export function compileProblems(rules: readonly Rule[], locate: RuleLocator): RuleProblem[] {
   const problems: RuleProblem[] = [];
   const patterns = new Map<string, LazyPattern>();
-  for (const [order, rule] of rules.entries()) compileRule(rule, order, locate, problems, patterns);
+  for (const [order, rule] of rules.entries()) compileRule(rule, order, locate, problems, patterns, (key) => patterns.get(key));
   return problems;
 }
 
@@ -76,6 +99,7 @@ function compileRule(
   locate: RuleLocator,
   problems: RuleProblem[],
   patterns: Map<string, LazyPattern>,
+  known: KnownPattern,
   startsFlow?: string,
 ): CompiledRule | undefined {
   const name = startsFlow ? `the start of flow '${startsFlow}'` : `rule '${rule.id}'`;
@@ -94,7 +118,7 @@ function compileRule(
     context.trigger = 'text';
   } else if (rule.pattern !== undefined) {
     context.trigger = 'pattern';
-    const pattern = compilePattern(rule.pattern, caseSensitive, (message) => error(['pattern'], `${message} in ${name}`), patterns);
+    const pattern = compilePattern(rule.pattern, caseSensitive, (message) => error(['pattern'], `${message} in ${name}`), patterns, known);
     if (pattern) {
       trigger = { kind: 'pattern', source: rule.pattern, pattern };
       context.groupCount = pattern.groupCount;
@@ -165,12 +189,8 @@ function compileRule(
   });
 }
 
-/**
- * Validated patterns of the latest compile, by case and source: validating is much of the cost of a
- * reload, and a reload usually keeps most patterns. A LazyPattern keeps no state between matches, so
- * old and new rule sets may share one. Holds one rule set's patterns at most.
- */
-let lastPatterns = new Map<string, LazyPattern>();
+/** An already validated pattern by case and source: from the cache's previous compile or this one. */
+type KnownPattern = (key: string) => LazyPattern | undefined;
 
 /** RE2 syntax via re2js: matching time is linear in the message length, so no pattern can hang us. */
 function compilePattern(
@@ -178,12 +198,13 @@ function compilePattern(
   caseSensitive: boolean,
   report: (message: string) => void,
   patterns: Map<string, LazyPattern>,
+  known: KnownPattern,
 ): LazyPattern | undefined {
   const key = `${caseSensitive ? 's' : 'i'}${source}`;
-  const known = lastPatterns.get(key) ?? patterns.get(key);
-  if (known) {
-    patterns.set(key, known);
-    return known;
+  const validated = known(key);
+  if (validated) {
+    patterns.set(key, validated);
+    return validated;
   }
   const literal = /^\/(.+)\/([a-z]*)$/s.exec(source);
   if (literal && literal[2]) {

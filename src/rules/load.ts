@@ -1,6 +1,6 @@
 // Reads rule files from disk (a directory's *.yaml/*.yml in name order, or one file) and turns them
 // into a RuleSet, collecting every problem of every file with its position.
-import { compileProblems, compileRulesCollecting } from '../engine/compile.js';
+import { compileProblems, compileRulesCollecting, PatternCache } from '../engine/compile.js';
 import type { FlowSource } from '../engine/compile-flows.js';
 import type { RuleSet } from '../engine/rule-set.js';
 import type { Rule } from '../generated/rules-schema.js';
@@ -19,12 +19,34 @@ export interface LoadOutcome {
   problems: RuleProblem[];
   files: string[];
   ruleCount: number;
+  /** Files whose text was unchanged since the loader's previous load: their parse and schema check were reused. */
+  reusedFiles: number;
 }
 
 export { isRuleFileName, type RuleLimits } from './rule-files.js';
 
-/** Loads every rule file at `path` within `limits` (file size before reading, rule count before validating). */
-export async function loadRules(path: string, limits: RuleLimits = DEFAULT_RULE_LIMITS): Promise<LoadOutcome> {
+/**
+ * Loads rules, and reloads them cheaply: it keeps the clean files of its latest load, by path, and the
+ * patterns its latest compile validated. A reload re-reads every file but parses and validates only those
+ * whose text changed (editing one file of many is the common case), and validates only new patterns.
+ * Files with problems are never kept, so their messages are always computed afresh. One loader per
+ * watched rule path (the RuleWatcher owns one); it holds one load's files and patterns at most.
+ */
+export class RuleLoader {
+  private readonly memory: LoaderMemory = { files: new Map(), patterns: new PatternCache() };
+
+  /** Loads every rule file at `path` within `limits` (file size before reading, rule count before validating). */
+  load(path: string, limits: RuleLimits = DEFAULT_RULE_LIMITS): Promise<LoadOutcome> {
+    return loadWith(path, limits, this.memory);
+  }
+}
+
+/** A one-shot load (`hearsay check`, a test run): nothing is kept for a reload. */
+export function loadRules(path: string, limits: RuleLimits = DEFAULT_RULE_LIMITS): Promise<LoadOutcome> {
+  return new RuleLoader().load(path, limits);
+}
+
+async function loadWith(path: string, limits: RuleLimits, memory: LoaderMemory): Promise<LoadOutcome> {
   let files: string[];
   const problems: RuleProblem[] = [];
   try {
@@ -32,10 +54,10 @@ export async function loadRules(path: string, limits: RuleLimits = DEFAULT_RULE_
     files = listed.files;
     problems.push(...listed.problems);
   } catch (error) {
-    return { problems: [new RuleProblem(path, 0, 0, `cannot read the rules: ${describeFsError(error)}`)], files: [], ruleCount: 0 };
+    return { problems: [new RuleProblem(path, 0, 0, `cannot read the rules: ${describeFsError(error)}`)], files: [], ruleCount: 0, reusedFiles: 0 };
   }
   if (files.length === 0 && problems.length === 0) {
-    return { problems: [new RuleProblem(path, 0, 0, 'no rule files here (*.yaml or *.yml)')], files, ruleCount: 0 };
+    return { problems: [new RuleProblem(path, 0, 0, 'no rule files here (*.yaml or *.yml)')], files, ruleCount: 0, reusedFiles: 0 };
   }
   const rules: Rule[] = [];
   const origins: RuleOrigin[] = [];
@@ -44,6 +66,7 @@ export async function loadRules(path: string, limits: RuleLimits = DEFAULT_RULE_
   const salvagedOrigins: RuleOrigin[] = [];
   const ids: RuleId[] = [];
   let ruleCount = 0;
+  let reusedFiles = 0;
   const cache = new Map<string, CachedFile>();
   for (const file of files) {
     const read = await readRuleFile(file, limits);
@@ -52,8 +75,10 @@ export async function loadRules(path: string, limits: RuleLimits = DEFAULT_RULE_
       continue;
     }
     const text = read.text;
-    const cached = lastLoad.get(file);
-    const { parsed, schema } = cached?.text === text ? cached : { parsed: parseYaml(file, text), schema: undefined };
+    const cached = memory.files.get(file);
+    const reused = cached?.text === text;
+    if (reused) reusedFiles++;
+    const { parsed, schema } = reused ? cached : { parsed: parseYaml(file, text), schema: undefined };
     problems.push(...parsed.problems);
     // A YAML error hides nothing the parser could still read: the intact rules are checked as usual.
     const intact = parsed.problems.length > 0 ? parsed.intact : undefined;
@@ -108,14 +133,14 @@ export async function loadRules(path: string, limits: RuleLimits = DEFAULT_RULE_
       return origin.parsed.locate([...origin.base, ...path], path.length === 1 && path[0] === 'fallback');
     };
   const locate = locatorOf(origins);
-  lastLoad = cache;
+  memory.files = cache;
   problems.push(...duplicateIds(ids));
   if (salvaged.length > 0) problems.push(...compileProblems(salvaged, locatorOf(salvagedOrigins)));
-  const compiled = compileRulesCollecting(rules, locate, files, flows);
+  const compiled = compileRulesCollecting(rules, locate, files, flows, memory.patterns);
   problems.push(...compiled.problems);
   const hasErrors = problems.some((p) => p.severity === 'error');
   if (compiled.ruleSet && !hasErrors) problems.push(...reachabilityWarnings(compiled.ruleSet, locate), ...flowWarnings(compiled.ruleSet, locate, flows));
-  return { ...(hasErrors || !compiled.ruleSet ? {} : { ruleSet: compiled.ruleSet }), problems: sortProblems(problems, files), files, ruleCount };
+  return { ...(hasErrors || !compiled.ruleSet ? {} : { ruleSet: compiled.ruleSet }), problems: sortProblems(problems, files), files, ruleCount, reusedFiles };
 }
 
 /** The `rules:` list of a parsed file, if it has one. */
@@ -127,17 +152,18 @@ function rulesIn(data: unknown): unknown[] | undefined {
 /** A rule's or flow's id and where to find it; the position is looked up only for a duplicate (it may need a re-parse). */
 type RuleId = ReturnType<typeof flowIds>[number];
 
-/**
- * Clean files of the latest load, by path: a reload re-reads every file but parses and validates only
- * those whose text changed (editing one file of many is the common case). Files with problems are
- * never kept, so their messages are always computed afresh. Holds one load's files at most.
- */
+/** A clean file of a loader's latest load: its text, and what parsing and the schema made of it. */
 interface CachedFile {
   text: string;
   parsed: ParsedYaml;
   schema: SchemaCheck;
 }
-let lastLoad = new Map<string, CachedFile>();
+
+/** What a RuleLoader keeps between its loads: the latest load's clean files by path, and its patterns. */
+interface LoaderMemory {
+  files: ReadonlyMap<string, CachedFile>;
+  readonly patterns: PatternCache;
+}
 
 /** Ids are checked on every rule that has one, even rules with other problems, so all are reported at once. */
 function duplicateIds(ids: readonly RuleId[]): RuleProblem[] {

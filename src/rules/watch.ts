@@ -13,7 +13,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Logger } from '../log/logger.js';
 import type { RuleSet } from '../engine/rule-set.js';
-import { isRuleFileName, loadRules, type RuleLimits } from './load.js';
+import { isRuleFileName, RuleLoader, type RuleLimits } from './load.js';
 import { RuleLoadError, type RuleProblem } from '../diagnostics/problem.js';
 
 export interface RuleWatcherOptions {
@@ -54,6 +54,8 @@ export class RuleWatcher extends EventEmitter<RuleWatcherEvents> {
   private closed = false;
   private readonly identityCheckMs: number;
   private readonly limits: RuleLimits | undefined;
+  // Lives as long as the watcher: a reload reuses the unchanged files and patterns of the previous load.
+  private readonly loader = new RuleLoader();
   /** What the watcher is attached to: a swap changes it. */
   private watched: string | undefined;
   private identityTimer: NodeJS.Timeout | undefined;
@@ -71,7 +73,7 @@ export class RuleWatcher extends EventEmitter<RuleWatcherEvents> {
   /** Loads the rules and starts watching; throws RuleLoadError when the first load fails. */
   async start(): Promise<RuleSet> {
     const started = performance.now();
-    const outcome = await loadRules(this.path, this.limits);
+    const outcome = await this.loader.load(this.path, this.limits);
     // A failed first load is not logged here: the error carries every problem and the caller reports
     // them once (the CLI on stderr), instead of each appearing twice on a terminal.
     if (!outcome.ruleSet) throw new RuleLoadError(outcome.problems);
@@ -172,7 +174,7 @@ export class RuleWatcher extends EventEmitter<RuleWatcherEvents> {
     // A reload on demand (SIGHUP) also re-attaches the watch if the directory was swapped meanwhile.
     void this.followSwap();
     const started = performance.now();
-    const outcome = await loadRules(this.path, this.limits);
+    const outcome = await this.loader.load(this.path, this.limits);
     const durationMs = round(performance.now() - started);
     this.logProblems(outcome.problems);
     if (!outcome.ruleSet) {

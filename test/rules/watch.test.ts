@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RuleWatcher, type ReloadEvent, type ReloadFailedEvent } from '../../src/rules/watch.js';
 import { RuleLoadError } from '../../src/diagnostics/problem.js';
+import type { RuleSet } from '../../src/engine/rule-set.js';
 import { createLogger } from '../../src/log/logger.js';
 import { decideMessage, message, replyText } from '../engine/messages.js';
 
@@ -166,5 +167,23 @@ describe('RuleWatcher', () => {
     await writeFile(join(dir, 'bot.yaml'), 'rules: [');
     expect(await watcher.reload()).toBe(false);
     expect(answer(watcher, 'ping')).toBe('after sighup');
+  });
+
+  it('reuses the patterns it validated before when it reloads, and a second watcher keeps its own', async () => {
+    const patternRule = 'rules:\n  - id: order\n    pattern: order (\\d+)\n    reply: "order {{match.1}}"\n';
+    const w = await startWith({ '10-order.yaml': patternRule, '20-a.yaml': ruleFile('a', 'ping', 'pong') }, 10_000);
+    const patternOf = (ruleSet: RuleSet) => (ruleSet.rules[0]!.trigger as { pattern?: unknown }).pattern;
+    const before = patternOf(w.current);
+    const other = new RuleWatcher({ path: dir, debounceMs: 10_000 });
+    try {
+      expect(patternOf(await other.start())).not.toBe(before);
+    } finally {
+      await other.close();
+    }
+    await writeFile(join(dir, '20-a.yaml'), ruleFile('a', 'ping', 'pong v2'));
+    expect(await w.reload()).toBe(true);
+    expect(answer(w, 'ping')).toBe('pong v2');
+    expect(answer(w, 'order 7')).toBe('order 7');
+    expect(patternOf(w.current)).toBe(before);
   });
 });
