@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(here, '..', '..');
-const HEARSAY_MAIN = path.join(REPO_ROOT, 'dist', 'cli', 'main.js');
+/** This checkout's build; `ctx.hearsayMain` (--hearsay-dist) may name another one. */
+export const HEARSAY_MAIN = path.join(REPO_ROOT, 'dist', 'cli', 'main.js');
 const WEBHOOK_SECRET = 'bench_webhook_secret_0123456789';
 
 function freePort() {
@@ -88,7 +89,11 @@ export const CONTESTANTS = {
     mode: 'polling',
     // presses join when hearsay supports buttons (issue 19's follow-ups).
     workloads: HEARSAY_WORKLOADS,
-    prepare: async (ctx) => ({ args: [HEARSAY_MAIN, 'run', '--rules', ctx.hearsayRulesDir], env: hearsayEnv(ctx, 'polling'), cwd: ctx.workDir }),
+    prepare: async (ctx) => ({
+      args: [ctx.hearsayMain ?? HEARSAY_MAIN, 'run', '--rules', ctx.hearsayRulesDir],
+      env: hearsayEnv(ctx, 'polling'),
+      cwd: ctx.workDir,
+    }),
   },
   'hearsay-webhook': {
     label: 'hearsay webhook',
@@ -97,7 +102,7 @@ export const CONTESTANTS = {
     prepare: async (ctx) => {
       const port = await freePort();
       return {
-        args: [HEARSAY_MAIN, 'run', '--rules', ctx.hearsayRulesDir],
+        args: [ctx.hearsayMain ?? HEARSAY_MAIN, 'run', '--rules', ctx.hearsayRulesDir],
         env: {
           ...hearsayEnv(ctx, 'webhook'),
           // hearsay appends its webhook path to this URL.
