@@ -5,7 +5,6 @@ import type { RuleSet } from '../engine/rule-set.js';
 import { loadRules } from '../rules/load.js';
 import { CoverageTracker } from './coverage.js';
 import { createDecideDriver } from './decide-driver.js';
-import type { DriverFactory } from './driver.js';
 import { createPipelineDriver } from './pipeline-driver.js';
 import { loadTestFiles } from './load-tests.js';
 import type { TestFile } from './model.js';
