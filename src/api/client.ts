@@ -1,22 +1,11 @@
-// The Bot API client: POST JSON to {baseUrl}/bot<token>/<method> over a keep-alive undici pool, and turn
+// The Bot API client's wire: POST JSON to {baseUrl}/bot<token>/<method> over a keep-alive undici pool, and turn
 // every outcome into a result or one typed error. The token lives only in the request path.
 import { Pool } from 'undici';
 import type { Logger } from '../log/logger.js';
 import { Secrets } from '../log/secrets.js';
+import { BotApiMethods } from './bot-api.js';
 import { ApiError, ApiTimeoutError, HttpError, NetworkError, RequestAbortedError, type ApiErrorParameters } from './errors.js';
-import type {
-  AnswerCallbackQueryParams,
-  BotApi,
-  CallOptions,
-  EditMessageTextParams,
-  GetUpdatesParams,
-  Message,
-  SendMessageParams,
-  SetWebhookParams,
-  Update,
-  UserFromGetMe,
-  WebhookInfo,
-} from './types.js';
+import type { ApiCallFn, CallOptions, MethodName, MethodParams, MethodResult } from './types.js';
 
 export interface BotApiClientOptions {
   baseUrl: string;
@@ -36,7 +25,8 @@ interface Envelope {
   parameters?: { retry_after?: number; migrate_to_chat_id?: number };
 }
 
-export class BotApiClient implements BotApi {
+/** The wire: `call` sends one request and answers with its result or one typed error; no retry (a transformer's job). */
+export class BotApiClient extends BotApiMethods {
   private readonly pool: Pool;
   private readonly pathPrefix: string;
   private readonly token: string;
@@ -49,6 +39,7 @@ export class BotApiClient implements BotApi {
   private readonly longPolls = new Set<AbortController>();
 
   constructor(options: BotApiClientOptions) {
+    super();
     const base = new URL(options.baseUrl);
     this.pool = new Pool(base.origin, { keepAliveTimeout: 30_000, connections: 16 });
     this.pathPrefix = base.pathname.replace(/\/+$/, '');
@@ -57,46 +48,6 @@ export class BotApiClient implements BotApi {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.longPollMarginMs = options.longPollMarginMs ?? 5_000;
     this.logger = options.logger;
-  }
-
-  getMe(options?: CallOptions): Promise<UserFromGetMe> {
-    return this.call('getme', undefined, options);
-  }
-
-  sendMessage(params: SendMessageParams, options?: CallOptions): Promise<Message.TextMessage> {
-    return this.call('sendmessage', params, options);
-  }
-
-  async getUpdates(params: GetUpdatesParams, options?: CallOptions): Promise<Update[]> {
-    const pollMs = Math.max(0, params.timeout ?? 0) * 1000;
-    const ending = new AbortController();
-    this.longPolls.add(ending);
-    const signal = options?.signal ? AbortSignal.any([options.signal, ending.signal]) : ending.signal;
-    try {
-      return await this.call('getupdates', params, { signal, timeoutMs: options?.timeoutMs ?? pollMs + this.longPollMarginMs });
-    } finally {
-      this.longPolls.delete(ending);
-    }
-  }
-
-  answerCallbackQuery(params: AnswerCallbackQueryParams, options?: CallOptions): Promise<true> {
-    return this.call('answercallbackquery', params, options);
-  }
-
-  editMessageText(params: EditMessageTextParams, options?: CallOptions): Promise<Message.TextMessage | true> {
-    return this.call('editmessagetext', params, options);
-  }
-
-  setWebhook(params: SetWebhookParams, options?: CallOptions): Promise<true> {
-    return this.call('setwebhook', params, options);
-  }
-
-  deleteWebhook(params?: { drop_pending_updates?: boolean }, options?: CallOptions): Promise<true> {
-    return this.call('deletewebhook', params, options);
-  }
-
-  getWebhookInfo(options?: CallOptions): Promise<WebhookInfo> {
-    return this.call('getwebhookinfo', undefined, options);
   }
 
   /** Ends long polls in flight (they reject with RequestAbortedError), lets other calls finish, closes the pool. */
@@ -111,8 +62,23 @@ export class BotApiClient implements BotApi {
     await this.pool.destroy();
   }
 
-  /** One call: any method name, lowercase as the interface writes them. */
-  async call<T>(method: string, params: object | undefined, options: CallOptions = {}): Promise<T> {
+  /** One request: any method of the table. A getupdates long poll gets its own timeout and ends on close(). */
+  readonly call: ApiCallFn = <M extends MethodName>(method: M, params: MethodParams<M>, options: CallOptions = {}): Promise<MethodResult<M>> =>
+    method === 'getupdates' ? this.longPoll(method, params as MethodParams<'getupdates'>, options) : this.request(method, params, options);
+
+  private async longPoll<M extends MethodName>(method: M, params: MethodParams<'getupdates'>, options: CallOptions): Promise<MethodResult<M>> {
+    const pollMs = Math.max(0, params.timeout ?? 0) * 1000;
+    const ending = new AbortController();
+    this.longPolls.add(ending);
+    const signal = options.signal ? AbortSignal.any([options.signal, ending.signal]) : ending.signal;
+    try {
+      return await this.request(method, params, { signal, timeoutMs: options.timeoutMs ?? pollMs + this.longPollMarginMs });
+    } finally {
+      this.longPolls.delete(ending);
+    }
+  }
+
+  private async request<T>(method: string, params: object | undefined, options: CallOptions): Promise<T> {
     const started = performance.now();
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     try {

@@ -1,4 +1,5 @@
-// The Bot API surface hearsay uses, typed with the maintained Telegram types package.
+// The Bot API surface hearsay uses, typed with the maintained Telegram types package: the method table that
+// `call` and every transformer are typed by, and the BotApi its callers see.
 import type { ForceReply, InlineKeyboardMarkup, Message, ReplyKeyboardMarkup, ReplyKeyboardRemove, Update, UserFromGetMe, WebhookInfo } from '@grammyjs/types';
 
 export type { Message, Update, UserFromGetMe, WebhookInfo };
@@ -31,6 +32,14 @@ export interface AnswerCallbackQueryParams {
   cache_time?: number;
 }
 
+export interface SetWebhookParams {
+  url: string;
+  secret_token?: string;
+  max_connections?: number;
+  allowed_updates?: string[];
+  drop_pending_updates?: boolean;
+}
+
 /** editMessageText: replaces the text (and inline keyboard) of a message the bot sent. */
 export interface EditMessageTextParams {
   chat_id: number | string;
@@ -40,23 +49,67 @@ export interface EditMessageTextParams {
   reply_markup?: InlineKeyboardMarkup;
 }
 
-export interface SetWebhookParams {
-  url: string;
-  secret_token?: string;
-  max_connections?: number;
-  allowed_updates?: string[];
+export interface DeleteWebhookParams {
   drop_pending_updates?: boolean;
 }
 
-export interface CallOptions {
-  /** Aborts the call (used to end a long poll on shutdown). */
-  signal?: AbortSignal;
-  /** Overrides the client's default per-request timeout, in milliseconds. */
-  timeoutMs?: number;
+/**
+ * Every Bot API method hearsay calls: its lowercase name (as the service routes it), its parameters and its
+ * result. One line here and one helper in BotApiMethods add a method; every transformer then applies to it.
+ */
+export interface BotApiMethodTable {
+  getme: { params: undefined; result: UserFromGetMe };
+  getupdates: { params: GetUpdatesParams; result: Update[] };
+  sendmessage: { params: SendMessageParams; result: Message.TextMessage };
+  answercallbackquery: { params: AnswerCallbackQueryParams; result: true };
+  /** The edited message, or true for a message sent in inline mode. */
+  editmessagetext: { params: EditMessageTextParams; result: Message.TextMessage | true };
+  setwebhook: { params: SetWebhookParams; result: true };
+  deletewebhook: { params: DeleteWebhookParams | undefined; result: true };
+  getwebhookinfo: { params: undefined; result: WebhookInfo };
 }
 
-/** What the engine and ingress need from a Bot API client. */
+/** A Bot API method name, lowercase. */
+export type MethodName = keyof BotApiMethodTable;
+export type MethodParams<M extends MethodName> = BotApiMethodTable[M]['params'];
+export type MethodResult<M extends MethodName> = BotApiMethodTable[M]['result'];
+
+export interface CallOptions {
+  /** Aborts the call (used to end a long poll on shutdown), including any wait between its attempts. */
+  signal?: AbortSignal;
+  /** Overrides the client's default per-request timeout, in milliseconds (per attempt). */
+  timeoutMs?: number;
+  /** Overrides the method's retry policy for this one call (e.g. `{ maxAttempts: 1 }`: no retry). */
+  retry?: Partial<RetryPolicy>;
+  /** Extra fields for the log lines about this call's retries (e.g. the rule behind a reply). */
+  logFields?: Record<string, unknown>;
+}
+
+/** How often and how long a failed call is tried again (see src/api/retry.ts). */
+export interface RetryPolicy {
+  /** Attempts in all, the first included; Infinity retries until success, a final failure or an abort. */
+  maxAttempts: number;
+  /** Longest 429 wait honoured; a longer retry_after ends the call with that 429 at once. */
+  maxRetryAfterSeconds: number;
+  /** Time from the first attempt after which no further attempt starts; Infinity = no budget. */
+  budgetMs: number;
+  /** Exponential backoff (with jitter) for 5xx, network errors and timeouts. */
+  backoff: { baseMs: number; maxMs: number };
+}
+
+/** One Bot API call: any method of the table, its parameters, and options. */
+export type ApiCallFn = <M extends MethodName>(method: M, params: MethodParams<M>, options?: CallOptions) => Promise<MethodResult<M>>;
+
+/**
+ * Wraps a call (the model is grammY's API transformers): `prev` is the next layer towards the wire. A transformer
+ * may change the call, wait before it, repeat it, observe its outcome — and must pass `options` on, since the
+ * signal in it ends the call on shutdown.
+ */
+export type Transformer = <M extends MethodName>(prev: ApiCallFn, method: M, params: MethodParams<M>, options: CallOptions) => Promise<MethodResult<M>>;
+
+/** What the engine and ingress need from a Bot API client: `call` for any method, a typed helper for each. */
 export interface BotApi {
+  call: ApiCallFn;
   getMe(options?: CallOptions): Promise<UserFromGetMe>;
   sendMessage(params: SendMessageParams, options?: CallOptions): Promise<Message.TextMessage>;
   getUpdates(params: GetUpdatesParams, options?: CallOptions): Promise<Update[]>;
@@ -64,7 +117,7 @@ export interface BotApi {
   /** The edited message, or true for a message sent in inline mode. */
   editMessageText(params: EditMessageTextParams, options?: CallOptions): Promise<Message.TextMessage | true>;
   setWebhook(params: SetWebhookParams, options?: CallOptions): Promise<true>;
-  deleteWebhook(params?: { drop_pending_updates?: boolean }, options?: CallOptions): Promise<true>;
+  deleteWebhook(params?: DeleteWebhookParams, options?: CallOptions): Promise<true>;
   getWebhookInfo(options?: CallOptions): Promise<WebhookInfo>;
   close(): Promise<void>;
   /** Ends every request in flight at once (a stop past its deadline); optional for test doubles. */

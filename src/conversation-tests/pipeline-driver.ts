@@ -44,14 +44,14 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
   const metrics = new ServiceMetrics({ processMetrics: false });
   const ledger = FileLedger.open({ dir, logger, inbox: false });
   const api = options.api as unknown as BotApi;
-  const sender = new ReplySender({ api, logger, metrics, maxAttempts: 1 });
+  const sender = new ReplySender({ api, logger, metrics });
   const pipeline = new UpdatePipeline({
     ledger,
     states: ledger,
     sequencer: new LocalChatSequencer({ concurrency: 1 }),
     rules: { current: options.ruleSet },
     context: { botUsername: options.botUsername, random: options.random, now: () => options.clock.now },
-    perform: createActionPerformer({ sender, api, logger, metrics }),
+    perform: createActionPerformer({ sender, api, logger }),
     decide: (event, ruleSet, state, context) => {
       const decision = decide(event, ruleSet, state, context);
       const stepsAsked = decision.actions.flatMap((a) => (a.type === 'set_flow' && a.flow ? [`${a.flow.flowId}#${a.flow.stepId}`] : []));

@@ -1,7 +1,9 @@
 // Keeps outgoing messages within the service's limits by waiting, never by dropping: per chat, per group
 // (negative chat ids) and overall. A chat waits for its own limit first and only then queues, first come
 // first served, for the overall limit, so one busy chat never holds up the others beyond the overall cap.
-import { sleep } from './backoff.js';
+import { sleep } from '../api/backoff.js';
+import { RequestAbortedError } from '../api/errors.js';
+import type { MethodName, Transformer } from '../api/types.js';
 
 export interface RateLimitSettings {
   perChatPerSecond: number;
@@ -195,4 +197,28 @@ export class OutgoingRateLimiter {
       }
     }
   }
+}
+
+/**
+ * The rate-limit transformer: every attempt of a limited method (by default sendmessage) waits for its chat's,
+ * its group's and the overall limit first, and is counted until its answer comes back. It runs inside the retry
+ * transformer, so a retry waits its turn too. A shutdown abort during the wait ends the call as an abort.
+ */
+export function rateLimitTransformer(limiter: OutgoingRateLimiter, methods: readonly MethodName[] = ['sendmessage']): Transformer {
+  const limited = new Set<string>(methods);
+  return async (prev, method, params, options) => {
+    const chatId = (params as { chat_id?: number | string } | undefined)?.chat_id;
+    if (!limited.has(method) || chatId === undefined) return prev(method, params, options);
+    let slot: RateLimitSlot;
+    try {
+      slot = await limiter.acquire(chatId, options.signal);
+    } catch {
+      throw new RequestAbortedError(method);
+    }
+    try {
+      return await prev(method, params, options);
+    } finally {
+      slot.done();
+    }
+  };
 }

@@ -4,7 +4,7 @@
 // ends the long poll quietly, lets the work in flight finish, then confirms the offset with one last getupdates.
 import { ApiError, isAbortError } from '../api/errors.js';
 import type { BotApi, Update } from '../api/types.js';
-import { DEFAULT_BACKOFF, MIN_RETRY_WAIT_MS, backoffDelay, sleep, type BackoffPolicy } from '../delivery/backoff.js';
+import { DEFAULT_BACKOFF, MIN_RETRY_WAIT_MS, backoffDelay, sleep, type BackoffPolicy } from '../api/backoff.js';
 import { classifyFailure, tokenRejectedMessage } from '../api/failure.js';
 import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
@@ -201,9 +201,9 @@ export class PollingIngress {
     maxConflicts: number,
     backoff: BackoffPolicy,
   ): Promise<number | 'retry_now'> {
-    const { api, logger, metrics } = this.options;
+    const { api, logger } = this.options;
+    // Counted (by kind) in the client's metrics transformer, like every other call.
     const failure = classifyFailure(error);
-    metrics.error(failure.kind);
     if (error instanceof ApiError && error.errorCode === 401) {
       // At start the token worked (getme): now it was revoked or replaced, e.g. by /token in the assistant.
       throw new IngressError('unauthorized', tokenRejectedMessage(this.options.tokenSource));

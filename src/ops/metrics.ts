@@ -25,6 +25,19 @@ export class ServiceMetrics {
   readonly registry = new Registry();
   readonly updatesReceived = new Counter({ name: 'hearsay_updates_received_total', help: 'Updates received from the service.', registers: [this.registry] });
   readonly repliesSent = new Counter({ name: 'hearsay_replies_sent_total', help: 'sendmessage calls that succeeded.', registers: [this.registry] });
+  readonly apiCalls = new Counter({
+    name: 'hearsay_api_calls_total',
+    help: 'Bot API requests (each attempt) by method and outcome: ok, or the error kind.',
+    labelNames: ['method', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly apiCallDuration = new Histogram({
+    name: 'hearsay_api_call_duration_seconds',
+    help: 'Time from sending a Bot API request to its answer (each attempt), by method.',
+    labelNames: ['method'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
   readonly errors = new Counter({ name: 'hearsay_errors_total', help: 'Errors by kind.', labelNames: ['kind'] as const, registers: [this.registry] });
   readonly matchDuration = new Histogram({
     name: 'hearsay_match_duration_seconds',

@@ -6,7 +6,6 @@ import type { BotApi } from '../api/types.js';
 import type { ReplySender, SendOutcome } from '../delivery/reply-sender.js';
 import type { Action, AnswerCallbackAction, EditMessageTextAction } from '../engine/actions.js';
 import type { Logger } from '../log/logger.js';
-import type { ServiceMetrics } from '../ops/metrics.js';
 import type { PerformActions } from '../pipeline/update-pipeline.js';
 
 export interface ActionPerformerDeps {
@@ -14,7 +13,6 @@ export interface ActionPerformerDeps {
   /** Answers button presses and edits messages (sendmessage goes through `sender`). */
   api: Pick<BotApi, 'answerCallbackQuery' | 'editMessageText'>;
   logger: Logger;
-  metrics: ServiceMetrics;
 }
 
 /** Builds the perform step: the actions in order; returns the delivery outcome of the messages sent, if any. */
@@ -73,8 +71,9 @@ function editMessageText(action: EditMessageTextAction, deps: ActionPerformerDep
 }
 
 /**
- * One attempt: an unanswered press only leaves the button spinning a while, and an edit that fails (the
- * message is gone, or unchanged) leaves the old text, so a failure is logged and counted, not retried.
+ * One attempt (the client's retry policy for these methods): an unanswered press only leaves the button spinning
+ * a while, and an edit that fails (the message is gone, or unchanged) leaves the old text, so a failure is logged
+ * (the client's metrics transformer counts it), not retried.
  */
 async function oneAttempt(method: string, about: object, deps: ActionPerformerDeps, signal: AbortSignal, call: () => Promise<unknown>): Promise<void> {
   try {
@@ -82,7 +81,6 @@ async function oneAttempt(method: string, about: object, deps: ActionPerformerDe
   } catch (error) {
     const failure = classifyFailure(error);
     if (failure.action === 'aborted' || signal.aborted) throw error;
-    deps.metrics.error(failure.kind);
     // 401 is never this update's fault: it stays unhandled and the service stops taking updates.
     if (failure.action === 'stop') throw new TokenRejectedError(method);
     deps.logger.warn({ ...about, reason: error instanceof Error ? error.message : String(error) }, `${method} failed`);

@@ -1,21 +1,19 @@
 // Wires the service together and runs it, one part at a time: rules, bot identity, store, pipeline,
 // ingress, stop. Programmatic on purpose: `hearsay run` and an embedded demo both call it.
 import { tokenRejectedMessage } from '../api/failure.js';
-import { BotApiClient } from '../api/client.js';
 import type { BotApi } from '../api/types.js';
 import type { ServiceConfig } from '../config/types.js';
-import { OutgoingRateLimiter } from '../delivery/rate-limiter.js';
 import { ReplySender } from '../delivery/reply-sender.js';
 import { IngressError } from '../ingress/errors.js';
 import type { Logger } from '../log/logger.js';
 import type { RuleProblem } from '../diagnostics/problem.js';
 import { HealthState } from '../ops/health.js';
 import { ServiceMetrics } from '../ops/metrics.js';
-import { ObservedBotApi } from '../ops/observed-bot-api.js';
 import { LocalChatSequencer } from '../pipeline/chat-sequencer.js';
 import type { StateCommit } from '../pipeline/ports.js';
 import { UpdatePipeline } from '../pipeline/update-pipeline.js';
 import type { RuleWatcher } from '../rules/watch.js';
+import { createServiceBotApi } from './bot-api.js';
 import { identifyBot, type BotIdentity } from './bot-identity.js';
 import { createActionPerformer } from './perform-actions.js';
 import { startIngress } from './start-ingress.js';
@@ -28,7 +26,7 @@ import { serveStateRequests } from './state-requests.js';
 
 export interface StartServiceOptions {
   logger: Logger;
-  /** Defaults to a BotApiClient for config.baseUrl and config.token. */
+  /** The wire (a test's double); defaults to a BotApiClient for config.baseUrl and config.token. Wrapped in the service's transformers either way. */
   api?: BotApi;
   /** Debounce of the rule directory watcher. */
   ruleDebounceMs?: number;
@@ -69,9 +67,9 @@ export async function startService(config: ServiceConfig, options: StartServiceO
       ...(options.ruleDebounceMs !== undefined ? { debounceMs: options.ruleDebounceMs } : {}),
     });
     cleanups.push(() => rules.close());
-    const rawApi = options.api ?? new BotApiClient({ baseUrl: config.baseUrl, token: config.token, logger, timeoutMs: config.api.timeoutMs });
+    // Every call below goes through the same client: retry, rate limits, health and metrics around the wire.
+    const { api, transport: rawApi } = createServiceBotApi({ config, logger, metrics, health, ...(options.api ? { transport: options.api } : {}) });
     cleanups.push(() => rawApi.close());
-    const api = new ObservedBotApi(rawApi, health);
     const bot = await identifyBot(api, config);
     logger.info({ bot: bot.username, mode: config.mode, rules: rules.current.rules.length }, 'bot identified');
     const store = openStateStore(config, bot, logger);
@@ -143,15 +141,14 @@ interface PipelineParts {
 
 /** The update pipeline over the store, with the reply sender (rate-limited, retried) as its perform step. */
 function createPipeline({ config, api, rules, bot, store, logger, metrics, onTokenRejected, onStateCommitted }: PipelineParts): UpdatePipeline {
-  const rateLimiter = config.rateLimits ? new OutgoingRateLimiter(config.rateLimits) : undefined;
-  const sender = new ReplySender({ api, logger, metrics, maxAttempts: config.delivery.maxAttempts, ...(rateLimiter ? { rateLimiter } : {}) });
+  const sender = new ReplySender({ api, logger, metrics });
   return new UpdatePipeline({
     ledger: store.ledger,
     states: store.ledger,
     sequencer: new LocalChatSequencer({ concurrency: config.delivery.concurrency }),
     rules,
     context: { botUsername: bot.username },
-    perform: createActionPerformer({ sender, api, logger, metrics }),
+    perform: createActionPerformer({ sender, api, logger }),
     logger,
     metrics,
     maxPending: config.delivery.maxPending,

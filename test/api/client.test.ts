@@ -94,7 +94,7 @@ describe('BotApiClient against the sandbox', () => {
   });
 
   it('an unknown method is ApiError 404 Not Found', async () => {
-    const error = await failureOf(client.call('frobnicate', {}));
+    const error = await failureOf(client.call('frobnicate' as never, {} as never));
     expect(error).toMatchObject({ errorCode: 404, description: 'Not Found' });
   });
 

@@ -2,7 +2,9 @@
 // (recorded) or throws the next scripted error. The end-to-end tests use the real sandbox instead.
 import type {
   AnswerCallbackQueryParams,
+  ApiCallFn,
   BotApi,
+  CallOptions,
   EditMessageTextParams,
   GetUpdatesParams,
   Message,
@@ -17,13 +19,28 @@ export class FakeBotApi implements BotApi {
   readonly answered: AnswerCallbackQueryParams[] = [];
   /** Errors thrown by the next answercallbackquery calls, in order; `undefined` entries succeed. */
   answerFailures: Array<Error | undefined> = [];
+  /** Errors thrown by the next sendmessage calls, in order; `undefined` entries succeed. */
+  sendFailures: Array<Error | undefined> = [];
   readonly edited: EditMessageTextParams[] = [];
   /** Errors thrown by the next editmessagetext calls, in order; `undefined` entries succeed. */
   editFailures: Array<Error | undefined> = [];
-  /** Errors thrown by the next sendmessage calls, in order; `undefined` entries succeed. */
-  sendFailures: Array<Error | undefined> = [];
   /** Per-call hook (e.g. to hold a chat's call open). */
   beforeSend?: (params: SendMessageParams) => Promise<void>;
+
+  /** `call` by method name reaches the same scripted helpers (so transformers can wrap this fake as the wire). */
+  readonly call: ApiCallFn = (method, params, options) => {
+    const helpers: Record<string, (params: never, options?: CallOptions) => Promise<unknown>> = {
+      getme: () => this.getMe(),
+      getupdates: (p: GetUpdatesParams, o) => this.getUpdates(p, o),
+      sendmessage: (p: SendMessageParams, o) => this.sendMessage(p, o),
+      answercallbackquery: (p: AnswerCallbackQueryParams) => this.answerCallbackQuery(p),
+      editmessagetext: (p: EditMessageTextParams) => this.editMessageText(p),
+      setwebhook: (p) => this.setWebhook(p),
+      deletewebhook: () => this.deleteWebhook(),
+      getwebhookinfo: () => this.getWebhookInfo(),
+    };
+    return helpers[method]!(params as never, options) as never;
+  };
 
   async getMe(): Promise<UserFromGetMe> {
     return {
@@ -77,7 +94,7 @@ export class FakeBotApi implements BotApi {
     } as Message.TextMessage;
   }
 
-  async getUpdates(_params: GetUpdatesParams): Promise<Update[]> {
+  async getUpdates(_params: GetUpdatesParams, _options?: CallOptions): Promise<Update[]> {
     return [];
   }
   async setWebhook(_params?: unknown): Promise<true> {

@@ -1,6 +1,11 @@
 // The outgoing limiter on a simulated clock: per chat, per group, overall; waits instead of dropping.
 import { describe, expect, it } from 'vitest';
-import { OutgoingRateLimiter } from '../../src/delivery/rate-limiter.js';
+import { composeCall } from '../../src/api/bot-api.js';
+import { ApiError } from '../../src/api/errors.js';
+import { retryTransformer } from '../../src/api/retry.js';
+import type { ApiCallFn } from '../../src/api/types.js';
+import { OutgoingRateLimiter, rateLimitTransformer } from '../../src/delivery/rate-limiter.js';
+import { createLogger } from '../../src/log/logger.js';
 
 function simulated(options: { perChatPerSecond: number; perGroupPerMinute: number; overallPerSecond: number }) {
   let now = 0;
@@ -93,5 +98,27 @@ describe('OutgoingRateLimiter', () => {
     const waiting = limiter.acquire(5, controller.signal);
     controller.abort();
     await expect(waiting).rejects.toBeDefined();
+  });
+
+  it("as a transformer: each attempt of a send waits its chat's turn (a retry too); other methods pass at once", async () => {
+    const { limiter, settle, time } = simulated({ perChatPerSecond: 1, perGroupPerMinute: 20, overallPerSecond: 30 });
+    const calls: Array<{ method: string; at: number }> = [];
+    let failNext = true;
+    const wire: ApiCallFn = async (method) => {
+      calls.push({ method, at: time() });
+      if (method === 'sendmessage' && failNext) {
+        failNext = false;
+        throw new ApiError(method, 502, 'Bad Gateway');
+      }
+      return true as never;
+    };
+    const retry = retryTransformer({ logger: createLogger({ level: 'silent' }), sleep: async () => undefined });
+    const call = composeCall(wire, [retry, rateLimitTransformer(limiter)]);
+    const sending = call('sendmessage', { chat_id: 7, text: 'a' });
+    const asking = call('getme', undefined);
+    await settle();
+    await Promise.all([sending, asking]);
+    expect(calls.filter((c) => c.method === 'sendmessage').map((c) => c.at)).toEqual([0, 1000]);
+    expect(calls.filter((c) => c.method === 'getme').map((c) => c.at)).toEqual([0]);
   });
 });

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, ApiTimeoutError, NetworkError } from '../../src/api/errors.js';
+import { TransformedBotApi } from '../../src/api/bot-api.js';
+import { sleep } from '../../src/api/backoff.js';
+import { DEFAULT_RETRY_POLICY, retryTransformer } from '../../src/api/retry.js';
 import { DeliveryAbortedError, ReplySender } from '../../src/delivery/reply-sender.js';
 import { createLogger } from '../../src/log/logger.js';
+import { metricsTransformer } from '../../src/ops/api-transformers.js';
 import { ServiceMetrics } from '../../src/ops/metrics.js';
 import { FakeBotApi } from './fake-bot-api.js';
 
@@ -9,21 +13,21 @@ const logger = createLogger({ level: 'silent' });
 const reply = (text: string, extra: object = {}) => ({ ruleId: 'r1', chatId: 42, text, ...extra });
 const tooMany = (seconds: number) => new ApiError('sendmessage', 429, `Too Many Requests: retry after ${seconds}`, { retryAfter: seconds });
 
+// The sender over the client as the service composes it: the retry transformer (waits recorded, not slept) and metrics.
 function setup(maxAttempts = 5) {
   const api = new FakeBotApi();
   const waits: number[] = [];
   const metrics = new ServiceMetrics({ processMetrics: false });
-  const sender = new ReplySender({
-    api,
+  const retry = retryTransformer({
     logger,
-    metrics,
-    maxAttempts,
+    methods: { sendmessage: { maxAttempts, budgetMs: Infinity } },
     random: () => 0.5,
-    backoff: { baseMs: 100, maxMs: 1000 },
+    defaults: { ...DEFAULT_RETRY_POLICY, backoff: { baseMs: 100, maxMs: 1000 } },
     sleep: async (ms) => {
       waits.push(ms);
     },
   });
+  const sender = new ReplySender({ api: new TransformedBotApi(api, [retry, metricsTransformer(metrics)]), logger, metrics });
   return { api, waits, metrics, sender };
 }
 
@@ -96,11 +100,21 @@ describe('ReplySender', () => {
   it('stops waiting at once when shutdown aborts the retry timer', async () => {
     const api = new FakeBotApi();
     api.sendFailures = [tooMany(60)];
-    const sender = new ReplySender({ api, logger, maxAttempts: 5 });
     const controller = new AbortController();
-    const sending = sender.send(reply('hi'), controller.signal);
-    setTimeout(() => controller.abort(), 20);
-    await expect(sending).rejects.toBeInstanceOf(DeliveryAbortedError);
+    const waits: number[] = [];
+    // Shutdown comes while the 60 s retry timer runs: the timer is real, only its start is observed.
+    const retry = retryTransformer({
+      logger,
+      methods: { sendmessage: { budgetMs: Infinity } },
+      sleep: (ms, signal) => {
+        waits.push(ms);
+        queueMicrotask(() => controller.abort());
+        return sleep(ms, signal);
+      },
+    });
+    const sender = new ReplySender({ api: new TransformedBotApi(api, [retry]), logger });
+    await expect(sender.send(reply('hi'), controller.signal)).rejects.toBeInstanceOf(DeliveryAbortedError);
+    expect(waits).toEqual([60_000]);
     expect(api.sent).toHaveLength(0);
   });
 });

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BotApiClient } from '../../src/api/client.js';
-import { MIN_RETRY_WAIT_MS } from '../../src/delivery/backoff.js';
+import { MIN_RETRY_WAIT_MS } from '../../src/api/backoff.js';
 import { PollingIngress } from '../../src/ingress/polling.js';
 import { createLogger } from '../../src/log/logger.js';
 import { ServiceMetrics } from '../../src/ops/metrics.js';

@@ -26,6 +26,7 @@ import { LocalChatSequencer } from '../../src/pipeline/chat-sequencer.js';
 import { UpdatePipeline, type UpdatePipelineOptions } from '../../src/pipeline/update-pipeline.js';
 import { createActionPerformer } from '../../src/service/perform-actions.js';
 import { FakeBotApi } from '../delivery/fake-bot-api.js';
+import { serviceApi } from '../support/service-api.js';
 
 const chat = { id: -100, type: 'group' as const, title: 'Shop' };
 const ada = { id: 42, is_bot: false, first_name: 'Ada' };
@@ -50,7 +51,8 @@ function setup(options: { level?: string; dir?: string; decide?: UpdatePipelineO
   const logger = createLogger({ level: options.level ?? 'debug', destination, pretty: false, secrets: new Secrets() });
   const metrics = new ServiceMetrics({ processMetrics: false });
   const ledger = FileLedger.open({ dir, logger, inbox: true });
-  const sender = new ReplySender({ api, logger, metrics, maxAttempts: 1 });
+  const client = serviceApi(api, { logger, metrics });
+  const sender = new ReplySender({ api: client, logger });
   let tokenRejected = 0;
   const pipeline = new UpdatePipeline({
     ledger,
@@ -58,7 +60,7 @@ function setup(options: { level?: string; dir?: string; decide?: UpdatePipelineO
     sequencer: new LocalChatSequencer({ concurrency: 4 }),
     rules: { current: compileRules([{ id: 'hi', text: 'hi', reply: 'hello {{user.first_name}}' }]) },
     context: { botUsername: 'shop_bot' },
-    perform: createActionPerformer({ sender, api, logger, metrics }),
+    perform: createActionPerformer({ sender, api: client, logger }),
     logger,
     metrics,
     maxPending: options.maxPending ?? 100,

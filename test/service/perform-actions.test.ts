@@ -10,6 +10,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { ServiceMetrics } from '../../src/ops/metrics.js';
 import { createActionPerformer } from '../../src/service/perform-actions.js';
 import { FakeBotApi } from '../delivery/fake-bot-api.js';
+import { serviceApi } from '../support/service-api.js';
 
 function setup() {
   const api = new FakeBotApi();
@@ -22,7 +23,8 @@ function setup() {
   });
   const logger = createLogger({ level: 'debug', destination, pretty: false });
   const metrics = new ServiceMetrics({ processMetrics: false });
-  const perform = createActionPerformer({ sender: new ReplySender({ api, logger, metrics, maxAttempts: 1 }), api, logger, metrics });
+  const client = serviceApi(api, { logger, metrics });
+  const perform = createActionPerformer({ sender: new ReplySender({ api: client, logger, metrics }), api: client, logger });
   const run = (actions: Action[]) => perform(actions, { update: { update_id: 1 } as Update, ruleId: 'r' }, new AbortController().signal);
   return { api, lines, metrics, run };
 }

@@ -1,6 +1,6 @@
 // Capped exponential backoff with jitter, and a sleep that ends early (rejecting) when shutdown aborts it.
 import { setTimeout as delay } from 'node:timers/promises';
-import { MIN_RETRY_AFTER_SECONDS } from '../api/failure.js';
+import { MIN_RETRY_AFTER_SECONDS } from './failure.js';
 
 export interface BackoffPolicy {
   baseMs: number;

@@ -1,0 +1,50 @@
+// The operations side of every Bot API call, as transformers (src/api/bot-api.ts composes them): health
+// remembers whether the last request reached a working service (/healthz), metrics count each request by
+// method and outcome. Both see every attempt, so they run inside the retry transformer.
+import { isAbortError } from '../api/errors.js';
+import { classifyFailure, serviceLooksHealthy } from '../api/failure.js';
+import type { Transformer } from '../api/types.js';
+import type { HealthState } from './health.js';
+import type { ServiceMetrics } from './metrics.js';
+
+/**
+ * Health: a success, or a refusal of one request (400, 403, 429), proves the service is up; 401, 5xx and transport
+ * failures do not. A caller's own abort says nothing either way.
+ */
+export function healthTransformer(health: HealthState): Transformer {
+  return async (prev, method, params, options) => {
+    try {
+      const result = await prev(method, params, options);
+      health.lastApiCallOk = true;
+      return result;
+    } catch (error) {
+      if (!isAbortError(error)) health.lastApiCallOk = serviceLooksHealthy(error);
+      throw error;
+    }
+  };
+}
+
+/**
+ * Metrics: hearsay_api_calls_total{method,outcome} and the request's duration for each request, the failure's kind
+ * in hearsay_errors_total, and each sendmessage that succeeded in hearsay_replies_sent_total. Aborts are not counted.
+ */
+export function metricsTransformer(metrics: ServiceMetrics): Transformer {
+  return async (prev, method, params, options) => {
+    const stopTimer = metrics.apiCallDuration.startTimer({ method });
+    try {
+      const result = await prev(method, params, options);
+      stopTimer();
+      metrics.apiCalls.inc({ method, outcome: 'ok' });
+      if (method === 'sendmessage') metrics.repliesSent.inc();
+      return result;
+    } catch (error) {
+      if (!isAbortError(error)) {
+        stopTimer();
+        const { kind } = classifyFailure(error);
+        metrics.apiCalls.inc({ method, outcome: kind });
+        metrics.error(kind);
+      }
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,50 @@
+// The one place the Bot API client is put together: the wire (or a test's double) wrapped in the
+// transformers every caller goes through — retry outermost, then the rate limits, health and metrics once
+// per attempt. Per-method retry policies live here, so no caller re-writes them.
+import { TransformedBotApi } from '../api/bot-api.js';
+import { BotApiClient } from '../api/client.js';
+import { STARTUP_RETRY_POLICY, retryTransformer } from '../api/retry.js';
+import type { BotApi, MethodName, RetryPolicy, Transformer } from '../api/types.js';
+import type { ServiceConfig } from '../config/types.js';
+import { OutgoingRateLimiter, rateLimitTransformer } from '../delivery/rate-limiter.js';
+import type { Logger } from '../log/logger.js';
+import { healthTransformer, metricsTransformer } from '../ops/api-transformers.js';
+import type { HealthState } from '../ops/health.js';
+import type { ServiceMetrics } from '../ops/metrics.js';
+
+export interface ServiceBotApiParts {
+  config: Pick<ServiceConfig, 'baseUrl' | 'token' | 'api' | 'rateLimits'> & { delivery: Pick<ServiceConfig['delivery'], 'maxAttempts'> };
+  logger: Logger;
+  metrics: ServiceMetrics;
+  health: HealthState;
+  /** The wire; defaults to a BotApiClient for config.baseUrl and config.token. */
+  transport?: BotApi;
+}
+
+/** The service's client: `api` for every caller, `transport` to close or destroy the wire itself. */
+export function createServiceBotApi({ config, logger, metrics, health, transport }: ServiceBotApiParts): { api: BotApi; transport: BotApi } {
+  const wire = transport ?? new BotApiClient({ baseUrl: config.baseUrl, token: config.token, logger, timeoutMs: config.api.timeoutMs });
+  const transformers: Transformer[] = [retryTransformer({ logger, methods: retryPolicies(config.delivery.maxAttempts) })];
+  if (config.rateLimits) transformers.push(rateLimitTransformer(new OutgoingRateLimiter(config.rateLimits)));
+  transformers.push(healthTransformer(health), metricsTransformer(metrics));
+  return { api: new TransformedBotApi(wire, transformers), transport: wire };
+}
+
+/**
+ * How each method is retried. Sends and edits: delivery.max_attempts, with no time budget (a reply waits out a
+ * long outage rather than being lost). Start-up calls: a few attempts within seconds, so a wrong BASE_URL still
+ * fails fast. getupdates: once — polling runs its own loop (409 conflicts, webhook-active) around it.
+ */
+export function retryPolicies(maxAttempts: number): Partial<Record<MethodName, Partial<RetryPolicy>>> {
+  const delivery: Partial<RetryPolicy> = { maxAttempts, budgetMs: Infinity };
+  return {
+    sendmessage: delivery,
+    editmessagetext: delivery,
+    answercallbackquery: STARTUP_RETRY_POLICY,
+    getme: STARTUP_RETRY_POLICY,
+    setwebhook: STARTUP_RETRY_POLICY,
+    deletewebhook: STARTUP_RETRY_POLICY,
+    getwebhookinfo: STARTUP_RETRY_POLICY,
+    getupdates: { maxAttempts: 1 },
+  };
+}

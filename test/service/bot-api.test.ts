@@ -1,0 +1,77 @@
+// The service's client as it is composed once for every caller: start-up calls retry a 502 (the service
+// starts), a refused token is asked once and ends the start, setWebhook retries, each request is counted
+// per method and outcome, and /healthz follows the last request.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/index.js';
+import { createLogger } from '../../src/log/logger.js';
+import { Secrets } from '../../src/log/secrets.js';
+import { HealthState } from '../../src/ops/health.js';
+import { ServiceMetrics } from '../../src/ops/metrics.js';
+import { createServiceBotApi } from '../../src/service/bot-api.js';
+import { StartupError } from '../../src/service/errors.js';
+import { createBotViaAssistant, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { injectFault, startInProcess } from '../support/in-process-service.js';
+
+const requests = async (baseUrl: string, bot: string): Promise<Record<string, number>> => {
+  const response = await fetch(`${baseUrl}/client/stats?bot=${bot}`);
+  return ((await response.json()) as { result: { requests: Record<string, number> } }).result.requests;
+};
+
+describe('the service client', () => {
+  let sandbox: StartedSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  it('starts although getMe first answers 502: the start-up call is retried, and counted per method', async () => {
+    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 3201, name: 'Patient', username: 'patient_start_bot' });
+    await injectFault(sandbox.baseUrl, { bot: bot.username, method: 'getme', count: 1, status: 502 });
+    const { service } = await startInProcess(sandbox.baseUrl, bot.token);
+    try {
+      expect(service.botUsername).toBe('patient_start_bot');
+      expect((await requests(sandbox.baseUrl, bot.username)).getme).toBe(2);
+      const metrics = (await service.metrics.render()).body;
+      expect(metrics).toMatch(/^hearsay_api_calls_total\{method="getme",outcome="server_error"\} 1$/m);
+      expect(metrics).toMatch(/^hearsay_api_calls_total\{method="getme",outcome="ok"\} 1$/m);
+      expect(metrics).toMatch(/^hearsay_errors_total\{kind="server_error"\} 1$/m);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('a token refused at start (401) is asked once and ends the start with the operator message', async () => {
+    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 3202, name: 'Refused', username: 'refused_start_bot' });
+    await injectFault(sandbox.baseUrl, { bot: bot.username, method: 'getme', count: 3, status: 401, description: 'Unauthorized' });
+    const error = await startInProcess(sandbox.baseUrl, bot.token).then(
+      ({ service }) => service.stop().then(() => null),
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(StartupError);
+    expect((error as StartupError).failure).toBe('unauthorized');
+    expect((error as Error).message).toMatch(/^the token was rejected \(401 Unauthorized\); check BOT_TOKEN/);
+    expect((await requests(sandbox.baseUrl, bot.username)).getme).toBe(1);
+  });
+
+  it('setWebhook retries a 502; /healthz follows the last request', async () => {
+    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 3203, name: 'Hooked', username: 'hooked_retry_bot' });
+    const config = await loadConfig({ cwd: '/', env: { BOT_TOKEN: bot.token, BASE_URL: sandbox.baseUrl }, secrets: new Secrets() });
+    const health = new HealthState('webhook');
+    const metrics = new ServiceMetrics({ processMetrics: false });
+    const { api, transport } = createServiceBotApi({ config, logger: createLogger({ level: 'silent' }), metrics, health });
+    try {
+      await injectFault(sandbox.baseUrl, { bot: bot.username, method: 'setwebhook', count: 1, status: 502 });
+      await api.setWebhook({ url: 'https://bot.example/hook' });
+      expect((await api.getWebhookInfo()).url).toBe('https://bot.example/hook');
+      expect((await requests(sandbox.baseUrl, bot.username)).setwebhook).toBe(2);
+      expect(health.lastApiCallOk).toBe(true);
+      await injectFault(sandbox.baseUrl, { bot: bot.username, method: 'getwebhookinfo', count: 5, status: 502 });
+      await expect(api.getWebhookInfo()).rejects.toMatchObject({ errorCode: 502 });
+      expect(health.lastApiCallOk).toBe(false);
+    } finally {
+      await transport.close();
+    }
+  });
+});
