@@ -9,7 +9,7 @@ import { sandboxCommand } from './commands/sandbox.js';
 import { startCommand } from './commands/start.js';
 import { testCommand } from './commands/test.js';
 import { stateCommand } from './commands/state.js';
-import { USAGE_EXIT_CODE } from './exit-codes.js';
+import { USAGE_EXIT_CODE } from '../errors/exit-codes.js';
 import { redactProcessOutput } from './redacted-output.js';
 
 export function buildProgram(): Command {

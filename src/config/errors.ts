@@ -1,5 +1,6 @@
 // Typed configuration errors: each problem names the setting and where its wrong value came from
 // (a file position, an environment variable or a flag), so the message says what to fix and where.
+import { HearsayError } from '../errors/hearsay-error.js';
 
 export type ConfigSource =
   { kind: 'file'; file: string; line: number; column: number } | { kind: 'env'; name: string } | { kind: 'flag'; name: string } | { kind: 'default' };
@@ -25,10 +26,11 @@ export class ConfigProblem {
   }
 }
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
+/** HS_ERR_CONFIG_INVALID: every wrong setting at once, each a ConfigProblem; exit code 2. */
+export class ConfigError extends HearsayError {
+  override name = 'ConfigError';
 
   constructor(readonly problems: ConfigProblem[]) {
-    super(problems.map((p) => p.format()).join('\n'));
+    super('HS_ERR_CONFIG_INVALID', [problems.map((p) => p.format()).join('\n')]);
   }
 }

@@ -2,7 +2,7 @@
 // the sandbox's client API. The token is read from the assistant's answer and registered as a secret
 // before anything else sees it.
 import type { Secrets } from '../log/secrets.js';
-import { DemoError } from './errors.js';
+import { HearsayError } from '../errors/hearsay-error.js';
 
 export interface DemoBot {
   username: string;
@@ -39,10 +39,10 @@ export async function createDemoBot(baseUrl: string, options: CreateDemoBotOptio
       options.secrets.add(token);
       return { username, token };
     }
-    if (!TAKEN.test(answer)) throw new DemoError('bot', `the assistant did not create @${username}: ${options.secrets.scrub(answer)}`);
+    if (!TAKEN.test(answer)) throw new HearsayError('HS_ERR_DEMO_BOT_REFUSED', [username, options.secrets.scrub(answer)]);
     await say('/cancel');
   }
-  throw new DemoError('bot', `every demo username is taken (${options.usernames[0]} … ${options.usernames.at(-1)})`);
+  throw new HearsayError('HS_ERR_DEMO_USERNAMES_TAKEN', [options.usernames[0] ?? '', options.usernames.at(-1) ?? '']);
 }
 
 /** Sends one message to BotMaker and returns its answer (the assistant answers within the same turn). */
@@ -55,13 +55,13 @@ async function askAssistant(baseUrl: string, owner: { id: number; first_name: st
   const query = new URLSearchParams({ user: String(owner.id), with: 'BotMaker', after: String(sent.message_id), wait: '5' });
   const messages = await clientCall<Array<{ text?: string; from?: { is_bot?: boolean } }>>(`${baseUrl}/client/messages?${query}`, { method: 'GET' });
   const answer = messages.find((message) => message.from?.is_bot);
-  if (!answer) throw new DemoError('bot', `the assistant did not answer '${text}'`);
+  if (!answer) throw new HearsayError('HS_ERR_DEMO_NO_ANSWER', [text]);
   return answer.text ?? '';
 }
 
 async function clientCall<T>(url: string, init: RequestInit): Promise<T> {
   const response = await fetch(url, init);
   const envelope = (await response.json()) as { ok: boolean; result?: T; description?: string };
-  if (!envelope.ok) throw new DemoError('bot', `the sandbox refused ${init.method} ${new URL(url).pathname}: ${envelope.description}`);
+  if (!envelope.ok) throw new HearsayError('HS_ERR_DEMO_SANDBOX_REFUSED', [String(init.method), new URL(url).pathname, String(envelope.description)]);
   return envelope.result as T;
 }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { ServiceConfig } from '../config/index.js';
 import { DEMO_RULES } from '../generated/demo-rules.js';
-import { DemoError } from './errors.js';
+import { HearsayError } from '../errors/hearsay-error.js';
 
 export interface DemoRules {
   /** The rules flag to run the demo with, when the built-in rules are used. */
@@ -31,7 +31,7 @@ export async function demoRules(settings: ServiceConfig, hearsay: string, cwd: s
   if (await exists(settings.rulesPath)) return keep;
   const defaultPath = resolve(settings.configFile ? dirname(settings.configFile) : cwd, 'rules');
   if (resolve(settings.rulesPath) !== defaultPath) {
-    throw new DemoError('rules', `there is no rule folder at ${settings.rulesPath}; create one with '${hearsay} init', or point --rules at your rules`);
+    throw new HearsayError('HS_ERR_DEMO_NO_RULES', [settings.rulesPath, hearsay]);
   }
   const dir = await mkdtemp(join(tmpdir(), 'hearsay-demo-rules-'));
   for (const [name, content] of Object.entries(DEMO_RULES)) await writeFile(join(dir, name), content);

@@ -15,7 +15,7 @@ import { createDemoBot, demoUsernames } from './create-demo-bot.js';
 import { demoDataDir, type DemoDataDir } from './demo-data-dir.js';
 import { demoRules } from './demo-rules-dir.js';
 import { loadDemoConfig, type DemoConfigOptions } from './demo-config.js';
-import { DemoError } from './errors.js';
+import { HearsayError } from '../errors/hearsay-error.js';
 import { connectableHost, hostForUrl } from './free-port.js';
 
 export interface EmbeddedDemoOptions extends DemoConfigOptions {
@@ -74,7 +74,9 @@ export async function startEmbeddedDemo(options: EmbeddedDemoOptions): Promise<E
   } catch (error) {
     await sandbox.close();
     await rules.remove();
-    throw new DemoError('listen', listenFailureMessage(`${hostForUrl(options.host)}:${options.port}`, error, SANDBOX_LISTEN_HINTS), { cause: error });
+    throw new HearsayError('HS_ERR_DEMO_LISTEN', [listenFailureMessage(`${hostForUrl(options.host)}:${options.port}`, error, SANDBOX_LISTEN_HINTS)], {
+      cause: error,
+    });
   }
   const port = new URL(listened).port;
   const sandboxUrl = `http://${hostForUrl(connectableHost(options.host))}:${port}`;

@@ -1,5 +1,6 @@
 // The one shape every rule-file problem takes, from YAML syntax to unreachable rules, so the CLI, the
 // watcher's log lines and the tests all print `path:line:column: message` the same way.
+import { HearsayError } from '../errors/hearsay-error.js';
 
 export type ProblemSeverity = 'error' | 'warning';
 
@@ -21,16 +22,16 @@ export class RuleProblem {
   }
 }
 
-/** Thrown when rule files cannot be turned into a rule set; carries every problem found, not only the first. */
-export class RuleLoadError extends Error {
+/** HS_ERR_RULE_PROBLEMS: rule files cannot be turned into a rule set; carries every problem found, not only the first. */
+export class RuleLoadError extends HearsayError {
+  override name = 'RuleLoadError';
   readonly problems: readonly RuleProblem[];
 
   constructor(problems: readonly RuleProblem[]) {
     const errors = problems.filter((p) => p.severity === 'error');
     const shown = errors.slice(0, 5).map((p) => p.format());
     const more = errors.length > shown.length ? `\n(and ${errors.length - shown.length} more)` : '';
-    super(`${errors.length} problem${errors.length === 1 ? '' : 's'} in the rules:\n${shown.join('\n')}${more}`);
-    this.name = 'RuleLoadError';
+    super('HS_ERR_RULE_PROBLEMS', [errors.length, errors.length === 1 ? '' : 's', shown.join('\n'), more]);
     this.problems = problems;
   }
 }

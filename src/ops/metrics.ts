@@ -1,25 +1,7 @@
 // The service's Prometheus metrics, on a registry of its own (never the global one), so several
 // services in one process (tests, an embedded demo) do not mix their numbers.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-
-/** Labels of hearsay_errors_total (docs/operations.md lists them). */
-export const ERROR_KINDS = [
-  'rate_limited',
-  'server_error',
-  'network',
-  'timeout',
-  'rejected',
-  'unauthorized',
-  'conflict',
-  'http',
-  'reply_dropped',
-  'handler_failed',
-  'webhook_unauthorized',
-  'webhook_invalid',
-  'webhook_overloaded',
-  'unknown',
-] as const;
-export type ErrorKind = (typeof ERROR_KINDS)[number];
+import { ERROR_KINDS, type ErrorKind } from '../errors/registry.js';
 
 export class ServiceMetrics {
   readonly registry = new Registry();
@@ -66,6 +48,7 @@ export class ServiceMetrics {
     for (const result of ['success', 'failure'] as const) this.reloads.inc({ result }, 0);
   }
 
+  /** Counts one error of `kind` (hearsay_errors_total's labels are the kinds of the error registry). */
   error(kind: ErrorKind): void {
     this.errors.inc({ kind });
   }

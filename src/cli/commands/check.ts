@@ -6,7 +6,7 @@ import { Command } from 'commander';
 import { checkRules } from '../../rules/load.js';
 import { describeFsError } from '../../rules/rule-files.js';
 import { displayPath, plural } from '../display-path.js';
-import { FAILURE_EXIT_CODE, OK_EXIT_CODE, USAGE_EXIT_CODE } from '../exit-codes.js';
+import { FAILURE_EXIT_CODE, OK_EXIT_CODE, USAGE_EXIT_CODE } from '../../errors/exit-codes.js';
 
 export function checkCommand(): Command {
   return new Command('check')

@@ -3,7 +3,7 @@
 import { Command } from 'commander';
 import { relative } from 'node:path';
 import { ScaffoldError, writeProject } from '../../scaffold/write-project.js';
-import { FAILURE_EXIT_CODE, OK_EXIT_CODE } from '../exit-codes.js';
+import { FAILURE_EXIT_CODE, OK_EXIT_CODE } from '../../errors/exit-codes.js';
 import { hearsayInvocation } from '../invocation.js';
 
 function aligned(rows: Array<[string, string]>): string[] {

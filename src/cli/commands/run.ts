@@ -8,7 +8,7 @@ import type { Logger } from '../../log/logger.js';
 import { processSecrets } from '../../log/secrets.js';
 import { StartupError } from '../../service/errors.js';
 import { startService, type RunningService } from '../../service/start.js';
-import { FAILURE_EXIT_CODE, OK_EXIT_CODE, USAGE_EXIT_CODE } from '../exit-codes.js';
+import { FAILURE_EXIT_CODE, OK_EXIT_CODE, USAGE_EXIT_CODE } from '../../errors/exit-codes.js';
 import { addSettingOptions, serviceLogger, settingFlagValues } from '../setting-options.js';
 
 export function runCommand(): Command {

@@ -3,7 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger, LOG_LEVELS } from '../../log/logger.js';
 import { listenFailureMessage, SANDBOX_LISTEN_HINTS } from '../../ops/listen-failure.js';
 import { hostForUrl } from '../../demo/free-port.js';
-import { FAILURE_EXIT_CODE, OK_EXIT_CODE } from '../exit-codes.js';
+import { FAILURE_EXIT_CODE, OK_EXIT_CODE } from '../../errors/exit-codes.js';
 import { hearsayInvocation } from '../invocation.js';
 
 function parsePort(value: string): number {

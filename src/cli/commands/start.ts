@@ -4,11 +4,11 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, type ServiceConfig } from '../../config/index.js';
 import { loadDemoSettings } from '../../demo/demo-config.js';
 import type { EmbeddedDemo } from '../../demo/embedded-demo.js';
-import { DemoError } from '../../demo/errors.js';
+import { HearsayError } from '../../errors/hearsay-error.js';
 import type { Logger } from '../../log/logger.js';
 import { processSecrets } from '../../log/secrets.js';
 import { StartupError } from '../../service/errors.js';
-import { FAILURE_EXIT_CODE, OK_EXIT_CODE, USAGE_EXIT_CODE } from '../exit-codes.js';
+import { FAILURE_EXIT_CODE, OK_EXIT_CODE, USAGE_EXIT_CODE } from '../../errors/exit-codes.js';
 import { addSettingOptions, serviceLogger, settingFlagValues, type SettingFlag } from '../setting-options.js';
 import { hearsayInvocation } from '../invocation.js';
 import { runCommand } from './run.js';
@@ -90,11 +90,10 @@ async function runDemo({ host, port, configPath, flags }: DemoArguments): Promis
   } catch (error) {
     if (error instanceof StartupError) {
       for (const line of error.details) process.stderr.write(`${processSecrets.scrub(line)}\n`);
-    } else if (!(error instanceof DemoError || error instanceof ConfigError)) {
+    } else if (!(error instanceof HearsayError)) {
       throw error;
     }
-    const message = error instanceof ConfigError ? error.problems.map((p) => p.format()).join('\n') : error.message;
-    process.stderr.write(`hearsay start: ${processSecrets.scrub(message)}\n`);
+    process.stderr.write(`hearsay start: ${processSecrets.scrub(error.message)}\n`);
     return FAILURE_EXIT_CODE;
   }
   logger.info(

@@ -13,7 +13,7 @@ import type { UserRecord } from '../../journal/journal-state.js';
 import { botStateDir, JOURNAL_FILE, UpdateJournal } from '../../journal/update-journal.js';
 import { createLogger } from '../../log/logger.js';
 import { processSecrets } from '../../log/secrets.js';
-import { FAILURE_EXIT_CODE, OK_EXIT_CODE, USAGE_EXIT_CODE } from '../exit-codes.js';
+import { FAILURE_EXIT_CODE, OK_EXIT_CODE, USAGE_EXIT_CODE } from '../../errors/exit-codes.js';
 
 export function stateCommand(): Command {
   const command = new Command('state').description('show or forget what the bot keeps about a user (variables and unfinished flows)');

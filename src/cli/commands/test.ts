@@ -9,7 +9,7 @@ import { runSession, type SessionOutcome } from '../../conversation-tests/test-s
 import { updateTestFiles } from '../../conversation-tests/update-tests.js';
 import type { TestResult } from '../../conversation-tests/run-tests.js';
 import { displayPath, plural } from '../display-path.js';
-import { FAILURE_EXIT_CODE, OK_EXIT_CODE, USAGE_EXIT_CODE } from '../exit-codes.js';
+import { FAILURE_EXIT_CODE, OK_EXIT_CODE, USAGE_EXIT_CODE } from '../../errors/exit-codes.js';
 
 interface TestOptions {
   rules: string;

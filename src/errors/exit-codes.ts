@@ -1,4 +1,4 @@
-// Exit codes shared by every command, as documented in the README.
+// Exit codes shared by every command, as documented in the README; each error code in the registry names one.
 export const OK_EXIT_CODE = 0;
 /** `check` found problems; `run` failed after starting. */
 export const FAILURE_EXIT_CODE = 1;
