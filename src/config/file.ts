@@ -1,10 +1,10 @@
 // Reads and validates the YAML config file: every problem at once, each with its file position.
 import { readFile } from 'node:fs/promises';
-import { configSchema, type ConfigFile } from '../generated/config-schema.js';
+import type { ConfigFile } from '../generated/config-schema.js';
 // The rules loader's position-keeping YAML parser, shared so both kinds of file report positions alike.
 import { parseYaml } from '../yaml/source.js';
 import { ConfigError, ConfigProblem } from './errors.js';
-import { describeSchemaError, validatorFor } from './schema-messages.js';
+import { describeSchemaError, validateConfigDocument as validateFile } from './schema-messages.js';
 
 export interface LoadedConfigFile {
   path: string;
@@ -13,8 +13,6 @@ export interface LoadedConfigFile {
   /** Where each dotted setting key was written, for later error messages. */
   positionOf(key: string): { line: number; column: number };
 }
-
-const validateFile = validatorFor(configSchema);
 
 export async function readConfigFile(path: string, displayPath = path): Promise<LoadedConfigFile> {
   let text: string;

@@ -2,11 +2,23 @@
 // Values of secret settings are never echoed back.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { nearest } from '../diagnostics/suggest.js';
+import { configSchema } from '../generated/config-schema.js';
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
+/**
+ * The config schema, compiled once (a constant, like a compiled regex). A config file is checked against it
+ * whole; one value from the environment or a flag is checked by placing it alone in an otherwise empty document.
+ */
+export const validateConfigDocument: ValidateFunction = new Ajv2020({ allErrors: true, strict: true, verbose: true }).compile(configSchema);
 
-export function validatorFor(schema: object): ValidateFunction {
-  return ajv.compile(schema);
+/** The schema's messages for one setting's value (`polling.timeout` = 99), each naming the setting. */
+export function settingValueMessages(key: string, value: unknown): string[] {
+  const document: Record<string, unknown> = {};
+  const parts = key.split('.');
+  let node = document;
+  for (const part of parts.slice(0, -1)) node = node[part] = {} as Record<string, unknown>;
+  node[parts.at(-1)!] = value;
+  if (validateConfigDocument(document)) return [];
+  return (validateConfigDocument.errors ?? []).map((error) => describeSchemaError(error, value, key).message);
 }
 
 const SECRET_SETTINGS = new Set(['webhook.secret']);

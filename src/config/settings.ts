@@ -1,5 +1,6 @@
 // The one table of every service setting: where it lives in the file, its environment variable, its flag
-// and its default. The loader, the `run` command's options and docs/configuration.md all follow it.
+// and its default. The loader, the `run` command's options and docs/configuration.md all follow it
+// (tests hold docs/configuration.md and hearsay.example.yaml to it).
 
 export type SettingKind = 'string' | 'integer' | 'number' | 'boolean' | 'listen' | 'path' | 'url' | 'enum';
 
@@ -10,8 +11,14 @@ export interface SettingSpec {
   /** Long flag of `hearsay run`, or null when the setting must not appear on a command line (secrets). */
   flag: string | null;
   kind: SettingKind;
-  /** The default as a string for the docs; `undefined` when there is none. */
+  /**
+   * The default, written as in an environment variable (`30`, `true`, `127.0.0.1:8080`): the one place defaults
+   * live — the loader reads it as it reads the variable, the flags' help and docs/configuration.md show it.
+   * `undefined` when there is none.
+   */
   defaultText?: string;
+  /** `defaultText` only describes a default worked out at load time (from the token, at random). */
+  computedDefault?: true;
   meaning: string;
 }
 
@@ -90,6 +97,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--webhook-path',
     kind: 'string',
     defaultText: '/hearsay/<hash of the token>',
+    computedDefault: true,
     meaning: 'Path of the webhook endpoint.',
   },
   {
@@ -98,6 +106,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: null,
     kind: 'string',
     defaultText: 'random at each start',
+    computedDefault: true,
     meaning: 'Secret checked in X-Telegram-Bot-Api-Secret-Token (1–256 of `A-Z a-z 0-9 _ -`).',
   },
   {

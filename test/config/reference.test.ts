@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Secrets } from '../../src/log/secrets.js';
 import { SETTINGS, loadConfig } from '../../src/config/index.js';
+import { defaultValue } from '../../src/config/layers.js';
+import { settingValueMessages } from '../../src/config/schema-messages.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 
@@ -16,6 +18,16 @@ describe('configuration reference', () => {
       if (spec.flag) expect(row).toContain(`\`${spec.flag}\``);
       if (spec.defaultText) expect(row).toContain(`\`${spec.defaultText}\``);
     }
+  });
+
+  it('every default lives in the settings table and is a valid value of its setting', () => {
+    for (const spec of SETTINGS) {
+      const value = defaultValue(spec);
+      if (spec.defaultText === undefined || spec.computedDefault) expect(value, spec.key).toBeUndefined();
+      else expect(settingValueMessages(spec.key, value), spec.key).toEqual([]);
+    }
+    expect(defaultValue(SETTINGS.find((s) => s.key === 'rate_limits.enabled')!)).toBe(true);
+    expect(defaultValue(SETTINGS.find((s) => s.key === 'api.timeout')!)).toBe(10);
   });
 
   it('hearsay.example.yaml is a valid config file whose values match the documented defaults', async () => {
