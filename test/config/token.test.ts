@@ -36,6 +36,8 @@ describe('the token shape', () => {
     });
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/hearsay run: environment variable BOT_TOKEN: the token is not shaped like a bot token/);
+    // The last line names the registered code the operations guide explains.
+    expect(result.stderr.trimEnd().split('\n').at(-1)).toBe('hearsay run: error code HS_ERR_CONFIG_INVALID (docs/operations.md, Error codes)');
     expect(result.stderr).not.toContain('NoColonHereAtAll');
   });
 });

@@ -8,7 +8,8 @@ import type { Logger } from '../../log/logger.js';
 import { processSecrets } from '../../log/secrets.js';
 import { StartupError } from '../../service/errors.js';
 import { startService, type RunningService } from '../../service/start.js';
-import { FAILURE_EXIT_CODE, OK_EXIT_CODE, USAGE_EXIT_CODE } from '../../errors/exit-codes.js';
+import { FAILURE_EXIT_CODE, OK_EXIT_CODE } from '../../errors/exit-codes.js';
+import { reportFailure } from '../failure-output.js';
 import { addSettingOptions, serviceLogger, settingFlagValues } from '../setting-options.js';
 
 export function runCommand(): Command {
@@ -33,8 +34,7 @@ async function run(configPath: string | undefined, flags: Record<string, string 
     config = await loadConfig({ ...(configPath !== undefined ? { configPath } : {}), flags, secrets: processSecrets });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    for (const problem of error.problems) process.stderr.write(`hearsay run: ${processSecrets.scrub(problem.format())}\n`);
-    return USAGE_EXIT_CODE;
+    return reportFailure('run', error);
   }
   const logger = serviceLogger(config);
 

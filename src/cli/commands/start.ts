@@ -8,7 +8,8 @@ import { HearsayError } from '../../errors/hearsay-error.js';
 import type { Logger } from '../../log/logger.js';
 import { processSecrets } from '../../log/secrets.js';
 import { StartupError } from '../../service/errors.js';
-import { FAILURE_EXIT_CODE, OK_EXIT_CODE, USAGE_EXIT_CODE } from '../../errors/exit-codes.js';
+import { FAILURE_EXIT_CODE, OK_EXIT_CODE } from '../../errors/exit-codes.js';
+import { reportFailure } from '../failure-output.js';
 import { addSettingOptions, serviceLogger, settingFlagValues, type SettingFlag } from '../setting-options.js';
 import { hearsayInvocation } from '../invocation.js';
 import { runCommand } from './run.js';
@@ -77,8 +78,7 @@ async function runDemo({ host, port, configPath, flags }: DemoArguments): Promis
     settings = await loadDemoSettings(configOptions);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    for (const problem of error.problems) process.stderr.write(`hearsay start: ${processSecrets.scrub(problem.format())}\n`);
-    return USAGE_EXIT_CODE;
+    return reportFailure('start', error);
   }
   const logger = serviceLogger(settings);
 
@@ -88,11 +88,9 @@ async function runDemo({ host, port, configPath, flags }: DemoArguments): Promis
     const { startEmbeddedDemo } = await import('../../demo/embedded-demo.js');
     demo = await startEmbeddedDemo({ ...configOptions, host, port, settings, logger, hearsayCommand: hearsayInvocation() });
   } catch (error) {
-    if (error instanceof StartupError) {
-      for (const line of error.details) process.stderr.write(`${processSecrets.scrub(line)}\n`);
-    } else if (!(error instanceof HearsayError)) {
-      throw error;
-    }
+    if (error instanceof HearsayError) return reportFailure('start', error);
+    if (!(error instanceof StartupError)) throw error;
+    for (const line of error.details) process.stderr.write(`${processSecrets.scrub(line)}\n`);
     process.stderr.write(`hearsay start: ${processSecrets.scrub(error.message)}\n`);
     return FAILURE_EXIT_CODE;
   }
