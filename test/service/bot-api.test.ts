@@ -1,6 +1,8 @@
 // The service's client as it is composed once for every caller: start-up calls retry a 502 (the service
 // starts), a refused token is asked once and ends the start, setWebhook retries, each request is counted
 // per method and outcome, and /healthz follows the last request.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log/logger.js';
@@ -53,6 +55,19 @@ describe('the service client', () => {
     expect((error as StartupError).failure).toBe('unauthorized');
     expect((error as Error).message).toMatch(/^the token was rejected \(401 Unauthorized\); check BOT_TOKEN/);
     expect((await requests(sandbox.baseUrl, bot.username)).getme).toBe(1);
+  });
+
+  it('a wrong BASE_URL (nothing listening) still ends the start with the unreachable message, after the start-up attempts', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const error = await startInProcess(`http://127.0.0.1:${port}`, '123:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA').then(
+      ({ service }) => service.stop().then(() => null),
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(StartupError);
+    expect((error as Error).message).toBe(`cannot reach the Bot API at http://127.0.0.1:${port}: getme failed: network error ECONNREFUSED`);
   });
 
   it('setWebhook retries a 502; /healthz follows the last request', async () => {
