@@ -31,20 +31,22 @@ export function createServiceBotApi({ config, logger, metrics, health, transport
 }
 
 /**
- * How each method is retried. Sends and edits: delivery.max_attempts, with no time budget (a reply waits out a
- * long outage rather than being lost). Start-up calls: a few attempts within seconds, so a wrong BASE_URL still
- * fails fast. getupdates: once — polling runs its own loop (409 conflicts, webhook-active) around it.
+ * How each method is retried. Sends: delivery.max_attempts, with no time budget (a reply waits out a long outage
+ * rather than being lost). A press's answer and an edit: once (an unanswered press only spins a while, a failed
+ * edit leaves the old text; neither should hold up the chat). Start-up calls: a few attempts within seconds, so a
+ * wrong BASE_URL still fails fast. getupdates: once — polling runs its own loop around it (409 conflicts, a
+ * webhook still set, a poll is never given up).
  */
 export function retryPolicies(maxAttempts: number): Partial<Record<MethodName, Partial<RetryPolicy>>> {
-  const delivery: Partial<RetryPolicy> = { maxAttempts, budgetMs: Infinity };
+  const once: Partial<RetryPolicy> = { maxAttempts: 1 };
   return {
-    sendmessage: delivery,
-    editmessagetext: delivery,
-    answercallbackquery: STARTUP_RETRY_POLICY,
+    sendmessage: { maxAttempts, budgetMs: Infinity },
+    editmessagetext: once,
+    answercallbackquery: once,
     getme: STARTUP_RETRY_POLICY,
     setwebhook: STARTUP_RETRY_POLICY,
     deletewebhook: STARTUP_RETRY_POLICY,
     getwebhookinfo: STARTUP_RETRY_POLICY,
-    getupdates: { maxAttempts: 1 },
+    getupdates: once,
   };
 }
