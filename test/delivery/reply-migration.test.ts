@@ -7,6 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BotApiClient } from '../../src/api/client.js';
 import { ReplySender } from '../../src/delivery/reply-sender.js';
 import { createLogger } from '../../src/log/logger.js';
+import { ServiceMetrics } from '../../src/ops/metrics.js';
+import { serviceApi } from '../support/service-api.js';
 
 const logger = createLogger({ level: 'silent' });
 const OLD = -4242;
@@ -51,7 +53,8 @@ describe('a group that became a supergroup', () => {
       token: '7:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
       logger,
     });
-    const sender = new ReplySender({ api: client, logger, maxAttempts: 3 });
+    const metrics = new ServiceMetrics({ processMetrics: false });
+    const sender = new ReplySender({ api: serviceApi(client, { logger, metrics, maxAttempts: 3 }), logger, metrics });
     const text = `${'a'.repeat(4000)}\n${'b'.repeat(200)}`;
     const outcome = await sender.send({ ruleId: 'r', chatId: OLD, text, replyToMessageId: 9 });
     expect(outcome).toEqual({ sent: 2, dropped: false });
