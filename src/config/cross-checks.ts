@@ -36,6 +36,21 @@ export function crossCheck(settings: ResolvedSettings, { env, cwd, secrets }: Ch
   checkUrls(settings, problems);
   const store = readStoreSetting(settings.get<string>('store'), settings.sourceOf('store'), env, cwd, secrets);
   if (Array.isArray(store)) problems.push(...store);
+  // Replicas behind one URL: each calls setwebhook at start, so a secret made up by each would lock the others out.
+  if (
+    !Array.isArray(store) &&
+    store.kind === 'redis' &&
+    settings.get<IngressMode>('ingress.mode') === 'webhook' &&
+    settings.get('webhook.secret') === undefined
+  ) {
+    problems.push(
+      new ConfigProblem(
+        'webhook.secret',
+        settings.sourceOf('store'),
+        'with a Redis store in webhook mode, set webhook.secret (HEARSAY_WEBHOOK_SECRET) to one value shared by every replica',
+      ),
+    );
+  }
   checkWebhook(settings, problems);
   checkBaseUrlHasNoToken(settings, problems);
   return { webhookListen, adminListen, store: Array.isArray(store) ? { kind: 'file' } : store };

@@ -224,6 +224,11 @@ export const ERRORS = {
     'too many webhook updates in flight',
     'Answered 503 (the service retries); raise delivery.max_pending or the capacity behind it.',
   ),
+  HS_ERR_STORE_UNAVAILABLE: counted(
+    'store_unavailable',
+    'the Redis store is unavailable (%s)',
+    'Updates wait (webhook 503, polling unconfirmed) and resume by themselves once Redis is back; check the Redis server and store (HEARSAY_STORE).',
+  ),
   HS_ERR_UNKNOWN: counted('unknown', '%s', 'A failure of no known kind; the log line has it.'),
 } as const satisfies Record<string, ErrorSpec>;
 

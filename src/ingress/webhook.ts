@@ -11,7 +11,7 @@ import { formatListenAddress } from '../config/listen-address.js';
 import type { Logger } from '../log/logger.js';
 import type { HealthState } from '../ops/health.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
-import { UnstorableUpdateError } from '../pipeline/ports.js';
+import { StoreUnavailableError, UnstorableUpdateError } from '../pipeline/ports.js';
 import type { AcceptOutcome } from '../pipeline/update-pipeline.js';
 import { registerOpsRoutes } from '../ops/ops-routes.js';
 import { serverUrl } from '../ops/server-url.js';
@@ -156,6 +156,12 @@ export class WebhookIngress {
         metrics.error('webhook_invalid');
         logger.warn({ update_id: id, problem: error.message }, 'webhook update cannot be stored; refused');
         return reply.code(400).send({ ok: false, error: 'update cannot be stored (nested too deeply)' });
+      }
+      if (error instanceof StoreUnavailableError) {
+        // Logged once by the store when the outage began: the service resends the update after Retry-After.
+        metrics.error('store_unavailable');
+        logger.debug({ update_id: id }, 'the store is unavailable; asking the service to resend the update');
+        return unavailable(reply, 'the store is unavailable');
       }
       metrics.error('unknown');
       logger.error({ err: error, update_id: id }, 'cannot keep the update in the inbox; asking the service to resend it');

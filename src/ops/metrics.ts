@@ -39,10 +39,16 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
   readonly rulesActive = new Gauge({ name: 'hearsay_rules_active', help: 'Rules in the active rule set.', registers: [this.registry] });
+  readonly storeAvailable = new Gauge({
+    name: 'hearsay_store_available',
+    help: '1 while the store (file or Redis) can be used, 0 during an outage.',
+    registers: [this.registry],
+  });
 
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
     this.reloadSuccess.set(1);
+    this.storeAvailable.set(1);
     // Every kind starts at zero so dashboards see the series before the first error.
     for (const kind of ERROR_KINDS) this.errors.inc({ kind }, 0);
     for (const result of ['success', 'failure'] as const) this.reloads.inc({ result }, 0);

@@ -114,6 +114,15 @@ export class SequenceAbortedError extends Error {
   }
 }
 
+/**
+ * The store cannot be used right now (a networked store is down or restarting): nothing was written. The
+ * update is not finished — polling leaves it unconfirmed, a webhook answers 503, the inbox keeps it — and is
+ * handled once the store is back. Never a reason to drop an update.
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+}
+
 /** The update cannot be stored (e.g. nested too deeply to serialise): it is refused, never acknowledged. */
 export class UnstorableUpdateError extends Error {
   override readonly name = 'UnstorableUpdateError';

@@ -2,6 +2,7 @@
 // decide → perform the actions → commit (done + state changes, one record) → the ingress confirms. The
 // ledger alone decides what was handled; ingress adapters only hand updates in and learn when they may
 // confirm the offset or answer 200.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { TokenRejectedError } from '../api/failure.js';
 import type { Update } from '../api/types.js';
 import type { Action } from '../engine/actions.js';
@@ -12,6 +13,7 @@ import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 import {
   SequenceAbortedError,
+  StoreUnavailableError,
   type AcceptResult,
   type ChatSequencer,
   type ChatStateStore,
@@ -67,6 +69,10 @@ export interface UpdatePipelineOptions {
  */
 export type AcceptOutcome = 'accepted' | 'duplicate' | 'overloaded' | 'id_busy';
 
+/** Waits between commits while the store is unavailable: soon at first, then at most every second. */
+const COMMIT_RETRY_FIRST_MS = 50;
+const COMMIT_RETRY_MAX_MS = 1000;
+
 export class UpdatePipeline {
   /** Updates in this run's hands (being stored, queued or running), by id: a second delivery joins the first. */
   private readonly flights = new Map<number, Promise<void>>();
@@ -100,10 +106,14 @@ export class UpdatePipeline {
     return 'accepted';
   }
 
-  /** Start-up: what an earlier run stored and never finished, oldest first, ahead of anything new in its chat. */
+  /**
+   * Start-up: what an earlier run stored and never finished, oldest first, ahead of anything new in its chat.
+   * On a shared store, also while running: what an outage cut short and what dead replicas left.
+   */
   async replayPending(): Promise<number> {
     const pending = await this.options.ledger.pending();
-    for (const update of pending) this.keepForNextRun(this.handle(update), update.update_id);
+    // A shared store is asked again while running: an update this run is still storing is queued by its accept.
+    for (const update of pending) if (!this.storing.has(update.update_id)) this.keepForNextRun(this.handle(update), update.update_id);
     return pending.length;
   }
 
@@ -158,7 +168,7 @@ export class UpdatePipeline {
       if (effects.length > 0) await ledger.begin(update);
       const outcome = await this.options.perform(effects, { update, ruleId: decision.ruleId }, signal);
       const commit = changes.length > 0 ? { scope, changes } : null;
-      await ledger.commit(update, commit);
+      await this.commitOnceStored(update, commit, signal);
       if (commit) this.options.onStateCommitted?.(commit);
       this.logHandled(update, event, decision.ruleId, started, outcome);
     } catch (error) {
@@ -205,14 +215,31 @@ export class UpdatePipeline {
     this.options.logger.info({ chat_id: chatId, user_id: userId, rule: decision.ruleId }, 'flow timed out');
   }
 
+  /**
+   * The replies are out: a store that is down now must not make the update run again (it would answer
+   * twice), so the commit waits for the store, holding the chat's turn; only a stop cuts it short (the update
+   * is then in doubt for the next run).
+   */
+  private async commitOnceStored(update: Update, state: StateCommit | null, signal: AbortSignal): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.options.ledger.commit(update, state);
+      } catch (error) {
+        if (!(error instanceof StoreUnavailableError)) throw error;
+        await sleep(Math.min(COMMIT_RETRY_MAX_MS, COMMIT_RETRY_FIRST_MS * 2 ** attempt), undefined, { signal });
+      }
+    }
+  }
+
   /** A refused token stops everything; a stop leaves the update unfinished; anything else drops it for good. */
   private async onFailure(update: Update, error: unknown, signal: AbortSignal): Promise<void> {
     if (error instanceof TokenRejectedError) {
       this.stopForToken(error);
       throw error;
     }
-    if (signal.aborted) throw error;
-    // A bug or a store failure must not stall the chat: log it, count it, move on.
+    // A store that is down is no reason to drop the update: it stays unfinished and is handled again once it is back.
+    if (signal.aborted || error instanceof StoreUnavailableError) throw error;
+    // A bug must not stall the chat: log it, count it, move on.
     this.options.logger.error({ err: error, update_id: update.update_id }, 'update handler failed; update dropped');
     this.options.metrics.error('handler_failed');
     await this.options.ledger.commit(update, null).catch(() => undefined);
@@ -270,9 +297,12 @@ export class UpdatePipeline {
 
   /** Stored in the inbox and cut short by a stop or a refused token: the next start handles it. */
   private keepForNextRun(work: Promise<void>, id: number): void {
-    work.catch((error: unknown) =>
-      this.options.logger.warn({ err: error, update_id: id }, 'update not handled before shutdown; kept in the inbox for the next start'),
-    );
+    work.catch((error: unknown) => {
+      // The outage itself is logged once by the store; each update it holds up is not worth a line of its own.
+      if (error instanceof StoreUnavailableError)
+        this.options.logger.debug({ update_id: id }, 'update not handled: the store is unavailable; kept in the inbox');
+      else this.options.logger.warn({ err: error, update_id: id }, 'update not handled before shutdown; kept in the inbox for the next start');
+    });
   }
 }
 

@@ -19,7 +19,8 @@ import { createActionPerformer } from './perform-actions.js';
 import { startIngress } from './start-ingress.js';
 import { onRuleReload, startRules } from './start-rules.js';
 import type { OpenedStore } from './state-store.js';
-import { openStateStore, requireAvailableStore } from './state-store.js';
+import { openStateStore } from './state-store.js';
+import { watchSharedStore } from './shared-store.js';
 import { createStop } from './stop.js';
 import { FlowTimeouts } from './flow-timeouts.js';
 import { serveStateRequests } from './state-requests.js';
@@ -53,7 +54,6 @@ export interface RunningService {
 
 export async function startService(config: ServiceConfig, options: StartServiceOptions): Promise<RunningService> {
   const { logger } = options;
-  requireAvailableStore(config);
   const metrics = new ServiceMetrics();
   const health = new HealthState(config.mode);
   const cleanups: Array<() => Promise<void>> = [];
@@ -72,7 +72,7 @@ export async function startService(config: ServiceConfig, options: StartServiceO
     cleanups.push(() => rawApi.close());
     const bot = await identifyBot(api, config);
     logger.info({ bot: bot.username, mode: config.mode, rules: rules.current.rules.length }, 'bot identified');
-    const store = openStateStore(config, bot, logger);
+    const store = await openStateStore(config, bot, logger);
     cleanups.push(() => store.close());
 
     // A 401 while running: stop taking updates at once (webhook: 503, polling: no more fetching) and end
@@ -100,7 +100,8 @@ export async function startService(config: ServiceConfig, options: StartServiceO
       if (problems.length === 0) void timeouts.schedule();
     });
     cleanups.push(async () => unsubscribe());
-    const requests = serveStateRequests(store, logger);
+    // `hearsay state` reaches a running instance through files in its state directory: the file store only.
+    const requests = store.redis ? { close: async () => undefined } : serveStateRequests(store, logger);
     cleanups.push(() => requests.close());
     const closeStore = async () => {
       unsubscribe();
@@ -110,7 +111,14 @@ export async function startService(config: ServiceConfig, options: StartServiceO
     };
     const ingress = await startIngress({ config, api, pipeline, logger, metrics, health });
     intake.onFail(() => ingress.stopAccepting());
-    const stop = createStop({ shutdownTimeoutMs: config.delivery.shutdownTimeoutMs, logger, pipeline, ingress, rules, api: rawApi, closeStore });
+    // A shared store: outages on /healthz and in the metrics, and work left in it (an outage, a dead replica) picked up.
+    const unwatch = store.redis ? watchSharedStore({ redis: store.redis, pipeline, health, metrics, logger }) : () => undefined;
+    cleanups.push(async () => unwatch());
+    const stopService = createStop({ shutdownTimeoutMs: config.delivery.shutdownTimeoutMs, logger, pipeline, ingress, rules, api: rawApi, closeStore });
+    const stop = () => {
+      unwatch();
+      return stopService();
+    };
     return {
       mode: config.mode,
       botUsername: bot.username,

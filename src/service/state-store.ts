@@ -1,29 +1,40 @@
-// The store part of the service: the instance lock first (a second instance must leave the first one's
-// state and webhook alone), then the file-backed ledger and chat-state store in the bot's own directory.
+// The store part of the service: the file store (the instance lock first — a second instance must leave
+// the first one's state and webhook alone — then the file-backed ledger and chat-state store in the bot's own
+// directory), or the Redis store that several replicas share (no lock: replicas are the point).
 import type { ServiceConfig } from '../config/types.js';
 import { FileLedger } from '../journal/file-ledger.js';
 import { InstanceLock, InstanceLockedError } from '../journal/instance-lock.js';
 import { botStateDir } from '../journal/update-journal.js';
 import type { Logger } from '../log/logger.js';
+import type { ChatStateStore, UpdateLedger } from '../pipeline/ports.js';
+import { openRedisStore, type OpenedRedisStore } from '../store/redis/open-redis-store.js';
 import type { BotIdentity } from './bot-identity.js';
 import { StartupError } from './errors.js';
 
 /** The locked, opened store; `close` writes what is left and releases the lock. */
 export interface OpenedStore {
-  readonly ledger: FileLedger;
-  /** The bot's own directory in the data dir (journal, lock, state requests). */
+  readonly ledger: UpdateLedger & ChatStateStore;
+  /** The bot's own directory in the data dir (journal, lock, state requests; unused by a Redis store). */
   readonly stateDir: string;
+  /** The Redis store's outage reports and takeover pace; null for the file store. */
+  readonly redis: OpenedRedisStore | null;
   close(): Promise<void>;
 }
 
-/** Before anything starts: the store the configuration names must be one this build can run on. */
-export function requireAvailableStore(config: Pick<ServiceConfig, 'store'>): void {
-  // The Redis store is read and checked already; the service runs on it once its ledger is wired in.
-  if (config.store.kind === 'redis') throw new StartupError('state', `store ${config.store.url}: the Redis store is not available in this build yet`);
-}
-
-/** Locks the bot's state directory and opens the file ledger in it; StartupErrors name the data directory. */
-export function openStateStore(config: Pick<ServiceConfig, 'dataDir' | 'mode' | 'state'>, bot: BotIdentity, logger: Logger): OpenedStore {
+/** The store the configuration names: the file ledger in the bot's locked state directory, or the shared Redis store; StartupErrors say what to check. */
+export async function openStateStore(
+  config: Pick<ServiceConfig, 'dataDir' | 'mode' | 'store' | 'state'>,
+  bot: BotIdentity,
+  logger: Logger,
+): Promise<OpenedStore> {
+  if (config.store.kind === 'redis') {
+    try {
+      const redis = await openRedisStore({ config: config.store, botId: bot.id, inbox: config.mode === 'webhook', logger, stateTtlMs: config.state.ttlMs });
+      return { ledger: redis.ledger, stateDir: botStateDir(config.dataDir, bot.id), redis, close: redis.close };
+    } catch (error) {
+      throw new StartupError('state', `${(error as Error).message}; check store (HEARSAY_STORE) and the store password`, [], { cause: error });
+    }
+  }
   const stateDir = botStateDir(config.dataDir, bot.id);
   let lock: InstanceLock;
   try {
@@ -53,6 +64,7 @@ export function openStateStore(config: Pick<ServiceConfig, 'dataDir' | 'mode' | 
   return {
     ledger,
     stateDir,
+    redis: null,
     close: async () => {
       try {
         await ledger.close();

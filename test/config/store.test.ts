@@ -96,6 +96,12 @@ describe('store setting', () => {
     }
   });
 
+  it('in webhook mode with a Redis store, asks for a webhook secret shared by the replicas', async () => {
+    const env = { HEARSAY_STORE: 'redis://127.0.0.1/0', HEARSAY_MODE: 'webhook', HEARSAY_WEBHOOK_URL: 'https://bot.example.com' };
+    expect((await problemsOf(load({ env }))).join('\n')).toMatch(/set webhook.secret \(HEARSAY_WEBHOOK_SECRET\) to one value shared by every replica/);
+    expect((await load({ env: { ...env, HEARSAY_WEBHOOK_SECRET: 'shared_secret-1' } })).store.kind).toBe('redis');
+  });
+
   it('hearsay run never prints a store password, whether it comes from the URL or the environment', async () => {
     const rules = join(dir, 'rules');
     await writeFile(join(dir, 'bot.yaml'), 'rules:\n  - id: hi\n    pattern: hi\n    reply: hello\n');

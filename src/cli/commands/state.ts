@@ -57,8 +57,10 @@ async function runState(op: StateRequest['op'], options: { user: string; config?
     if (!(error instanceof ConfigError)) throw error;
     return fail(error.problems.map((p) => p.format()).join('; '), USAGE_EXIT_CODE);
   }
-  // The Redis store is configured but not wired yet (as for hearsay run): nothing to read or forget there.
-  if (config.store.kind === 'redis') return fail('the Redis store is not available in this build yet', FAILURE_EXIT_CODE);
+  // The command works on the journal in the data directory; the Redis store has no such reader yet.
+  if (config.store.kind === 'redis') {
+    return fail('hearsay state reads the file store only; with a Redis store (store: redis://…) it is not available yet', FAILURE_EXIT_CODE);
+  }
   const stateDir = botStateDir(config.dataDir, Number(config.token.split(':')[0]));
   let record: UserRecord;
   try {

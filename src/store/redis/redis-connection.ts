@@ -1,0 +1,130 @@
+// One connection to the Redis store, and what the service must know about it: whether it can be used right
+// now. Commands fail at once while it is down (no offline queue: a webhook must hear 503 now, not after a
+// reconnect), the outage is logged once with its kind and once when it ends, and listeners (health, metrics)
+// are told; reconnecting goes on by itself, with a capped backoff.
+import { Redis } from 'ioredis';
+import type { RedisStoreConfig } from '../../config/store.js';
+import type { Logger } from '../../log/logger.js';
+
+/** Why the store cannot be used: a connection error code (ECONNREFUSED, ETIMEDOUT…), `LOADING`, `NOAUTH`, or `closed`. */
+export type StoreOutageKind = string;
+
+/** Told whenever the store becomes unusable (with the kind) or usable again (null). */
+export type AvailabilityListener = (outage: StoreOutageKind | null) => void;
+
+export interface RedisConnectionOptions {
+  config: RedisStoreConfig;
+  logger: Logger;
+  /** How long to wait for a connection or a command before counting the store as down. */
+  timeoutMs?: number;
+}
+
+const RECONNECT_CAP_MS = 2000;
+
+/** Opens the connection and waits until the server answers; rejects with what went wrong (never the password). */
+export async function connectRedis(options: RedisConnectionOptions): Promise<RedisConnection> {
+  const connection = new RedisConnection(options);
+  try {
+    await connection.client.connect();
+    await connection.client.ping();
+  } catch (error) {
+    connection.client.disconnect();
+    throw new Error(`cannot reach the Redis store at ${options.config.url}: ${describeRedisError(error)}`, { cause: error });
+  }
+  return connection;
+}
+
+export class RedisConnection {
+  readonly client: Redis;
+  private outage: StoreOutageKind | null = null;
+  private readonly listeners = new Set<AvailabilityListener>();
+  private closed = false;
+
+  constructor(private readonly options: RedisConnectionOptions) {
+    const { config } = options;
+    const timeout = options.timeoutMs ?? 5000;
+    this.client = new Redis({
+      host: config.host,
+      port: config.port,
+      db: config.db,
+      ...(config.username ? { username: config.username } : {}),
+      ...(config.password ? { password: config.password } : {}),
+      ...(config.tls ? { tls: { servername: config.host } } : {}),
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: timeout,
+      commandTimeout: timeout,
+      retryStrategy: (times) => (this.closed ? null : Math.min(100 * times, RECONNECT_CAP_MS)),
+      // A restarted server answers LOADING while it reads its AOF: a failure now, retried by the caller later.
+      reconnectOnError: () => false,
+    });
+    this.client.on('error', (error: unknown) => this.down(kindOf(error)));
+    this.client.on('close', () => this.down('closed'));
+    this.client.on('ready', () => this.up());
+  }
+
+  /** Null while usable; otherwise why not. */
+  get unavailable(): StoreOutageKind | null {
+    return this.outage;
+  }
+
+  onAvailability(listener: AvailabilityListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Counts a failed command: an error that says the server cannot serve (LOADING, READONLY, OOM…) is an outage too. */
+  noteFailure(error: unknown): void {
+    const kind = kindOf(error);
+    if (/^(LOADING|READONLY|MISCONF|OOM|NOAUTH|WRONGPASS|MASTERDOWN|TRYAGAIN|CLUSTERDOWN)$/.test(kind) || this.client.status !== 'ready') this.down(kind);
+  }
+
+  /** A command went through: the store is back if it was down. */
+  noteSuccess(): void {
+    if (this.outage !== null && this.client.status === 'ready') this.up();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.listeners.clear();
+    await this.client.quit().catch(() => this.client.disconnect());
+  }
+
+  private down(kind: StoreOutageKind): void {
+    if (this.closed || this.outage !== null) return;
+    this.outage = kind;
+    this.options.logger.error(
+      { store: this.options.config.url, kind },
+      'the Redis store is unavailable; updates are not accepted (webhook: 503) or confirmed (polling) until it is back',
+    );
+    for (const listener of this.listeners) listener(kind);
+  }
+
+  private up(): void {
+    if (this.closed || this.outage === null) return;
+    const kind = this.outage;
+    this.outage = null;
+    this.options.logger.info({ store: this.options.config.url, was: kind }, 'the Redis store is available again; updates are accepted');
+    for (const listener of this.listeners) listener(null);
+  }
+}
+
+/** A short kind for an error: the socket error code, or the Redis error prefix (LOADING, NOAUTH…). */
+export function kindOf(error: unknown): StoreOutageKind {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code) return code;
+  const message = error instanceof Error ? error.message : String(error);
+  const prefix = /^([A-Z]{3,})\b/.exec(message);
+  if (prefix) return prefix[1]!;
+  if (/timed? ?out/i.test(message)) return 'ETIMEDOUT';
+  if (/isn't writeable|Connection is closed/i.test(message)) return 'closed';
+  return 'error';
+}
+
+/** What went wrong, for a message: the kind and the server's or socket's words. */
+export function describeRedisError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.includes(kindOf(error)) ? message : `${kindOf(error)}: ${message}`;
+}

@@ -1,0 +1,347 @@
+// The update ledger and chat-state store in Redis, shared by the replicas of one bot: done marks with their
+// fingerprints, intents, the confirmed offset, the webhook inbox and the conversation state, all under the
+// bot's key prefix. Every step that writes is one Lua script (atomic: a commit's done mark, state and inbox
+// removal land together or not at all); a write resolves once the server has it on disk (WAITAOF where the
+// server has it, Redis 7.2+; otherwise `appendfsync always`, which replies only after the fsync).
+import { createHash, randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Update } from '../../api/types.js';
+import type { ConversationState, FlowPosition } from '../../engine/state.js';
+import type { StoredFlow, UserRecord } from '../../journal/journal-state.js';
+import { updateFingerprint } from '../../journal/update-fingerprint.js';
+import { MAX_STATE_LINE_BYTES, SERVICE_RETENTION_MS } from '../../journal/update-journal.js';
+import type { Logger } from '../../log/logger.js';
+import {
+  StoreUnavailableError,
+  UnstorableUpdateError,
+  type AcceptResult,
+  type ChatStateStore,
+  type StateCommit,
+  type StateScope,
+  type UpdateLedger,
+} from '../../pipeline/ports.js';
+import { applyChanges, documentKeys, stateOf, type StateDocument } from '../../pipeline/state-documents.js';
+import { ACCEPT_SCRIPT, COMMIT_SCRIPT, CONFIRM_SCRIPT, SEEN_SCRIPT, TAKE_OVER_SCRIPT } from './ledger-scripts.js';
+import { describeRedisError, type RedisConnection } from './redis-connection.js';
+
+export interface RedisLedgerOptions {
+  connection: RedisConnection;
+  /** Every key of this bot starts with it (see {@link botKeyPrefix}). */
+  prefix: string;
+  logger: Logger;
+  /** Keep an inbox of accepted updates (webhook mode); without one, `accept` rejects. */
+  inbox: boolean;
+  /** How long a replica's claim on its work outlives its last heartbeat (default 10 s). */
+  leaseMs?: number;
+  /** Conversation state unchanged this long is forgotten (`state.ttl`; Redis expires the documents). */
+  stateTtlMs?: number;
+  /** Most done ids remembered (default 50,000). */
+  capacity?: number;
+  /** The clock (tests). */
+  now?: () => number;
+}
+
+/** The key prefix of one bot: two bots (or two services) can share one Redis database. */
+export function botKeyPrefix(botId: number): string {
+  return `hearsay:bot${botId}:`;
+}
+
+const DEFAULT_LEASE_MS = 10_000;
+const COMMIT_RETRIES = 100;
+const WAITAOF_TIMEOUT_MS = 5000;
+
+interface Script {
+  source: string;
+  sha: string;
+}
+const script = (source: string): Script => ({ source, sha: createHash('sha1').update(source).digest('hex') });
+const SCRIPTS = {
+  seen: script(SEEN_SCRIPT),
+  accept: script(ACCEPT_SCRIPT),
+  commit: script(COMMIT_SCRIPT),
+  confirm: script(CONFIRM_SCRIPT),
+  takeOver: script(TAKE_OVER_SCRIPT),
+};
+
+export class RedisLedger implements UpdateLedger, ChatStateStore {
+  /** This process's name in the store: it owns its intents and inbox entries while its lease lives. */
+  readonly owner = `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
+  private readonly storing = new Map<number, { stored: Promise<unknown>; fingerprint: string }>();
+  private readonly doubt: number[] = [];
+  private heartbeat: NodeJS.Timeout | undefined;
+  private waitAof = false;
+  private closed = false;
+  private readonly leaseMs: number;
+  private readonly now: () => number;
+
+  private constructor(private readonly options: RedisLedgerOptions) {
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Opens the ledger on a connected store: checks its persistence, starts the lease, and takes over what dead replicas left. */
+  static async open(options: RedisLedgerOptions): Promise<RedisLedger> {
+    const ledger = new RedisLedger(options);
+    await ledger.checkServer();
+    await ledger.renewLease();
+    ledger.heartbeat = setInterval(() => void ledger.renewLease().catch(() => undefined), Math.max(100, Math.floor(ledger.leaseMs / 3)));
+    ledger.heartbeat.unref();
+    await ledger.takeOver();
+    if (ledger.doubt.length > 0) {
+      options.logger.warn({ in_doubt: ledger.doubt }, 'a replica stopped while sending these replies; they are answered again and may arrive twice');
+    }
+    return ledger;
+  }
+
+  async seen(update: Update): Promise<boolean> {
+    const state = String(await this.eval(SCRIPTS.seen, [], [update.update_id, updateFingerprint(update), this.now(), SERVICE_RETENTION_MS]));
+    this.noteSequence(update.update_id, state);
+    return state === 'done';
+  }
+
+  async accept(update: Update): Promise<AcceptResult> {
+    const id = update.update_id;
+    const fingerprint = updateFingerprint(update);
+    const running = this.storing.get(id);
+    if (running) {
+      if (running.fingerprint !== fingerprint) return 'id_busy';
+      await running.stored;
+      return 'known';
+    }
+    if (!this.options.inbox) throw new Error('this ledger keeps no inbox (polling mode)');
+    let json: string;
+    try {
+      json = JSON.stringify(update);
+    } catch (error) {
+      throw new UnstorableUpdateError(id, error);
+    }
+    const stored = this.store(update, fingerprint, json);
+    this.storing.set(id, { stored, fingerprint });
+    try {
+      return await stored;
+    } finally {
+      this.storing.delete(id);
+    }
+  }
+
+  private async store(update: Update, fingerprint: string, json: string): Promise<AcceptResult> {
+    const [result, sequence] = (await this.eval(SCRIPTS.accept, [], [update.update_id, fingerprint, this.now(), SERVICE_RETENTION_MS, json, this.owner])) as [
+      AcceptResult,
+      string,
+    ];
+    this.noteSequence(update.update_id, sequence);
+    if (result === 'stored') await this.durable();
+    return result;
+  }
+
+  async begin(update: Update): Promise<void> {
+    await this.command(() => this.client.hset(this.key('begun'), String(update.update_id), this.owner));
+  }
+
+  commit(update: Update, state: StateCommit | null): Promise<void> {
+    return this.write(update.update_id, updateFingerprint(update), state);
+  }
+
+  async commitState(state: StateCommit): Promise<void> {
+    if (state.changes.length > 0) await this.write(null, '', state);
+  }
+
+  /** One commit: the done mark (none for state of no update), the state documents and the inbox, in one script. */
+  private async write(id: number | null, fingerprint: string, state: StateCommit | null): Promise<void> {
+    for (let attempt = 0; attempt < COMMIT_RETRIES; attempt++) {
+      const writes = state && state.changes.length > 0 ? await this.stateWrites(id, state) : null;
+      const keys = writes ? [...writes.keys()] : [];
+      const ttl = this.options.stateTtlMs ?? '';
+      const reads = keys.map((k) => writes!.get(k)!.read);
+      const values = keys.map((k) => writes!.get(k)!.write);
+      const result = await this.eval(SCRIPTS.commit, keys, [id ?? '', fingerprint, this.now(), this.options.capacity ?? 50_000, ttl, ...reads, ...values]);
+      if (result === 'ok') return this.durable();
+      // Another replica changed one of these documents since they were read (the same user in another chat): read again.
+    }
+    throw new StoreUnavailableError(`${id === null ? 'a state change' : `update ${id}`}: its state kept changing under it; not committed`);
+  }
+
+  async flows(): Promise<StoredFlow[]> {
+    const documents = await this.command(() => this.client.smembers(this.key('flows')));
+    if (documents.length === 0) return [];
+    const raw = await this.command(() => this.client.mget(documents.map((key) => this.stateKey(key))));
+    const flows: StoredFlow[] = [];
+    documents.forEach((document, i) => {
+      const match = /^flow:(-?\d+):(-?\d+)$/.exec(document);
+      const json = raw[i];
+      // Expired (state.ttl) or malformed: no flow to time out.
+      if (!match || !json) return;
+      flows.push({ chatId: Number(match[1]), userId: Number(match[2]), position: JSON.parse(json) as FlowPosition });
+    });
+    return flows;
+  }
+
+  async userRecord(userId: number): Promise<UserRecord> {
+    const variables = parseDocument((await this.command(() => this.client.get(this.stateKey(`user:${userId}`)))) ?? '') ?? null;
+    const flows = (await this.flows())
+      .filter((flow) => flow.userId === userId)
+      .map(({ chatId, position: { flowId, stepId, values, lastActivity } }) => ({
+        chatId,
+        flowId,
+        stepId,
+        answers: values,
+        lastActivity: new Date(lastActivity).toISOString(),
+      }));
+    return { userId, variables, flows };
+  }
+
+  async forgetUser(userId: number): Promise<UserRecord> {
+    const record = await this.userRecord(userId);
+    const flowDocuments = record.flows.map((flow) => `flow:${flow.chatId}:${userId}`);
+    const multi = this.client.multi().del(this.stateKey(`user:${userId}`), ...flowDocuments.map((key) => this.stateKey(key)));
+    if (flowDocuments.length > 0) multi.srem(this.key('flows'), ...flowDocuments);
+    await this.command(() => multi.exec());
+    await this.durable();
+    return record;
+  }
+
+  /** The documents a commit writes, by store key: the raw value read ('' when absent) and the value to write ('' to delete). */
+  private async stateWrites(id: number | null, state: StateCommit): Promise<Map<string, { read: string; write: string }> | null> {
+    const keys = Object.values(documentKeys(state.scope)).filter((key): key is string => key !== null);
+    const raw = await this.command(() => this.client.mget(keys.map((key) => this.stateKey(key))));
+    const read = new Map(keys.map((key, i) => [key, raw[i] ?? '']));
+    const documents = applyChanges(state.scope, state.changes, (key) => parseDocument(read.get(key)));
+    const writes = new Map<string, { read: string; write: string }>();
+    let bytes = 0;
+    for (const [key, document] of documents) {
+      const write = document === null ? '' : JSON.stringify(document);
+      bytes += write.length;
+      writes.set(this.stateKey(key), { read: read.get(key) ?? '', write });
+    }
+    if (bytes > MAX_STATE_LINE_BYTES) {
+      this.options.logger.error({ update_id: id, bytes }, "conversation state too large to keep; this update's state changes are dropped");
+      return null;
+    }
+    return writes.size > 0 ? writes : null;
+  }
+
+  async confirm(offset: number): Promise<void> {
+    await this.eval(SCRIPTS.confirm, [], [offset]);
+  }
+
+  async pending(): Promise<Update[]> {
+    const pending = await this.takeOver();
+    return pending;
+  }
+
+  async inDoubt(): Promise<readonly number[]> {
+    return [...this.doubt];
+  }
+
+  async load(scope: StateScope): Promise<ConversationState> {
+    const keys = Object.values(documentKeys(scope)).filter((key): key is string => key !== null);
+    if (keys.length === 0) return stateOf(scope, () => undefined);
+    const raw = await this.command(() => this.client.mget(keys.map((key) => this.stateKey(key))));
+    const documents = new Map(keys.map((key, i) => [key, parseDocument(raw[i] ?? '')]));
+    return stateOf(scope, (key) => documents.get(key));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.heartbeat);
+    // Leaving on purpose: what this replica holds is free for the others at once, not after the lease.
+    await this.client.del(this.key(`replica:${this.owner}`)).catch(() => undefined);
+    await this.options.connection.close();
+  }
+
+  // The store underneath.
+
+  private get client() {
+    return this.options.connection.client;
+  }
+
+  private key(name: string): string {
+    return `${this.options.prefix}${name}`;
+  }
+
+  private stateKey(documentKey: string): string {
+    return this.key(`state:${documentKey}`);
+  }
+
+  /** Dead replicas' intents become this run's in-doubt list, their inbox entries this replica's pending work. */
+  private async takeOver(): Promise<Update[]> {
+    const [doubt, pending] = (await this.eval(SCRIPTS.takeOver, [], [this.owner])) as [string[], string[]];
+    this.doubt.push(...doubt.map(Number).sort((a, b) => a - b));
+    return pending.map((json) => JSON.parse(json) as Update);
+  }
+
+  private async renewLease(): Promise<void> {
+    await this.command(() => this.client.set(this.key(`replica:${this.owner}`), '1', 'PX', this.leaseMs));
+  }
+
+  /** Persistence as documented, or a warning saying what an accepted update risks. */
+  private async checkServer(): Promise<void> {
+    const info = await this.command(() => this.client.info('server'));
+    const version = /redis_version:(\d+)\.(\d+)/.exec(info);
+    this.waitAof = version !== null && (Number(version[1]) > 7 || (Number(version[1]) === 7 && Number(version[2]) >= 2));
+    try {
+      const config = (await this.client.config('GET', 'append*')) as string[];
+      const settings = new Map<string, string>();
+      for (let i = 0; i + 1 < config.length; i += 2) settings.set(config[i]!, config[i + 1]!);
+      const durable = settings.get('appendonly') === 'yes' && (this.waitAof || settings.get('appendfsync') === 'always');
+      if (!durable) {
+        this.options.logger.warn(
+          { appendonly: settings.get('appendonly'), appendfsync: settings.get('appendfsync') },
+          'the Redis store does not write every change to disk before answering (set appendonly yes and appendfsync always); a crash of Redis itself can lose accepted updates',
+        );
+      }
+    } catch {
+      // CONFIG is often disabled on managed servers: their persistence is the operator's to set.
+    }
+  }
+
+  /** After a write: resolves once the server's AOF has it on disk (WAITAOF), or at once under appendfsync always. */
+  private async durable(): Promise<void> {
+    if (!this.waitAof) return;
+    const [local] = (await this.command(() => this.client.call('WAITAOF', '1', '0', String(WAITAOF_TIMEOUT_MS)))) as [number, number];
+    if (local < 1) throw new StoreUnavailableError('the Redis store did not write the change to its disk in time');
+  }
+
+  private noteSequence(id: number, reason: string): void {
+    const why: Record<string, string> = {
+      below_confirmed: 'an update id below the offset the service already confirmed',
+      other_message: 'a handled update id came back with another message',
+      quiet: 'no update for more than 24 hours',
+    };
+    if (!why[reason]) return;
+    this.options.logger.info(
+      { update_id: id },
+      `the service started a new update id sequence (${why[reason]}); the ids of the old sequence are forgotten and this update is answered`,
+    );
+  }
+
+  private async eval(target: Script, keys: string[], args: Array<string | number>): Promise<unknown> {
+    const allKeys = [this.options.prefix, ...keys];
+    return this.command(async () => {
+      try {
+        return await this.client.evalsha(target.sha, allKeys.length, ...allKeys, ...args);
+      } catch (error) {
+        if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error;
+        return this.client.eval(target.source, allKeys.length, ...allKeys, ...args);
+      }
+    });
+  }
+
+  /** Runs one store operation: a failure becomes a StoreUnavailableError, and the connection learns of it. */
+  private async command<T>(operation: () => Promise<T>): Promise<T> {
+    const { connection } = this.options;
+    try {
+      const result = await operation();
+      connection.noteSuccess();
+      return result;
+    } catch (error) {
+      connection.noteFailure(error);
+      throw new StoreUnavailableError(`the Redis store failed: ${describeRedisError(error)}`, { cause: error });
+    }
+  }
+}
+
+function parseDocument(raw: string | undefined): StateDocument | undefined {
+  return raw ? (JSON.parse(raw) as StateDocument) : undefined;
+}
