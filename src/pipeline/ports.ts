@@ -93,9 +93,10 @@ export type SequencedTask<T> = (signal: AbortSignal) => Promise<T>;
 export interface ChatSequencer {
   /**
    * Runs `task` after every earlier task of `key`. Resolves or rejects as the task does; rejects with
-   * {@link SequenceAbortedError} when `abort()` or `close()` came first or cut the task short.
+   * {@link SequenceAbortedError} when `abort()` or `close()` came first or cut the task short. `updateId` names
+   * the update the task handles, for a sequencer that orders a chat's updates across processes.
    */
-  run<T>(key: string, task: SequencedTask<T>): Promise<T>;
+  run<T>(key: string, task: SequencedTask<T>, updateId?: number): Promise<T>;
   /** Tasks accepted and not settled (queued or running). */
   readonly inFlight: number;
   /** Waits for the tasks in flight; at the deadline aborts the rest and waits at most `graceMs` more. True when all finished normally. */
@@ -120,7 +121,7 @@ export class SequenceAbortedError extends Error {
  * handled once the store is back. Never a reason to drop an update.
  */
 export class StoreUnavailableError extends Error {
-  override readonly name = 'StoreUnavailableError';
+  override readonly name: string = 'StoreUnavailableError';
 }
 
 /** The update cannot be stored (e.g. nested too deeply to serialise): it is refused, never acknowledged. */

@@ -138,7 +138,7 @@ export class UpdatePipeline {
 
   private queue(update: Update): Promise<void> {
     return this.options.sequencer
-      .run(chatKeyOf(update), (signal) => this.run(update, signal))
+      .run(chatKeyOf(update), (signal) => this.run(update, signal), update.update_id)
       .catch((error: unknown) => {
         // Work cut short because the token was refused says so, not merely that it was aborted.
         throw this.tokenRejected && error instanceof SequenceAbortedError ? this.tokenRejected : error;

@@ -12,6 +12,7 @@ import { ServiceMetrics } from '../ops/metrics.js';
 import { LocalChatSequencer } from '../pipeline/chat-sequencer.js';
 import type { StateCommit } from '../pipeline/ports.js';
 import { UpdatePipeline } from '../pipeline/update-pipeline.js';
+import { RedisChatSequencer } from '../store/redis/chat-turns.js';
 import type { RuleWatcher } from '../rules/watch.js';
 import { createServiceBotApi } from './bot-api.js';
 import { identifyBot, type BotIdentity } from './bot-identity.js';
@@ -153,7 +154,10 @@ function createPipeline({ config, api, rules, bot, store, logger, metrics, onTok
   return new UpdatePipeline({
     ledger: store.ledger,
     states: store.ledger,
-    sequencer: new LocalChatSequencer({ concurrency: config.delivery.concurrency }),
+    // On a shared store a chat's updates also wait for each other across replicas.
+    sequencer: store.redis
+      ? new RedisChatSequencer(store.redis.ledger, { concurrency: config.delivery.concurrency })
+      : new LocalChatSequencer({ concurrency: config.delivery.concurrency }),
     rules,
     context: { botUsername: bot.username },
     perform: createActionPerformer({ sender, api, logger }),

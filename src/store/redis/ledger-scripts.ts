@@ -30,8 +30,9 @@ export const SEEN_SCRIPT = `${SEQUENCE}
 return seen(ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]))`;
 
 /**
- * ARGV: id, fingerprint, now, retention, update JSON, owner → {'stored'|'known'|'id_busy', sequence note}.
- * The inbox entry is owned by the replica that stored it until it commits or dies.
+ * ARGV: id, fingerprint, now, retention, update JSON, owner, chat key → {'stored'|'known'|'id_busy', sequence
+ * note}. The inbox entry is owned by the replica that stored it until it commits or dies; its id joins the
+ * end of its chat's queue, whose head is the one update of that chat any replica may handle now.
  */
 export const ACCEPT_SCRIPT = `${SEQUENCE}
 local id, fp = ARGV[1], ARGV[2]
@@ -46,6 +47,8 @@ redis.call('HSET', p .. 'inbox', id, ARGV[5])
 redis.call('HSET', p .. 'inbox:fp', id, fp)
 redis.call('HSET', p .. 'inbox:owner', id, ARGV[6])
 redis.call('ZADD', p .. 'inbox:order', redis.call('INCR', p .. 'inbox:seq'), id)
+redis.call('HSET', p .. 'inbox:chat', id, ARGV[7])
+redis.call('RPUSH', p .. 'chat:' .. ARGV[7], id)
 if state == 'new' then state = '' end
 return {'stored', state}`;
 
@@ -81,9 +84,12 @@ redis.call('ZADD', p .. 'done:ids', id, id)
 redis.call('SET', p .. 'last', ARGV[3])
 redis.call('HDEL', p .. 'begun', id)
 if redis.call('HEXISTS', p .. 'inbox', id) == 1 then
+  local chat = redis.call('HGET', p .. 'inbox:chat', id)
+  if chat then redis.call('LREM', p .. 'chat:' .. chat, 1, id) end
   redis.call('HDEL', p .. 'inbox', id)
   redis.call('HDEL', p .. 'inbox:fp', id)
   redis.call('HDEL', p .. 'inbox:owner', id)
+  redis.call('HDEL', p .. 'inbox:chat', id)
   redis.call('ZREM', p .. 'inbox:order', id)
 end
 -- Beyond twice the capacity, the lowest ids go (at worst a very old redelivery is answered again).
@@ -134,3 +140,33 @@ for i = 1, #ids do
   end
 end
 return {doubt, pending}`;
+
+/**
+ * ARGV: id, owner → 'ok', or 'fenced' when the update is in the inbox under another replica's name (this one
+ * was paused past its lease and its work taken over): no side effect may start here any more.
+ */
+export const BEGIN_SCRIPT = `
+local p = KEYS[1]
+local owner = redis.call('HGET', p .. 'inbox:owner', ARGV[1])
+if owner and owner ~= ARGV[2] then return 'fenced' end
+redis.call('HSET', p .. 'begun', ARGV[1], ARGV[2])
+return 'ok'`;
+
+/**
+ * ARGV: chat key, id → 'go' when the update may be handled now (it heads its chat's queue, or is not in it:
+ * polling, or already committed), 'wait' while an earlier update of the chat is still in some replica's hands.
+ * Heads whose update left the inbox (committed) are dropped on the way.
+ */
+export const TURN_SCRIPT = `
+local p = KEYS[1]
+local queue = p .. 'chat:' .. ARGV[1]
+for i = 1, 1000 do
+  local head = redis.call('LINDEX', queue, 0)
+  if not head or head == ARGV[2] then return 'go' end
+  if redis.call('HEXISTS', p .. 'inbox', head) == 1 then
+    if not redis.call('LPOS', queue, ARGV[2]) then return 'go' end
+    return 'wait'
+  end
+  redis.call('LPOP', queue)
+end
+return 'wait'`;

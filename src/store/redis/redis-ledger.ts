@@ -4,8 +4,10 @@
 // removal land together or not at all); a write resolves once the server has it on disk (WAITAOF where the
 // server has it, Redis 7.2+; otherwise `appendfsync always`, which replies only after the fsync).
 import { createHash, randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { hostname } from 'node:os';
 import type { Update } from '../../api/types.js';
+import { chatKeyOf } from '../../engine/events.js';
 import type { ConversationState, FlowPosition } from '../../engine/state.js';
 import type { StoredFlow, UserRecord } from '../../journal/journal-state.js';
 import { updateFingerprint } from '../../journal/update-fingerprint.js';
@@ -21,7 +23,7 @@ import {
   type UpdateLedger,
 } from '../../pipeline/ports.js';
 import { applyChanges, documentKeys, stateOf, type StateDocument } from '../../pipeline/state-documents.js';
-import { ACCEPT_SCRIPT, COMMIT_SCRIPT, CONFIRM_SCRIPT, SEEN_SCRIPT, TAKE_OVER_SCRIPT } from './ledger-scripts.js';
+import { ACCEPT_SCRIPT, BEGIN_SCRIPT, COMMIT_SCRIPT, CONFIRM_SCRIPT, SEEN_SCRIPT, TAKE_OVER_SCRIPT, TURN_SCRIPT } from './ledger-scripts.js';
 import { describeRedisError, type RedisConnection } from './redis-connection.js';
 
 export interface RedisLedgerOptions {
@@ -61,7 +63,21 @@ const SCRIPTS = {
   commit: script(COMMIT_SCRIPT),
   confirm: script(CONFIRM_SCRIPT),
   takeOver: script(TAKE_OVER_SCRIPT),
+  begin: script(BEGIN_SCRIPT),
+  turn: script(TURN_SCRIPT),
 };
+
+/**
+ * This replica was paused past its lease and another took its update over: it must not start sending. Not a
+ * failure of the update (the other replica handles it), so it is never dropped or committed here.
+ */
+export class ReplicaFencedError extends StoreUnavailableError {
+  override readonly name = 'ReplicaFencedError';
+}
+
+/** Polls for a chat's turn: soon at first, then at most this often. */
+const TURN_POLL_FIRST_MS = 5;
+const TURN_POLL_MAX_MS = 100;
 
 export class RedisLedger implements UpdateLedger, ChatStateStore {
   /** This process's name in the store: it owns its intents and inbox entries while its lease lives. */
@@ -125,17 +141,28 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
   }
 
   private async store(update: Update, fingerprint: string, json: string): Promise<AcceptResult> {
-    const [result, sequence] = (await this.eval(SCRIPTS.accept, [], [update.update_id, fingerprint, this.now(), SERVICE_RETENTION_MS, json, this.owner])) as [
-      AcceptResult,
-      string,
-    ];
+    const args = [update.update_id, fingerprint, this.now(), SERVICE_RETENTION_MS, json, this.owner, chatKeyOf(update)];
+    const [result, sequence] = (await this.eval(SCRIPTS.accept, [], args)) as [AcceptResult, string];
     this.noteSequence(update.update_id, sequence);
     if (result === 'stored') await this.durable();
     return result;
   }
 
   async begin(update: Update): Promise<void> {
-    await this.command(() => this.client.hset(this.key('begun'), String(update.update_id), this.owner));
+    if ((await this.eval(SCRIPTS.begin, [], [update.update_id, this.owner])) === 'fenced') {
+      throw new ReplicaFencedError(`update ${update.update_id} was taken over by another replica while this one was paused; not sent from here`);
+    }
+  }
+
+  /**
+   * Resolves when the update may be handled: every update of its chat accepted before it (by any replica) is
+   * committed. Updates of one chat thus run one at a time across replicas, in the order they were accepted.
+   */
+  async waitForTurn(chatKey: string, updateId: number, signal: AbortSignal): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      if ((await this.eval(SCRIPTS.turn, [], [chatKey, updateId])) === 'go') return;
+      await sleep(Math.min(TURN_POLL_MAX_MS, TURN_POLL_FIRST_MS * 2 ** attempt), undefined, { signal });
+    }
   }
 
   commit(update: Update, state: StateCommit | null): Promise<void> {

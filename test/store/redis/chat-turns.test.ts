@@ -1,0 +1,96 @@
+// Across replicas, a chat's updates run one at a time in the order they were accepted: a replica holding a
+// later update waits for the commit of the earlier one held by another replica; and a replica paused past its
+// lease can no longer start sending an update that another took over.
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Update } from '../../../src/api/types.js';
+import { createLogger } from '../../../src/log/logger.js';
+import { RedisChatSequencer } from '../../../src/store/redis/chat-turns.js';
+import { connectRedis } from '../../../src/store/redis/redis-connection.js';
+import { RedisLedger, ReplicaFencedError } from '../../../src/store/redis/redis-ledger.js';
+import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
+
+const logger = createLogger({ level: 'silent' });
+let server: RedisServer;
+let prefixes = 0;
+
+beforeAll(async () => {
+  server = await startRedisServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function replica(prefix: string, leaseMs = 10_000): Promise<RedisLedger> {
+  const connection = await connectRedis({
+    config: { kind: 'redis', url: server.url, host: '127.0.0.1', port: server.port, db: 0, tls: false, username: null, password: null },
+    logger,
+  });
+  return RedisLedger.open({ connection, prefix, logger, inbox: true, leaseMs });
+}
+
+const update = (id: number, chatId = 1): Update =>
+  ({
+    update_id: id,
+    message: {
+      message_id: id,
+      date: 1,
+      chat: { id: chatId, type: 'private', first_name: 'A' },
+      from: { id: chatId, is_bot: false, first_name: 'A' },
+      text: `m${id}`,
+    },
+  }) as Update;
+
+describe('chat turns across replicas', () => {
+  it("a later update of a chat waits, on another replica, for the earlier one's commit; other chats do not wait", async () => {
+    const prefix = `turns${++prefixes}:`;
+    const [a, b] = [await replica(prefix), await replica(prefix)];
+    const [seqA, seqB] = [new RedisChatSequencer(a, { concurrency: 4 }), new RedisChatSequencer(b, { concurrency: 4 })];
+    await a.accept(update(1));
+    await b.accept(update(2));
+    await b.accept(update(3, 2));
+    const order: string[] = [];
+    let asked = 0;
+    const waitForTurn = b.waitForTurn.bind(b);
+    b.waitForTurn = (key, id, signal) => {
+      asked += 1;
+      return waitForTurn(key, id, signal);
+    };
+    // Replica B starts first with the later update of chat 1, and with chat 2's update.
+    const later = seqB.run('chat:1', async () => void order.push('2'), 2);
+    const otherChat = seqB.run('chat:2', async () => void order.push('3 (other chat)'), 3);
+    await otherChat;
+    await b.commit(update(3, 2), null);
+    await expect.poll(() => asked).toBeGreaterThanOrEqual(2);
+    expect(order).toEqual(['3 (other chat)']);
+    await seqA.run(
+      'chat:1',
+      async () => {
+        order.push('1');
+        await a.commit(update(1), null);
+      },
+      1,
+    );
+    await later;
+    expect(order).toEqual(['3 (other chat)', '1', '2']);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('a replica paused past its lease cannot begin sending an update another replica took over; the other can', async () => {
+    const prefix = `turns${++prefixes}:`;
+    const a = await replica(prefix, 300);
+    await a.accept(update(10));
+    const b = await replica(prefix, 300);
+    // A stops renewing its lease (a long pause), without leaving.
+    (a as unknown as { heartbeat: NodeJS.Timeout }).heartbeat.close();
+    await expect.poll(async () => (await b.pending()).map((u) => u.update_id), { timeout: 5000, interval: 50 }).toEqual([10]);
+    await expect(a.begin(update(10))).rejects.toBeInstanceOf(ReplicaFencedError);
+    await b.begin(update(10));
+    await b.commit(update(10), null);
+    expect(await a.seen(update(10))).toBe(true);
+    await Promise.all([a.close(), b.close()]);
+    const admin = new Redis(server.url);
+    expect(await admin.llen(`${prefix}chat:chat:1`)).toBe(0);
+    admin.disconnect();
+  });
+});
