@@ -103,9 +103,6 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
     ledger.heartbeat = setInterval(() => void ledger.renewLease().catch(() => undefined), Math.max(100, Math.floor(ledger.leaseMs / 3)));
     ledger.heartbeat.unref();
     await ledger.takeOver();
-    if (ledger.doubt.length > 0) {
-      options.logger.warn({ in_doubt: ledger.doubt }, 'a replica stopped while sending these replies; they are answered again and may arrive twice');
-    }
     return ledger;
   }
 
@@ -294,7 +291,11 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
   /** Dead replicas' intents become this run's in-doubt list, their inbox entries this replica's pending work. */
   private async takeOver(): Promise<Update[]> {
     const [doubt, pending] = (await this.eval(SCRIPTS.takeOver, [], [this.owner])) as [string[], string[]];
-    this.doubt.push(...doubt.map(Number).sort((a, b) => a - b));
+    if (doubt.length > 0) {
+      const ids = doubt.map(Number).sort((a, b) => a - b);
+      this.doubt.push(...ids);
+      this.options.logger.warn({ in_doubt: ids }, 'a replica stopped while sending these replies; they are answered again and may arrive twice');
+    }
     return pending.map((json) => JSON.parse(json) as Update);
   }
 
