@@ -114,6 +114,34 @@ export const CONTESTANTS = {
       };
     },
   },
+  'hearsay-polling-redis': {
+    label: 'hearsay polling, Redis store',
+    mode: 'polling',
+    workloads: MESSAGES_ONLY,
+    prepare: async (ctx) => ({
+      args: [path.join(here, 'hearsay-redis.mjs'), HEARSAY_MAIN, 'run', '--rules', ctx.hearsayRulesDir],
+      env: hearsayEnv(ctx, 'polling'),
+      cwd: ctx.workDir,
+    }),
+  },
+  'hearsay-webhook-redis': {
+    label: 'hearsay webhook, Redis store',
+    mode: 'webhook',
+    workloads: MESSAGES_ONLY,
+    prepare: async (ctx) => {
+      const port = await freePort();
+      return {
+        args: [path.join(here, 'hearsay-redis.mjs'), HEARSAY_MAIN, 'run', '--rules', ctx.hearsayRulesDir],
+        env: {
+          ...hearsayEnv(ctx, 'webhook'),
+          HEARSAY_WEBHOOK_URL: `http://127.0.0.1:${port}`,
+          HEARSAY_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
+          HEARSAY_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        },
+        cwd: ctx.workDir,
+      };
+    },
+  },
   'grammy-polling': {
     label: 'grammY bot.start()',
     mode: 'polling',
