@@ -6,6 +6,7 @@ import type { Action, SendMessageAction } from './actions.js';
 import type { Decision, DecideContext } from './decide-types.js';
 import type { MessageEvent } from './events.js';
 import type { MatchResult } from './match.js';
+import { renderInlineKeyboard, renderReplyKeyboard } from './keyboards.js';
 import { pickTemplate, render, type RenderValues } from './render.js';
 import type { CompiledRule } from './rule-set.js';
 import { applyAssignments, type VariableValues } from './variables.js';
@@ -24,17 +25,31 @@ export function answerRule(rule: CompiledRule, match: MatchResult, event: Messag
   const { message } = event;
   const base = messageValues(message, match);
   const applied = applyAssignments(rule.set, values, base, event.from !== undefined);
-  const text = render(pickTemplate(rule.replies, context.random ?? Math.random), { ...base, vars: applied.values, ...flowOf(applied.values) }, rule.parseMode);
-  const send: SendMessageAction = {
+  const rendered = { ...base, vars: applied.values, ...flowOf(applied.values) };
+  const actions: Action[] = [...applied.actions, ruleReply(rule, rendered, event.chat.id, message.message_id, context)];
+  return { ruleId: rule.id, actions };
+}
+
+/**
+ * A rule's reply as a message to `chatId`, with its keyboard: the reply keyboard (or its removal), else the
+ * inline buttons unless they go on an edited message. `triggerId` is the message answered with reply_to_message.
+ */
+export function ruleReply(rule: CompiledRule, values: RenderValues, chatId: number, triggerId: number | undefined, context: DecideContext): SendMessageAction {
+  const text = render(pickTemplate(rule.replies, context.random ?? Math.random), values, rule.parseMode);
+  const markup = rule.keyboard
+    ? renderReplyKeyboard(rule.keyboard, values)
+    : rule.buttons && !rule.edit
+      ? renderInlineKeyboard(rule.buttons, values)
+      : undefined;
+  return {
     type: 'send_message',
-    chatId: event.chat.id,
+    chatId,
     text,
     ...(rule.parseMode ? { parseMode: rule.parseMode } : {}),
-    ...(rule.replyToMessage ? { replyToMessageId: message.message_id } : {}),
+    ...(rule.replyToMessage && triggerId !== undefined ? { replyToMessageId: triggerId } : {}),
     ...(rule.disableNotification ? { disableNotification: true } : {}),
+    ...(markup ? { replyMarkup: markup } : {}),
   };
-  const actions: Action[] = [...applied.actions, send];
-  return { ruleId: rule.id, actions };
 }
 
 function flowOf(values: VariableValues): Pick<RenderValues, 'flow'> {
@@ -44,14 +59,4 @@ function flowOf(values: VariableValues): Pick<RenderValues, 'flow'> {
 /** A plain text message to the chat. */
 export function sendText(chatId: number, text: string): SendMessageAction {
   return { type: 'send_message', chatId, text };
-}
-
-/**
- * A flow's question. In a group it replies to the user's message and asks for a reply from that user
- * only (force_reply, selective): with privacy mode on, a bot sees only replies to its messages, so the
- * answer could not reach it otherwise, and other members' clients are not switched to reply mode.
- */
-export function askText(event: MessageEvent | undefined, chatId: number, text: string): SendMessageAction {
-  if (!event || event.chat.type === 'private') return sendText(chatId, text);
-  return { ...sendText(chatId, text), replyToMessageId: event.message.message_id, replyMarkup: { force_reply: true, selective: true } };
 }

@@ -4,6 +4,7 @@
 // so it is matched, ordered and checked exactly like one.
 import type { Flow, Rule } from '../generated/rules-schema.js';
 import { problemAt, type RuleProblem, type SourcePosition } from '../diagnostics/problem.js';
+import { MAX_BUTTONS } from './keyboards.js';
 import { firstWord } from './keywords.js';
 import type { LazyPattern } from './lazy-pattern.js';
 import { choiceKey } from './flows.js';
@@ -75,7 +76,15 @@ function compileFlow({ flow, locate }: FlowSource, problems: RuleProblem[], comp
     const ask = template(step.ask, ['steps', i, 'ask'], context, `the question of ${where}`);
     const retry = step.retry === undefined ? null : template(step.retry, ['steps', i, 'retry'], context, `the retry of ${where}`);
     const accept = compileAccept(step.accept, where, (path, message) => report(['steps', i, 'accept', ...path], message), compilePattern);
-    if (ask && accept) steps.push(Object.freeze({ id: step.id, ask, retry, accept }));
+    const buttons = step.buttons ?? 'inline';
+    if (step.buttons !== undefined && step.accept?.choice === undefined)
+      report(['steps', i, 'buttons'], `\`buttons\` shows the options of a choice, and ${where} has no \`accept: { choice: ... }\`: remove it`, 'warning');
+    if (accept?.kind === 'choice' && buttons !== 'none' && accept.choices.length > MAX_BUTTONS)
+      report(
+        ['steps', i, 'accept', 'choice'],
+        `${where} has ${accept.choices.length} options, more than the ${MAX_BUTTONS} buttons a message can carry: use \`buttons: none\``,
+      );
+    if (ask && accept) steps.push(Object.freeze({ id: step.id, ask, retry, accept, buttons }));
   }
 
   const answeredAll = stepIds;
@@ -164,7 +173,7 @@ function compileAccept(accept: Flow['steps'][number]['accept'], where: string, r
       else if (owner === undefined) options.set(normalized, value);
     }
   }
-  return { kind: 'choice', options, caseSensitive };
+  return { kind: 'choice', options, caseSensitive, choices: Object.keys(accept.choice ?? {}) };
 }
 
 /** `15m` → 900000; the schema guarantees the shape. */

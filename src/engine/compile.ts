@@ -3,6 +3,7 @@
 // collected with its source position instead of stopping at the first.
 import type { Rule } from '../generated/rules-schema.js';
 import { problemAt, RuleLoadError, type RuleLocator, type RuleProblem } from '../diagnostics/problem.js';
+import { compileRuleActions } from './compile-actions.js';
 import { compileFlows, type FlowSource } from './compile-flows.js';
 import { firstWord, wordsOf } from './keywords.js';
 import { LazyPattern } from './lazy-pattern.js';
@@ -70,6 +71,7 @@ export function compileRulesCollecting(
     index: buildIndex(compiled),
     flows: compiledFlows,
     duringFlowsIndex: buildIndex(compiled.filter((rule) => rule.duringFlows)),
+    callbacks: Object.freeze(compiled.filter((rule) => rule.trigger.kind === 'callback')),
   });
   return { ruleSet, problems };
 }
@@ -136,9 +138,19 @@ function compileRule(
     trigger = { kind: 'keywords', keywords };
   } else if (rule.fallback === true) {
     trigger = { kind: 'fallback' };
+  } else if (rule.callback !== undefined) {
+    context.trigger = 'callback';
+    const pattern = compilePattern(rule.callback, caseSensitive, (message) => error(['callback'], `${message} in ${name}`), patterns);
+    if (pattern) {
+      trigger = { kind: 'callback', source: rule.callback, pattern };
+      context.groupCount = pattern.groupCount;
+      context.groupNames = new Set(pattern.groupNames);
+    }
   }
+  // A broken pattern already reported its error; the templates cannot be judged without its groups.
+  const judgeable = (context.trigger !== 'pattern' && context.trigger !== 'callback') || trigger !== undefined;
 
-  const replySources = typeof rule.reply === 'string' ? [rule.reply] : rule.reply;
+  const replySources = rule.reply === undefined ? [] : typeof rule.reply === 'string' ? [rule.reply] : rule.reply;
   const replies: Template[] = [];
   for (const [i, source] of replySources.entries()) {
     const result = compileTemplate(source, context);
@@ -154,8 +166,7 @@ function compileRule(
           ),
         );
       }
-    } else if (context.trigger !== 'pattern' || trigger) {
-      // (A broken pattern already reported its error; its templates cannot be judged.)
+    } else if (judgeable) {
       for (const message of result.errors) error(path, `${message} (in the reply of ${name})`);
     }
   }
@@ -163,9 +174,13 @@ function compileRule(
   const report = (field: string) => (key: string | undefined, message: string, severity?: 'error' | 'warning') =>
     problems.push(problemAt(locate(order, key ? [field, key] : [field]), message, severity));
   const when = compileConditions(rule.when, site, report('when'));
-  // A broken pattern already reported its error; the templates of `set` cannot be judged without it.
-  const set = context.trigger !== 'pattern' || trigger ? compileAssignments(rule.set, site, context, report('set')) : [];
-  if (!trigger) return undefined;
+  const set = judgeable ? compileAssignments(rule.set, site, context, report('set')) : [];
+  const actions = judgeable
+    ? compileRuleActions(rule, replies.length === replySources.length ? replies : [], context, name, (path, message, severity) =>
+        problems.push(problemAt(locate(order, path), message, severity)),
+      )
+    : undefined;
+  if (!trigger || !actions) return undefined;
   const position = locate(order, []);
   return Object.freeze({
     id: rule.id,
@@ -179,6 +194,7 @@ function compileRule(
     chats: rule.chats ? new Set<number>(rule.chats) : null,
     replies: Object.freeze(replies),
     ...(rule.parse_mode ? { parseMode: rule.parse_mode } : {}),
+    ...actions,
     replyToMessage: rule.reply_to_message === true,
     disableNotification: rule.disable_notification === true,
     examples: Object.freeze([...(rule.examples ?? [])]),
@@ -262,6 +278,9 @@ function buildIndex(rules: readonly CompiledRule[]): RuleIndex {
         break;
       case 'fallback':
         fallbacks.push(rule);
+        break;
+      case 'callback':
+        // Presses are matched apart (RuleSet.callbacks): a callback rule never answers a message.
         break;
     }
   }

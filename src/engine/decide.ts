@@ -4,7 +4,8 @@
 // in, so a reload in the middle never mixes two sets.
 import { answerRule } from './answer.js';
 import { NOTHING, type Decision, type DecideContext } from './decide-types.js';
-import type { BotEvent, CallbackQueryEvent, MessageEvent } from './events.js';
+import { decideCallbackQuery } from './callbacks.js';
+import type { BotEvent, MessageEvent } from './events.js';
 import { decideFlowTimeout, routeInFlow, startFlow } from './flows.js';
 import { matchMessage } from './match.js';
 import type { RuleSet } from './rule-set.js';
@@ -17,15 +18,16 @@ export type { Decision, DecideContext } from './decide-types.js';
  * Decides what to do about one event. A text message of a user inside a flow goes to the flow (cancel,
  * then during_flows rules, then the step); any other text message to the first matching rule in the
  * global order (found through the rule set's indexes), which may start a flow; `when` conditions read
- * `state`. A button press gets an empty answer so the button stops spinning; a flow_timeout ends a flow
- * that is due; nothing for member events yet. Pure: the same inputs give the same decision.
+ * `state`. A button press is answered exactly once: by the user's flow step when it is one of its options,
+ * else by the first matching callback rule, else with an empty answer so the button stops spinning (see
+ * callbacks.ts); a flow_timeout ends a flow that is due; nothing for member events yet. Pure: the same inputs give the same decision.
  */
 export function decide(event: BotEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {
   switch (event.kind) {
     case 'message':
       return decideMessage(event, ruleSet, state, context);
     case 'callback_query':
-      return decideCallbackQuery(event);
+      return decideCallbackQuery(event, ruleSet, state, context, (context.now ?? Date.now)());
     case 'flow_timeout':
       return decideFlowTimeout(event, ruleSet, state, (context.now ?? Date.now)());
     case 'member_joined':
@@ -52,9 +54,4 @@ function decideOutsideFlow(event: MessageEvent, ruleSet: RuleSet, state: Convers
   if (!match) return NOTHING;
   if (match.rule.startsFlow !== undefined) return startFlow(match.rule, match, event, ruleSet, state, now);
   return answerRule(match.rule, match, event, values, context);
-}
-
-/** The service shows a progress indicator on a pressed button until the bot answers, so every press is answered. */
-function decideCallbackQuery(event: CallbackQueryEvent): Decision {
-  return { ruleId: null, actions: [{ type: 'answer_callback', callbackQueryId: event.id }] };
 }

@@ -4,10 +4,11 @@
 // actions, answers as send_message.
 import type { Message } from '@grammyjs/types';
 import type { Action, SetFlowAction } from './actions.js';
-import { answerRule, askText, messageValues, sendText } from './answer.js';
+import { answerRule, messageValues, sendText } from './answer.js';
+import { askQuestion, choiceIndex, type AskTarget } from './ask.js';
 import type { Decision, DecideContext } from './decide-types.js';
 import { NOTHING } from './decide-types.js';
-import type { FlowTimeoutEvent, MessageEvent } from './events.js';
+import type { CallbackQueryEvent, FlowTimeoutEvent, MessageEvent } from './events.js';
 import { matchMessage, prepareMessage, type MatchResult, type PreparedMessage } from './match.js';
 import { containsKeyword } from './keywords.js';
 import { normalize } from './normalize.js';
@@ -41,7 +42,7 @@ export function startFlow(rule: CompiledRule, match: MatchResult, event: Message
   const actions: Action[] = [
     ...applied.actions,
     setFlow({ flowId: flow.id, stepId: first.id, values: {}, lastActivity: now }),
-    askText(event, event.chat.id, text),
+    askQuestion(flow.id, first, askTargetOf(event), text),
   ];
   return { ruleId: flow.id, actions };
 }
@@ -71,24 +72,66 @@ export function routeInFlow(
   }
   const during = matchMessage(message, { index: ruleSet.duringFlowsIndex }, context.botUsername, (rule) => conditionsHold(rule.when, values));
   if (during) return { kind: 'decided', decision: answerRule(during.rule, during, event, { user: state.user, chat: state.chat }, context) };
-  return { kind: 'decided', decision: answerStep(flow, index, position, prepared, event, values, now) };
+  const value = acceptedValue(flow.steps[index]!.accept, prepared);
+  return { kind: 'decided', decision: answerStep(flow, index, position, value, { message, target: askTargetOf(event), hasUser: true }, values, now) };
+}
+
+/** The question's target for a message: its chat, replying to it in a group. */
+function askTargetOf(event: MessageEvent): AskTarget {
+  return { chatId: event.chat.id, private: event.chat.type === 'private', replyTo: event.message.message_id };
+}
+
+/** What answering a step needs from the event: a message for templates, where the next question goes, whether there is a user. */
+interface StepEvent {
+  readonly message: Message;
+  readonly target: AskTarget;
+  readonly hasUser: boolean;
+}
+
+/**
+ * A press of a button of a choice step that the user is at in this chat: the option chosen, as if typed,
+ * after the press's (empty) answer. Undefined when the press is not for the user's current step (another
+ * button, a step already answered, another member's question, or no flow): the callback rules may answer it.
+ */
+export function routePress(event: CallbackQueryEvent, ruleSet: RuleSet, state: ConversationState, message: Message, now: number): Decision | undefined {
+  const position = state.flow;
+  if (!position || !event.chat || event.data === undefined) return undefined;
+  const flow = ruleSet.flows.get(position.flowId);
+  const index = flow?.stepIndex.get(position.stepId);
+  if (!flow || index === undefined) return undefined;
+  const step = flow.steps[index]!;
+  if (step.accept.kind !== 'choice') return undefined;
+  const choice = step.accept.choices[choiceIndex(event.data, flow.id, step.id) ?? -1];
+  if (choice === undefined) return undefined;
+  const answer: Action = { type: 'answer_callback', callbackQueryId: event.id };
+  const chat = event.chat;
+  let decision: Decision;
+  if (flow.timeout && now >= position.lastActivity + flow.timeout.afterMs) {
+    decision = timedOut(flow, position, state, chat.id);
+  } else {
+    // A question after a press replies to the user's message its question replied to, if any.
+    const asked = event.message && 'reply_to_message' in event.message ? event.message.reply_to_message?.message_id : undefined;
+    const target: AskTarget = { chatId: chat.id, private: chat.type === 'private', ...(asked !== undefined ? { replyTo: asked } : {}) };
+    const values: VariableValues = { user: state.user, chat: state.chat, flow: position.values };
+    decision = answerStep(flow, index, position, choice, { message, target, hasUser: true }, values, now);
+  }
+  return { ruleId: decision.ruleId, actions: [answer, ...decision.actions] };
 }
 
 function answerStep(
   flow: CompiledFlow,
   index: number,
   position: FlowPosition,
-  prepared: PreparedMessage,
-  event: MessageEvent,
+  value: StateValue | undefined,
+  at: StepEvent,
   values: VariableValues,
   now: number,
 ): Decision {
   const step = flow.steps[index]!;
-  const value = acceptedValue(step.accept, prepared);
-  const message = event.message;
+  const message = at.message;
   if (value === undefined) {
     const text = render(step.retry ?? step.ask, { message, vars: values, flow: position.values });
-    return { ruleId: `${flow.id}#${step.id}`, actions: [setFlow({ ...position, lastActivity: now }), askText(event, event.chat.id, text)] };
+    return { ruleId: `${flow.id}#${step.id}`, actions: [setFlow({ ...position, lastActivity: now }), askQuestion(flow.id, step, at.target, text)] };
   }
   const answers: Record<string, StateValue> = { ...position.values };
   Object.defineProperty(answers, step.id, { value, enumerable: true, writable: true, configurable: true });
@@ -97,10 +140,10 @@ function answerStep(
     const text = render(next.ask, { message, vars: values, flow: answers });
     return {
       ruleId: `${flow.id}#${step.id}`,
-      actions: [setFlow({ flowId: flow.id, stepId: next.id, values: answers, lastActivity: now }), askText(event, event.chat.id, text)],
+      actions: [setFlow({ flowId: flow.id, stepId: next.id, values: answers, lastActivity: now }), askQuestion(flow.id, next, at.target, text)],
     };
   }
-  return finish(flow, message, { user: values.user, chat: values.chat, flow: answers }, event.from !== undefined);
+  return finish(flow, message, { user: values.user, chat: values.chat, flow: answers }, at.hasUser);
 }
 
 /** The last step is answered: the first done branch whose `when` holds sets its variables and replies; the flow is left either way. */

@@ -3,6 +3,7 @@
 import type { LazyPattern } from './lazy-pattern.js';
 import type { PatternIndex } from './pattern-index.js';
 import type { ParseMode } from './reply.js';
+import type { InlineKeyboardTemplate, ReplyKeyboardTemplate } from './keyboards.js';
 import type { Template } from './template.js';
 import type { CompiledAssignment, CompiledCondition } from './variables.js';
 
@@ -11,7 +12,9 @@ export type CompiledTrigger =
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'pattern'; readonly source: string; readonly pattern: LazyPattern }
   | { readonly kind: 'keywords'; readonly keywords: readonly string[] }
-  | { readonly kind: 'fallback' };
+  | { readonly kind: 'fallback' }
+  /** A button press whose callback data the pattern finds (case-insensitive unless case_sensitive). */
+  | { readonly kind: 'callback'; readonly source: string; readonly pattern: LazyPattern };
 
 export interface CompiledRule {
   readonly id: string;
@@ -24,8 +27,18 @@ export interface CompiledRule {
   readonly caseSensitive: boolean;
   readonly chatTypes: ReadonlySet<string> | null;
   readonly chats: ReadonlySet<number> | null;
+  /** The reply alternatives; empty for a callback rule that only answers or edits. */
   readonly replies: readonly Template[];
   readonly parseMode?: ParseMode;
+  /** The rule's `buttons` (on the reply, or on the edited message when the rule has `edit`); null when none. */
+  readonly buttons: InlineKeyboardTemplate | null;
+  /** The rule's `keyboard` (a reply keyboard or its removal), sent with the reply; null when none. */
+  readonly keyboard: ReplyKeyboardTemplate | null;
+  /** For a callback rule: the answer's text (null: an empty answer) and whether it is an alert. */
+  readonly answer: Template | null;
+  readonly alert: boolean;
+  /** For a callback rule: the new text of the message that held the button; null when it is not edited. */
+  readonly edit: Template | null;
   readonly replyToMessage: boolean;
   readonly disableNotification: boolean;
   readonly examples: readonly string[];
@@ -45,7 +58,13 @@ export type CompiledAccept =
   | { readonly kind: 'pattern'; readonly source: string; readonly pattern: LazyPattern; readonly caseSensitive: boolean }
   | { readonly kind: 'number'; readonly min: number; readonly max: number; readonly decimal: boolean }
   /** Normalised word (and the option's own value) → the option's value. */
-  | { readonly kind: 'choice'; readonly options: ReadonlyMap<string, string>; readonly caseSensitive: boolean };
+  | {
+      readonly kind: 'choice';
+      readonly options: ReadonlyMap<string, string>;
+      readonly caseSensitive: boolean;
+      /** The options' values (keys) in the order written: the buttons shown, and what a press's index names. */
+      readonly choices: readonly string[];
+    };
 
 export interface CompiledStep {
   readonly id: string;
@@ -53,6 +72,8 @@ export interface CompiledStep {
   /** Null: the question is asked again. */
   readonly retry: Template | null;
   readonly accept: CompiledAccept;
+  /** How a choice step shows its options: buttons under the question, a reply keyboard, or nothing. */
+  readonly buttons: 'inline' | 'keyboard' | 'none';
 }
 
 export interface CompiledDoneBranch {
@@ -107,4 +128,6 @@ export interface RuleSet {
   readonly flows: ReadonlyMap<string, CompiledFlow>;
   /** The index of the rules with `during_flows: true`: what answers a user inside a flow before the step does. */
   readonly duringFlowsIndex: RuleIndex;
+  /** The callback rules (button presses) in the global order; never in `index`. */
+  readonly callbacks: readonly CompiledRule[];
 }

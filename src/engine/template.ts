@@ -20,11 +20,11 @@ export interface Template {
   readonly isStatic: boolean;
 }
 
-export type TriggerKind = 'command' | 'text' | 'pattern' | 'keywords' | 'fallback';
+export type TriggerKind = 'command' | 'text' | 'pattern' | 'keywords' | 'fallback' | 'callback';
 
 export interface TemplateContext {
   trigger: TriggerKind;
-  /** For pattern rules: number of capturing groups and the named ones. */
+  /** For pattern and callback rules: number of capturing groups and the named ones. */
   groupCount?: number;
   groupNames?: ReadonlySet<string>;
   /** Inside a flow: the steps answered by the time this template is rendered, and all of the flow's steps. */
@@ -73,7 +73,7 @@ function resolve(name: string, context: TemplateContext): TemplateVariable | str
   const match = /^match\.(\w+)$/.exec(name);
   if (match) {
     const group = match[1]!;
-    if (context.trigger !== 'pattern') return `{{${name}}} needs a pattern rule: only patterns have captures`;
+    if (context.trigger !== 'pattern' && context.trigger !== 'callback') return `{{${name}}} needs a pattern or callback rule: only patterns have captures`;
     if (/^\d+$/.test(group)) {
       const n = Number(group);
       const count = context.groupCount ?? 0;

@@ -39,12 +39,11 @@ export const rulesSchema = {
   "$defs": {
     "rule": {
       "title": "Rule",
-      "description": "One rule: an id, exactly one trigger (command, text, pattern, keywords or fallback) and a reply.",
+      "description": "One rule: an id, exactly one trigger (command, text, pattern, keywords, fallback, or callback for a button press) and what to do: a reply (and, for a button press, an answer and an edit).",
       "type": "object",
       "additionalProperties": false,
       "required": [
-        "id",
-        "reply"
+        "id"
       ],
       "oneOf": [
         {
@@ -70,6 +69,11 @@ export const rulesSchema = {
         {
           "required": [
             "fallback"
+          ]
+        },
+        {
+          "required": [
+            "callback"
           ]
         }
       ],
@@ -107,6 +111,11 @@ export const rulesSchema = {
           "description": "Trigger: answers only when no other rule matched.",
           "const": true
         },
+        "callback": {
+          "description": "Trigger: a button press whose callback data matches this regular expression (RE2 syntax, searched anywhere in the data; anchor with ^ and $); named groups (?<name>...) fill {{match.name}}. Such a rule answers presses only, never messages.",
+          "type": "string",
+          "minLength": 1
+        },
         "reply": {
           "title": "Reply",
           "description": "The text to send, or a list of alternatives of which one is picked at random. Placeholders: {{user.first_name}}, {{text}}, {{args}}, {{match.1}} ... (see docs/rules.md).",
@@ -124,6 +133,26 @@ export const rulesSchema = {
               }
             }
           ]
+        },
+        "buttons": {
+          "$ref": "#/$defs/inlineKeyboard"
+        },
+        "keyboard": {
+          "$ref": "#/$defs/replyKeyboard"
+        },
+        "answer": {
+          "description": "For a callback rule: the notification shown to the user who pressed the button (answerCallbackQuery; at most 200 characters; a template). Every press is answered, with an empty answer when the rule has none.",
+          "type": "string",
+          "minLength": 1
+        },
+        "alert": {
+          "description": "For a callback rule: show `answer` as a dialog the user must dismiss instead of a passing notification.",
+          "type": "boolean"
+        },
+        "edit": {
+          "description": "For a callback rule: the new text of the message that held the pressed button (a template, with the rule's parse_mode). The message keeps no buttons unless the rule gives `buttons`, which then go on the edited message.",
+          "type": "string",
+          "minLength": 1
         },
         "chat_types": {
           "description": "Condition: answer only in these kinds of chat.",
@@ -188,6 +217,35 @@ export const rulesSchema = {
           "description": "Also answer a user who is inside a flow, without leaving it (other rules wait until the flow ends). Default false.",
           "type": "boolean"
         }
+      },
+      "if": {
+        "required": [
+          "callback"
+        ]
+      },
+      "then": {
+        "anyOf": [
+          {
+            "required": [
+              "reply"
+            ]
+          },
+          {
+            "required": [
+              "answer"
+            ]
+          },
+          {
+            "required": [
+              "edit"
+            ]
+          }
+        ]
+      },
+      "else": {
+        "required": [
+          "reply"
+        ]
       }
     },
     "variable": {
@@ -543,6 +601,14 @@ export const rulesSchema = {
           "description": "Sent when an answer is not accepted; the step stays. Default: the question again.",
           "type": "string",
           "minLength": 1
+        },
+        "buttons": {
+          "description": "How a `choice` step shows its options: `inline` (buttons under the question, the default), `keyboard` (a reply keyboard) or `none`. A press counts as choosing the option.",
+          "enum": [
+            "inline",
+            "keyboard",
+            "none"
+          ]
         }
       }
     },
@@ -632,6 +698,107 @@ export const rulesSchema = {
           "minLength": 1
         }
       }
+    },
+    "inlineKeyboard": {
+      "title": "InlineKeyboard",
+      "description": "Buttons under the message: a list of rows, each a list of buttons. A button has a `text` and either `data` (sent back on a press, for a `callback` rule) or `url` (opens a link). At most 100 buttons.",
+      "type": "array",
+      "minItems": 1,
+      "items": {
+        "type": "array",
+        "minItems": 1,
+        "items": {
+          "$ref": "#/$defs/inlineButton"
+        }
+      }
+    },
+    "inlineButton": {
+      "title": "InlineButton",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "text"
+      ],
+      "oneOf": [
+        {
+          "required": [
+            "data"
+          ]
+        },
+        {
+          "required": [
+            "url"
+          ]
+        }
+      ],
+      "properties": {
+        "text": {
+          "description": "The button's label (a template).",
+          "type": "string",
+          "minLength": 1
+        },
+        "data": {
+          "description": "The callback data sent to the bot when the button is pressed: 1 to 64 bytes (a template); a `callback` rule answers it.",
+          "type": "string",
+          "minLength": 1
+        },
+        "url": {
+          "description": "A link opened by the button: http(s)://… or tg://… (a template).",
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    },
+    "replyKeyboard": {
+      "title": "ReplyKeyboard",
+      "description": "A keyboard shown instead of the user's letter keys: rows of button labels (pressing one sends its label as a message); shown once and fitted to the buttons unless `one_time`/`resize` say otherwise. `remove` takes a keyboard away.",
+      "anyOf": [
+        {
+          "const": "remove"
+        },
+        {
+          "$ref": "#/$defs/keyboardRows"
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "rows"
+          ],
+          "properties": {
+            "rows": {
+              "$ref": "#/$defs/keyboardRows"
+            },
+            "one_time": {
+              "description": "Hide the keyboard after one press (default true).",
+              "type": "boolean"
+            },
+            "resize": {
+              "description": "Fit the keyboard's height to its buttons (default true).",
+              "type": "boolean"
+            },
+            "placeholder": {
+              "description": "Shown in the empty input field while the keyboard is up (1 to 64 characters).",
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 64
+            }
+          }
+        }
+      ]
+    },
+    "keyboardRows": {
+      "title": "KeyboardRows",
+      "type": "array",
+      "minItems": 1,
+      "items": {
+        "type": "array",
+        "minItems": 1,
+        "items": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
     }
   }
 } as const;
@@ -652,7 +819,7 @@ export type RuleFile = {
   flows?: Flow[];
 };
 /**
- * One rule: an id, exactly one trigger (command, text, pattern, keywords or fallback) and a reply.
+ * One rule: an id, exactly one trigger (command, text, pattern, keywords, fallback, or callback for a button press) and what to do: a reply (and, for a button press, an answer and an edit).
  */
 export type Rule = Rule1 & Rule2;
 export type Rule1 = {
@@ -662,6 +829,45 @@ export type Rule1 = {
  * The text to send, or a list of alternatives of which one is picked at random. Placeholders: {{user.first_name}}, {{text}}, {{args}}, {{match.1}} ... (see docs/rules.md).
  */
 export type Reply = string | [string, ...string[]];
+/**
+ * Buttons under the message: a list of rows, each a list of buttons. A button has a `text` and either `data` (sent back on a press, for a `callback` rule) or `url` (opens a link). At most 100 buttons.
+ *
+ * @minItems 1
+ */
+export type InlineKeyboard = [[InlineButton, ...InlineButton[]], ...[InlineButton, ...InlineButton[]][]];
+export type InlineButton = InlineButton1 & InlineButton2 & InlineButton1 & InlineButton2;
+export type InlineButton1 =
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    };
+/**
+ * A keyboard shown instead of the user's letter keys: rows of button labels (pressing one sends its label as a message); shown once and fitted to the buttons unless `one_time`/`resize` say otherwise. `remove` takes a keyboard away.
+ */
+export type ReplyKeyboard =
+  | "remove"
+  | KeyboardRows
+  | {
+      rows: KeyboardRows;
+      /**
+       * Hide the keyboard after one press (default true).
+       */
+      one_time?: boolean;
+      /**
+       * Fit the keyboard's height to its buttons (default true).
+       */
+      resize?: boolean;
+      /**
+       * Shown in the empty input field while the keyboard is up (1 to 64 characters).
+       */
+      placeholder?: string;
+    };
+/**
+ * @minItems 1
+ */
+export type KeyboardRows = [[string, ...string[]], ...[string, ...string[]][]];
 export type ChatType = "private" | "group" | "supergroup" | "channel";
 /**
  * Send the reply as HTML or MarkdownV2; inserted values are escaped. Default: plain text.
@@ -835,7 +1041,25 @@ export interface Rule2 {
    * Trigger: answers only when no other rule matched.
    */
   fallback?: true;
-  reply: Reply;
+  /**
+   * Trigger: a button press whose callback data matches this regular expression (RE2 syntax, searched anywhere in the data; anchor with ^ and $); named groups (?<name>...) fill {{match.name}}. Such a rule answers presses only, never messages.
+   */
+  callback?: string;
+  reply?: Reply;
+  buttons?: InlineKeyboard;
+  keyboard?: ReplyKeyboard;
+  /**
+   * For a callback rule: the notification shown to the user who pressed the button (answerCallbackQuery; at most 200 characters; a template). Every press is answered, with an empty answer when the rule has none.
+   */
+  answer?: string;
+  /**
+   * For a callback rule: show `answer` as a dialog the user must dismiss instead of a passing notification.
+   */
+  alert?: boolean;
+  /**
+   * For a callback rule: the new text of the message that held the pressed button (a template, with the rule's parse_mode). The message keeps no buttons unless the rule gives `buttons`, which then go on the edited message.
+   */
+  edit?: string;
   /**
    * Condition: answer only in these kinds of chat.
    *
@@ -873,6 +1097,20 @@ export interface Rule2 {
    * Also answer a user who is inside a flow, without leaving it (other rules wait until the flow ends). Default false.
    */
   during_flows?: boolean;
+}
+export interface InlineButton2 {
+  /**
+   * The button's label (a template).
+   */
+  text: string;
+  /**
+   * The callback data sent to the bot when the button is pressed: 1 to 64 bytes (a template); a `callback` rule answers it.
+   */
+  data?: string;
+  /**
+   * A link opened by the button: http(s)://… or tg://… (a template).
+   */
+  url?: string;
 }
 /**
  * Condition on variables: every entry must hold. A value compares for equality (text without case, numbers as numbers); a mapping may use exists, equals, not, gt, gte, lt, lte. Example: { user.name: { exists: true }, chat.count: { gte: 3 } }.
@@ -940,6 +1178,10 @@ export interface FlowStep {
    * Sent when an answer is not accepted; the step stays. Default: the question again.
    */
   retry?: string;
+  /**
+   * How a `choice` step shows its options: `inline` (buttons under the question, the default), `keyboard` (a reply keyboard) or `none`. A press counts as choosing the option.
+   */
+  buttons?: "inline" | "keyboard" | "none";
 }
 export interface Accept2 {
   /**

@@ -51,6 +51,13 @@ function unsetVariableWarnings(ruleSet: RuleSet, locate: RuleLocator, sources: R
   for (const rule of ruleSet.rules) {
     const name = rule.startsFlow ? `the start of flow '${rule.startsFlow}'` : `rule '${rule.id}'`;
     if (!rule.startsFlow) rule.replies.forEach((t, i) => templateRefs(t, locate(rule.order, rule.replies.length > 1 ? ['reply', i] : ['reply']), refs));
+    templateRefs(rule.answer, locate(rule.order, ['answer']), refs);
+    templateRefs(rule.edit, locate(rule.order, ['edit']), refs);
+    rule.buttons?.rows.forEach((row, r) =>
+      row.forEach((button, c) => {
+        for (const [key, template] of Object.entries(button)) templateRefs(template as Template, locate(rule.order, ['buttons', r, c, key]), refs);
+      }),
+    );
     conditionRefs(rule.when, (key) => locate(rule.order, ['when', key]), name, refs);
     assignmentRefs(rule.set, (key) => locate(rule.order, ['set', key]), refs, written);
   }

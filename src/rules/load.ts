@@ -5,6 +5,7 @@ import type { FlowSource } from '../engine/compile-flows.js';
 import type { RuleSet } from '../engine/rule-set.js';
 import type { Rule } from '../generated/rules-schema.js';
 import { RuleLoadError, RuleProblem, type RuleLocator, type SourcePosition } from '../diagnostics/problem.js';
+import { buttonWarnings } from './check-buttons.js';
 import { flowWarnings } from './check-flows.js';
 import { addFlows, flowIds, type RuleOrigin } from './flow-sources.js';
 import { reachabilityWarnings } from './reachability.js';
@@ -139,7 +140,12 @@ async function loadWith(path: string, limits: RuleLimits, memory: LoaderMemory):
   const compiled = compileRulesCollecting(rules, locate, files, flows, memory.patterns);
   problems.push(...compiled.problems);
   const hasErrors = problems.some((p) => p.severity === 'error');
-  if (compiled.ruleSet && !hasErrors) problems.push(...reachabilityWarnings(compiled.ruleSet, locate), ...flowWarnings(compiled.ruleSet, locate, flows));
+  if (compiled.ruleSet && !hasErrors)
+    problems.push(
+      ...reachabilityWarnings(compiled.ruleSet, locate),
+      ...flowWarnings(compiled.ruleSet, locate, flows),
+      ...buttonWarnings(compiled.ruleSet, locate),
+    );
   return { ...(hasErrors || !compiled.ruleSet ? {} : { ruleSet: compiled.ruleSet }), problems: sortProblems(problems, files), files, ruleCount, reusedFiles };
 }
 

@@ -82,6 +82,8 @@ function shadowedRules(ruleSet: RuleSet, locate: RuleLocator): RuleProblem[] {
 function exampleWarnings(ruleSet: RuleSet, locate: RuleLocator): RuleProblem[] {
   const warnings: RuleProblem[] = [];
   for (const rule of ruleSet.rules) {
+    // A callback rule's examples are button data (check-buttons.ts), not messages.
+    if (rule.trigger.kind === 'callback') continue;
     for (const [i, example] of rule.examples.entries()) {
       const target = /^\/\w+@(\w+)/.exec(example)?.[1] ?? 'example_bot';
       // Judged as if this rule's `when` held and no other rule's did: an example shows the rule can answer.

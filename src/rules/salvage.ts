@@ -12,7 +12,7 @@ export function salvageRule(raw: unknown, index: number): Rule | undefined {
   const rule = raw as Record<string, unknown>;
   // Without a usable reply the trigger can still be checked; a plain stand-in text adds no problem of its own.
   const reply = isString(rule['reply']) || isStringList(rule['reply']) ? rule['reply'] : '-';
-  const triggers = (['command', 'text', 'pattern', 'keywords', 'fallback'] as const).filter((key) => rule[key] !== undefined);
+  const triggers = (['command', 'text', 'pattern', 'keywords', 'fallback', 'callback'] as const).filter((key) => rule[key] !== undefined);
   // With no trigger or several, which placeholders a reply may use is unknown: judging it would guess.
   if (triggers.length !== 1) return undefined;
   const kind = triggers[0]!;
@@ -28,6 +28,7 @@ export function salvageRule(raw: unknown, index: number): Rule | undefined {
       return isString(value) ? ({ ...base, command: 'command' } as Rule) : undefined;
     case 'text':
     case 'pattern':
+    case 'callback':
       return isString(value) ? ({ ...base, [kind]: value } as Rule) : undefined;
     case 'keywords':
       return isStringList(value) ? ({ ...base, keywords: value } as Rule) : undefined;

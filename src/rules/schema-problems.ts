@@ -7,7 +7,7 @@ import { nearest } from '../diagnostics/suggest.js';
 import { flowOrVariableProblem, isVariablePath, VARIABLE_ERRORS } from './schema-problems-flows.js';
 import type { NodePath, ParsedYaml } from '../yaml/source.js';
 
-export const TRIGGER_KEYS = ['command', 'text', 'pattern', 'keywords', 'fallback'] as const;
+export const TRIGGER_KEYS = ['command', 'text', 'pattern', 'keywords', 'fallback', 'callback'] as const;
 const RULE_KEYS = Object.keys(rulesSchema.$defs.rule.properties);
 const CHAT_TYPES = rulesSchema.$defs.rule.properties.chat_types.items.enum as readonly string[];
 const PARSE_MODES = rulesSchema.$defs.rule.properties.parse_mode.enum as readonly string[];
@@ -74,6 +74,8 @@ function translate(error: ErrorObject, data: unknown, parsed: ParsedYaml): RuleP
   if (/\/oneOf\/\d+\//.test(error.schemaPath) || /\/anyOf\/\d+\//.test(error.schemaPath)) return undefined;
   // A key refused by propertyNames is reported once, by the propertyNames error itself.
   if (error.propertyName !== undefined) return undefined;
+  // "must match then/else": the then/else branch's own error says what is missing.
+  if (error.keyword === 'if') return undefined;
   const path = pointerToPath(error.instancePath);
   if (path[0] === 'flows' || VARIABLE_ERRORS.has(error.keyword) || isVariablePath(path)) {
     const problem = flowOrVariableProblem(error, data, parsed);
@@ -127,6 +129,8 @@ function translate(error: ErrorObject, data: unknown, parsed: ParsedYaml): RuleP
     }
     case 'anyOf':
       if (path.length === 0) return here('a rule file needs `rules:` followed by a list of rules');
+      if (error.schemaPath.endsWith('/then/anyOf')) return here(`${name} does nothing with a press: add \`answer\`, \`edit\` or \`reply\``);
+      if (field === 'keyboard') return here(`the keyboard of ${name} must be rows of button texts, e.g. [["Yes", "No"]], or \`remove\``);
       return replyProblem(value, path, name, parsed);
     case 'type': {
       const expected = String((error.params as { type: string }).type);

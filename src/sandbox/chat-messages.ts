@@ -1,6 +1,6 @@
 // Builds and stores the Message objects of a private chat, both directions, shaped as the Bot API sends them.
 import type { Chat, Message, MessageEntity, User } from '@grammyjs/types';
-import { withDetectedEntities } from './formatting/auto-entities.js';
+import { withDetectedEntities } from '../markup/auto-entities.js';
 import type { StoredMarkup } from './message-meta.js';
 import type { Peer, SandboxStore, SandboxUser } from './store.js';
 import { commandEntities } from './text-entities.js';

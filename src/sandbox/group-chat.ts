@@ -2,7 +2,7 @@
 // default privacy mode, so a bot sees commands for it, mentions of it and replies to its own messages.
 import type { Chat, Message, MessageEntity } from '@grammyjs/types';
 import { peerAsSender, userAsSender } from './chat-messages.js';
-import { withDetectedEntities } from './formatting/auto-entities.js';
+import { withDetectedEntities } from '../markup/auto-entities.js';
 import type { StoredMarkup } from './message-meta.js';
 import type { BotRecord, GroupRecord, SandboxStore, SandboxUser } from './store.js';
 import { commandEntities } from './text-entities.js';

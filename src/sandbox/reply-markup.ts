@@ -2,6 +2,7 @@
 // the real service does, with its 400 descriptions: an inline keyboard, a reply keyboard, a keyboard removal or
 // a forced reply. An object with none of these, or with empty keyboards, means no markup at all.
 import type { InlineKeyboardButton, KeyboardButton } from '@grammyjs/types';
+import { buttonUrlProblem } from '../markup/button-url.js';
 import { badRequest } from './api-failure.js';
 import type { StoredMarkup } from './message-meta.js';
 import type { Params } from './params.js';
@@ -118,24 +119,10 @@ function inlineButton(button: unknown): InlineKeyboardButton {
   throw fail('Text buttons are unallowed in the inline keyboard');
 }
 
-/**
- * The service's check of an inline button's URL: http(s) to a host name with a dot (or an IP address), or a
- * tg:// link; no scheme means http. Anything else is refused with its wording.
- */
+/** The service's check of an inline button's URL (see buttonUrlProblem): the URL, or its 400. */
 export function checkButtonUrl(url: string): string {
-  const fail = (why: string) => badRequest(`inline keyboard button URL '${url}' is invalid: ${why}`);
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):(?!\d)/.exec(url)?.[1]?.toLowerCase();
-  if (scheme === 'tg' || scheme === 'ton') return url;
-  if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') throw fail('Unsupported URL protocol');
-  let host: string;
-  try {
-    host = new URL(scheme === undefined ? `http://${url}` : url).hostname;
-  } catch {
-    throw fail('Wrong HTTP URL');
-  }
-  if (host === '') throw fail('URL host is empty');
-  const ip = /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith('[');
-  if (!ip && !/\.[a-z][a-z0-9-]*[a-z0-9]$/i.test(host.replace(/\.$/, ''))) throw fail('Wrong HTTP URL');
+  const problem = buttonUrlProblem(url);
+  if (problem !== undefined) throw badRequest(`inline keyboard button URL '${url}' is invalid: ${problem}`);
   return url;
 }
 

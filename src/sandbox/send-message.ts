@@ -7,7 +7,7 @@ import { chatMessagesOf, targetChat } from './chat-target.js';
 import { storeGroupBotMessage } from './group-chat.js';
 import type { MethodContext } from './method-context.js';
 import { booleanParam, integerParam, jsonParam, stringParam, type Params } from './params.js';
-import { EntityParseError, formatText, PARSE_MODES, type ParsedText } from './formatting/format-text.js';
+import { EntityParseError, formatText, PARSE_MODES, type ParsedText } from '../markup/format-text.js';
 import { readReplyMarkup } from './reply-markup.js';
 import { characterCount } from './text-entities.js';
 

@@ -91,7 +91,7 @@ describe('rule file errors with positions', () => {
       "4:5: rule 'greet' has two triggers (text, pattern): keep one",
     ]);
     expect(await problemsOf('rules:\n  - id: lonely\n    reply: hello\n')).toEqual([
-      "2:5: rule 'lonely' has no trigger: add one of command, text, pattern, keywords, fallback",
+      "2:5: rule 'lonely' has no trigger: add one of command, text, pattern, keywords, fallback, callback",
     ]);
     expect(await problemsOf('rules:\n  - id: mute\n    text: hi\n')).toEqual(["2:5: rule 'mute' has no reply: add `reply:` with the text to send"]);
   });
@@ -129,7 +129,7 @@ describe('rule file errors with positions', () => {
       ['command: go', '"{{user.frist_name}}"', /unknown placeholder \{\{user\.frist_name\}\}/],
       ['command: go', '"{{constructor}}"', /unknown placeholder \{\{constructor\}\}/],
       ['command: go', '"{{__proto__}}"', /unknown placeholder \{\{__proto__\}\}/],
-      ['command: go', '"{{match.x}}"', /\{\{match\.x\}\} needs a pattern rule/],
+      ['command: go', '"{{match.x}}"', /\{\{match\.x\}\} needs a pattern or callback rule/],
       ["pattern: 'order (?<num>\\d+)'", '"{{match.nmu}}"', /the pattern has no group named 'nmu' \(it has 'num'\)/],
       ["pattern: 'order (\\d+)'", '"{{match.3}}"', /\{\{match\.3\}\}: the pattern has only 1 capturing group/],
       ['text: hi', '"{{args}}"', /\{\{args\}\} is only available in command rules/],

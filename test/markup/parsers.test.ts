@@ -1,11 +1,11 @@
 // The parse_mode parsers against the service's documented behaviour: the entities each markup gives, the
 // exact "can't parse entities" wording with UTF-8 byte offsets, and the entities found without markup.
 import { describe, expect, it } from 'vitest';
-import { withDetectedEntities } from '../../../src/sandbox/formatting/auto-entities.js';
-import { formatText } from '../../../src/sandbox/formatting/format-text.js';
-import { parseHtml } from '../../../src/sandbox/formatting/html.js';
-import { parseMarkdown } from '../../../src/sandbox/formatting/markdown.js';
-import { parseMarkdownV2 } from '../../../src/sandbox/formatting/markdown-v2.js';
+import { withDetectedEntities } from '../../src/markup/auto-entities.js';
+import { formatText } from '../../src/markup/format-text.js';
+import { parseHtml } from '../../src/markup/html.js';
+import { parseMarkdown } from '../../src/markup/markdown.js';
+import { parseMarkdownV2 } from '../../src/markup/markdown-v2.js';
 
 const errorOf = (parse: () => unknown): string => {
   try {

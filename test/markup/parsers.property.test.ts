@@ -4,9 +4,9 @@
 import fc from 'fast-check';
 import type { MessageEntity } from '@grammyjs/types';
 import { describe, expect, it } from 'vitest';
-import { parseHtml } from '../../../src/sandbox/formatting/html.js';
-import { parseMarkdownV2 } from '../../../src/sandbox/formatting/markdown-v2.js';
-import { EntityParseError } from '../../../src/sandbox/formatting/parsed-text.js';
+import { parseHtml } from '../../src/markup/html.js';
+import { parseMarkdownV2 } from '../../src/markup/markdown-v2.js';
+import { EntityParseError } from '../../src/markup/parsed-text.js';
 
 type Style = 'bold' | 'italic' | 'underline' | 'strikethrough' | 'spoiler' | 'code';
 type Node = { text: string } | { style: Style; children: Node[] };
