@@ -1,6 +1,8 @@
 // The shipped demo bot in rules/ loads cleanly, every example reaches its rule, and it answers as documented.
 import { describe, expect, it } from 'vitest';
+import type { Update } from '@grammyjs/types';
 import { decide } from '../../src/engine/decide.js';
+import { toEvent } from '../../src/engine/events.js';
 import { applyStateChanges, EMPTY_STATE } from '../../src/engine/state.js';
 import { loadRules } from '../../src/rules/load.js';
 import { decideMessage, message, messageEvent, replyText } from '../engine/messages.js';
@@ -56,5 +58,48 @@ describe('demo bot in rules/', () => {
     say('/book');
     expect(say('/cancel')).toBe('OK, booking cancelled.');
     expect(state.flow).toBeNull();
+  });
+
+  it('has a button menu and a poll: presses are answered, the poll counts votes in its message', async () => {
+    const { ruleSet } = await loadRules(rulesDir);
+    const menu = decideMessage(message('/menu'), ruleSet!, 'corner_shop_bot');
+    expect(menu.actions[0]).toMatchObject({
+      replyMarkup: { inline_keyboard: expect.arrayContaining([[{ text: 'Our website', url: 'https://example.com' }]]) },
+    });
+    const chat = { id: 42, type: 'private' as const, first_name: 'Ada' };
+    const pressOn = (data: string, state = EMPTY_STATE) =>
+      decide(
+        toEvent({
+          update_id: 1,
+          callback_query: {
+            id: 'q',
+            chat_instance: 'c',
+            from: { id: 42, is_bot: false, first_name: 'Ada' },
+            data,
+            message: { message_id: 3, date: 1, chat, text: 'm' },
+          },
+        } as Update)!,
+        ruleSet!,
+        state,
+        { botUsername: 'corner_shop_bot' },
+      );
+    expect(pressOn('menu:hours').actions).toEqual([
+      { type: 'answer_callback', callbackQueryId: 'q', text: expect.stringContaining('Monday'), showAlert: true },
+    ]);
+    const first = pressOn('vote:kiez');
+    const after = applyStateChanges(EMPTY_STATE, first.actions);
+    const second = pressOn('vote:kiez', after);
+    expect(second.actions.find((a) => a.type === 'edit_message_text')).toMatchObject({
+      messageId: 3,
+      text: 'Where should the next meetup be?\nCafé Kiez: 2 · Park Café: 0',
+      replyMarkup: {
+        inline_keyboard: [
+          [
+            { text: 'Café Kiez', callback_data: 'vote:kiez' },
+            { text: 'Park Café', callback_data: 'vote:park' },
+          ],
+        ],
+      },
+    });
   });
 });
