@@ -3,7 +3,7 @@
 // service's privacy mode (the bot sees commands, mentions of it and replies to its messages), and a user
 // answering a force_reply question of the bot replies to it, as their client does.
 import type { Chat, ForceReply, Message, Update, User } from '@grammyjs/types';
-import { withDetectedEntities } from '../sandbox/formatting/auto-entities.js';
+import { withDetectedEntities } from '../markup/auto-entities.js';
 import { visibleToBot } from '../sandbox/group-chat.js';
 import type { BotApiDouble } from './bot-api-double.js';
 import type { TestChat, TestUser } from './model.js';
