@@ -35,11 +35,14 @@ describe('folder import graph of src/', () => {
     expect(folderCycles(edges).map((c) => describeCycle(c, edges))).toEqual([]);
   });
 
-  // Rules, config and conversation tests all read YAML and report problems: those two folders must stay
-  // leaves, or any of their users could close a cycle through them.
-  it('keeps the shared leaves (diagnostics, errors, yaml) free of imports other than leaves', () => {
-    const leaves = ['diagnostics', 'errors', 'yaml'];
+  // Rules, config and conversation tests all read YAML and report problems, and the sandbox, the engine and
+  // conversation tests all read the service's markup: those folders must stay leaves, or any of their users
+  // could close a cycle through them.
+  it('keeps the shared leaves (diagnostics, errors, yaml, markup) free of imports other than leaves', () => {
+    const leaves = ['diagnostics', 'errors', 'yaml', 'markup'];
     expect(edges.filter((e) => leaves.includes(e.from) && !leaves.includes(e.to)).map((e) => e.example)).toEqual([]);
     expect(edges).toContainEqual(expect.objectContaining({ from: 'config', to: 'yaml' }));
+    expect(edges).toContainEqual(expect.objectContaining({ from: 'engine', to: 'markup' }));
+    expect(edges).toContainEqual(expect.objectContaining({ from: 'sandbox', to: 'markup' }));
   });
 });
