@@ -10,7 +10,8 @@ import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 import { IngressError } from './errors.js';
 
-export const ALLOWED_UPDATES = ['message'];
+/** The update kinds hearsay asks for (polling and setwebhook): messages and button presses. */
+export const ALLOWED_UPDATES = ['message', 'callback_query'];
 
 /** What polling needs from the update pipeline. */
 export interface PollingPipeline {

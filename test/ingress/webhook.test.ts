@@ -72,7 +72,12 @@ describe('WebhookIngress', () => {
       await held;
       handled.push(u.update_id);
     });
-    expect(api.webhook).toEqual({ url: 'https://bot.example.com/hook', secret_token: SECRET, max_connections: 7, allowed_updates: ['message'] });
+    expect(api.webhook).toEqual({
+      url: 'https://bot.example.com/hook',
+      secret_token: SECRET,
+      max_connections: 7,
+      allowed_updates: ['message', 'callback_query'],
+    });
     const response = await post(update(1));
     expect(response.status).toBe(200);
     expect(handled).toEqual([]); // answered while the handler is still waiting
