@@ -140,7 +140,7 @@ function compileRule(
     trigger = { kind: 'fallback' };
   } else if (rule.callback !== undefined) {
     context.trigger = 'callback';
-    const pattern = compilePattern(rule.callback, caseSensitive, (message) => error(['callback'], `${message} in ${name}`), patterns);
+    const pattern = compilePattern(rule.callback, caseSensitive, (message) => error(['callback'], `${message} in ${name}`), patterns, known);
     if (pattern) {
       trigger = { kind: 'callback', source: rule.callback, pattern };
       context.groupCount = pattern.groupCount;
