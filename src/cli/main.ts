@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../generated/version.js';
 import { checkCommand } from './commands/check.js';
 import { initCommand } from './commands/init.js';
+import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { startCommand } from './commands/start.js';
@@ -18,7 +19,7 @@ export function buildProgram(): Command {
     .version(VERSION, '-v, --version', 'print the version')
     .showHelpAfterError("(run 'hearsay --help' for usage)")
     .exitOverride();
-  for (const command of [runCommand(), checkCommand(), testCommand(), sandboxCommand(), startCommand(), initCommand(), stateCommand()]) {
+  for (const command of [runCommand(), checkCommand(), testCommand(), sandboxCommand(), startCommand(), initCommand(), stateCommand(), reportCommand()]) {
     // Name the command, so the hint can be copied as it is.
     program.addCommand(command.exitOverride().showHelpAfterError(`(run 'hearsay ${command.name()} --help' for usage)`));
   }

@@ -29,7 +29,7 @@ export function buildServiceConfig({ settings, checked, token, tokenSource, conf
     store: checked.store,
     mode: get<IngressMode>('ingress.mode'),
     configFile,
-    log: { level: get<LogLevel>('log.level'), format: get<LogFormat>('log.format') },
+    log: { level: get<LogLevel>('log.level'), format: get<LogFormat>('log.format'), unmatched: get<boolean>('log.unmatched') },
     polling: { timeoutSeconds: get<number>('polling.timeout'), limit: get<number>('polling.limit'), deleteWebhook: get<boolean>('polling.delete_webhook') },
     webhook: {
       ...webhookEndpoint(settings, token, secrets),

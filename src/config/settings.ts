@@ -189,6 +189,14 @@ export const SETTINGS: readonly SettingSpec[] = [
     meaning: '`json`, `pretty`, or `auto` (pretty on a terminal).',
   },
   {
+    key: 'log.unmatched',
+    env: 'HEARSAY_LOG_UNMATCHED',
+    flag: '--log-unmatched',
+    kind: 'boolean',
+    defaultText: 'false',
+    meaning: 'Log the text of messages only a fallback (or nothing) answered, for `hearsay report`; see docs/operations.md on privacy.',
+  },
+  {
     key: 'delivery.concurrency',
     env: 'HEARSAY_DELIVERY_CONCURRENCY',
     flag: '--delivery-concurrency',

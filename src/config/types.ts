@@ -29,7 +29,8 @@ export interface ServiceConfig {
   mode: IngressMode;
   /** The config file that was read, if any. */
   configFile: string | null;
-  log: { level: LogLevel; format: LogFormat };
+  /** `unmatched`: log the text of messages that only a fallback (or nothing) answered. */
+  log: { level: LogLevel; format: LogFormat; unmatched: boolean };
   polling: { timeoutSeconds: number; limit: number; deleteWebhook: boolean };
   webhook: {
     /** The public URL given to setwebhook (configured URL + path); null when not configured. */

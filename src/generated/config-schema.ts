@@ -204,6 +204,10 @@ export const configSchema = {
             "json",
             "pretty"
           ]
+        },
+        "unmatched": {
+          "description": "Log the text of messages only a fallback (or nothing) answered (for hearsay report). Off by default: what users write is personal data.",
+          "type": "boolean"
         }
       }
     },
@@ -431,6 +435,10 @@ export interface LogSettings {
    * json lines, pretty text, or auto (pretty on a terminal).
    */
   format?: "auto" | "json" | "pretty";
+  /**
+   * Log the text of messages only a fallback (or nothing) answered (for hearsay report). Off by default: what users write is personal data.
+   */
+  unmatched?: boolean;
 }
 export interface ApiSettings {
   /**

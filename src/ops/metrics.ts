@@ -44,6 +44,18 @@ export class ServiceMetrics {
     help: '1 while the store (file or Redis) can be used, 0 during an outage.',
     registers: [this.registry],
   });
+  readonly ruleHits = new Counter({
+    name: 'hearsay_rule_hits_total',
+    help: 'Updates answered, by the rule (or flow step) that answered.',
+    labelNames: ['rule'] as const,
+    registers: [this.registry],
+  });
+  readonly unmatched = new Counter({
+    name: 'hearsay_unmatched_total',
+    help: 'Text messages no ordinary rule matched: answered by a fallback rule, or by nothing.',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
 
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
@@ -52,6 +64,7 @@ export class ServiceMetrics {
     // Every kind starts at zero so dashboards see the series before the first error.
     for (const kind of ERROR_KINDS) this.errors.inc({ kind }, 0);
     for (const result of ['success', 'failure'] as const) this.reloads.inc({ result }, 0);
+    for (const outcome of ['fallback', 'none'] as const) this.unmatched.inc({ outcome }, 0);
   }
 
   /** Counts one error of `kind` (hearsay_errors_total's labels are the kinds of the error registry). */

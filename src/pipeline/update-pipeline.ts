@@ -10,6 +10,7 @@ import { decide, type DecideContext } from '../engine/decide.js';
 import { chatKeyOf, toEvent, type BotEvent } from '../engine/events.js';
 import type { RuleSet } from '../engine/rule-set.js';
 import type { Logger } from '../log/logger.js';
+import { recordDecision } from '../ops/unmatched.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 import {
   SequenceAbortedError,
@@ -55,6 +56,8 @@ export interface UpdatePipelineOptions {
   decide?: typeof decide;
   logger: Logger;
   metrics: ServiceMetrics;
+  /** `log.unmatched`: log the text of messages that only a fallback (or nothing) answered. */
+  logUnmatched?: boolean;
   /** Accepted-and-unfinished updates beyond which `accept` answers 'overloaded'. */
   maxPending: number;
   /** Told once when the token was refused (401): the service must stop taking updates. */
@@ -159,8 +162,13 @@ export class UpdatePipeline {
       const scope = scopeOf(event);
       const state = await this.options.states.load(scope);
       const matchStarted = performance.now();
-      const decision = (this.options.decide ?? decide)(event, this.options.rules.current, state, this.options.context);
+      const ruleSet = this.options.rules.current;
+      const decision = (this.options.decide ?? decide)(event, ruleSet, state, this.options.context);
       metrics.matchDuration.observe((performance.now() - matchStarted) / 1000);
+      const analytics = recordDecision(event, decision, ruleSet, metrics, {
+        logUnmatchedText: this.options.logUnmatched ?? false,
+        debug: logger.isLevelEnabled('debug'),
+      });
       const changes = decision.actions.filter(isStateChange);
       const effects = decision.actions.filter((action) => !isStateChange(action));
       // The intent before the first side effect, the result with the state after the last: after a crash,
@@ -170,7 +178,7 @@ export class UpdatePipeline {
       const commit = changes.length > 0 ? { scope, changes } : null;
       await this.commitOnceStored(update, commit, signal);
       if (commit) this.options.onStateCommitted?.(commit);
-      this.logHandled(update, event, decision.ruleId, started, outcome);
+      this.logHandled(update, event, decision.ruleId, started, outcome, analytics);
     } catch (error) {
       await this.onFailure(update, error, signal);
     }
@@ -273,7 +281,14 @@ export class UpdatePipeline {
     this.options.onTokenRejected?.(error);
   }
 
-  private logHandled(update: Update, event: BotEvent, ruleId: string | null, started: number, outcome: PerformOutcome | null): void {
+  private logHandled(
+    update: Update,
+    event: BotEvent,
+    ruleId: string | null,
+    started: number,
+    outcome: PerformOutcome | null,
+    analytics: Record<string, unknown>,
+  ): void {
     const { logger } = this.options;
     logger.info(
       {
@@ -282,8 +297,8 @@ export class UpdatePipeline {
         rule: ruleId,
         duration_ms: Math.round((performance.now() - started) * 10) / 10,
         ...(outcome ? { sent: outcome.sent, dropped: outcome.dropped } : {}),
-        // What users write is theirs: it reaches the log only when the operator asks for debug output.
-        ...(event.kind === 'message' && logger.isLevelEnabled('debug') ? { text: event.message.text } : {}),
+        // `unmatched`, and what the user wrote only at debug level or, for an unmatched message, with log.unmatched.
+        ...analytics,
       },
       'update handled',
     );

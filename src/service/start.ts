@@ -163,6 +163,7 @@ function createPipeline({ config, api, rules, bot, store, logger, metrics, onTok
     perform: createActionPerformer({ sender, api, logger }),
     logger,
     metrics,
+    logUnmatched: config.log.unmatched,
     maxPending: config.delivery.maxPending,
     onTokenRejected,
     onStateCommitted,

@@ -99,7 +99,17 @@ describe('UpdatePipeline', () => {
         dropped: false,
         msg: 'update handled',
       },
-      { level: 30, time: expect.any(Number), update_id: 13, chat_id: -100, rule: null, duration_ms: expect.any(Number), msg: 'update handled' },
+      // Unmatched, but its text stays out of the log unless log.unmatched asks for it.
+      {
+        level: 30,
+        time: expect.any(Number),
+        update_id: 13,
+        chat_id: -100,
+        rule: null,
+        unmatched: 'none',
+        duration_ms: expect.any(Number),
+        msg: 'update handled',
+      },
     ]);
     expect(JSON.stringify(quiet.lines)).not.toContain('4111');
     const verbose = setup({ level: 'debug' });

@@ -1,0 +1,44 @@
+// Which rule answered, counted per rule, and the messages no rule but a fallback answered (or nothing did):
+// the metrics and the fields of the per-update log line that show an operator what the bot failed to
+// answer. What users wrote reaches the log only when the operator opts in (`log.unmatched: true`).
+import type { Decision } from '../engine/decide-types.js';
+import type { BotEvent } from '../engine/events.js';
+import type { RuleSet } from '../engine/rule-set.js';
+import type { ServiceMetrics } from './metrics.js';
+
+/** `fallback`: only a fallback rule answered the text; `none`: nothing answered it. */
+export type UnmatchedOutcome = 'fallback' | 'none';
+
+/** For a text message that no ordinary rule matched, whether a fallback answered it; null for anything else. */
+export function unmatchedOutcome(event: BotEvent, ruleId: string | null, ruleSet: RuleSet): UnmatchedOutcome | null {
+  if (event.kind !== 'message') return null;
+  if (ruleId === null) return 'none';
+  return ruleSet.index.fallbacks.some((rule) => rule.id === ruleId) ? 'fallback' : null;
+}
+
+export interface DecisionAnalyticsOptions {
+  /** `log.unmatched`: put the text of an unmatched message in its log line. */
+  logUnmatchedText: boolean;
+  /** Whether the log is at debug level, where every message's text is logged anyway. */
+  debug: boolean;
+}
+
+/**
+ * Counts the decision (hits of its rule, or an unmatched message) and returns the fields it adds to the
+ * update's log line: `unmatched` for a message no ordinary rule matched, and `text` when the operator asked
+ * for it (or at debug level). The logger redacts tokens and secrets in every line, the text included.
+ */
+export function recordDecision(
+  event: BotEvent,
+  decision: Pick<Decision, 'ruleId'>,
+  ruleSet: RuleSet,
+  metrics: ServiceMetrics,
+  options: DecisionAnalyticsOptions,
+): Record<string, unknown> {
+  if (decision.ruleId !== null) metrics.ruleHits.inc({ rule: decision.ruleId });
+  const outcome = unmatchedOutcome(event, decision.ruleId, ruleSet);
+  if (outcome) metrics.unmatched.inc({ outcome });
+  if (event.kind !== 'message') return {};
+  const showText = options.debug || (outcome !== null && options.logUnmatchedText);
+  return { ...(outcome ? { unmatched: outcome } : {}), ...(showText ? { text: event.message.text } : {}) };
+}
