@@ -5,6 +5,7 @@ import type { Message } from '@grammyjs/types';
 import type { Action, SendMessageAction } from './actions.js';
 import type { Decision, DecideContext } from './decide-types.js';
 import type { MessageEvent } from './events.js';
+import { templatesFor } from './languages.js';
 import type { MatchResult } from './match.js';
 import { renderInlineKeyboard, renderReplyKeyboard } from './keyboards.js';
 import { pickTemplate, render, type RenderValues } from './render.js';
@@ -20,34 +21,86 @@ export function messageValues(message: Message, match?: MatchResult): Omit<Rende
   };
 }
 
-/** The rule's decision for a message it matched: its `set` (state changes first), then its reply. */
-export function answerRule(rule: CompiledRule, match: MatchResult, event: MessageEvent, values: VariableValues, context: DecideContext): Decision {
+/**
+ * The rule's decision for a message it matched: its `set` (state changes first), then its reply (or each of
+ * its `messages`, in order), in the user's language (`languageOf` the variables after the set) when given per language.
+ */
+export function answerRule(
+  rule: CompiledRule,
+  match: MatchResult,
+  event: { readonly message: Message; readonly chat: MessageEvent['chat']; readonly from?: MessageEvent['from'] },
+  values: VariableValues,
+  context: DecideContext,
+  languageOf?: (values: VariableValues) => string | undefined,
+): Decision {
   const { message } = event;
   const base = messageValues(message, match);
   const applied = applyAssignments(rule.set, values, base, event.from !== undefined);
   const rendered = { ...base, vars: applied.values, ...flowOf(applied.values) };
-  const actions: Action[] = [...applied.actions, ruleReply(rule, rendered, event.chat.id, message.message_id, context)];
+  // After the rule's set: a rule that stores the user's language choice already answers in it.
+  const language = languageOf?.(applied.values);
+  // A member event has no message of its own to reply to (message_id 0).
+  const triggerId = message.message_id > 0 ? message.message_id : undefined;
+  const actions: Action[] = [...applied.actions, ...ruleReplies(rule, rendered, event.chat.id, triggerId, context, language)];
   return { ruleId: rule.id, actions };
+}
+
+/**
+ * A rule's reply as messages to `chatId`: its one reply, or each of its `messages` in order, each with its own
+ * options; the rule's keyboard or buttons go with the reply (with `messages`, on the last one).
+ */
+export function ruleReplies(
+  rule: CompiledRule,
+  values: RenderValues,
+  chatId: number,
+  triggerId: number | undefined,
+  context: DecideContext,
+  language?: string,
+): SendMessageAction[] {
+  if (!rule.messages) return [ruleReply(rule, values, chatId, triggerId, context, language)];
+  const last = rule.messages.length - 1;
+  return rule.messages.map((item, i) => {
+    const text = render(pickTemplate(templatesFor(item.texts, language), context.random ?? Math.random), values, item.parseMode);
+    return sendMessage(chatId, text, item, triggerId, i === last ? ruleMarkup(rule, values) : undefined);
+  });
 }
 
 /**
  * A rule's reply as a message to `chatId`, with its keyboard: the reply keyboard (or its removal), else the
  * inline buttons unless they go on an edited message. `triggerId` is the message answered with reply_to_message.
  */
-export function ruleReply(rule: CompiledRule, values: RenderValues, chatId: number, triggerId: number | undefined, context: DecideContext): SendMessageAction {
-  const text = render(pickTemplate(rule.replies, context.random ?? Math.random), values, rule.parseMode);
-  const markup = rule.keyboard
-    ? renderReplyKeyboard(rule.keyboard, values)
-    : rule.buttons && !rule.edit
-      ? renderInlineKeyboard(rule.buttons, values)
-      : undefined;
+export function ruleReply(
+  rule: CompiledRule,
+  values: RenderValues,
+  chatId: number,
+  triggerId: number | undefined,
+  context: DecideContext,
+  language?: string,
+): SendMessageAction {
+  const alternatives = rule.localizedReplies ? templatesFor(rule.localizedReplies, language) : rule.replies;
+  const text = render(pickTemplate(alternatives, context.random ?? Math.random), values, rule.parseMode);
+  return sendMessage(chatId, text, rule, triggerId, ruleMarkup(rule, values));
+}
+
+function ruleMarkup(rule: CompiledRule, values: RenderValues): SendMessageAction['replyMarkup'] {
+  if (rule.keyboard) return renderReplyKeyboard(rule.keyboard, values);
+  return rule.buttons && !rule.edit ? renderInlineKeyboard(rule.buttons, values) : undefined;
+}
+
+function sendMessage(
+  chatId: number,
+  text: string,
+  options: Pick<CompiledRule, 'parseMode' | 'replyToMessage' | 'disableNotification'>,
+  triggerId: number | undefined,
+  markup: SendMessageAction['replyMarkup'],
+): SendMessageAction {
   return {
     type: 'send_message',
     chatId,
     text,
-    ...(rule.parseMode ? { parseMode: rule.parseMode } : {}),
-    ...(rule.replyToMessage && triggerId !== undefined ? { replyToMessageId: triggerId } : {}),
-    ...(rule.disableNotification ? { disableNotification: true } : {}),
+    ...(options.parseMode ? { parseMode: options.parseMode } : {}),
+    ...(options.replyToMessage && triggerId !== undefined ? { replyToMessageId: triggerId } : {}),
+    ...(options.disableNotification ? { disableNotification: true } : {}),
     ...(markup ? { replyMarkup: markup } : {}),
   };
 }

@@ -5,13 +5,18 @@ import type { Rule } from '../generated/rules-schema.js';
 import { problemAt, RuleLoadError, type RuleLocator, type RuleProblem } from '../diagnostics/problem.js';
 import { compileRuleActions } from './compile-actions.js';
 import { compileFlows, type FlowSource } from './compile-flows.js';
+import { compileRuleTexts, keywordSources, type RuleSetSettings } from './compile-reach.js';
+import { buildFuzzyIndex } from './fuzzy.js';
 import { firstWord, wordsOf } from './keywords.js';
 import { LazyPattern } from './lazy-pattern.js';
 import { normalize } from './normalize.js';
 import { buildPatternIndex } from './pattern-index.js';
 import type { CompiledRule, CompiledTrigger, KeywordEntry, RuleIndex, RuleSet } from './rule-set.js';
-import { compileTemplate, type Template, type TemplateContext } from './template.js';
+import { applySynonyms, buildSynonyms } from './synonyms.js';
+import type { TemplateContext } from './template.js';
 import { compileAssignments, compileConditions } from './variables.js';
+
+export type { RuleSetSettings } from './compile-reach.js';
 
 export interface CompileResult {
   /** Undefined when there were errors (warnings alone still give a rule set). */
@@ -52,14 +57,16 @@ export function compileRulesCollecting(
   files: readonly string[] = [],
   flows: readonly FlowSource[] = [],
   cache?: PatternCache,
+  settings: RuleSetSettings = {},
 ): CompileResult {
   const problems: RuleProblem[] = [];
+  const synonyms = buildSynonyms(settings.synonyms);
   const compiled: CompiledRule[] = [];
   const patterns = new Map<string, LazyPattern>();
   const known = (key: string) => cache?.get(key) ?? patterns.get(key);
   const starts = new Map(flows.map((f) => [f.startOrder, f.flow.id]));
   for (const [order, rule] of rules.entries()) {
-    const result = compileRule(rule, order, locate, problems, patterns, known, starts.get(order));
+    const result = compileRule(rule, order, locate, problems, patterns, known, starts.get(order), settings, synonyms);
     if (result) compiled.push(result);
   }
   const compiledFlows = compileFlows(flows, problems, (source, caseSensitive, report) => compilePattern(source, caseSensitive, report, patterns, known));
@@ -68,10 +75,14 @@ export function compileRulesCollecting(
   const ruleSet: RuleSet = Object.freeze({
     rules: Object.freeze(compiled),
     files: Object.freeze([...files]),
-    index: buildIndex(compiled),
+    index: buildIndex(compiled, synonyms),
     flows: compiledFlows,
-    duringFlowsIndex: buildIndex(compiled.filter((rule) => rule.duringFlows)),
+    duringFlowsIndex: buildIndex(
+      compiled.filter((rule) => rule.duringFlows),
+      synonyms,
+    ),
     callbacks: Object.freeze(compiled.filter((rule) => rule.trigger.kind === 'callback')),
+    ...(settings.languages ? { languages: settings.languages } : {}),
   });
   return { ruleSet, problems };
 }
@@ -81,16 +92,23 @@ export function compileRulesCollecting(
  * rule set or touching the pattern cache: used on rules that failed the schema elsewhere, so that their
  * other mistakes are reported in the same run.
  */
-export function compileProblems(rules: readonly Rule[], locate: RuleLocator): RuleProblem[] {
+export function compileProblems(rules: readonly Rule[], locate: RuleLocator, settings: RuleSetSettings = {}): RuleProblem[] {
   const problems: RuleProblem[] = [];
   const patterns = new Map<string, LazyPattern>();
-  for (const [order, rule] of rules.entries()) compileRule(rule, order, locate, problems, patterns, (key) => patterns.get(key));
+  const synonyms = buildSynonyms(settings.synonyms);
+  for (const [order, rule] of rules.entries()) compileRule(rule, order, locate, problems, patterns, (key) => patterns.get(key), undefined, settings, synonyms);
   return problems;
 }
 
 /** Compiles rules (and flows whose starts are among them) or throws a RuleLoadError listing every problem. */
-export function compileRules(rules: readonly Rule[], locate?: RuleLocator, files?: readonly string[], flows?: readonly FlowSource[]): RuleSet {
-  const { ruleSet, problems } = compileRulesCollecting(rules, locate, files, flows);
+export function compileRules(
+  rules: readonly Rule[],
+  locate?: RuleLocator,
+  files?: readonly string[],
+  flows?: readonly FlowSource[],
+  settings?: RuleSetSettings,
+): RuleSet {
+  const { ruleSet, problems } = compileRulesCollecting(rules, locate, files, flows, undefined, settings);
   if (!ruleSet) throw new RuleLoadError(problems);
   return ruleSet;
 }
@@ -103,6 +121,8 @@ function compileRule(
   patterns: Map<string, LazyPattern>,
   known: KnownPattern,
   startsFlow?: string,
+  settings: RuleSetSettings = {},
+  synonyms: ReadonlyMap<string, string> = new Map(),
 ): CompiledRule | undefined {
   const name = startsFlow ? `the start of flow '${startsFlow}'` : `rule '${rule.id}'`;
   const error = (path: (string | number)[], message: string) => problems.push(problemAt(locate(order, path), message));
@@ -114,7 +134,7 @@ function compileRule(
     trigger = { kind: 'command', name: rule.command.toLowerCase() };
     context.trigger = 'command';
   } else if (rule.text !== undefined) {
-    const text = normalize(rule.text, caseSensitive);
+    const text = caseSensitive ? normalize(rule.text, true) : applySynonyms(normalize(rule.text), synonyms);
     if (text === '') error(['text'], `the text of ${name} is only whitespace: a message is trimmed before comparing, so it can never match`);
     trigger = { kind: 'text', text };
     context.trigger = 'text';
@@ -129,10 +149,13 @@ function compileRule(
   } else if (rule.keywords !== undefined) {
     context.trigger = 'keywords';
     const keywords: string[] = [];
-    for (const [i, keyword] of rule.keywords.entries()) {
-      const normalized = normalize(keyword, caseSensitive);
+    for (const { keyword, path } of keywordSources(rule.keywords)) {
+      const normalized = caseSensitive ? normalize(keyword, true) : applySynonyms(normalize(keyword), synonyms);
       if (!firstWord(normalized))
-        error(['keywords', i], `keyword ${JSON.stringify(keyword)} in ${name} has no letter or digit, so it has no word edges to match; use a pattern instead`);
+        error(
+          ['keywords', ...path],
+          `keyword ${JSON.stringify(keyword)} in ${name} has no letter or digit, so it has no word edges to match; use a pattern instead`,
+        );
       else if (!keywords.includes(normalized)) keywords.push(normalized);
     }
     trigger = { kind: 'keywords', keywords };
@@ -146,37 +169,25 @@ function compileRule(
       context.groupCount = pattern.groupCount;
       context.groupNames = new Set(pattern.groupNames);
     }
+  } else if (rule.event !== undefined) {
+    trigger = { kind: 'event', event: rule.event };
+    context.trigger = 'event';
   }
   // A broken pattern already reported its error; the templates cannot be judged without its groups.
   const judgeable = (context.trigger !== 'pattern' && context.trigger !== 'callback') || trigger !== undefined;
 
-  const replySources = rule.reply === undefined ? [] : typeof rule.reply === 'string' ? [rule.reply] : rule.reply;
-  const replies: Template[] = [];
-  for (const [i, source] of replySources.entries()) {
-    const result = compileTemplate(source, context);
-    const path = typeof rule.reply === 'string' ? ['reply'] : ['reply', i];
-    if (result.ok) {
-      replies.push(result.template);
-      if (result.template.isStatic && source.length > 4096) {
-        problems.push(
-          problemAt(
-            locate(order, path),
-            `the reply of ${name} is ${source.length} characters; the service refuses more than 4096, so it will be sent in several messages`,
-            'warning',
-          ),
-        );
-      }
-    } else if (judgeable) {
-      for (const message of result.errors) error(path, `${message} (in the reply of ${name})`);
-    }
-  }
+  let textsBroken = false;
+  const texts = compileRuleTexts(rule, context, settings.languages, name, (path, message, severity) => {
+    if (severity !== 'warning') textsBroken = true;
+    if (judgeable || severity === 'warning') problems.push(problemAt(locate(order, path), message, severity));
+  });
   const site = { name };
   const report = (field: string) => (key: string | undefined, message: string, severity?: 'error' | 'warning') =>
     problems.push(problemAt(locate(order, key ? [field, key] : [field]), message, severity));
   const when = compileConditions(rule.when, site, report('when'));
   const set = judgeable ? compileAssignments(rule.set, site, context, report('set')) : [];
   const actions = judgeable
-    ? compileRuleActions(rule, replies.length === replySources.length ? replies : [], context, name, (path, message, severity) =>
+    ? compileRuleActions(rule, textsBroken ? [] : texts.replies, context, name, (path, message, severity) =>
         problems.push(problemAt(locate(order, path), message, severity)),
       )
     : undefined;
@@ -192,7 +203,12 @@ function compileRule(
     caseSensitive,
     chatTypes: rule.chat_types ? new Set<string>(rule.chat_types) : null,
     chats: rule.chats ? new Set<number>(rule.chats) : null,
-    replies: Object.freeze(replies),
+    replies: texts.replies,
+    ...(texts.localizedReplies ? { localizedReplies: texts.localizedReplies } : {}),
+    ...(texts.messages ? { messages: texts.messages } : {}),
+    lang: rule.lang ? new Set<string>(rule.lang) : null,
+    mentioned: rule.mentioned === true,
+    fuzzy: !caseSensitive && (trigger.kind === 'text' || trigger.kind === 'keywords') && (rule.fuzzy ?? settings.fuzzy ?? 'off') === 'auto',
     ...(rule.parse_mode ? { parseMode: rule.parse_mode } : {}),
     ...actions,
     replyToMessage: rule.reply_to_message === true,
@@ -241,7 +257,7 @@ function compilePattern(
   }
 }
 
-function buildIndex(rules: readonly CompiledRule[]): RuleIndex {
+function buildIndex(rules: readonly CompiledRule[], synonyms: ReadonlyMap<string, string>): RuleIndex {
   const commands = new Map<string, CompiledRule[]>();
   const textFolded = new Map<string, CompiledRule[]>();
   const textExact = new Map<string, CompiledRule[]>();
@@ -249,6 +265,8 @@ function buildIndex(rules: readonly CompiledRule[]): RuleIndex {
   const keywordsExact = new Map<string, KeywordEntry[]>();
   const patterns: CompiledRule[] = [];
   const fallbacks: CompiledRule[] = [];
+  const events = new Map<string, CompiledRule[]>();
+  const fuzzyWords: string[] = [];
   const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
     const list = map.get(key);
     if (list) list.push(value);
@@ -256,6 +274,7 @@ function buildIndex(rules: readonly CompiledRule[]): RuleIndex {
   };
   for (const rule of rules) {
     const t = rule.trigger;
+    if (rule.fuzzy) fuzzyWords.push(...fuzzyVocabulary(t));
     switch (t.kind) {
       case 'command':
         push(commands, t.name, rule);
@@ -282,6 +301,9 @@ function buildIndex(rules: readonly CompiledRule[]): RuleIndex {
       case 'callback':
         // Presses are matched apart (RuleSet.callbacks): a callback rule never answers a message.
         break;
+      case 'event':
+        push(events, t.event, rule);
+        break;
     }
   }
   return Object.freeze({
@@ -292,6 +314,16 @@ function buildIndex(rules: readonly CompiledRule[]): RuleIndex {
     keywordsExact,
     patterns: buildPatternIndex(patterns),
     fallbacks,
+    events,
+    fuzzy: buildFuzzyIndex(fuzzyWords),
+    synonyms,
     needsExact: textExact.size > 0 || keywordsExact.size > 0,
   });
+}
+
+/** The words a fuzzy rule's trigger contributes to the vocabulary typos are corrected towards. */
+function fuzzyVocabulary(trigger: CompiledTrigger): string[] {
+  if (trigger.kind === 'text') return wordsOf(trigger.text).map((w) => w.word);
+  if (trigger.kind === 'keywords') return trigger.keywords.flatMap((keyword) => wordsOf(keyword).map((w) => w.word));
+  return [];
 }

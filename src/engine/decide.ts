@@ -7,10 +7,9 @@ import { NOTHING, type Decision, type DecideContext } from './decide-types.js';
 import { decideCallbackQuery } from './callbacks.js';
 import type { BotEvent, MessageEvent } from './events.js';
 import { decideFlowTimeout, routeInFlow, startFlow } from './flows.js';
-import { matchMessage } from './match.js';
+import { audienceCheck, decideMember, languageFor, matchTolerant } from './reach.js';
 import type { RuleSet } from './rule-set.js';
 import type { ConversationState } from './state.js';
-import { conditionsHold } from './variables.js';
 
 export type { Decision, DecideContext } from './decide-types.js';
 
@@ -20,7 +19,8 @@ export type { Decision, DecideContext } from './decide-types.js';
  * global order (found through the rule set's indexes), which may start a flow; `when` conditions read
  * `state`. A button press is answered exactly once: by the user's flow step when it is one of its options,
  * else by the first matching callback rule, else with an empty answer so the button stops spinning (see
- * callbacks.ts); a flow_timeout ends a flow that is due; nothing for member events yet. Pure: the same inputs give the same decision.
+ * callbacks.ts); a flow_timeout ends a flow that is due; a member joining or leaving gets the first `event`
+ * rule for it. Pure: the same inputs give the same decision.
  */
 export function decide(event: BotEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {
   switch (event.kind) {
@@ -32,7 +32,16 @@ export function decide(event: BotEvent, ruleSet: RuleSet, state: ConversationSta
       return decideFlowTimeout(event, ruleSet, state, (context.now ?? Date.now)());
     case 'member_joined':
     case 'member_left':
-      return NOTHING;
+      return decideMember(event, ruleSet, state, context, (match, message) =>
+        answerRule(
+          match.rule,
+          match,
+          { message, chat: event.chat, ...(message.from ? { from: message.from } : {}) },
+          { user: state.user, chat: state.chat },
+          context,
+          (vars) => languageFor(ruleSet, message.from, vars),
+        ),
+      );
   }
 }
 
@@ -50,8 +59,9 @@ function decideMessage(event: MessageEvent, ruleSet: RuleSet, state: Conversatio
 
 function decideOutsideFlow(event: MessageEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext, now: number): Decision {
   const values = { user: state.user, chat: state.chat };
-  const match = matchMessage(event.message, ruleSet, context.botUsername, (rule) => conditionsHold(rule.when, values));
+  const language = languageFor(ruleSet, event.from, state);
+  const match = matchTolerant(event.message, ruleSet, context.botUsername, audienceCheck(event.message, values, language, context.botUsername));
   if (!match) return NOTHING;
   if (match.rule.startsFlow !== undefined) return startFlow(match.rule, match, event, ruleSet, state, now);
-  return answerRule(match.rule, match, event, values, context);
+  return answerRule(match.rule, match, event, values, context, (vars) => languageFor(ruleSet, event.from, vars));
 }

@@ -8,6 +8,7 @@ import { conditionsPass, WHEN_ON_EMPTY_STATE, type WhenCheck } from './condition
 import { keywordAt } from './keywords.js';
 import { normalize, normalizeForPattern, WORD_RUN } from './normalize.js';
 import { patternCandidates } from './pattern-index.js';
+import { applySynonyms } from './synonyms.js';
 import type { CompiledRule, KeywordEntry, RuleSet } from './rule-set.js';
 
 export interface MatchResult {
@@ -58,6 +59,8 @@ export function matchMessage(
   const index = rules.index;
   const prepared = prepareMessage(message, botUsername, index.needsExact);
   if (!prepared || prepared.notForUs) return null;
+  // Synonyms stand for their group's first word in messages as in the triggers.
+  prepared.folded = applySynonyms(prepared.folded, index.synonyms);
   const msg = prepared.message;
   let best: CompiledRule | undefined;
   const consider = (list: readonly CompiledRule[] | undefined) => {

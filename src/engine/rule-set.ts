@@ -1,5 +1,7 @@
 // The compiled, immutable rule set: rules in the global order (files by name, rules in file order)
 // plus the indexes that find command, text and keyword candidates without scanning every rule.
+import type { FuzzyIndex } from './fuzzy.js';
+import type { LanguageSettings, LocalizedTemplates } from './languages.js';
 import type { LazyPattern } from './lazy-pattern.js';
 import type { PatternIndex } from './pattern-index.js';
 import type { ParseMode } from './reply.js';
@@ -14,7 +16,16 @@ export type CompiledTrigger =
   | { readonly kind: 'keywords'; readonly keywords: readonly string[] }
   | { readonly kind: 'fallback' }
   /** A button press whose callback data the pattern finds (case-insensitive unless case_sensitive). */
-  | { readonly kind: 'callback'; readonly source: string; readonly pattern: LazyPattern };
+  | { readonly kind: 'callback'; readonly source: string; readonly pattern: LazyPattern }
+  | { readonly kind: 'event'; readonly event: 'member_joined' | 'member_left' };
+
+/** One message of a rule's `messages` sequence, with its own options. */
+export interface CompiledMessage {
+  readonly texts: LocalizedTemplates;
+  readonly parseMode?: ParseMode;
+  readonly replyToMessage: boolean;
+  readonly disableNotification: boolean;
+}
 
 export interface CompiledRule {
   readonly id: string;
@@ -29,6 +40,16 @@ export interface CompiledRule {
   readonly chats: ReadonlySet<number> | null;
   /** The reply alternatives; empty for a callback rule that only answers or edits. */
   readonly replies: readonly Template[];
+  /** The reply per language, when it was given per language (`replies` is then the default language's). */
+  readonly localizedReplies?: LocalizedTemplates;
+  /** `messages`: a sequence sent in order instead of one reply. */
+  readonly messages?: readonly CompiledMessage[];
+  /** `lang`: only users of these languages; null for everyone. */
+  readonly lang: ReadonlySet<string> | null;
+  /** `mentioned: true`: only messages that mention the bot or reply to it. */
+  readonly mentioned: boolean;
+  /** `fuzzy: auto` (or the file default): the text or keywords also match words with a typo. */
+  readonly fuzzy: boolean;
   readonly parseMode?: ParseMode;
   /** The rule's `buttons` (on the reply, or on the edited message when the rule has `edit`); null when none. */
   readonly buttons: InlineKeyboardTemplate | null;
@@ -116,6 +137,12 @@ export interface RuleIndex {
   /** Pattern rules, filed by a literal each match must contain (see pattern-index.ts). */
   readonly patterns: PatternIndex;
   readonly fallbacks: readonly CompiledRule[];
+  /** `event` rules by event (member_joined, member_left), in order. */
+  readonly events: ReadonlyMap<string, readonly CompiledRule[]>;
+  /** The vocabulary of fuzzy rules' texts and keywords, for typo-tolerant lookups; null when no rule is fuzzy. */
+  readonly fuzzy: FuzzyIndex | null;
+  /** `synonyms`: each word of a group → the group's first word (applied to triggers and messages alike); empty when none. */
+  readonly synonyms: ReadonlyMap<string, string>;
   /** Whether any rule needs the case-preserving normalised text (saves work per message when not). */
   readonly needsExact: boolean;
 }
@@ -130,4 +157,6 @@ export interface RuleSet {
   readonly duringFlowsIndex: RuleIndex;
   /** The callback rules (button presses) in the global order; never in `index`. */
   readonly callbacks: readonly CompiledRule[];
+  /** The `languages` block, when the rules declare one. */
+  readonly languages?: LanguageSettings;
 }

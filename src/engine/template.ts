@@ -20,7 +20,7 @@ export interface Template {
   readonly isStatic: boolean;
 }
 
-export type TriggerKind = 'command' | 'text' | 'pattern' | 'keywords' | 'fallback' | 'callback';
+export type TriggerKind = 'command' | 'text' | 'pattern' | 'keywords' | 'fallback' | 'callback' | 'event';
 
 export interface TemplateContext {
   trigger: TriggerKind;

@@ -18,6 +18,21 @@ export const rulesSchema = {
       "required": [
         "flows"
       ]
+    },
+    {
+      "required": [
+        "languages"
+      ]
+    },
+    {
+      "required": [
+        "synonyms"
+      ]
+    },
+    {
+      "required": [
+        "fuzzy"
+      ]
     }
   ],
   "properties": {
@@ -34,12 +49,62 @@ export const rulesSchema = {
       "items": {
         "$ref": "#/$defs/flow"
       }
+    },
+    "languages": {
+      "title": "Languages",
+      "description": "The languages the bot answers in (declare once, in any file): a user gets their stored choice (the user variable `language` by default), else their client's language (de-AT counts as de), else the default.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "default",
+        "supported"
+      ],
+      "properties": {
+        "default": {
+          "$ref": "#/$defs/languageCode"
+        },
+        "supported": {
+          "type": "array",
+          "minItems": 1,
+          "uniqueItems": true,
+          "items": {
+            "$ref": "#/$defs/languageCode"
+          }
+        },
+        "variable": {
+          "description": "The user variable that holds a user's choice (default `language`, set with set: { user.language: de }).",
+          "type": "string",
+          "pattern": "^[A-Za-z_][A-Za-z0-9_]{0,63}$"
+        }
+      }
+    },
+    "synonyms": {
+      "description": "Groups of words that mean the same for text and keyword triggers (declare once): [[shipping, delivery, postage]] makes each match where another is written.",
+      "type": "array",
+      "minItems": 1,
+      "items": {
+        "type": "array",
+        "minItems": 2,
+        "uniqueItems": true,
+        "items": {
+          "type": "string",
+          "minLength": 1,
+          "pattern": "^[\\p{L}\\p{M}\\p{N}]+$"
+        }
+      }
+    },
+    "fuzzy": {
+      "description": "The default for every rule's fuzzy (declare once): auto lets text and keyword triggers match words with a typo.",
+      "enum": [
+        "auto",
+        "off"
+      ]
     }
   },
   "$defs": {
     "rule": {
       "title": "Rule",
-      "description": "One rule: an id, exactly one trigger (command, text, pattern, keywords, fallback, or callback for a button press) and what to do: a reply (and, for a button press, an answer and an edit).",
+      "description": "One rule: an id, exactly one trigger (command, text, pattern, keywords, fallback, event for a member joining or leaving, or callback for a button press) and what to do: a reply or a sequence of messages (and, for a button press, an answer and an edit).",
       "type": "object",
       "additionalProperties": false,
       "required": [
@@ -75,6 +140,11 @@ export const rulesSchema = {
           "required": [
             "callback"
           ]
+        },
+        {
+          "required": [
+            "event"
+          ]
         }
       ],
       "properties": {
@@ -99,13 +169,32 @@ export const rulesSchema = {
           "minLength": 1
         },
         "keywords": {
-          "description": "Trigger: any of these words or phrases, as whole words (Unicode letters and digits mark word edges).",
-          "type": "array",
-          "minItems": 1,
-          "items": {
-            "type": "string",
-            "minLength": 1
-          }
+          "description": "Trigger: any of these words or phrases, as whole words (Unicode letters and digits mark word edges); a list, or lists per language ({ en: [...], de: [...] }; every language's keywords match, the reply follows the user's language).",
+          "anyOf": [
+            {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "string",
+                "minLength": 1
+              }
+            },
+            {
+              "type": "object",
+              "minProperties": 1,
+              "additionalProperties": false,
+              "patternProperties": {
+                "^[a-z]{2,3}$": {
+                  "type": "array",
+                  "minItems": 1,
+                  "items": {
+                    "type": "string",
+                    "minLength": 1
+                  }
+                }
+              }
+            }
+          ]
         },
         "fallback": {
           "description": "Trigger: answers only when no other rule matched.",
@@ -118,7 +207,7 @@ export const rulesSchema = {
         },
         "reply": {
           "title": "Reply",
-          "description": "The text to send, or a list of alternatives of which one is picked at random. Placeholders: {{user.first_name}}, {{text}}, {{args}}, {{match.1}} ... (see docs/rules.md).",
+          "description": "The text to send, a list of alternatives of which one is picked at random, or either per language ({ en: ..., de: ... }, see languages). Placeholders: {{user.first_name}}, {{text}}, {{args}}, {{match.1}} ... (see docs/rules.md).",
           "anyOf": [
             {
               "type": "string",
@@ -130,6 +219,16 @@ export const rulesSchema = {
               "items": {
                 "type": "string",
                 "minLength": 1
+              }
+            },
+            {
+              "type": "object",
+              "minProperties": 1,
+              "additionalProperties": false,
+              "patternProperties": {
+                "^[a-z]{2,3}$": {
+                  "$ref": "#/$defs/text"
+                }
               }
             }
           ]
@@ -216,6 +315,42 @@ export const rulesSchema = {
         "during_flows": {
           "description": "Also answer a user who is inside a flow, without leaving it (other rules wait until the flow ends). Default false.",
           "type": "boolean"
+        },
+        "messages": {
+          "description": "Several messages sent in order, one after the other (unlike a list under reply, of which one is picked at random); each may have its own parse_mode, reply_to_message and disable_notification.",
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 10,
+          "items": {
+            "$ref": "#/$defs/message"
+          }
+        },
+        "event": {
+          "description": "Trigger: a member joined the group (member_joined) or left it (member_left); {{user.*}} is that member.",
+          "enum": [
+            "member_joined",
+            "member_left"
+          ]
+        },
+        "lang": {
+          "description": "Condition: answer only users whose language (see languages) is one of these.",
+          "type": "array",
+          "minItems": 1,
+          "uniqueItems": true,
+          "items": {
+            "$ref": "#/$defs/languageCode"
+          }
+        },
+        "mentioned": {
+          "description": "Condition: only messages that mention the bot (@its_username) or reply to one of its messages.",
+          "type": "boolean"
+        },
+        "fuzzy": {
+          "description": "For text and keyword triggers: also match words with a typo (one edit from 6 letters, two from 10). `auto` on, `off` off; the default comes from the file's `fuzzy`.",
+          "enum": [
+            "auto",
+            "off"
+          ]
         }
       },
       "if": {
@@ -239,12 +374,26 @@ export const rulesSchema = {
             "required": [
               "edit"
             ]
+          },
+          {
+            "required": [
+              "messages"
+            ]
           }
         ]
       },
       "else": {
-        "required": [
-          "reply"
+        "anyOf": [
+          {
+            "required": [
+              "reply"
+            ]
+          },
+          {
+            "required": [
+              "messages"
+            ]
+          }
         ]
       }
     },
@@ -799,6 +948,87 @@ export const rulesSchema = {
           "minLength": 1
         }
       }
+    },
+    "languageCode": {
+      "title": "LanguageCode",
+      "description": "A language by its ISO 639-1 code (two or three lowercase letters), as Telegram's language_code starts: en, de, fr.",
+      "type": "string",
+      "pattern": "^[a-z]{2,3}$"
+    },
+    "text": {
+      "title": "Text",
+      "description": "A text, or a list of alternatives of which one is picked at random.",
+      "anyOf": [
+        {
+          "type": "string",
+          "minLength": 1
+        },
+        {
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "type": "string",
+            "minLength": 1
+          }
+        }
+      ]
+    },
+    "localizedText": {
+      "title": "LocalizedText",
+      "description": "A text (or a list of alternatives) for everyone, or one per language: { en: \"Hello\", de: \"Hallo\" }. A supported language left out gets the default language's text (check warns).",
+      "anyOf": [
+        {
+          "$ref": "#/$defs/text"
+        },
+        {
+          "type": "object",
+          "minProperties": 1,
+          "additionalProperties": false,
+          "patternProperties": {
+            "^[a-z]{2,3}$": {
+              "$ref": "#/$defs/text"
+            }
+          }
+        }
+      ]
+    },
+    "message": {
+      "title": "Message",
+      "description": "One message of a sequence: its text (a string, alternatives, or per language) and its own options.",
+      "anyOf": [
+        {
+          "type": "string",
+          "minLength": 1
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "reply"
+          ],
+          "properties": {
+            "reply": {
+              "$ref": "#/$defs/localizedText"
+            },
+            "parse_mode": {
+              "title": "ParseMode",
+              "description": "Send the reply as HTML or MarkdownV2; inserted values are escaped. Default: plain text.",
+              "enum": [
+                "HTML",
+                "MarkdownV2"
+              ]
+            },
+            "reply_to_message": {
+              "description": "Send the answer as a reply to the triggering message.",
+              "type": "boolean"
+            },
+            "disable_notification": {
+              "description": "Send the answer silently.",
+              "type": "boolean"
+            }
+          }
+        }
+      ]
     }
   }
 } as const;
@@ -817,18 +1047,44 @@ export type RuleFile = {
    * Multi-step conversations: each is started by a trigger, asks its steps in order and ends with `done`. Flow starts are tried after the rules of the same file.
    */
   flows?: Flow[];
+  languages?: Languages;
+  /**
+   * Groups of words that mean the same for text and keyword triggers (declare once): [[shipping, delivery, postage]] makes each match where another is written.
+   *
+   * @minItems 1
+   */
+  synonyms?: [[string, string, ...string[]], ...[string, string, ...string[]][]];
+  /**
+   * The default for every rule's fuzzy (declare once): auto lets text and keyword triggers match words with a typo.
+   */
+  fuzzy?: "auto" | "off";
 };
 /**
- * One rule: an id, exactly one trigger (command, text, pattern, keywords, fallback, or callback for a button press) and what to do: a reply (and, for a button press, an answer and an edit).
+ * One rule: an id, exactly one trigger (command, text, pattern, keywords, fallback, event for a member joining or leaving, or callback for a button press) and what to do: a reply or a sequence of messages (and, for a button press, an answer and an edit).
  */
 export type Rule = Rule1 & Rule2;
 export type Rule1 = {
   [k: string]: unknown | undefined;
 };
 /**
- * The text to send, or a list of alternatives of which one is picked at random. Placeholders: {{user.first_name}}, {{text}}, {{args}}, {{match.1}} ... (see docs/rules.md).
+ * The text to send, a list of alternatives of which one is picked at random, or either per language ({ en: ..., de: ... }, see languages). Placeholders: {{user.first_name}}, {{text}}, {{args}}, {{match.1}} ... (see docs/rules.md).
  */
-export type Reply = string | [string, ...string[]];
+export type Reply =
+  | string
+  | [string, ...string[]]
+  | {
+      [k: string]: Text | undefined;
+    };
+/**
+ * A text, or a list of alternatives of which one is picked at random.
+ *
+ * This interface was referenced by `undefined`'s JSON-Schema definition
+ * via the `patternProperty` "^[a-z]{2,3}$".
+ *
+ * This interface was referenced by `undefined`'s JSON-Schema definition
+ * via the `patternProperty` "^[a-z]{2,3}$".
+ */
+export type Text = string | [string, ...string[]];
 /**
  * Buttons under the message: a list of rows, each a list of buttons. A button has a `text` and either `data` (sent back on a press, for a `callback` rule) or `url` (opens a link). At most 100 buttons.
  *
@@ -926,6 +1182,39 @@ export type Assignment =
        */
       unset: true;
     };
+/**
+ * One message of a sequence: its text (a string, alternatives, or per language) and its own options.
+ */
+export type Message =
+  | string
+  | {
+      reply: LocalizedText;
+      parse_mode?: ParseMode1;
+      /**
+       * Send the answer as a reply to the triggering message.
+       */
+      reply_to_message?: boolean;
+      /**
+       * Send the answer silently.
+       */
+      disable_notification?: boolean;
+    };
+/**
+ * A text (or a list of alternatives) for everyone, or one per language: { en: "Hello", de: "Hallo" }. A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedText =
+  | Text
+  | {
+      [k: string]: Text | undefined;
+    };
+/**
+ * Send the reply as HTML or MarkdownV2; inserted values are escaped. Default: plain text.
+ */
+export type ParseMode1 = "HTML" | "MarkdownV2";
+/**
+ * A language by its ISO 639-1 code (two or three lowercase letters), as Telegram's language_code starts: en, de, fr.
+ */
+export type LanguageCode = string;
 /**
  * What starts the flow: exactly one trigger, as in a rule (command, text, pattern, keywords or fallback), with optional conditions.
  */
@@ -1032,11 +1321,19 @@ export interface Rule2 {
    */
   pattern?: string;
   /**
-   * Trigger: any of these words or phrases, as whole words (Unicode letters and digits mark word edges).
-   *
-   * @minItems 1
+   * Trigger: any of these words or phrases, as whole words (Unicode letters and digits mark word edges); a list, or lists per language ({ en: [...], de: [...] }; every language's keywords match, the reply follows the user's language).
    */
-  keywords?: [string, ...string[]];
+  keywords?:
+    | [string, ...string[]]
+    | {
+        /**
+         * @minItems 1
+         *
+         * This interface was referenced by `undefined`'s JSON-Schema definition
+         * via the `patternProperty` "^[a-z]{2,3}$".
+         */
+        [k: string]: [string, ...string[]] | undefined;
+      };
   /**
    * Trigger: answers only when no other rule matched.
    */
@@ -1097,6 +1394,41 @@ export interface Rule2 {
    * Also answer a user who is inside a flow, without leaving it (other rules wait until the flow ends). Default false.
    */
   during_flows?: boolean;
+  /**
+   * Several messages sent in order, one after the other (unlike a list under reply, of which one is picked at random); each may have its own parse_mode, reply_to_message and disable_notification.
+   *
+   * @minItems 1
+   * @maxItems 10
+   */
+  messages?:
+    | [Message]
+    | [Message, Message]
+    | [Message, Message, Message]
+    | [Message, Message, Message, Message]
+    | [Message, Message, Message, Message, Message]
+    | [Message, Message, Message, Message, Message, Message]
+    | [Message, Message, Message, Message, Message, Message, Message]
+    | [Message, Message, Message, Message, Message, Message, Message, Message]
+    | [Message, Message, Message, Message, Message, Message, Message, Message, Message]
+    | [Message, Message, Message, Message, Message, Message, Message, Message, Message, Message];
+  /**
+   * Trigger: a member joined the group (member_joined) or left it (member_left); {{user.*}} is that member.
+   */
+  event?: "member_joined" | "member_left";
+  /**
+   * Condition: answer only users whose language (see languages) is one of these.
+   *
+   * @minItems 1
+   */
+  lang?: [LanguageCode, ...LanguageCode[]];
+  /**
+   * Condition: only messages that mention the bot (@its_username) or reply to one of its messages.
+   */
+  mentioned?: boolean;
+  /**
+   * For text and keyword triggers: also match words with a typo (one edit from 6 letters, two from 10). `auto` on, `off` off; the default comes from the file's `fuzzy`.
+   */
+  fuzzy?: "auto" | "off";
 }
 export interface InlineButton2 {
   /**
@@ -1219,4 +1551,18 @@ export interface DoneBranch {
    * Sent when the flow ends here (a template; {{flow.STEP}} for any step).
    */
   reply?: string;
+}
+/**
+ * The languages the bot answers in (declare once, in any file): a user gets their stored choice (the user variable `language` by default), else their client's language (de-AT counts as de), else the default.
+ */
+export interface Languages {
+  default: LanguageCode;
+  /**
+   * @minItems 1
+   */
+  supported: [LanguageCode, ...LanguageCode[]];
+  /**
+   * The user variable that holds a user's choice (default `language`, set with set: { user.language: de }).
+   */
+  variable?: string;
 }

@@ -9,6 +9,7 @@ import { buttonWarnings } from './check-buttons.js';
 import { flowWarnings } from './check-flows.js';
 import { addFlows, flowIds, type RuleOrigin } from './flow-sources.js';
 import { reachabilityWarnings } from './reachability.js';
+import { ruleSetSettings, type DeclaredSettings } from './rule-set-settings.js';
 import { salvageRule } from './salvage.js';
 import { schemaProblems, type SchemaCheck } from './schema-problems.js';
 import { DEFAULT_RULE_LIMITS, describeFsError, listRuleFiles, readRuleFile, type RuleLimits } from './rule-files.js';
@@ -66,6 +67,7 @@ async function loadWith(path: string, limits: RuleLimits, memory: LoaderMemory):
   const salvaged: Rule[] = [];
   const salvagedOrigins: RuleOrigin[] = [];
   const ids: RuleId[] = [];
+  const declared: DeclaredSettings[] = [];
   let ruleCount = 0;
   let reusedFiles = 0;
   const cache = new Map<string, CachedFile>();
@@ -100,6 +102,7 @@ async function loadWith(path: string, limits: RuleLimits, memory: LoaderMemory):
     const validFlows = intact ? [] : checked.validFlows;
     if (schemaIssues.length === 0 && !intact) cache.set(file, { text, parsed, schema: { problems: schemaIssues, validRules, validFlows } });
     problems.push(...schemaIssues);
+    if (schemaIssues.length === 0 && !intact) declared.push({ parsed, data: parsed.data });
     const fileRules = listed;
     if (fileRules) ruleCount += fileRules.length;
     if (Array.isArray(fileRules)) {
@@ -136,8 +139,9 @@ async function loadWith(path: string, limits: RuleLimits, memory: LoaderMemory):
   const locate = locatorOf(origins);
   memory.files = cache;
   problems.push(...duplicateIds(ids));
-  if (salvaged.length > 0) problems.push(...compileProblems(salvaged, locatorOf(salvagedOrigins)));
-  const compiled = compileRulesCollecting(rules, locate, files, flows, memory.patterns);
+  const settings = ruleSetSettings(declared, problems);
+  if (salvaged.length > 0) problems.push(...compileProblems(salvaged, locatorOf(salvagedOrigins), settings));
+  const compiled = compileRulesCollecting(rules, locate, files, flows, memory.patterns, settings);
   problems.push(...compiled.problems);
   const hasErrors = problems.some((p) => p.severity === 'error');
   if (compiled.ruleSet && !hasErrors)

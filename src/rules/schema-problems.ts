@@ -7,7 +7,7 @@ import { nearest } from '../diagnostics/suggest.js';
 import { flowOrVariableProblem, isVariablePath, VARIABLE_ERRORS } from './schema-problems-flows.js';
 import type { NodePath, ParsedYaml } from '../yaml/source.js';
 
-export const TRIGGER_KEYS = ['command', 'text', 'pattern', 'keywords', 'fallback', 'callback'] as const;
+export const TRIGGER_KEYS = ['command', 'text', 'pattern', 'keywords', 'fallback', 'callback', 'event'] as const;
 const RULE_KEYS = Object.keys(rulesSchema.$defs.rule.properties);
 const CHAT_TYPES = rulesSchema.$defs.rule.properties.chat_types.items.enum as readonly string[];
 const PARSE_MODES = rulesSchema.$defs.rule.properties.parse_mode.enum as readonly string[];
@@ -93,9 +93,10 @@ function translate(error: ErrorObject, data: unknown, parsed: ParsedYaml): RuleP
       const extra = String((error.params as { additionalProperty: string }).additionalProperty);
       const at = parsed.locate([...path, extra], true);
       if (ruleIndex === undefined) {
-        const hint = nearest(extra, ['rules', 'flows'])
-          ? `; did you mean '${nearest(extra, ['rules', 'flows'])}'?`
-          : '; a rule file has only `rules:` and `flows:`';
+        const top = ['rules', 'flows', 'languages', 'synonyms', 'fuzzy'];
+        const hint = nearest(extra, top)
+          ? `; did you mean '${nearest(extra, top)}'?`
+          : '; a rule file has only `rules:`, `flows:`, `languages:`, `synonyms:` and `fuzzy:`';
         return problemAt(at, `unknown top-level key '${extra}'${hint}`);
       }
       const suggestion = nearest(extra, RULE_KEYS);
@@ -131,6 +132,11 @@ function translate(error: ErrorObject, data: unknown, parsed: ParsedYaml): RuleP
       if (path.length === 0) return here('a rule file needs `rules:` followed by a list of rules');
       if (error.schemaPath.endsWith('/then/anyOf')) return here(`${name} does nothing with a press: add \`answer\`, \`edit\` or \`reply\``);
       if (field === 'keyboard') return here(`the keyboard of ${name} must be rows of button texts, e.g. [["Yes", "No"]], or \`remove\``);
+      // The rule itself: neither reply nor messages (an unknown key that is a typo of 'reply' already says what to do).
+      if (path.length === 2) {
+        if (isObject(value) && Object.keys(value).some((k) => !RULE_KEYS.includes(k) && nearest(k, RULE_KEYS) === 'reply')) return undefined;
+        return here(`${name} has no reply: add \`reply:\` with the text to send`);
+      }
       return replyProblem(value, path, name, parsed);
     case 'type': {
       const expected = String((error.params as { type: string }).type);

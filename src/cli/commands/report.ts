@@ -4,7 +4,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { unmatchedReport, type UnmatchedReport } from '../../ops/unmatched-report.js';
-import { OK_EXIT_CODE, USAGE_EXIT_CODE } from '../exit-codes.js';
+import { OK_EXIT_CODE, USAGE_EXIT_CODE } from '../../errors/exit-codes.js';
 
 function parseTop(value: string): number {
   const top = Number(value);

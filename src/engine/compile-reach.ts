@@ -1,0 +1,84 @@
+// Compiles what a rule says besides its trigger that reaches more people: its reply given once or per
+// language, or a `messages` sequence (each message with its own options), and keywords given per language.
+import type { Rule } from '../generated/rules-schema.js';
+import { compileLocalized, isPerLanguage, type LanguageSettings, type LocalizedTemplates } from './languages.js';
+import type { CompiledMessage } from './rule-set.js';
+import type { Template, TemplateContext } from './template.js';
+
+/** What the rule files declare once for the whole rule set. */
+export interface RuleSetSettings {
+  readonly languages?: LanguageSettings;
+  /** Groups of words that mean the same. */
+  readonly synonyms?: readonly (readonly string[])[];
+  /** The default of every rule's `fuzzy`. */
+  readonly fuzzy?: 'auto' | 'off';
+}
+
+export interface RuleTexts {
+  /** The reply's alternatives in the default language (empty with `messages`). */
+  readonly replies: readonly Template[];
+  readonly localizedReplies?: LocalizedTemplates;
+  readonly messages?: readonly CompiledMessage[];
+}
+
+type Report = (path: (string | number)[], message: string, severity?: 'error' | 'warning') => void;
+
+/** The 4096-character limit of one message: a longer static text is sent in several. */
+const MAX_MESSAGE = 4096;
+
+/** Compiles the rule's `reply` or `messages`, reporting every problem at its path inside the rule. */
+export function compileRuleTexts(rule: Rule, context: TemplateContext, languages: LanguageSettings | undefined, name: string, report: Report): RuleTexts {
+  if (rule.messages !== undefined) {
+    if (rule.reply !== undefined) report(['messages'], `${name} has both reply and messages: give one (messages sends each of its entries in order)`);
+    const messages: CompiledMessage[] = [];
+    for (const [i, entry] of rule.messages.entries()) {
+      const item = typeof entry === 'string' ? { reply: entry } : entry;
+      const base = typeof entry === 'string' ? ['messages', i] : ['messages', i, 'reply'];
+      const texts = localized(item.reply, base, context, languages, `message ${i + 1} of ${name}`, report);
+      if (!texts) continue;
+      messages.push(
+        Object.freeze({
+          texts,
+          ...(item.parse_mode ? { parseMode: item.parse_mode } : {}),
+          replyToMessage: item.reply_to_message === true,
+          disableNotification: item.disable_notification === true,
+        }),
+      );
+    }
+    return { replies: Object.freeze([]), messages: Object.freeze(messages) };
+  }
+  if (rule.reply === undefined) return { replies: Object.freeze([]) };
+  const texts = localized(rule.reply, ['reply'], context, languages, `the reply of ${name}`, report);
+  if (!texts) return { replies: Object.freeze([]) };
+  return { replies: Object.freeze([...texts.fallback]), ...(texts.byLanguage ? { localizedReplies: texts } : {}) };
+}
+
+function localized(
+  source: NonNullable<Rule['reply']>,
+  base: (string | number)[],
+  context: TemplateContext,
+  languages: LanguageSettings | undefined,
+  what: string,
+  report: Report,
+): LocalizedTemplates | undefined {
+  const texts = compileLocalized(source, context, languages, what, {
+    error: (path, message) => report([...base, ...path], message),
+    warning: (path, message) => report([...base, ...path], message, 'warning'),
+  });
+  for (const template of [...(texts?.fallback ?? []), ...[...(texts?.byLanguage?.values() ?? [])].flat()]) {
+    if (template.isStatic && template.source.length > MAX_MESSAGE) {
+      report(
+        base,
+        `${what} is ${template.source.length} characters; the service refuses more than ${MAX_MESSAGE}, so it will be sent in several messages`,
+        'warning',
+      );
+    }
+  }
+  return texts;
+}
+
+/** Every keyword of a rule with its path under `keywords`: a list, or lists per language (all of them match). */
+export function keywordSources(keywords: NonNullable<Rule['keywords']>): { keyword: string; path: (string | number)[] }[] {
+  if (!isPerLanguage(keywords)) return keywords.map((keyword, i) => ({ keyword, path: [i] }));
+  return Object.entries(keywords).flatMap(([language, list]) => (list ?? []).map((keyword, i) => ({ keyword, path: [language, i] })));
+}

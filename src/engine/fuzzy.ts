@@ -1,0 +1,116 @@
+// Typo tolerance: the words of the fuzzy rules' texts and keywords, indexed by their deletion neighbourhood
+// (SymSpell's idea: a word and a typo of it share a string reachable from both by deleting letters), so a
+// message word is corrected with a few map lookups whatever the number of rules. A word gets one edit from 6
+// letters and two from 10 (Damerau-Levenshtein: an adjacent swap is one edit); shorter words none, and a typo
+// two vocabulary words are equally close to is left alone rather than guessed.
+import { WORD_RUN } from './normalize.js';
+
+/** Edits a vocabulary word of this length tolerates. */
+export function allowedEdits(length: number): number {
+  return length >= 10 ? 2 : length >= 6 ? 1 : 0;
+}
+
+export interface FuzzyIndex {
+  /** Every word of the fuzzy rules' texts and keywords (normalised). */
+  readonly vocabulary: ReadonlySet<string>;
+  /** A string reachable by deleting letters → the vocabulary words it comes from. */
+  readonly deletions: ReadonlyMap<string, readonly string[]>;
+}
+
+/** Builds the index over `words` (normalised, synonyms applied); null when there is nothing to correct towards. */
+export function buildFuzzyIndex(words: Iterable<string>): FuzzyIndex | null {
+  const vocabulary = new Set<string>();
+  const deletions = new Map<string, string[]>();
+  for (const word of words) {
+    if (vocabulary.has(word)) continue;
+    vocabulary.add(word);
+    const letters = [...word];
+    const edits = allowedEdits(letters.length);
+    if (edits === 0) continue;
+    for (const variant of deletionsOf(letters, edits)) {
+      const list = deletions.get(variant);
+      if (!list) deletions.set(variant, [word]);
+      else if (!list.includes(word)) list.push(word);
+    }
+  }
+  return deletions.size === 0 ? null : { vocabulary, deletions };
+}
+
+/**
+ * The vocabulary word `word` is a typo of, or undefined: the word itself when known, else the one closest
+ * candidate within its allowed edits (none when two are equally close).
+ */
+export function correctWord(index: FuzzyIndex, word: string): string | undefined {
+  if (index.vocabulary.has(word)) return word;
+  const letters = [...word];
+  // A candidate of length L tolerates allowedEdits(L) edits, so it can be up to 2 letters longer than the typo.
+  const depth = letters.length >= 8 ? 2 : letters.length >= 5 ? 1 : 0;
+  if (depth === 0) return undefined;
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  let tie = false;
+  const seen = new Set<string>();
+  for (const variant of deletionsOf(letters, depth)) {
+    for (const candidate of index.deletions.get(variant) ?? []) {
+      if (seen.has(candidate)) continue;
+      seen.add(candidate);
+      const candidateLetters = [...candidate];
+      const limit = allowedEdits(candidateLetters.length);
+      const distance = editDistance(letters, candidateLetters, limit);
+      if (distance > limit) continue;
+      if (distance < bestDistance) {
+        best = candidate;
+        bestDistance = distance;
+        tie = false;
+      } else if (distance === bestDistance) tie = true;
+    }
+  }
+  return tie ? undefined : best;
+}
+
+/** `text` with each word that is a typo of a vocabulary word replaced by that word; the same text when none is. */
+export function correctText(index: FuzzyIndex, text: string): string {
+  return text.replace(WORD_RUN, (word) => correctWord(index, word) ?? word);
+}
+
+/** The word itself and every string reachable by deleting up to `depth` letters (code points). */
+function deletionsOf(letters: readonly string[], depth: number): Set<string> {
+  const out = new Set<string>([letters.join('')]);
+  let frontier: string[][] = [[...letters]];
+  for (let level = 0; level < depth; level++) {
+    const next: string[][] = [];
+    for (const current of frontier) {
+      for (let i = 0; i < current.length; i++) {
+        const shorter = [...current.slice(0, i), ...current.slice(i + 1)];
+        const key = shorter.join('');
+        if (out.has(key)) continue;
+        out.add(key);
+        next.push(shorter);
+      }
+    }
+    frontier = next;
+  }
+  return out;
+}
+
+/** Damerau-Levenshtein (optimal string alignment) distance, cut short once it must exceed `limit`. */
+export function editDistance(a: readonly string[], b: readonly string[], limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let before: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2]! + 1);
+      current.push(value);
+      rowMin = Math.min(rowMin, value);
+    }
+    if (rowMin > limit) return limit + 1;
+    before = previous;
+    previous = current;
+  }
+  return previous[b.length]!;
+}

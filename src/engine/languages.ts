@@ -1,0 +1,120 @@
+// Replies by the user's language: the `languages` block of the rule files, the language a user gets (their
+// stored choice, else their client's language_code without its region, else the default), and texts given
+// per language (`reply: { en: …, de: … }`) compiled into one set of alternatives per language.
+import type { User } from '@grammyjs/types';
+import type { StateValue } from './state.js';
+import { compileTemplate, type Template, type TemplateContext } from './template.js';
+
+/** The `languages` block: the default language, every supported one, and the user variable holding a choice. */
+export interface LanguageSettings {
+  readonly default: string;
+  readonly supported: readonly string[];
+  /** The name of the user variable that holds the user's own choice (`language`: `set: { user.language: de }`). */
+  readonly variable: string;
+}
+
+/** The variable a user's language choice is stored in unless `languages.variable` names another. */
+export const DEFAULT_LANGUAGE_VARIABLE = 'language';
+
+/** A text given once for everyone, or per language. */
+export type LocalizedSource<T> = T | { readonly [language: string]: T | undefined };
+
+/** Texts compiled for every language: `fallback` is the default language's (or the only one). */
+export interface LocalizedTemplates {
+  readonly fallback: readonly Template[];
+  /** Per language, when the text was given per language. */
+  readonly byLanguage?: ReadonlyMap<string, readonly Template[]>;
+}
+
+/** `de-AT` → `de`: Telegram sends an IETF tag; rules name languages by their primary subtag. */
+export function primaryLanguage(code: string | undefined): string | undefined {
+  if (!code) return undefined;
+  const primary = code.split(/[-_]/)[0]!.toLowerCase();
+  return primary === '' ? undefined : primary;
+}
+
+/**
+ * The language a user is answered in: their choice (the user variable) when it is supported, else their
+ * client's language when supported, else the default. Undefined when the rules declare no languages.
+ */
+export function resolveLanguage(
+  settings: LanguageSettings | undefined,
+  from: Pick<User, 'language_code'> | undefined,
+  userVars: Readonly<Record<string, StateValue>>,
+): string | undefined {
+  if (!settings) return undefined;
+  const chosen = userVars[settings.variable];
+  const choice = typeof chosen === 'string' ? primaryLanguage(chosen) : undefined;
+  if (choice && settings.supported.includes(choice)) return choice;
+  const client = primaryLanguage(from?.language_code);
+  if (client && settings.supported.includes(client)) return client;
+  return settings.default;
+}
+
+/** The alternatives for `language` (the default language's when it has no translation). */
+export function templatesFor(texts: LocalizedTemplates, language: string | undefined): readonly Template[] {
+  return (language !== undefined && texts.byLanguage?.get(language)) || texts.fallback;
+}
+
+/** Whether a value is given per language (an object of language → text) rather than once. */
+export function isPerLanguage<T>(value: LocalizedSource<T>): value is { readonly [language: string]: T | undefined } {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+export interface LocalizeReport {
+  /** An error at `path` (relative to the localized value). */
+  error(path: (string | number)[], message: string): void;
+  warning(path: (string | number)[], message: string): void;
+}
+
+/**
+ * Compiles a text given once or per language (each a string or a list of alternatives). Per language needs
+ * the `languages` block, names only supported languages and must include the default; a supported language
+ * it leaves out falls back to the default, with a warning.
+ */
+export function compileLocalized(
+  source: LocalizedSource<string | readonly string[]>,
+  context: TemplateContext,
+  languages: LanguageSettings | undefined,
+  what: string,
+  report: LocalizeReport,
+): LocalizedTemplates | undefined {
+  const compileAll = (value: string | readonly string[], path: (string | number)[]): Template[] => {
+    const list = typeof value === 'string' ? [value] : value;
+    const templates: Template[] = [];
+    for (const [i, text] of list.entries()) {
+      const result = compileTemplate(text, context);
+      const at = typeof value === 'string' ? path : [...path, i];
+      if (result.ok) templates.push(result.template);
+      else for (const message of result.errors) report.error(at, `${message} (in ${what})`);
+    }
+    return templates;
+  };
+  if (!isPerLanguage(source)) return { fallback: compileAll(source, []) };
+  if (!languages) {
+    report.error([], `${what} is given per language, but no file declares the languages: add languages: { default: en, supported: [en, de] }`);
+    return undefined;
+  }
+  const byLanguage = new Map<string, readonly Template[]>();
+  for (const [language, value] of Object.entries(source)) {
+    if (value === undefined) continue;
+    if (!languages.supported.includes(language)) {
+      report.error([language], `${what} has a text for '${language}', which is not among the supported languages (${languages.supported.join(', ')})`);
+      continue;
+    }
+    byLanguage.set(language, compileAll(value, [language]));
+  }
+  const fallback = byLanguage.get(languages.default);
+  if (!fallback) {
+    report.error([], `${what} has no text in the default language '${languages.default}', which every missing translation falls back to`);
+    return undefined;
+  }
+  const missing = languages.supported.filter((language) => !byLanguage.has(language));
+  if (missing.length > 0) {
+    report.warning(
+      [],
+      `${what} has no ${missing.map((m) => `'${m}'`).join(', ')} translation: users of ${missing.length === 1 ? 'that language' : 'those languages'} get the '${languages.default}' text`,
+    );
+  }
+  return { fallback, byLanguage };
+}

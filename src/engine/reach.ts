@@ -1,0 +1,88 @@
+// What decide adds to reach more people: the conditions that depend on who writes and how (`lang`, the user's
+// language; `mentioned`, the bot named or replied to), typo-tolerant matching (an exact match always wins),
+// and the rules that answer members joining or leaving a group.
+import type { Message, MessageEntity } from '@grammyjs/types';
+import type { WhenCheck } from './conditions.js';
+import { conditionsPass } from './conditions.js';
+import type { Decision, DecideContext } from './decide-types.js';
+import type { MemberEvent } from './events.js';
+import { correctText } from './fuzzy.js';
+import { resolveLanguage } from './languages.js';
+import { matchMessage, type MatchResult } from './match.js';
+import { normalize } from './normalize.js';
+import type { RuleSet } from './rule-set.js';
+import type { ConversationState } from './state.js';
+import { conditionsHold, type VariableValues } from './variables.js';
+
+/** The language `from` is answered in under these rules (undefined when they declare no languages). */
+export function languageFor(ruleSet: RuleSet, from: Message['from'], state: Pick<ConversationState, 'user'>): string | undefined {
+  return resolveLanguage(ruleSet.languages, from, state.user);
+}
+
+/** Whether the message names the bot (@its_username, any case) or replies to one of the bot's messages. */
+export function mentionsBot(message: Message, botUsername: string): boolean {
+  const wanted = botUsername.toLowerCase();
+  if (message.reply_to_message?.from?.username?.toLowerCase() === wanted) return true;
+  const text = message.text ?? '';
+  return (message.entities ?? []).some(
+    (entity: MessageEntity) => entity.type === 'mention' && text.slice(entity.offset + 1, entity.offset + entity.length).toLowerCase() === wanted,
+  );
+}
+
+/** The check of a rule's `when`, `lang` and `mentioned` for one message, on the conversation's variables. */
+export function audienceCheck(message: Message, values: VariableValues, language: string | undefined, botUsername: string): WhenCheck {
+  let mentioned: boolean | undefined;
+  return (rule) => {
+    if (rule.lang && (language === undefined || !rule.lang.has(language))) return false;
+    if (rule.mentioned && !(mentioned ??= mentionsBot(message, botUsername))) return false;
+    return conditionsHold(rule.when, values);
+  };
+}
+
+/**
+ * The rule for a message, tolerating typos: the exact match when an ordinary rule matched; otherwise, when
+ * fuzzy rules exist and the message is no command, the match of the message with its typos corrected
+ * among the fuzzy rules only; otherwise the exact outcome (a fallback, or nothing).
+ */
+export function matchTolerant(message: Message, ruleSet: RuleSet, botUsername: string, whenHolds: WhenCheck, index = ruleSet.index): MatchResult | null {
+  const exact = matchMessage(message, { index }, botUsername, whenHolds);
+  if (exact && exact.rule.trigger.kind !== 'fallback') return exact;
+  const fuzzy = index.fuzzy;
+  const text = message.text;
+  if (!fuzzy || typeof text !== 'string' || text.startsWith('/')) return exact;
+  const folded = normalize(text);
+  const corrected = correctText(fuzzy, folded);
+  if (corrected === folded) return exact;
+  const typoMessage = { ...message, text: corrected, entities: [] } as Message;
+  const tolerant = matchMessage(typoMessage, { index }, botUsername, (rule) => rule.fuzzy && whenHolds(rule));
+  return tolerant && tolerant.rule.fuzzy ? tolerant : exact;
+}
+
+/**
+ * Members joined or left: the first `event` rule for it whose conditions hold answers, once per member
+ * (the bot itself joining is not greeted), with {{user.*}} the member.
+ */
+export function decideMember(
+  event: MemberEvent,
+  ruleSet: RuleSet,
+  state: ConversationState,
+  context: DecideContext,
+  answer: (match: MatchResult, message: Message) => Decision,
+): Decision {
+  const rules = ruleSet.index.events.get(event.kind) ?? [];
+  const actions: Decision['actions'][number][] = [];
+  let ruleId: string | null = null;
+  const base = event.message ?? ({ message_id: 0, date: 0, chat: event.chat } as Message);
+  for (const member of event.members) {
+    if (member.is_bot && member.username?.toLowerCase() === context.botUsername.toLowerCase()) continue;
+    const message = { ...base, from: member } as Message;
+    const language = languageFor(ruleSet, member, state);
+    const whenHolds = audienceCheck(message, { user: state.user, chat: state.chat }, language, context.botUsername);
+    const rule = rules.find((candidate) => conditionsPass(candidate, message, whenHolds));
+    if (!rule) continue;
+    const decision = answer({ rule }, message);
+    ruleId ??= decision.ruleId;
+    actions.push(...decision.actions);
+  }
+  return { ruleId, actions };
+}
