@@ -315,7 +315,8 @@ function buildIndex(rules: readonly CompiledRule[], synonyms: ReadonlyMap<string
     patterns: buildPatternIndex(patterns),
     fallbacks,
     events,
-    fuzzy: buildFuzzyIndex(fuzzyWords),
+    // Every synonym is a known word too: "delivery" is no typo of anything, and "delivry" is one of it.
+    fuzzy: fuzzyWords.length > 0 ? buildFuzzyIndex([...fuzzyWords, ...synonyms.keys()]) : null,
     synonyms,
     needsExact: textExact.size > 0 || keywordsExact.size > 0,
   });

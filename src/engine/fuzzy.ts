@@ -68,6 +68,21 @@ export function correctWord(index: FuzzyIndex, word: string): string | undefined
   return tie ? undefined : best;
 }
 
+/** The other vocabulary words within the edits either of the two words allows (for check's warnings). */
+export function similarWords(index: FuzzyIndex, word: string): string[] {
+  const letters = [...word];
+  const found: string[] = [];
+  for (const variant of deletionsOf(letters, Math.max(allowedEdits(letters.length), letters.length >= 8 ? 2 : letters.length >= 5 ? 1 : 0))) {
+    for (const other of index.deletions.get(variant) ?? []) {
+      if (other === word || found.includes(other)) continue;
+      const otherLetters = [...other];
+      const limit = Math.max(allowedEdits(letters.length), allowedEdits(otherLetters.length));
+      if (editDistance(letters, otherLetters, limit) <= limit) found.push(other);
+    }
+  }
+  return found;
+}
+
 /** `text` with each word that is a typo of a vocabulary word replaced by that word; the same text when none is. */
 export function correctText(index: FuzzyIndex, text: string): string {
   return text.replace(WORD_RUN, (word) => correctWord(index, word) ?? word);

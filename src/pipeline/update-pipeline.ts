@@ -154,9 +154,8 @@ export class UpdatePipeline {
     const started = performance.now();
     const event = toEvent(update);
     try {
-      // Member events have no rule triggers yet: they stay ignored, as before the engine recognised them.
-      if (!event || event.kind === 'member_joined' || event.kind === 'member_left') {
-        logger.debug({ update_id: update.update_id, kind: ignoredKind(update) }, 'update ignored: only text messages are answered');
+      if (!event) {
+        logger.debug({ update_id: update.update_id, kind: ignoredKind(update) }, 'update ignored: nothing the rules answer');
         return await ledger.commit(update, null);
       }
       const scope = scopeOf(event);

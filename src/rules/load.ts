@@ -7,6 +7,7 @@ import type { Rule } from '../generated/rules-schema.js';
 import { RuleLoadError, RuleProblem, type RuleLocator, type SourcePosition } from '../diagnostics/problem.js';
 import { buttonWarnings } from './check-buttons.js';
 import { flowWarnings } from './check-flows.js';
+import { fuzzyWarnings } from './check-fuzzy.js';
 import { addFlows, flowIds, type RuleOrigin } from './flow-sources.js';
 import { reachabilityWarnings } from './reachability.js';
 import { ruleSetSettings, type DeclaredSettings } from './rule-set-settings.js';
@@ -149,6 +150,7 @@ async function loadWith(path: string, limits: RuleLimits, memory: LoaderMemory):
       ...reachabilityWarnings(compiled.ruleSet, locate),
       ...flowWarnings(compiled.ruleSet, locate, flows),
       ...buttonWarnings(compiled.ruleSet, locate),
+      ...fuzzyWarnings(compiled.ruleSet, locate),
     );
   return { ...(hasErrors || !compiled.ruleSet ? {} : { ruleSet: compiled.ruleSet }), problems: sortProblems(problems, files), files, ruleCount, reusedFiles };
 }

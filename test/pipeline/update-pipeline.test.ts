@@ -136,7 +136,7 @@ describe('UpdatePipeline', () => {
     expect((await metrics.render()).body).toContain('hearsay_errors_total{kind="rejected"} 1');
   });
 
-  it('ignores member events and updates it does not act on, committing them without an intent', async () => {
+  it('decides member events (no event rule here: nothing to send) and ignores updates it does not act on, committing them without an intent', async () => {
     const { api, lines, ledger, pipeline, journal } = setup();
     const joined = { update_id: 4, message: { message_id: 6, date: 1, chat, from: ada, new_chat_members: [ada] } } as Update;
     const edited = { update_id: 5, edited_message: { message_id: 3, date: 1, edit_date: 2, chat, from: ada, text: 'hi' } } as Update;
@@ -146,10 +146,8 @@ describe('UpdatePipeline', () => {
     expect(api.answered).toEqual([]);
     expect(journal()).not.toMatch(/^s /m);
     expect([await ledger.seen(joined), await ledger.seen(edited)]).toEqual([true, true]);
-    expect(lines.filter((l) => l.msg === 'update ignored: only text messages are answered').map((l) => l.kind)).toEqual([
-      'message without text',
-      'edited_message',
-    ]);
+    expect(lines.filter((l) => l.msg === 'update ignored: nothing the rules answer').map((l) => l.kind)).toEqual(['edited_message']);
+    expect(lines.find((l) => l.msg === 'update handled')).toMatchObject({ update_id: 4, rule: null });
   });
 
   it('handles an update once, whether it arrives again while in flight or after it was committed', async () => {

@@ -1,0 +1,129 @@
+// Several messages per trigger, member events and the mentioned condition, through rule files and decide.
+import type { Message, Update } from '@grammyjs/types';
+import { describe, expect, it } from 'vitest';
+import { decide, type Decision } from '../../src/engine/decide.js';
+import { toEvent, type BotEvent } from '../../src/engine/events.js';
+import type { RuleSet } from '../../src/engine/rule-set.js';
+import { EMPTY_STATE } from '../../src/engine/state.js';
+import { loadRules } from '../../src/rules/load.js';
+import { withRuleDir } from '../rules/rule-files.js';
+import { message, messageEvent } from './messages.js';
+
+const BOT = 'club_bot';
+
+async function load(yaml: string): Promise<RuleSet> {
+  return withRuleDir({ 'bot.yaml': yaml }, async (dir) => {
+    const outcome = await loadRules(dir);
+    if (!outcome.ruleSet) throw new Error(outcome.problems.map((p) => p.format('bot.yaml')).join('\n'));
+    return outcome.ruleSet;
+  });
+}
+const run = (event: BotEvent, ruleSet: RuleSet, random = () => 0): Decision => decide(event, ruleSet, EMPTY_STATE, { botUsername: BOT, random });
+const sends = (decision: Decision) => decision.actions.filter((action) => action.type === 'send_message');
+
+const group = { id: -100, type: 'group' as const, title: 'Club' };
+const ann = { id: 5, is_bot: false, first_name: 'Ann', language_code: 'de' };
+const joined = (members: object[], updateId = 1): BotEvent =>
+  toEvent({ update_id: updateId, message: { message_id: 30, date: 1, chat: group, from: members[0], new_chat_members: members } } as Update)!;
+
+describe('several messages per trigger', () => {
+  it('messages are all sent, in order, each with its own options; a reply list still picks one at random', async () => {
+    const ruleSet = await load(`
+rules:
+  - id: welcome
+    command: start
+    messages:
+      - "Welcome, {{user.first_name}}!"
+      - reply: "<b>Opening hours</b>: 9 to 5"
+        parse_mode: HTML
+        disable_notification: true
+      - reply: ["Ask me anything.", "What can I do for you?"]
+        reply_to_message: true
+  - id: random
+    text: roll
+    reply: [one, two]
+`);
+    const decision = run(messageEvent(message('/start', { entities: [{ type: 'bot_command', offset: 0, length: 6 }] })), ruleSet, () => 0.9);
+    expect(decision.ruleId).toBe('welcome');
+    expect(sends(decision)).toEqual([
+      { type: 'send_message', chatId: 42, text: 'Welcome, Ada!' },
+      { type: 'send_message', chatId: 42, text: '<b>Opening hours</b>: 9 to 5', parseMode: 'HTML', disableNotification: true },
+      { type: 'send_message', chatId: 42, text: 'What can I do for you?', replyToMessageId: 7 },
+    ]);
+    expect(sends(run(messageEvent(message('roll')), ruleSet, () => 0.9)).map((s) => s.type === 'send_message' && s.text)).toEqual(['two']);
+  });
+
+  it('reply and messages together is an error with its position', async () => {
+    await expect(load('rules:\n  - id: both\n    text: x\n    reply: a\n    messages: [b, c]\n')).rejects.toThrow(
+      "bot.yaml:5:15: rule 'both' has both reply and messages: give one (messages sends each of its entries in order)",
+    );
+  });
+});
+
+describe('member events', () => {
+  const RULES = `
+languages: { default: en, supported: [en, de] }
+rules:
+  - id: hello
+    event: member_joined
+    reply: { en: "Welcome to {{chat.title}}, {{user.first_name}}!", de: "Willkommen in {{chat.title}}, {{user.first_name}}!" }
+  - id: bye
+    event: member_left
+    chat_types: [group, supergroup]
+    reply: "Goodbye, {{user.first_name}}."
+  - id: anything
+    fallback: true
+    reply: "?"
+`;
+
+  it('greets each member who joined, in their language, with {{user.*}} the member; the bot itself is not greeted', async () => {
+    const ruleSet = await load(RULES);
+    const bob = { id: 6, is_bot: false, first_name: 'Bob' };
+    const self = { id: 9, is_bot: true, first_name: 'Club', username: 'Club_Bot' };
+    const decision = run(joined([ann, bob, self]), ruleSet);
+    expect(decision.ruleId).toBe('hello');
+    expect(sends(decision)).toEqual([
+      { type: 'send_message', chatId: -100, text: 'Willkommen in Club, Ann!' },
+      { type: 'send_message', chatId: -100, text: 'Welcome to Club, Bob!' },
+    ]);
+  });
+
+  it('says goodbye from a left_chat_member message or a chat_member update; without an event rule nothing answers', async () => {
+    const ruleSet = await load(RULES);
+    const left = toEvent({ update_id: 2, message: { message_id: 31, date: 1, chat: group, from: ann, left_chat_member: ann } } as Update)!;
+    expect(sends(run(left, ruleSet))).toEqual([{ type: 'send_message', chatId: -100, text: 'Goodbye, Ann.' }]);
+    const update = {
+      update_id: 3,
+      chat_member: { chat: group, from: ann, date: 1, old_chat_member: { status: 'member', user: ann }, new_chat_member: { status: 'left', user: ann } },
+    } as Update;
+    expect(sends(run(toEvent(update)!, ruleSet))).toEqual([{ type: 'send_message', chatId: -100, text: 'Goodbye, Ann.' }]);
+    const none = await load('rules:\n  - id: f\n    fallback: true\n    reply: "?"\n');
+    expect(run(joined([ann]), none)).toEqual({ ruleId: null, actions: [] });
+  });
+
+  it('{{args}} is refused in an event rule (there is no command)', async () => {
+    await expect(load('rules:\n  - id: j\n    event: member_joined\n    reply: "hi {{args}}"\n')).rejects.toThrow(
+      '{{args}} is only available in command rules',
+    );
+  });
+});
+
+describe('mentioned', () => {
+  const RULES = `
+rules:
+  - id: price
+    keywords: [price]
+    mentioned: true
+    reply: "It costs 5 euros."
+`;
+  const inGroup = (text: string, extra: Partial<Message> = {}) => messageEvent({ ...message(text, { chatType: 'group' }), ...extra } as Message);
+
+  it('answers only when the message names the bot (any case) or replies to one of its messages', async () => {
+    const ruleSet = await load(RULES);
+    expect(run(inGroup('price?'), ruleSet).ruleId).toBeNull();
+    expect(run(inGroup('@Club_Bot price?', { entities: [{ type: 'mention', offset: 0, length: 9 }] }), ruleSet).ruleId).toBe('price');
+    expect(run(inGroup('@other_bot price?', { entities: [{ type: 'mention', offset: 0, length: 10 }] }), ruleSet).ruleId).toBeNull();
+    const botMessage = { message_id: 3, date: 1, chat: group, from: { id: 9, is_bot: true, first_name: 'Club', username: 'club_bot' }, text: 'Hi' };
+    expect(run(inGroup('and the price?', { reply_to_message: botMessage } as Partial<Message>), ruleSet).ruleId).toBe('price');
+  });
+});
