@@ -2,6 +2,7 @@
 // give up on this call, or stop everything (401: the token no longer works, which is never the message's
 // fault). One place decides, so the sender, the poller, health and the metrics agree.
 import { ApiError, ApiTimeoutError, HttpError, NetworkError, isAbortError } from './errors.js';
+import { HearsayError } from '../errors/hearsay-error.js';
 
 /**
  * The least a 429 makes anyone wait, whatever its `retry_after` says: `retry_after: 0` retried at once is a busy
@@ -58,10 +59,10 @@ export class TokenRejectedError extends Error {
   }
 }
 
-/** The operator's message for a token refused while running: where it came from, and what to do. */
-export function tokenRejectedMessage(tokenSource: string = 'BOT_TOKEN'): string {
+/** The operator's error for a token refused while running (HS_ERR_TOKEN_REVOKED): where it came from, and what to do. */
+export function tokenRevokedError(tokenSource: string = 'BOT_TOKEN'): HearsayError {
   const where = tokenSource === 'BOT_TOKEN_FILE' ? 'the file named by BOT_TOKEN_FILE' : 'BOT_TOKEN (or a file named by BOT_TOKEN_FILE)';
-  return `the token was rejected (401 Unauthorized): it was revoked (a new one was generated) or is wrong; set the bot's current token in ${where} and start again. Updates not answered yet are kept and answered then`;
+  return new HearsayError('HS_ERR_TOKEN_REVOKED', [where]);
 }
 
 /** Whether the service itself looked reachable and working (for /healthz "last API call ok"). */

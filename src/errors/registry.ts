@@ -95,6 +95,12 @@ export const ERRORS = {
     setting: 'data_dir',
     action: 'Make data_dir and its files readable and writable by the user hearsay runs as.',
   }),
+  HS_ERR_STORE_OPEN_FAILED: started({
+    message: '%s; check store (HEARSAY_STORE) and the store password',
+    label: 'state',
+    setting: 'store',
+    action: 'The Redis store named by `store` could not be opened (the message says why): check its address, that it runs, and the password.',
+  }),
   HS_ERR_LISTEN_FAILED: started({
     message: '%s',
     label: 'listen_failed',

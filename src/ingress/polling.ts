@@ -5,10 +5,10 @@
 import { ApiError, isAbortError } from '../api/errors.js';
 import type { BotApi, Update } from '../api/types.js';
 import { DEFAULT_BACKOFF, MIN_RETRY_WAIT_MS, backoffDelay, sleep, type BackoffPolicy } from '../api/backoff.js';
-import { classifyFailure, tokenRejectedMessage } from '../api/failure.js';
+import { classifyFailure, tokenRevokedError } from '../api/failure.js';
 import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
-import { IngressError } from './errors.js';
+import { HearsayError } from '../errors/hearsay-error.js';
 
 /** The update kinds hearsay asks for (polling and setwebhook): messages and button presses. */
 export const ALLOWED_UPDATES = ['message', 'callback_query'];
@@ -68,7 +68,7 @@ export class PollingIngress {
     return { promise, resolve };
   }
 
-  /** Starts the loop. `done` settles when it ends: resolves after stop, rejects with IngressError on a fatal error. */
+  /** Starts the loop. `done` settles when it ends: resolves after stop, rejects with HearsayError on a fatal error. */
   start(): Promise<void> {
     this.loop ??= this.run();
     return Promise.resolve();
@@ -194,7 +194,7 @@ export class PollingIngress {
     }
   }
 
-  /** Decides what a failed getupdates means; throws IngressError when polling cannot go on. */
+  /** Decides what a failed getupdates means; throws HearsayError when polling cannot go on. */
   private async onPollFailure(
     error: unknown,
     failures: number,
@@ -207,14 +207,11 @@ export class PollingIngress {
     const failure = classifyFailure(error);
     if (error instanceof ApiError && error.errorCode === 401) {
       // At start the token worked (getme): now it was revoked or replaced, e.g. by /token in the assistant.
-      throw new IngressError('unauthorized', tokenRejectedMessage(this.options.tokenSource));
+      throw tokenRevokedError(this.options.tokenSource);
     }
     if (error instanceof ApiError && error.errorCode === 409 && /webhook/i.test(error.description)) {
       if (!this.options.deleteWebhook) {
-        throw new IngressError(
-          'webhook_active',
-          'a webhook is set for this bot, so polling is refused (409 Conflict). Delete the webhook (deletewebhook), set polling.delete_webhook: true (HEARSAY_POLLING_DELETE_WEBHOOK=true) to let hearsay delete it, or run with --mode webhook',
-        );
+        throw new HearsayError('HS_ERR_WEBHOOK_ACTIVE', []);
       }
       logger.warn('a webhook is set; deleting it as polling.delete_webhook asks (pending updates are kept)');
       try {
@@ -227,10 +224,7 @@ export class PollingIngress {
     }
     if (error instanceof ApiError && error.errorCode === 409) {
       if (conflicts >= maxConflicts) {
-        throw new IngressError(
-          'other_instance',
-          'another instance is polling with the same token (409 Conflict: terminated by other getUpdates request); make sure only one hearsay (or other bot program) runs with this token',
-        );
+        throw new HearsayError('HS_ERR_OTHER_INSTANCE', []);
       }
       const waitMs = backoffDelay(conflicts, backoff);
       logger.warn({ retry_in_ms: waitMs }, 'another getupdates request is running with this token (409 Conflict); is a second instance running?');

@@ -15,7 +15,7 @@ import { StoreUnavailableError, UnstorableUpdateError } from '../pipeline/ports.
 import type { AcceptOutcome } from '../pipeline/update-pipeline.js';
 import { registerOpsRoutes } from '../ops/ops-routes.js';
 import { serverUrl } from '../ops/server-url.js';
-import { IngressError } from './errors.js';
+import { HearsayError } from '../errors/hearsay-error.js';
 import { ALLOWED_UPDATES } from './polling.js';
 import { createSecretCheck } from './secret-token.js';
 import { webhookUpdateSchema } from './update-schema.js';
@@ -101,7 +101,7 @@ export class WebhookIngress {
     } catch (error) {
       await app.close().catch(() => undefined);
       const hints = settingListenHints('webhook.listen', 'HEARSAY_WEBHOOK_LISTEN', '--webhook-listen');
-      throw new IngressError('listen_failed', listenFailureMessage(formatListenAddress(listen), error, hints), { cause: error });
+      throw new HearsayError('HS_ERR_LISTEN_FAILED', [listenFailureMessage(formatListenAddress(listen), error, hints)], { cause: error });
     }
     this.localUrl = serverUrl(app, https ? 'https' : 'http');
     logger.info({ listen: this.localUrl, path: this.options.path, tls: https !== null }, 'webhook server listening');
@@ -116,7 +116,7 @@ export class WebhookIngress {
     } catch (error) {
       await app.close();
       const detail = error instanceof Error ? error.message : String(error);
-      throw new IngressError('set_webhook_failed', `the service refused the webhook URL ${this.options.publicUrl}: ${detail}`, { cause: error });
+      throw new HearsayError('HS_ERR_SET_WEBHOOK_FAILED', [this.options.publicUrl, detail], { cause: error });
     }
     logger.info({ url: this.options.publicUrl }, 'webhook set');
   }

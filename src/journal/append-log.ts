@@ -8,7 +8,7 @@
 import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import { fdatasync } from 'node:fs';
 import { dirname } from 'node:path';
-import { JournalError } from './errors.js';
+import { HearsayError } from '../errors/hearsay-error.js';
 import { readLines, writeAll, type LineLimit } from './line-file.js';
 
 interface Waiter {
@@ -93,7 +93,7 @@ export class AppendLog {
 
   /** Queues lines; they are written with the others queued around them (see flush and sync). */
   append(...lines: string[]): void {
-    if (this.closed) throw new JournalError(this.path, `${this.path} is closed`);
+    if (this.closed) throw new HearsayError('HS_ERR_STATE_CLOSED', [this.path]);
     for (const line of lines) this.pending.push(line);
     this.scheduleFlush();
   }
@@ -277,7 +277,7 @@ function syncDirectory(dir: string): void {
   }
 }
 
-function wrap(path: string, what: string, error: unknown): JournalError {
+function wrap(path: string, what: string, error: unknown): HearsayError {
   const code = (error as NodeJS.ErrnoException).code;
-  return new JournalError(path, `${what} ${path}${code ? ` (${code})` : ''}`, { cause: error });
+  return new HearsayError('HS_ERR_STATE_IO', [what, path, code ? ` (${code})` : ''], { cause: error });
 }

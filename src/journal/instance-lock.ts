@@ -22,9 +22,17 @@ export class InstanceLockedError extends Error {
     readonly path: string,
     readonly owner: LockOwner | null,
   ) {
-    const who = owner ? `pid ${owner.pid} on ${owner.host}, running in ${owner.mode} mode since ${owner.started}` : 'an unknown process';
-    super(`another hearsay instance is already running for this bot with this data directory (${who}; lock file ${path})`);
+    super(`another hearsay instance is already running for this bot with this data directory (${describeOwner(owner)}; lock file ${path})`);
   }
+
+  /** Who holds the lock, in words (pid, host, mode, start), for the operator's message. */
+  get ownerDescription(): string {
+    return describeOwner(this.owner);
+  }
+}
+
+function describeOwner(owner: LockOwner | null): string {
+  return owner ? `pid ${owner.pid} on ${owner.host}, running in ${owner.mode} mode since ${owner.started}` : 'an unknown process';
 }
 
 export class InstanceLock {

@@ -7,7 +7,7 @@ import type { Update } from '../api/types.js';
 import type { Logger } from '../log/logger.js';
 import { UnstorableUpdateError } from '../pipeline/ports.js';
 import { AppendLog } from './append-log.js';
-import { JournalError } from './errors.js';
+import { HearsayError } from '../errors/hearsay-error.js';
 import { updateFingerprint } from './update-fingerprint.js';
 
 export const INBOX_FILE = 'webhook.inbox';
@@ -107,7 +107,7 @@ export class WebhookInbox {
     } catch (error) {
       throw new UnstorableUpdateError(update.update_id, error);
     }
-    if (this.closed) return Promise.reject(new JournalError(this.log.path, 'the webhook inbox is closed'));
+    if (this.closed) return Promise.reject(new HearsayError('HS_ERR_STATE_CLOSED', ['the webhook inbox']));
     this.unfinished.set(update.update_id, json);
     this.log.append(`a ${json}`);
     return this.log.sync().catch((error: unknown) => {

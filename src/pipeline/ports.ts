@@ -5,6 +5,7 @@
 import type { Update } from '../api/types.js';
 import type { SetFlowAction, SetStateAction } from '../engine/actions.js';
 import type { ConversationState, FlowPosition } from '../engine/state.js';
+import { HearsayError } from '../errors/hearsay-error.js';
 
 /** Whose state an update reads and writes: the chat it happened in and the user who caused it (either may be absent). */
 export interface StateScope {
@@ -125,12 +126,12 @@ export class StoreUnavailableError extends Error {
 }
 
 /** The update cannot be stored (e.g. nested too deeply to serialise): it is refused, never acknowledged. */
-export class UnstorableUpdateError extends Error {
-  override readonly name = 'UnstorableUpdateError';
+export class UnstorableUpdateError extends HearsayError {
+  override name = 'UnstorableUpdateError';
   constructor(
     readonly updateId: number,
     cause: unknown,
   ) {
-    super(`update ${updateId} cannot be stored: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super('HS_ERR_UPDATE_UNSTORABLE', [updateId, cause instanceof Error ? cause.message : String(cause)], { cause });
   }
 }

@@ -1,9 +1,9 @@
 // Who the bot is, asked of the service once at start (getMe): its username for `/cmd@bot` and the logs, its
-// numeric id for its own state directory. A refused token or an unreachable service is a StartupError.
+// numeric id for its own state directory. A refused token or an unreachable service is a HearsayError (HS_ERR_TOKEN_REFUSED, HS_ERR_API_UNREACHABLE).
 import { ApiError } from '../api/errors.js';
 import type { BotApi } from '../api/types.js';
 import type { ServiceConfig } from '../config/types.js';
-import { StartupError } from './errors.js';
+import { HearsayError } from '../errors/hearsay-error.js';
 
 /** The bot as the service knows it. */
 export interface BotIdentity {
@@ -21,11 +21,8 @@ export async function identifyBot(api: BotApi, config: Pick<ServiceConfig, 'base
   } catch (error) {
     if (error instanceof ApiError && error.errorCode === 401) {
       const where = config.tokenSource === 'BOT_TOKEN_FILE' ? 'the file named by BOT_TOKEN_FILE' : 'BOT_TOKEN';
-      throw new StartupError(
-        'unauthorized',
-        `the token was rejected (401 Unauthorized); check ${where}: it must be the bot's current token, as the bot-creation assistant gave it`,
-      );
+      throw new HearsayError('HS_ERR_TOKEN_REFUSED', [where]);
     }
-    throw new StartupError('unreachable', `cannot reach the Bot API at ${config.baseUrl}: ${(error as Error).message}`, [], { cause: error });
+    throw new HearsayError('HS_ERR_API_UNREACHABLE', [config.baseUrl, (error as Error).message], { cause: error });
   }
 }

@@ -1,24 +1,7 @@
-// Why the service could not start, with the exit code `hearsay run` ends with.
-export type StartupFailure = 'rules' | 'unauthorized' | 'unreachable' | 'ingress' | 'state' | 'locked';
-
-export class StartupError extends Error {
-  override readonly name = 'StartupError';
-  constructor(
-    readonly failure: StartupFailure,
-    message: string,
-    /** Extra lines to print (e.g. every rule problem as path:line:column: message). */
-    readonly details: readonly string[] = [],
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
+// Start-up failures that several starters share (the service, the embedded demo): broken rules at start.
+import { HearsayError } from '../errors/hearsay-error.js';
 
 /** Broken rules at start: every problem on its own line, and nothing started. */
-export function rulesStartupError(rulesPath: string, problems: readonly { format(): string }[]): StartupError {
-  return new StartupError(
-    'rules',
-    `the rules in ${rulesPath} have problems; nothing was started`,
-    problems.map((p) => p.format()),
-  );
+export function rulesStartupError(rulesPath: string, problems: readonly { format(): string }[]): HearsayError {
+  return new HearsayError('HS_ERR_RULES_INVALID', [rulesPath], { details: problems.map((p) => p.format()) });
 }

@@ -10,7 +10,7 @@ import type { HealthState } from '../ops/health.js';
 import { listenFailureMessage, settingListenHints } from '../ops/listen-failure.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 import type { UpdatePipeline } from '../pipeline/update-pipeline.js';
-import { StartupError } from './errors.js';
+import { HearsayError, isHearsayError } from '../errors/hearsay-error.js';
 
 export interface IngressParts {
   config: ServiceConfig;
@@ -25,7 +25,7 @@ export interface IngressParts {
 export interface StartedIngress {
   /** Local URL of the webhook server or the admin server, if any. */
   readonly serverUrl: string | null;
-  /** Settles when polling ends by itself (rejects with an IngressError on a fatal failure); never for a webhook. */
+  /** Settles when polling ends by itself (rejects with a HearsayError on a fatal failure); never for a webhook. */
   readonly ended: Promise<void> | null;
   /** No more updates are taken (webhook: 503; polling: the long poll ends). */
   stopAccepting(): void;
@@ -59,7 +59,8 @@ async function startWebhook({ config, api, pipeline, logger, metrics, health }: 
   try {
     await server.start();
   } catch (error) {
-    throw new StartupError('ingress', (error as Error).message, [], { cause: error });
+    if (isHearsayError(error)) throw error;
+    throw new HearsayError('HS_ERR_LISTEN_FAILED', [(error as Error).message], { cause: error });
   }
   return { serverUrl: server.address, ended: null, stopAccepting: () => server.stopAccepting(), close: () => server.close() };
 }
@@ -74,7 +75,7 @@ async function startPolling({ config, api, pipeline, logger, metrics, health }: 
       serverUrl = await server.listen(config.admin.listen);
     } catch (error) {
       const hints = settingListenHints('admin.listen', 'HEARSAY_ADMIN_LISTEN', '--admin-listen');
-      throw new StartupError('ingress', `admin server: ${listenFailureMessage(formatListenAddress(config.admin.listen), error, hints)}`, [], { cause: error });
+      throw new HearsayError('HS_ERR_ADMIN_LISTEN_FAILED', [listenFailureMessage(formatListenAddress(config.admin.listen), error, hints)], { cause: error });
     }
     admin = server;
     logger.info({ listen: serverUrl }, 'admin server listening (/healthz, /metrics)');

@@ -1,12 +1,13 @@
 // The rules part of the service: the watched rule set, its reloads reflected in health and metrics, and
-// start-up failures as StartupErrors (every problem listed, nothing started).
+// start-up failures as HearsayErrors (every problem listed, nothing started).
 import { RuleLoadError, type RuleProblem } from '../diagnostics/problem.js';
 import type { Logger } from '../log/logger.js';
 import type { HealthState } from '../ops/health.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 import type { RuleLimits } from '../rules/rule-files.js';
 import { RuleWatcher } from '../rules/watch.js';
-import { StartupError, rulesStartupError } from './errors.js';
+import { HearsayError } from '../errors/hearsay-error.js';
+import { rulesStartupError } from './errors.js';
 
 export interface StartRulesOptions {
   rulesPath: string;
@@ -18,7 +19,7 @@ export interface StartRulesOptions {
   limits?: RuleLimits;
 }
 
-/** Loads and watches the rules; throws a StartupError when they cannot be loaded. */
+/** Loads and watches the rules; throws a HearsayError when they cannot be loaded. */
 export async function startRules(options: StartRulesOptions): Promise<RuleWatcher> {
   const { rulesPath, logger, metrics, health } = options;
   const rules = new RuleWatcher({
@@ -33,9 +34,8 @@ export async function startRules(options: StartRulesOptions): Promise<RuleWatche
   } catch (error) {
     await rules.close().catch(() => undefined);
     if (error instanceof RuleLoadError) throw rulesStartupError(rulesPath, error.problems);
-    const message =
-      (error as NodeJS.ErrnoException).code === 'ENOENT' ? `the rule path ${rulesPath} does not exist` : `cannot load the rules: ${(error as Error).message}`;
-    throw new StartupError('rules', message, [], { cause: error });
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new HearsayError('HS_ERR_RULES_MISSING', [rulesPath], { cause: error });
+    throw new HearsayError('HS_ERR_RULES_UNREADABLE', [(error as Error).message], { cause: error });
   }
   health.rulesActive = ruleSet.rules.length;
   metrics.rulesActive.set(ruleSet.rules.length);

@@ -1,10 +1,9 @@
 // Wires the service together and runs it, one part at a time: rules, bot identity, store, pipeline,
 // ingress, stop. Programmatic on purpose: `hearsay run` and an embedded demo both call it.
-import { tokenRejectedMessage } from '../api/failure.js';
+import { tokenRevokedError } from '../api/failure.js';
 import type { BotApi } from '../api/types.js';
 import type { ServiceConfig } from '../config/types.js';
 import { ReplySender } from '../delivery/reply-sender.js';
-import { IngressError } from '../ingress/errors.js';
 import type { Logger } from '../log/logger.js';
 import type { RuleProblem } from '../diagnostics/problem.js';
 import { HealthState } from '../ops/health.js';
@@ -40,7 +39,7 @@ export interface RunningService {
   /** Local URL of the webhook server (webhook mode) or the admin server (polling mode), if any. */
   readonly serverUrl: string | null;
   readonly metrics: ServiceMetrics;
-  /** Settles when the service ends by itself: rejects with an IngressError on a fatal failure (a refused token, polling refused). */
+  /** Settles when the service ends by itself: rejects with a HearsayError on a fatal failure (a refused token, polling refused). */
   readonly done: Promise<void>;
   /** Reloads the rules now (SIGHUP); true when a new set was swapped in. */
   reloadRules(): Promise<boolean>;
@@ -186,7 +185,7 @@ function intakeFailure() {
     },
     fail(tokenSource: string | undefined) {
       happened = true;
-      reject(new IngressError('unauthorized', tokenRejectedMessage(tokenSource)));
+      reject(tokenRevokedError(tokenSource));
       for (const listener of listeners.splice(0)) listener();
     },
   };

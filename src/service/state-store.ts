@@ -9,7 +9,7 @@ import type { Logger } from '../log/logger.js';
 import type { ChatStateStore, UpdateLedger } from '../pipeline/ports.js';
 import { openRedisStore, type OpenedRedisStore } from '../store/redis/open-redis-store.js';
 import type { BotIdentity } from './bot-identity.js';
-import { StartupError } from './errors.js';
+import { HearsayError } from '../errors/hearsay-error.js';
 
 /** The locked, opened store; `close` writes what is left and releases the lock. */
 export interface OpenedStore {
@@ -21,7 +21,7 @@ export interface OpenedStore {
   close(): Promise<void>;
 }
 
-/** The store the configuration names: the file ledger in the bot's locked state directory, or the shared Redis store; StartupErrors say what to check. */
+/** The store the configuration names: the file ledger in the bot's locked state directory, or the shared Redis store; HearsayErrors say what to check. */
 export async function openStateStore(
   config: Pick<ServiceConfig, 'dataDir' | 'mode' | 'store' | 'state'>,
   bot: BotIdentity,
@@ -32,7 +32,7 @@ export async function openStateStore(
       const redis = await openRedisStore({ config: config.store, botId: bot.id, inbox: config.mode === 'webhook', logger, stateTtlMs: config.state.ttlMs });
       return { ledger: redis.ledger, stateDir: botStateDir(config.dataDir, bot.id), redis, close: redis.close };
     } catch (error) {
-      throw new StartupError('state', `${(error as Error).message}; check store (HEARSAY_STORE) and the store password`, [], { cause: error });
+      throw new HearsayError('HS_ERR_STORE_OPEN_FAILED', [(error as Error).message], { cause: error });
     }
   }
   const stateDir = botStateDir(config.dataDir, bot.id);
@@ -41,11 +41,9 @@ export async function openStateStore(
     lock = InstanceLock.acquire(stateDir, config.mode);
   } catch (error) {
     if (error instanceof InstanceLockedError) {
-      throw new StartupError('locked', `@${bot.username}: ${error.message}; stop it first (one instance per bot and data directory)`, [], { cause: error });
+      throw new HearsayError('HS_ERR_INSTANCE_LOCKED', [bot.username, error.ownerDescription, error.path], { cause: error });
     }
-    throw new StartupError('state', `cannot lock the service state in ${stateDir}: ${(error as Error).message}; check data_dir (HEARSAY_DATA_DIR)`, [], {
-      cause: error,
-    });
+    throw new HearsayError('HS_ERR_STATE_LOCK_FAILED', [stateDir, (error as Error).message], { cause: error });
   }
   let ledger: FileLedger;
   try {
@@ -57,9 +55,7 @@ export async function openStateStore(
     });
   } catch (error) {
     lock.release();
-    throw new StartupError('state', `cannot open the service state in ${stateDir}: ${(error as Error).message}; check data_dir (HEARSAY_DATA_DIR)`, [], {
-      cause: error,
-    });
+    throw new HearsayError('HS_ERR_STATE_OPEN_FAILED', [stateDir, (error as Error).message], { cause: error });
   }
   return {
     ledger,

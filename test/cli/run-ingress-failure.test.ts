@@ -24,7 +24,8 @@ describe('hearsay run on an ingress failure', () => {
     expect(output).toContain('hearsay run: a webhook is set for this bot, so polling is refused (409 Conflict)');
     const failed = run.lines.find((line) => line.includes('"msg":"ingress failed"'));
     expect(failed).toBeDefined();
-    expect(JSON.parse(failed!)).toMatchObject({ failure: 'webhook_active' });
+    expect(JSON.parse(failed!)).toMatchObject({ failure: 'webhook_active', code: 'HS_ERR_WEBHOOK_ACTIVE' });
+    expect(output).toContain('hearsay run: error code HS_ERR_WEBHOOK_ACTIVE (docs/operations.md, Error codes)');
     expect(output).not.toMatch(/\bat \S+ \(file:/);
     expect(output).not.toContain(bot.token);
   });

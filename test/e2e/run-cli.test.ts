@@ -88,6 +88,7 @@ describe('hearsay run refuses to start', () => {
     const output = run.lines.join('\n');
     expect(output).toMatch(/bot\.yaml:3:5: /);
     expect(output).toContain('have problems; nothing was started');
+    expect(output).toContain('error code HS_ERR_RULES_INVALID');
     expect(output).not.toContain(bot.token);
   });
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log/logger.js';
 import { Secrets } from '../../src/log/secrets.js';
-import { StartupError } from '../../src/service/errors.js';
+import { HearsayError } from '../../src/errors/hearsay-error.js';
 import { startService } from '../../src/service/start.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
 import { botRepliesTo } from './chat-checks.js';
@@ -45,7 +45,7 @@ describe('startService', () => {
       () => null,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(StartupError);
-    expect((error as StartupError).failure).toBe('rules');
+    expect(error).toBeInstanceOf(HearsayError);
+    expect((error as HearsayError).code).toBe('HS_ERR_RULES_INVALID');
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BotApiClient } from '../../src/api/client.js';
 import type { GetUpdatesParams, Update } from '../../src/api/types.js';
-import { IngressError } from '../../src/ingress/errors.js';
+import { HearsayError } from '../../src/errors/hearsay-error.js';
 import { PollingIngress } from '../../src/ingress/polling.js';
 import { createLogger } from '../../src/log/logger.js';
 import { ServiceMetrics } from '../../src/ops/metrics.js';
@@ -195,9 +195,9 @@ describe('PollingIngress against the sandbox', () => {
       () => null,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(IngressError);
-    expect((error as IngressError).failure).toBe('webhook_active');
-    expect((error as IngressError).message).toMatch(/webhook is set.*polling\.delete_webhook/);
+    expect(error).toBeInstanceOf(HearsayError);
+    expect((error as HearsayError).code).toBe('HS_ERR_WEBHOOK_ACTIVE');
+    expect((error as HearsayError).message).toMatch(/webhook is set.*polling\.delete_webhook/);
     await refused.ingress.close();
     await refused.api.close();
 
@@ -222,7 +222,7 @@ describe('PollingIngress against the sandbox', () => {
       () => null,
       (e: unknown) => e,
     );
-    expect((error as IngressError).failure).toBe('unauthorized');
+    expect((error as HearsayError).code).toBe('HS_ERR_TOKEN_REVOKED');
     expect((error as Error).message).toMatch(
       /^the token was rejected \(401 Unauthorized\): it was revoked .* or is wrong; set the bot's current token in BOT_TOKEN \(or a file named by BOT_TOKEN_FILE\)/,
     );
@@ -240,7 +240,7 @@ describe('PollingIngress against the sandbox', () => {
       () => null,
       (e: unknown) => e,
     );
-    expect((error as IngressError).failure).toBe('other_instance');
+    expect((error as HearsayError).code).toBe('HS_ERR_OTHER_INSTANCE');
     expect((error as Error).message).toMatch(/another instance is polling with the same token/);
     for (const p of [first, second]) {
       p.ingress.stopAccepting();

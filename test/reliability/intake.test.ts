@@ -64,6 +64,7 @@ describe('intake and stop (issue 10, items 4-7)', () => {
     expect(await second.exited).toBe(1);
     const output = second.lines.join('\n');
     expect(output).toMatch(/another hearsay instance is already running for this bot with this data directory/);
+    expect(output).toContain('error code HS_ERR_INSTANCE_LOCKED');
     expect(output).toContain(`pid ${first.child.pid}`);
     expect(output).not.toMatch(/\n\s+at /);
     const sent = await sendAsUser(sandbox.baseUrl, 72, bot.username, 'still there?');

@@ -10,7 +10,7 @@ import { Secrets } from '../../src/log/secrets.js';
 import { HealthState } from '../../src/ops/health.js';
 import { ServiceMetrics } from '../../src/ops/metrics.js';
 import { createServiceBotApi } from '../../src/service/bot-api.js';
-import { StartupError } from '../../src/service/errors.js';
+import { HearsayError } from '../../src/errors/hearsay-error.js';
 import { createBotViaAssistant, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
 import { injectFault, startInProcess } from '../support/in-process-service.js';
 
@@ -51,8 +51,8 @@ describe('the service client', () => {
       ({ service }) => service.stop().then(() => null),
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(StartupError);
-    expect((error as StartupError).failure).toBe('unauthorized');
+    expect(error).toBeInstanceOf(HearsayError);
+    expect((error as HearsayError).code).toBe('HS_ERR_TOKEN_REFUSED');
     expect((error as Error).message).toMatch(/^the token was rejected \(401 Unauthorized\); check BOT_TOKEN/);
     expect((await requests(sandbox.baseUrl, bot.username)).getme).toBe(1);
   });
@@ -66,7 +66,7 @@ describe('the service client', () => {
       ({ service }) => service.stop().then(() => null),
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(StartupError);
+    expect((error as HearsayError).code).toBe('HS_ERR_API_UNREACHABLE');
     expect((error as Error).message).toBe(`cannot reach the Bot API at http://127.0.0.1:${port}: getme failed: network error ECONNREFUSED`);
   });
 

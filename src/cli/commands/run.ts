@@ -3,10 +3,9 @@
 import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config/index.js';
 import type { ServiceConfig } from '../../config/types.js';
-import { IngressError } from '../../ingress/errors.js';
+import { isHearsayError } from '../../errors/hearsay-error.js';
 import type { Logger } from '../../log/logger.js';
 import { processSecrets } from '../../log/secrets.js';
-import { StartupError } from '../../service/errors.js';
 import { startService, type RunningService } from '../../service/start.js';
 import { FAILURE_EXIT_CODE, OK_EXIT_CODE } from '../../errors/exit-codes.js';
 import { reportFailure } from '../failure-output.js';
@@ -42,10 +41,8 @@ async function run(configPath: string | undefined, flags: Record<string, string 
   try {
     service = await startService(config, { logger });
   } catch (error) {
-    if (!(error instanceof StartupError)) throw error;
-    for (const line of error.details) process.stderr.write(`${processSecrets.scrub(line)}\n`);
-    process.stderr.write(`hearsay run: ${processSecrets.scrub(error.message)}\n`);
-    return FAILURE_EXIT_CODE;
+    if (!isHearsayError(error)) throw error;
+    return reportFailure('run', error);
   }
   // Signal handlers first: a supervisor may send SIGTERM the moment it reads the ready line, and without a
   // handler that signal would kill the process before its state is written.
@@ -84,10 +81,15 @@ function waitForEnd(service: RunningService, logger: Logger): Promise<number> {
     service.done.then(
       () => undefined,
       (error: unknown) => {
-        process.stderr.write(`hearsay run: ${processSecrets.scrub(error instanceof Error ? error.message : String(error))}\n`);
-        // A known ingress failure (409, 401) is the operator's to fix, not a bug: its message, no stack.
-        logger.error(error instanceof IngressError ? { failure: error.failure, reason: error.message } : { err: error }, 'ingress failed');
-        exitCode = FAILURE_EXIT_CODE;
+        // A known ingress failure (409, 401) is the operator's to fix, not a bug: its message and code, no stack.
+        if (isHearsayError(error)) {
+          exitCode = reportFailure('run', error);
+          logger.error({ failure: error.label, code: error.code, reason: error.message }, 'ingress failed');
+        } else {
+          process.stderr.write(`hearsay run: ${processSecrets.scrub(error instanceof Error ? error.message : String(error))}\n`);
+          logger.error({ err: error }, 'ingress failed');
+          exitCode = FAILURE_EXIT_CODE;
+        }
         void finish('ingress failed');
       },
     );

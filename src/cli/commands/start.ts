@@ -7,7 +7,6 @@ import type { EmbeddedDemo } from '../../demo/embedded-demo.js';
 import { HearsayError } from '../../errors/hearsay-error.js';
 import type { Logger } from '../../log/logger.js';
 import { processSecrets } from '../../log/secrets.js';
-import { StartupError } from '../../service/errors.js';
 import { FAILURE_EXIT_CODE, OK_EXIT_CODE } from '../../errors/exit-codes.js';
 import { reportFailure } from '../failure-output.js';
 import { addSettingOptions, serviceLogger, settingFlagValues, type SettingFlag } from '../setting-options.js';
@@ -89,10 +88,7 @@ async function runDemo({ host, port, configPath, flags }: DemoArguments): Promis
     demo = await startEmbeddedDemo({ ...configOptions, host, port, settings, logger, hearsayCommand: hearsayInvocation() });
   } catch (error) {
     if (error instanceof HearsayError) return reportFailure('start', error);
-    if (!(error instanceof StartupError)) throw error;
-    for (const line of error.details) process.stderr.write(`${processSecrets.scrub(line)}\n`);
-    process.stderr.write(`hearsay start: ${processSecrets.scrub(error.message)}\n`);
-    return FAILURE_EXIT_CODE;
+    throw error;
   }
   logger.info(
     { page: demo.pageUrl, bot: `@${demo.botUsername}`, mode: demo.service.mode, sandbox: demo.sandboxUrl, rules: demo.rulesPath },
@@ -132,8 +128,11 @@ function waitForEnd(demo: EmbeddedDemo, logger: Logger): Promise<number> {
     demo.service.done.then(
       () => undefined,
       (error: unknown) => {
-        process.stderr.write(`hearsay start: ${processSecrets.scrub(error instanceof Error ? error.message : String(error))}\n`);
-        exitCode = FAILURE_EXIT_CODE;
+        if (error instanceof HearsayError) exitCode = reportFailure('start', error);
+        else {
+          process.stderr.write(`hearsay start: ${processSecrets.scrub(error instanceof Error ? error.message : String(error))}\n`);
+          exitCode = FAILURE_EXIT_CODE;
+        }
         void finish('ingress failed');
       },
     );
