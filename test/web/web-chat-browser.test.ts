@@ -1,10 +1,10 @@
 // The chat page in a real browser (Debian's chromium through playwright-core): create a bot by chatting
 // with BotMaker, start hearsay against it, talk to it, and see the replies pushed without a reload.
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type BrowserContext, type Page } from 'playwright-core';
+import { launchChromiumContext, saveScreenshot, skipWithoutChromium } from '../support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log/logger.js';
@@ -13,12 +13,8 @@ import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { webChatPlugin } from '../../src/sandbox/web/plugin.js';
 import { startService, type RunningService } from '../../src/service/start.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const chromiumMissing = !existsSync(CHROMIUM);
-const skip = chromiumMissing && !process.env.CI;
-if (skip) console.warn(`test/web/web-chat-browser.test.ts skipped: ${CHROMIUM} is missing (apt-get install chromium); in CI it must run`);
+const skip = skipWithoutChromium('test/web/web-chat-browser.test.ts');
 
-const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
 const RULES = `rules:
   - id: start
     command: start
@@ -46,21 +42,7 @@ describe.skipIf(skip)('the web chat page in chromium', () => {
     sandbox = await createSandbox();
     await sandbox.app.register(webChatPlugin, { store: sandbox.store, onMessage: sandbox.onMessage });
     baseUrl = await sandbox.listen({ host: '127.0.0.1', port: 0 });
-    context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1100, height: 720 },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    context = await launchChromiumContext(join(dir, 'profile'));
   }, 60_000);
 
   afterAll(async () => {
@@ -129,8 +111,7 @@ describe.skipIf(skip)('the web chat page in chromium', () => {
     ).toEqual(['me: /start', 'bot: Hello, Ann! Ask me about an order.', 'me: where is my order #4711?', 'bot: Order 4711 is on its way.']);
     expect(await page.locator('#messages .bubble time').count()).toBe(4);
 
-    await mkdir(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: join(ARTIFACTS, 'web-chat.png') });
+    await saveScreenshot(page, 'web-chat.png');
 
     // Message text is shown as text, never parsed as HTML.
     await say(page, '<img src=x onerror="document.title=1"><b>bold</b>');

@@ -1,22 +1,19 @@
 // Buttons in the chat page, in a real browser (Debian's chromium through playwright-core), against a grammY bot
 // over real HTTP: a reply keyboard above the input, the command menu, "typing…", an inline keyboard whose
 // press is answered with a toast, and the message edited in place.
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Bot } from 'grammy';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type BrowserContext, type Page } from 'playwright-core';
+import { launchChromiumContext, saveScreenshot, skipWithoutChromium } from '../support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { webChatPlugin } from '../../src/sandbox/web/plugin.js';
 import { createBotViaAssistant } from '../support/sandbox-harness.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip = !existsSync(CHROMIUM) && !process.env.CI;
-if (skip) console.warn(`test/web/web-chat-buttons.test.ts skipped: ${CHROMIUM} is missing (apt-get install chromium); in CI it must run`);
+const skip = skipWithoutChromium('test/web/web-chat-buttons.test.ts');
 
-const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
 const KEYBOARD = {
   inline_keyboard: [
     [
@@ -56,20 +53,7 @@ describe.skipIf(skip)('buttons in the web chat page', () => {
       await ctx.editMessageText(`You chose ${ctx.match[1]}.`);
     });
     await new Promise<void>((resolve) => void bot!.start({ timeout: 1, onStart: () => resolve() }));
-    context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1100, height: 720 },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    context = await launchChromiumContext(join(dir, 'profile'));
   }, 60_000);
 
   afterAll(async () => {
@@ -111,12 +95,11 @@ describe.skipIf(skip)('buttons in the web chat page', () => {
     await poll.waitFor();
     await expect.poll(() => page.locator('#typing').isHidden()).toBe(true);
     const messageId = await poll.getAttribute('data-message-id');
-    await mkdir(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: join(ARTIFACTS, 'web-chat-inline-keyboard.png') });
+    await saveScreenshot(page, 'web-chat-inline-keyboard.png');
     await poll.locator('.inline-button', { hasText: 'Café Kiez' }).click();
 
     await page.locator('#toast', { hasText: 'Thanks!' }).waitFor();
-    await page.screenshot({ path: join(ARTIFACTS, 'web-chat-buttons.png') });
+    await saveScreenshot(page, 'web-chat-buttons.png');
     const edited = page.locator(`#messages [data-message-id="${messageId}"]`);
     await edited.locator('.text', { hasText: 'You chose kiez.' }).waitFor();
     expect(await edited.locator('.edited').textContent()).toBe('edited');

@@ -1,19 +1,16 @@
 // The chat page of `hearsay start` in a real browser (Debian's chromium through playwright-core): it opens
 // on the demo bot, fits a 375 px phone, renders formatting from entities with clickable /commands, shows
 // a banner while an edit has broken the rules, and keeps working across a restart of the server.
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { launchChromium, saveScreenshot, skipWithoutChromium } from '../support/browser.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spawnStart, tokenFreeEnv, waitForLogLine, type StartedDemo } from '../start/start-process.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip = !existsSync(CHROMIUM) && !process.env.CI;
-if (skip) console.warn(`test/web/web-chat-demo-browser.test.ts skipped: ${CHROMIUM} is missing (apt-get install chromium); in CI it must run`);
+const skip = skipWithoutChromium('test/web/web-chat-demo-browser.test.ts');
 
-const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
 const RULES = `rules:
   - id: start
     command: start
@@ -54,7 +51,7 @@ describe.skipIf(skip)('the page of hearsay start in chromium', () => {
     await mkdir(join(dir, 'rules'));
     await writeFile(join(dir, 'rules', 'bot.yaml'), RULES);
     pageUrl = await startDemo(0);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
@@ -101,8 +98,7 @@ describe.skipIf(skip)('the page of hearsay start in chromium', () => {
     ).toBe(375);
     await p.locator('#chat-list button[data-peer="hearsay_demo_bot"]').click();
     await expect.poll(() => p.locator('#composer').isVisible()).toBe(true);
-    await mkdir(ARTIFACTS, { recursive: true });
-    await p.screenshot({ path: join(ARTIFACTS, 'web-chat-375.png') });
+    await saveScreenshot(p, 'web-chat-375.png');
   }, 60_000);
 
   it('renders formatting from entities and sends a /command when it is pressed', async () => {

@@ -1,22 +1,19 @@
 // Groups in the chat page, in a real browser (Debian's chromium through playwright-core), against a grammY bot
 // over real HTTP: a group is listed, Join makes the page's user a member (the service message shows, the bot
 // greets them, their posts reach it), Leave ends it.
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Bot } from 'grammy';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { type BrowserContext } from 'playwright-core';
+import { launchChromiumContext, saveScreenshot, skipWithoutChromium } from '../support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { webChatPlugin } from '../../src/sandbox/web/plugin.js';
 import { createBotViaAssistant, createGroup, groupMessages } from '../support/sandbox-harness.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip = !existsSync(CHROMIUM) && !process.env.CI;
-if (skip) console.warn(`test/web/web-chat-groups.test.ts skipped: ${CHROMIUM} is missing (apt-get install chromium); in CI it must run`);
+const skip = skipWithoutChromium('test/web/web-chat-groups.test.ts');
 
-const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
 const ANN = { id: 7301, first_name: 'Ann' };
 const LOU = 7302;
 
@@ -40,20 +37,7 @@ describe.skipIf(skip)('groups in the web chat page', () => {
     bot.on('message:left_chat_member', (ctx) => ctx.reply(`Bye, ${ctx.message.left_chat_member.first_name}.`));
     bot.command('rules', (ctx) => ctx.reply('Be kind.'));
     await new Promise<void>((resolve) => void bot!.start({ timeout: 1, onStart: () => resolve() }));
-    context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1100, height: 720 },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    context = await launchChromiumContext(join(dir, 'profile'));
   }, 60_000);
 
   afterAll(async () => {
@@ -84,8 +68,7 @@ describe.skipIf(skip)('groups in the web chat page', () => {
     await page.locator('#text').press('Enter');
     await page.locator('#messages .bubble.own', { hasText: '/rules' }).waitFor();
     await page.locator('#messages .bubble.theirs', { hasText: 'Be kind.' }).waitFor();
-    await mkdir(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: join(ARTIFACTS, 'web-chat-group.png') });
+    await saveScreenshot(page, 'web-chat-group.png');
 
     await page.locator('#membership').click();
     await page.locator('#messages .service', { hasText: 'Lou left the group' }).waitFor();
