@@ -3,7 +3,7 @@
 // confirmed), says so once with the kind, on /healthz and in the metrics; when Redis is back it resumes by
 // itself and every message sent meanwhile is answered, once.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RunProcess } from '../e2e/run-process.js';
+import { freePort, type RunProcess } from '../e2e/run-process.js';
 import { postToWebhook, setUpBot, textUpdate } from '../reliability/bot-process.js';
 import { ReplyLedger } from '../reliability/reply-ledger.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
@@ -82,4 +82,19 @@ describe('a service on the Redis store', () => {
     expect(run.lines.join('\n')).not.toMatch(/update dropped/);
     ledger.close();
   }, 60_000);
+
+  it('Redis unreachable at start: exit 1 with a message naming host:port and why, no password, no stack trace', async () => {
+    const bot = await setUpBot(sandbox, 'polling', running);
+    // Nothing listens there: the port was free a moment ago and nothing here binds it.
+    const port = await freePort();
+    const password = 'store-Pass_word_77';
+    const run = await bot.launch({ env: { HEARSAY_STORE: `redis://127.0.0.1:${port}/0`, HEARSAY_STORE_PASSWORD: password }, wait: false });
+    expect(await run.exited).toBe(1);
+    const output = run.lines.join('\n');
+    expect(output).toMatch(new RegExp(`cannot reach the Redis store at 127\\.0\\.0\\.1:${port}\\b.*connection refused`));
+    expect(output).toMatch(/HEARSAY_STORE/);
+    expect(output).not.toMatch(/Connection is closed/);
+    expect(output).not.toContain(password);
+    expect(output).not.toMatch(/^\s+at /m);
+  }, 30_000);
 });

@@ -29,7 +29,15 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Red
     await connection.client.ping();
   } catch (error) {
     connection.client.disconnect();
-    throw new Error(`cannot reach the Redis store at ${options.config.url}: ${describeRedisError(error)}`, { cause: error });
+    // ioredis rejects with a bare "Connection is closed."; the socket's own error (ECONNREFUSED, ENOTFOUND…) says why.
+    const cause = connection.lastError && /Connection is closed/i.test(String((error as Error)?.message)) ? connection.lastError : error;
+    const { host, port } = options.config;
+    throw new Error(
+      `cannot reach the Redis store at ${host.includes(':') ? `[${host}]` : host}:${port} (${options.config.url}): ${describeRedisError(cause)}`,
+      {
+        cause,
+      },
+    );
   }
   return connection;
 }
@@ -39,6 +47,8 @@ export class RedisConnection {
   private outage: StoreOutageKind | null = null;
   private readonly listeners = new Set<AvailabilityListener>();
   private closed = false;
+  /** The last error the client reported (a failed connect says only "Connection is closed."). */
+  lastError: unknown = null;
 
   constructor(private readonly options: RedisConnectionOptions) {
     const { config } = options;
@@ -59,7 +69,10 @@ export class RedisConnection {
       // A restarted server answers LOADING while it reads its AOF: a failure now, retried by the caller later.
       reconnectOnError: () => false,
     });
-    this.client.on('error', (error: unknown) => this.down(kindOf(error)));
+    this.client.on('error', (error: unknown) => {
+      this.lastError = error;
+      this.down(kindOf(error));
+    });
     this.client.on('close', () => this.down('closed'));
     this.client.on('ready', () => this.up());
   }
@@ -123,8 +136,21 @@ export function kindOf(error: unknown): StoreOutageKind {
   return 'error';
 }
 
-/** What went wrong, for a message: the kind and the server's or socket's words. */
+const SOCKET_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused (is redis-server running on that port?)',
+  ENOTFOUND: 'no such host',
+  EAI_AGAIN: 'the host name could not be resolved now',
+  ETIMEDOUT: 'no answer in time',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ECONNRESET: 'the connection was reset (TLS expected, rediss://, or not a Redis server?)',
+};
+
+/** What went wrong, for a message: the kind and the server's or socket's words (never the address's password: there is none in them). */
 export function describeRedisError(error: unknown): string {
+  const kind = kindOf(error);
+  if (SOCKET_ERRORS[kind]) return `${SOCKET_ERRORS[kind]} (${kind})`;
   const message = error instanceof Error ? error.message : String(error);
-  return message.includes(kindOf(error)) ? message : `${kindOf(error)}: ${message}`;
+  if (/Unknown RESP type|Protocol error/i.test(message)) return 'the server there does not answer as Redis does (another service on that port?)';
+  return message.includes(kind) ? message : `${kind}: ${message}`;
 }
