@@ -19,6 +19,11 @@ export interface PollingPipeline {
   handle(update: Update): Promise<void>;
   /** The service confirmed every update below `offset`. */
   confirm(offset: number): Promise<void>;
+  /**
+   * Asked before each getupdates that confirms `offset` (replicas: is this one still the leader?); false ends
+   * polling quietly, confirming nothing more. Without it, polling always may.
+   */
+  mayConfirm?(offset: number): Promise<boolean>;
 }
 
 export interface PollingIngressOptions {
@@ -96,7 +101,7 @@ export class PollingIngress {
   private async finish(confirmTimeoutMs: number): Promise<void> {
     await this.loop?.catch(() => undefined);
     const offset = this.nextOffset;
-    if (offset === undefined) return;
+    if (offset === undefined || !(await this.mayConfirm(offset))) return;
     try {
       await this.options.api.getUpdates({ offset, limit: 1, timeout: 0 }, { timeoutMs: confirmTimeoutMs });
       await this.options.pipeline.confirm(offset);
@@ -104,6 +109,10 @@ export class PollingIngress {
     } catch (error) {
       this.options.logger.warn({ err: error, offset }, 'could not confirm the offset; the last updates may be delivered again');
     }
+  }
+
+  private async mayConfirm(offset: number): Promise<boolean> {
+    return this.options.pipeline.mayConfirm ? this.options.pipeline.mayConfirm(offset) : true;
   }
 
   private get stopping(): boolean {
@@ -122,6 +131,7 @@ export class PollingIngress {
       const asked = this.nextOffset;
       const busy = this.unfinished.size > 0;
       const pollStarted = Date.now();
+      if (asked !== undefined && !(await this.mayConfirm(asked))) break;
       try {
         updates = await api.getUpdates(
           { ...(asked !== undefined ? { offset: asked } : {}), limit, timeout: busy ? 0 : timeoutSeconds, allowed_updates: ALLOWED_UPDATES },

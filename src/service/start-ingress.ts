@@ -11,6 +11,8 @@ import { listenFailureMessage, settingListenHints } from '../ops/listen-failure.
 import type { ServiceMetrics } from '../ops/metrics.js';
 import type { UpdatePipeline } from '../pipeline/update-pipeline.js';
 import { HearsayError, isHearsayError } from '../errors/hearsay-error.js';
+import type { OpenedRedisStore } from '../store/redis/open-redis-store.js';
+import { PollingReplicas } from './polling-replicas.js';
 
 export interface IngressParts {
   config: ServiceConfig;
@@ -19,6 +21,8 @@ export interface IngressParts {
   logger: Logger;
   metrics: ServiceMetrics;
   health: HealthState;
+  /** The shared Redis store: polling runs as one of several replicas (the lease holder polls). */
+  redis?: OpenedRedisStore | null;
 }
 
 /** A started ingress, as the service drives it. */
@@ -65,7 +69,7 @@ async function startWebhook({ config, api, pipeline, logger, metrics, health }: 
   return { serverUrl: server.address, ended: null, stopAccepting: () => server.stopAccepting(), close: () => server.close() };
 }
 
-async function startPolling({ config, api, pipeline, logger, metrics, health }: IngressParts): Promise<StartedIngress> {
+async function startPolling({ config, api, pipeline, logger, metrics, health, redis }: IngressParts): Promise<StartedIngress> {
   let admin: { close(): Promise<void> } | null = null;
   let serverUrl: string | null = null;
   if (config.admin.listen) {
@@ -80,20 +84,22 @@ async function startPolling({ config, api, pipeline, logger, metrics, health }: 
     admin = server;
     logger.info({ listen: serverUrl }, 'admin server listening (/healthz, /metrics)');
   }
-  const polling = new PollingIngress({
-    api,
-    pipeline,
-    logger,
-    metrics,
-    timeoutSeconds: config.polling.timeoutSeconds,
-    limit: config.polling.limit,
-    deleteWebhook: config.polling.deleteWebhook,
-    tokenSource: config.tokenSource,
-  });
+  const polling = redis
+    ? new PollingReplicas({ config, api, pipeline, ledger: redis.ledger, logger, metrics, health })
+    : new PollingIngress({
+        api,
+        pipeline,
+        logger,
+        metrics,
+        timeoutSeconds: config.polling.timeoutSeconds,
+        limit: config.polling.limit,
+        deleteWebhook: config.polling.deleteWebhook,
+        tokenSource: config.tokenSource,
+      });
   await polling.start();
   return {
     serverUrl,
-    ended: polling.done,
+    ended: polling instanceof PollingReplicas ? polling.ended : polling.done,
     stopAccepting: () => polling.stopAccepting(),
     close: async (confirmMs) => {
       try {

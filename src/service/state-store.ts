@@ -29,7 +29,8 @@ export async function openStateStore(
 ): Promise<OpenedStore> {
   if (config.store.kind === 'redis') {
     try {
-      const redis = await openRedisStore({ config: config.store, botId: bot.id, inbox: config.mode === 'webhook', logger, stateTtlMs: config.state.ttlMs });
+      // Polling replicas share an inbox too: the leader stores what it fetches, every replica claims from it.
+      const redis = await openRedisStore({ config: config.store, botId: bot.id, inbox: true, logger, stateTtlMs: config.state.ttlMs });
       return { ledger: redis.ledger, stateDir: botStateDir(config.dataDir, bot.id), redis, close: redis.close };
     } catch (error) {
       throw new HearsayError('HS_ERR_STORE_OPEN_FAILED', [(error as Error).message], { cause: error });

@@ -14,7 +14,8 @@ end
 local function seen(id, fp, now, retention)
   local confirmed = tonumber(redis.call('GET', p .. 'confirmed') or '0')
   local known = redis.call('HGET', p .. 'done', id)
-  if tonumber(id) < confirmed then forget_all() return 'below_confirmed' end
+  -- An update still in the inbox was stored before the leader confirmed past it (polling with replicas).
+  if tonumber(id) < confirmed and redis.call('HEXISTS', p .. 'inbox', id) == 0 then forget_all() return 'below_confirmed' end
   if known and known ~= fp then forget_all() return 'other_message' end
   if known then return 'done' end
   if redis.call('HLEN', p .. 'done') > 0 then
@@ -29,12 +30,8 @@ end
 export const SEEN_SCRIPT = `${SEQUENCE}
 return seen(ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]))`;
 
-/**
- * ARGV: id, fingerprint, now, retention, update JSON, owner, chat key → {'stored'|'known'|'id_busy', sequence
- * note}. The inbox entry is owned by the replica that stored it until it commits or dies; its id joins the
- * end of its chat's queue, whose head is the one update of that chat any replica may handle now.
- */
-export const ACCEPT_SCRIPT = `${SEQUENCE}
+/** Stores ARGV[1..7] of an accept (after SEQUENCE); see {@link ACCEPT_SCRIPT}. An entry with no owner ('') waits in `inbox:unclaimed`. */
+const ACCEPT_BODY = `
 local id, fp = ARGV[1], ARGV[2]
 local held = redis.call('HGET', p .. 'inbox:fp', id)
 if held then
@@ -43,14 +40,33 @@ if held then
 end
 local state = seen(id, fp, tonumber(ARGV[3]), tonumber(ARGV[4]))
 if state == 'done' then return {'known', ''} end
+local seq = redis.call('INCR', p .. 'inbox:seq')
 redis.call('HSET', p .. 'inbox', id, ARGV[5])
 redis.call('HSET', p .. 'inbox:fp', id, fp)
 redis.call('HSET', p .. 'inbox:owner', id, ARGV[6])
-redis.call('ZADD', p .. 'inbox:order', redis.call('INCR', p .. 'inbox:seq'), id)
+redis.call('ZADD', p .. 'inbox:order', seq, id)
 redis.call('HSET', p .. 'inbox:chat', id, ARGV[7])
 redis.call('RPUSH', p .. 'chat:' .. ARGV[7], id)
+if ARGV[6] == '' then redis.call('ZADD', p .. 'inbox:unclaimed', seq, id) end
 if state == 'new' then state = '' end
 return {'stored', state}`;
+
+/**
+ * ARGV: id, fingerprint, now, retention, update JSON, owner, chat key → {'stored'|'known'|'id_busy', sequence
+ * note}. The inbox entry is owned by the replica that stored it until it commits or dies; its id joins the
+ * end of its chat's queue, whose head is the one update of that chat any replica may handle now.
+ */
+export const ACCEPT_SCRIPT = `${SEQUENCE}
+${ACCEPT_BODY}`;
+
+/**
+ * Polling with replicas: the leader stores what it fetched for any replica to claim. ARGV: as {@link
+ * ACCEPT_SCRIPT} with owner '' (unclaimed), then the leader's name and fencing token → as ACCEPT_SCRIPT, or
+ * {'fenced', ''} when this replica no longer holds the polling lease under that token (nothing stored).
+ */
+export const POLL_ACCEPT_SCRIPT = `${SEQUENCE}
+if redis.call('GET', p .. 'leader') ~= ARGV[8] or redis.call('GET', p .. 'leader:token') ~= ARGV[9] then return {'fenced', ''} end
+${ACCEPT_BODY}`;
 
 /**
  * KEYS: prefix, then the state document keys the commit read. ARGV: id ('' for state of no update: a flow's
@@ -91,6 +107,7 @@ if redis.call('HEXISTS', p .. 'inbox', id) == 1 then
   redis.call('HDEL', p .. 'inbox:owner', id)
   redis.call('HDEL', p .. 'inbox:chat', id)
   redis.call('ZREM', p .. 'inbox:order', id)
+  redis.call('ZREM', p .. 'inbox:unclaimed', id)
 end
 -- Beyond twice the capacity, the lowest ids go (at worst a very old redelivery is answered again).
 local capacity = tonumber(ARGV[4])
@@ -102,9 +119,14 @@ if size > 2 * capacity then
 end
 return 'ok'`;
 
-/** ARGV: offset. Forgets every done id below it. */
+/**
+ * ARGV: offset, then (polling with replicas) the leader's name and fencing token, or '' ''. Forgets every
+ * done id below the offset → how many, or -1 when the lease is no longer this replica's under that token (a
+ * paused ex-leader): nothing recorded.
+ */
 export const CONFIRM_SCRIPT = `
 local p = KEYS[1]
+if ARGV[2] ~= '' and (redis.call('GET', p .. 'leader') ~= ARGV[2] or redis.call('GET', p .. 'leader:token') ~= ARGV[3]) then return -1 end
 local offset = tonumber(ARGV[1])
 if offset <= tonumber(redis.call('GET', p .. 'confirmed') or '0') then return 0 end
 redis.call('SET', p .. 'confirmed', ARGV[1])
@@ -134,7 +156,8 @@ local pending = {}
 local ids = redis.call('ZRANGE', p .. 'inbox:order', 0, -1)
 for i = 1, #ids do
   local owner = redis.call('HGET', p .. 'inbox:owner', ids[i])
-  if not owner or owner == me or not alive(owner) then
+  -- Unclaimed entries ('') are for CLAIM_SCRIPT: a few at a time, spread over the replicas.
+  if not owner or (owner ~= '' and (owner == me or not alive(owner))) then
     redis.call('HSET', p .. 'inbox:owner', ids[i], me)
     pending[#pending + 1] = redis.call('HGET', p .. 'inbox', ids[i])
   end
@@ -170,3 +193,44 @@ for i = 1, 1000 do
   redis.call('LPOP', queue)
 end
 return 'wait'`;
+
+/** ARGV: owner, limit → the update JSONs of up to `limit` unclaimed inbox entries, oldest first, now owned by `owner`. */
+export const CLAIM_SCRIPT = `
+local p = KEYS[1]
+local ids = redis.call('ZRANGE', p .. 'inbox:unclaimed', 0, tonumber(ARGV[2]) - 1)
+local claimed = {}
+for i = 1, #ids do
+  redis.call('ZREM', p .. 'inbox:unclaimed', ids[i])
+  local json = redis.call('HGET', p .. 'inbox', ids[i])
+  if json then
+    redis.call('HSET', p .. 'inbox:owner', ids[i], ARGV[1])
+    claimed[#claimed + 1] = json
+  end
+end
+return claimed`;
+
+/**
+ * The polling lease. ARGV: owner, lease ms → {'acquired', token} when it was free (the token is a new fencing
+ * number, higher than any before), or {'held', holder}.
+ */
+export const ACQUIRE_LEAD_SCRIPT = `
+local p = KEYS[1]
+local holder = redis.call('GET', p .. 'leader')
+if holder then return {'held', holder} end
+local token = tostring(redis.call('INCR', p .. 'leader:fence'))
+redis.call('SET', p .. 'leader', ARGV[1], 'PX', ARGV[2])
+redis.call('SET', p .. 'leader:token', token)
+return {'acquired', token}`;
+
+/** ARGV: owner, token, lease ms → 1 and the lease renewed while it is still this owner's under this token; else 0. */
+export const RENEW_LEAD_SCRIPT = `
+local p = KEYS[1]
+if redis.call('GET', p .. 'leader') ~= ARGV[1] or redis.call('GET', p .. 'leader:token') ~= ARGV[2] then return 0 end
+redis.call('PEXPIRE', p .. 'leader', ARGV[3])
+return 1`;
+
+/** ARGV: owner, token → gives the lease up (a clean stop: another replica polls at once). */
+export const RESIGN_LEAD_SCRIPT = `
+local p = KEYS[1]
+if redis.call('GET', p .. 'leader') == ARGV[1] and redis.call('GET', p .. 'leader:token') == ARGV[2] then redis.call('DEL', p .. 'leader') end
+return 1`;

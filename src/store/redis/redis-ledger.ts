@@ -23,7 +23,17 @@ import {
   type UpdateLedger,
 } from '../../pipeline/ports.js';
 import { applyChanges, documentKeys, stateOf, type StateDocument } from '../../pipeline/state-documents.js';
-import { ACCEPT_SCRIPT, BEGIN_SCRIPT, COMMIT_SCRIPT, CONFIRM_SCRIPT, SEEN_SCRIPT, TAKE_OVER_SCRIPT, TURN_SCRIPT } from './ledger-scripts.js';
+import {
+  ACCEPT_SCRIPT,
+  BEGIN_SCRIPT,
+  CLAIM_SCRIPT,
+  COMMIT_SCRIPT,
+  CONFIRM_SCRIPT,
+  POLL_ACCEPT_SCRIPT,
+  SEEN_SCRIPT,
+  TAKE_OVER_SCRIPT,
+  TURN_SCRIPT,
+} from './ledger-scripts.js';
 import { describeRedisError, type RedisConnection } from './redis-connection.js';
 
 export interface RedisLedgerOptions {
@@ -52,14 +62,18 @@ const DEFAULT_LEASE_MS = 10_000;
 const COMMIT_RETRIES = 100;
 const WAITAOF_TIMEOUT_MS = 5000;
 
-interface Script {
-  source: string;
-  sha: string;
+/** A Lua script and its SHA1 (EVALSHA first, EVAL when the server does not have it yet: a restarted Redis). */
+export interface Script {
+  readonly source: string;
+  readonly sha: string;
 }
-const script = (source: string): Script => ({ source, sha: createHash('sha1').update(source).digest('hex') });
+/** Prepares a script for {@link RedisLedger.runScript}. */
+export const script = (source: string): Script => ({ source, sha: createHash('sha1').update(source).digest('hex') });
 const SCRIPTS = {
   seen: script(SEEN_SCRIPT),
   accept: script(ACCEPT_SCRIPT),
+  pollAccept: script(POLL_ACCEPT_SCRIPT),
+  claim: script(CLAIM_SCRIPT),
   commit: script(COMMIT_SCRIPT),
   confirm: script(CONFIRM_SCRIPT),
   takeOver: script(TAKE_OVER_SCRIPT),
@@ -107,12 +121,17 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
   }
 
   async seen(update: Update): Promise<boolean> {
-    const state = String(await this.eval(SCRIPTS.seen, [], [update.update_id, updateFingerprint(update), this.now(), SERVICE_RETENTION_MS]));
+    const state = String(await this.runScript(SCRIPTS.seen, [], [update.update_id, updateFingerprint(update), this.now(), SERVICE_RETENTION_MS]));
     this.noteSequence(update.update_id, state);
     return state === 'done';
   }
 
-  async accept(update: Update): Promise<AcceptResult> {
+  /**
+   * Stores the update in the shared inbox. `lead` (polling with replicas): stored unclaimed, for any replica
+   * to {@link claim}, and only while this replica holds the polling lease under that fencing token; otherwise
+   * rejects with {@link ReplicaFencedError} and stores nothing.
+   */
+  async accept(update: Update, lead?: { token: string }): Promise<AcceptResult> {
     const id = update.update_id;
     const fingerprint = updateFingerprint(update);
     const running = this.storing.get(id);
@@ -128,7 +147,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
     } catch (error) {
       throw new UnstorableUpdateError(id, error);
     }
-    const stored = this.store(update, fingerprint, json);
+    const stored = this.store(update, fingerprint, json, lead);
     this.storing.set(id, { stored, fingerprint });
     try {
       return await stored;
@@ -137,16 +156,19 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
     }
   }
 
-  private async store(update: Update, fingerprint: string, json: string): Promise<AcceptResult> {
-    const args = [update.update_id, fingerprint, this.now(), SERVICE_RETENTION_MS, json, this.owner, chatKeyOf(update)];
-    const [result, sequence] = (await this.eval(SCRIPTS.accept, [], args)) as [AcceptResult, string];
+  private async store(update: Update, fingerprint: string, json: string, lead: { token: string } | undefined): Promise<AcceptResult> {
+    const args = [update.update_id, fingerprint, this.now(), SERVICE_RETENTION_MS, json, lead ? '' : this.owner, chatKeyOf(update)];
+    const [result, sequence] = lead
+      ? ((await this.runScript(SCRIPTS.pollAccept, [], [...args, this.owner, lead.token])) as [AcceptResult | 'fenced', string])
+      : ((await this.runScript(SCRIPTS.accept, [], args)) as [AcceptResult, string]);
+    if (result === 'fenced') throw new ReplicaFencedError(`update ${update.update_id}: this replica no longer holds the polling lease; not stored from here`);
     this.noteSequence(update.update_id, sequence);
     if (result === 'stored') await this.durable();
     return result;
   }
 
   async begin(update: Update): Promise<void> {
-    if ((await this.eval(SCRIPTS.begin, [], [update.update_id, this.owner])) === 'fenced') {
+    if ((await this.runScript(SCRIPTS.begin, [], [update.update_id, this.owner])) === 'fenced') {
       throw new ReplicaFencedError(`update ${update.update_id} was taken over by another replica while this one was paused; not sent from here`);
     }
   }
@@ -157,7 +179,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
    */
   async waitForTurn(chatKey: string, updateId: number, signal: AbortSignal): Promise<void> {
     for (let attempt = 0; ; attempt++) {
-      if ((await this.eval(SCRIPTS.turn, [], [chatKey, updateId])) === 'go') return;
+      if ((await this.runScript(SCRIPTS.turn, [], [chatKey, updateId])) === 'go') return;
       await sleep(Math.min(TURN_POLL_MAX_MS, TURN_POLL_FIRST_MS * 2 ** attempt), undefined, { signal });
     }
   }
@@ -178,7 +200,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
       const ttl = this.options.stateTtlMs ?? '';
       const reads = keys.map((k) => writes!.get(k)!.read);
       const values = keys.map((k) => writes!.get(k)!.write);
-      const result = await this.eval(SCRIPTS.commit, keys, [id ?? '', fingerprint, this.now(), this.options.capacity ?? 50_000, ttl, ...reads, ...values]);
+      const result = await this.runScript(SCRIPTS.commit, keys, [id ?? '', fingerprint, this.now(), this.options.capacity ?? 50_000, ttl, ...reads, ...values]);
       if (result === 'ok') return this.durable();
       // Another replica changed one of these documents since they were read (the same user in another chat): read again.
     }
@@ -244,8 +266,16 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
     return writes.size > 0 ? writes : null;
   }
 
-  async confirm(offset: number): Promise<void> {
-    await this.eval(SCRIPTS.confirm, [], [offset]);
+  async confirm(offset: number, lead?: { token: string }): Promise<void> {
+    const recorded = await this.runScript(SCRIPTS.confirm, [], [offset, lead ? this.owner : '', lead?.token ?? '']);
+    if (recorded === -1) throw new ReplicaFencedError(`offset ${offset}: this replica no longer holds the polling lease; not confirmed from here`);
+  }
+
+  /** Polling with replicas: takes up to `limit` of the updates the leader stored, oldest first; they are this replica's to handle. */
+  async claim(limit: number): Promise<Update[]> {
+    if (limit < 1) return [];
+    const claimed = (await this.runScript(SCRIPTS.claim, [], [this.owner, limit])) as string[];
+    return claimed.map((json) => JSON.parse(json) as Update);
   }
 
   async pending(): Promise<Update[]> {
@@ -290,7 +320,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
 
   /** Dead replicas' intents become this run's in-doubt list, their inbox entries this replica's pending work. */
   private async takeOver(): Promise<Update[]> {
-    const [doubt, pending] = (await this.eval(SCRIPTS.takeOver, [], [this.owner])) as [string[], string[]];
+    const [doubt, pending] = (await this.runScript(SCRIPTS.takeOver, [], [this.owner])) as [string[], string[]];
     if (doubt.length > 0) {
       const ids = doubt.map(Number).sort((a, b) => a - b);
       this.doubt.push(...ids);
@@ -325,7 +355,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
   }
 
   /** After a write: resolves once the server's AOF has it on disk (WAITAOF), or at once under appendfsync always. */
-  private async durable(): Promise<void> {
+  async durable(): Promise<void> {
     if (!this.waitAof) return;
     const [local] = (await this.command(() => this.client.call('WAITAOF', '1', '0', String(WAITAOF_TIMEOUT_MS)))) as [number, number];
     if (local < 1) throw new StoreUnavailableError('the Redis store did not write the change to its disk in time');
@@ -344,7 +374,8 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
     );
   }
 
-  private async eval(target: Script, keys: string[], args: Array<string | number>): Promise<unknown> {
+  /** Runs one of the store's scripts with the bot's key prefix as KEYS[1]; a failure becomes a StoreUnavailableError. */
+  async runScript(target: Script, keys: string[], args: Array<string | number>): Promise<unknown> {
     const allKeys = [this.options.prefix, ...keys];
     return this.command(async () => {
       try {

@@ -1,0 +1,193 @@
+// Polling with several replicas on the Redis store. Every replica keeps trying for the polling lease; the one
+// holding it runs the poller, which only stores what it fetches (unclaimed, in the shared inbox, checked
+// against its fencing token) and confirms the offset once it is stored. Every replica, the leader too,
+// claims stored updates a few at a time and handles them, each chat's in order (the per-chat queue in
+// Redis). When the leader dies its lease runs out and another replica polls from the confirmed offset.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { BotApi, Update } from '../api/types.js';
+import type { ServiceConfig } from '../config/types.js';
+import { PollingIngress } from '../ingress/polling.js';
+import type { Logger } from '../log/logger.js';
+import type { HealthState } from '../ops/health.js';
+import type { ServiceMetrics } from '../ops/metrics.js';
+import { StoreUnavailableError } from '../pipeline/ports.js';
+import type { UpdatePipeline } from '../pipeline/update-pipeline.js';
+import { PollLease } from '../store/redis/poll-lease.js';
+import { ReplicaFencedError, type RedisLedger } from '../store/redis/redis-ledger.js';
+
+export interface PollingReplicaParts {
+  config: ServiceConfig;
+  api: BotApi;
+  pipeline: UpdatePipeline;
+  ledger: RedisLedger;
+  /** How long the polling lease outlives its holder's last renewal (default 8 s). */
+  leaseMs?: number;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  health: HealthState;
+}
+
+/**
+ * The polling lease: renewed every third of it, so a leader survives two failed renewals; a dead leader's
+ * lease is taken within it plus one acquisition round (8.5 s by default: under the 10 s promised).
+ */
+const POLL_LEASE_MS = 8000;
+/** How often a replica without the lease tries for it. */
+const ACQUIRE_EVERY_MS = 500;
+/** How often an idle replica looks for stored updates, at most (sooner after it found some). */
+const CLAIM_IDLE_MAX_MS = 100;
+
+export class PollingReplicas {
+  private readonly lease: PollLease;
+  private readonly leaseMs: number;
+  private token: string | null = null;
+  private renewedAt = 0;
+  private poller: PollingIngress | null = null;
+  private stopping = false;
+  private readonly stopped = new AbortController();
+  private readonly loops: Promise<void>[] = [];
+  private wakeClaim: (() => void) | null = null;
+  private fail!: (error: unknown) => void;
+  private finish!: () => void;
+  /** Settles when polling ends for good: rejects with the leader's fatal IngressError (a refused token…), resolves after close. */
+  readonly ended = new Promise<void>((resolve, reject) => {
+    this.finish = resolve;
+    this.fail = reject;
+  });
+
+  constructor(private readonly parts: PollingReplicaParts) {
+    this.leaseMs = parts.leaseMs ?? POLL_LEASE_MS;
+    this.lease = new PollLease(parts.ledger, this.leaseMs);
+    this.ended.catch(() => undefined);
+  }
+
+  start(): void {
+    this.parts.logger.info({ replica: this.parts.ledger.owner }, 'polling with replicas: the replica holding the lease polls, every replica handles updates');
+    this.loops.push(this.leaseLoop(), this.claimLoop());
+  }
+
+  /** No more fetching or claiming; what is in hand goes on (the drain waits for it). */
+  stopAccepting(): void {
+    this.stopping = true;
+    this.stopped.abort();
+    this.poller?.stopAccepting();
+    this.wakeClaim?.();
+  }
+
+  /** After the drain: the leader confirms the offset (within `confirmMs`) and gives the lease up. */
+  async close(confirmMs: number): Promise<void> {
+    this.stopAccepting();
+    await Promise.all(this.loops);
+    const { poller, token } = this;
+    if (poller && token !== null) {
+      await poller.close(confirmMs);
+      await this.lease.resign(token).catch(() => undefined);
+    }
+    this.finish();
+  }
+
+  private async leaseLoop(): Promise<void> {
+    while (!this.stopping) {
+      await this.leaseRound();
+      await sleep(this.token === null ? ACQUIRE_EVERY_MS : Math.floor(this.leaseMs / 3), undefined, { signal: this.stopped.signal }).catch(() => undefined);
+    }
+  }
+
+  private async leaseRound(): Promise<void> {
+    const { token } = this;
+    if (token !== null) {
+      if (!(await this.stillLeader(token))) this.stepDown(token, 'the polling lease ran out or another replica took it');
+      return;
+    }
+    if (this.parts.health.storeUnavailable !== null) return;
+    const state = await this.lease.acquire().catch(() => null);
+    if (!state?.held || this.stopping) return;
+    this.token = state.token;
+    this.renewedAt = Date.now();
+    this.parts.logger.info({ replica: this.parts.ledger.owner, token: Number(state.token) }, 'this replica holds the polling lease; polling for updates');
+    this.startPoller(state.token);
+  }
+
+  /** Renews the lease: false once it is lost, or could not be renewed for a whole lease (the store was down). */
+  private async stillLeader(token: string): Promise<boolean> {
+    if (this.token !== token) return false;
+    try {
+      if (!(await this.lease.renew(token))) return false;
+      this.renewedAt = Date.now();
+      return true;
+    } catch {
+      return Date.now() - this.renewedAt < this.leaseMs;
+    }
+  }
+
+  private stepDown(token: string, why: string): void {
+    if (this.token !== token) return;
+    this.token = null;
+    this.parts.logger.warn({ replica: this.parts.ledger.owner, token: Number(token) }, `${why}; this replica stops polling`);
+    this.poller?.stopAccepting();
+    this.poller = null;
+  }
+
+  private startPoller(token: string): void {
+    const { config, api, ledger, logger, metrics } = this.parts;
+    const fenced = (error: unknown) => {
+      if (error instanceof ReplicaFencedError) this.stepDown(token, 'another replica holds the polling lease');
+      throw error;
+    };
+    const poller = new PollingIngress({
+      api,
+      logger,
+      metrics,
+      timeoutSeconds: config.polling.timeoutSeconds,
+      limit: config.polling.limit,
+      deleteWebhook: config.polling.deleteWebhook,
+      tokenSource: config.tokenSource,
+      pipeline: {
+        // Fetched means stored for any replica to claim: the offset passes an update once it is in Redis.
+        handle: async (update: Update) => {
+          const result = await ledger.accept(update, { token }).catch(fenced);
+          // Another update under this id is still in hand (a new id sequence): not stored, so not confirmed.
+          if (result === 'id_busy') throw new StoreUnavailableError(`update ${update.update_id}: its id is still in use`);
+          this.wakeClaim?.();
+        },
+        confirm: (offset) => ledger.confirm(offset, { token }).catch(fenced),
+        mayConfirm: (offset) =>
+          this.stillLeader(token).then((leader) => leader || (this.stepDown(token, `offset ${offset} not confirmed: the lease is lost`), false)),
+      },
+    });
+    this.poller = poller;
+    void poller.start();
+    poller.done.then(
+      () => {
+        if (!this.stopping) this.stepDown(token, 'polling ended');
+      },
+      (error: unknown) => this.fail(error),
+    );
+  }
+
+  /** Takes stored updates while there is room, a few at a time so they spread over the replicas. */
+  private async claimLoop(): Promise<void> {
+    const { pipeline, ledger, logger, health, config } = this.parts;
+    let idleMs = 5;
+    while (!this.stopping) {
+      const room = config.delivery.concurrency - pipeline.inFlight;
+      let claimed: Update[] = [];
+      if (room > 0 && health.storeUnavailable === null) claimed = await ledger.claim(room).catch(() => []);
+      for (const update of claimed) {
+        pipeline.handle(update).then(
+          () => this.wakeClaim?.(),
+          // Cut short (a stop, an outage): it stays in the inbox under this replica's name and is taken up again.
+          (error: unknown) => logger.debug({ err: error, update_id: update.update_id }, 'update not handled now; it stays in the shared inbox'),
+        );
+      }
+      idleMs = claimed.length > 0 ? 5 : Math.min(CLAIM_IDLE_MAX_MS, idleMs * 2);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, idleMs);
+        this.wakeClaim = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  }
+}
