@@ -95,13 +95,6 @@ describe('polling with replicas on a shared Redis store', () => {
     const answered = () => [...ledger.replies.values()].reduce((sum, replies) => sum + new Set(replies).size, 0);
     await expect.poll(answered, { timeout: 120_000, interval: 200 }).toBe(total);
 
-    console.log(
-      'takeovers',
-      takeovers,
-      runs.map((r) => r.lines.filter((l) => /"update handled"/.test(l)).length),
-      ledger.sent.length,
-      [...ledger.replies.values()].flat().length,
-    );
     for (const ms of takeovers) expect(ms).toBeLessThan(TAKEOVER_BOUND_MS);
     const lines = runs.flatMap((run) => run.lines);
     const inDoubt = new Set<number>();
