@@ -1,7 +1,8 @@
 // Webhook ingress, transport only: a Fastify server the service POSTs updates to. Each request is checked
-// (secret in constant time, size, shape) and handed to the pipeline, which stores it durably and handles it
-// afterwards; the answer follows what the pipeline says: 200 once stored (or already known), 503 when it
-// cannot take it now (overloaded, closing, the store failing), 400 when it can never be stored.
+// (secret in constant time, size, shape) and handed to the pipeline, which holds it while the update is handled
+// (or stores it durably first); the answer follows what the pipeline says: 200 once handled or stored (or already
+// known), 503 when it cannot take it now (overloaded, closing, cut short, the store failing), 400 when it can
+// never be stored.
 import { readFile } from 'node:fs/promises';
 import { Ajv } from 'ajv';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -23,8 +24,8 @@ import { listenFailureMessage, settingListenHints } from '../ops/listen-failure.
 
 /** What the webhook needs from the update pipeline. */
 export interface WebhookPipeline {
-  /** Stores the update durably and handles it later; resolves with what to answer (see AcceptOutcome). */
-  accept(update: Update): Promise<AcceptOutcome>;
+  /** Handles the update (or stores it durably) before resolving with what to answer (see AcceptOutcome). */
+  receive(update: Update): Promise<AcceptOutcome>;
   /** Updates accepted and not finished yet. */
   readonly inFlight: number;
 }
@@ -149,7 +150,7 @@ export class WebhookIngress {
     if (this.closing) return unavailable(reply, 'shutting down');
     let outcome: AcceptOutcome;
     try {
-      outcome = await pipeline.accept(update);
+      outcome = await pipeline.receive(update);
     } catch (error) {
       if (error instanceof UnstorableUpdateError) {
         // It can never be stored, so it is refused, not acknowledged and lost: the service applies its own rules.
@@ -171,6 +172,11 @@ export class WebhookIngress {
       metrics.error('webhook_overloaded');
       logger.warn({ in_flight: pipeline.inFlight }, 'too many updates in flight; asking the service to resend later');
       return unavailable(reply, 'overloaded');
+    }
+    if (outcome === 'interrupted') {
+      // Neither handled nor stored (a stop, a refused token or a store outage came first): the service resends it.
+      logger.debug({ update_id: id }, 'update not handled; asking the service to resend it');
+      return unavailable(reply, this.closing ? 'shutting down' : 'the update could not be handled now');
     }
     if (outcome === 'id_busy') {
       // Another message under the id of one still being handled: the service started a new id sequence. Not

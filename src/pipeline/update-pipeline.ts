@@ -12,6 +12,7 @@ import type { RuleSet } from '../engine/rule-set.js';
 import type { Logger } from '../log/logger.js';
 import { recordDecision } from '../ops/unmatched.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
+import { DEFAULT_HOLD_MS, HeldUpdates, type AcceptOutcome } from './held-updates.js';
 import {
   SequenceAbortedError,
   StoreUnavailableError,
@@ -60,17 +61,20 @@ export interface UpdatePipelineOptions {
   logUnmatched?: boolean;
   /** Accepted-and-unfinished updates beyond which `accept` answers 'overloaded'. */
   maxPending: number;
+  /** Webhook: how long a request waits for its update to be handled before it is stored and acknowledged (see held-updates.ts). */
+  holdMs?: number;
+  /**
+   * Webhook: store every update before handling it, and answer at once (a shared store orders a chat's updates
+   * across replicas by their store); otherwise requests are held while their update is handled.
+   */
+  storeFirst?: boolean;
   /** Told once when the token was refused (401): the service must stop taking updates. */
   onTokenRejected?: (error: TokenRejectedError) => void;
   /** Told after every durable commit that changed state (the runtime reschedules flow timeouts from it). */
   onStateCommitted?: (commit: StateCommit) => void;
 }
 
-/**
- * What the webhook may answer: 200 for accepted and duplicate (both are stored); 503 for overloaded and for
- * id_busy (another update under this id is still in hand: the service sends this one again later).
- */
-export type AcceptOutcome = 'accepted' | 'duplicate' | 'overloaded' | 'id_busy';
+export type { AcceptOutcome } from './held-updates.js';
 
 /** Waits between commits while the store is unavailable: soon at first, then at most every second. */
 const COMMIT_RETRY_FIRST_MS = 50;
@@ -82,15 +86,38 @@ export class UpdatePipeline {
   /** Being stored by `accept` (not in `flights` yet). */
   private readonly storing = new Set<number>();
   private tokenRejected: TokenRejectedError | undefined;
+  private readonly holds: HeldUpdates;
 
-  constructor(private readonly options: UpdatePipelineOptions) {}
+  constructor(private readonly options: UpdatePipelineOptions) {
+    this.holds = new HeldUpdates({
+      ledger: options.ledger,
+      holdMs: options.holdMs ?? DEFAULT_HOLD_MS,
+      inHand: (id) => this.flights.has(id) || this.storing.has(id),
+      hasRoom: () => this.inFlight < options.maxPending,
+      acceptStored: (update) => this.accept(update),
+      start: (update) => {
+        this.options.metrics.updatesReceived.inc();
+        return this.track(update.update_id, this.queue(update));
+      },
+      keepForNextRun: (work, id) => this.keepForNextRun(work, id),
+    });
+  }
 
   /** Updates accepted and not finished yet (being stored, queued or running). */
   get inFlight(): number {
     return this.flights.size + this.storing.size;
   }
 
-  /** Webhook: stores the update durably, then handles it in the background. Resolves once the service may be told 200. */
+  /**
+   * Webhook: what to answer the service's request for this update. Held while the update is handled (200 once
+   * committed; stored in the inbox and 200 when that takes longer than the hold), or, with `storeFirst`, stored
+   * and answered at once.
+   */
+  receive(update: Update): Promise<AcceptOutcome> {
+    return this.options.storeFirst ? this.accept(update) : this.holds.receive(update);
+  }
+
+  /** Webhook, store first: stores the update durably, then handles it in the background. Resolves once the service may be told 200. */
   async accept(update: Update): Promise<AcceptOutcome> {
     const id = update.update_id;
     const known = this.flights.has(id) || this.storing.has(id);

@@ -164,6 +164,8 @@ function createPipeline({ config, api, rules, bot, store, logger, metrics, onTok
     metrics,
     logUnmatched: config.log.unmatched,
     maxPending: config.delivery.maxPending,
+    // A shared store orders a chat's updates across replicas by their store, so each is stored before it runs.
+    storeFirst: store.redis !== null,
     onTokenRejected,
     onStateCommitted,
   });

@@ -32,11 +32,10 @@ afterEach(async () => {
 
 async function startWebhook(
   handler: (u: Update, signal: AbortSignal) => Promise<void>,
-  maxPending = 100,
-  tls: { certPath: string; keyPath: string } | null = null,
+  { maxPending = 100, holdMs = 60_000, tls = null }: { maxPending?: number; holdMs?: number; tls?: { certPath: string; keyPath: string } | null } = {},
 ) {
   const api = new RecordingApi();
-  const { pipeline, sequencer } = testPipeline({ perform: handler, maxPending });
+  const { pipeline, sequencer, committed, dir } = testPipeline({ perform: handler, maxPending, holdMs });
   const webhook = new WebhookIngress({
     api,
     pipeline,
@@ -60,17 +59,18 @@ async function startWebhook(
       headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET },
       body: JSON.stringify(body),
     });
-  return { api, webhook, sequencer, post };
+  const inbox = () => readFile(join(dir, 'webhook.inbox'), 'utf8');
+  return { api, webhook, sequencer, committed, inbox, post };
 }
 
 describe('WebhookIngress', () => {
-  it('registers the public URL with the secret and answers an accepted update 200 before handling it', async () => {
+  it('registers the public URL with the secret, holds the request while its update is handled and answers 200 once it is committed', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const handled: number[] = [];
-    const { api, post } = await startWebhook(async (u) => {
+    let entered = false;
+    const { api, committed, inbox, post } = await startWebhook(async () => {
+      entered = true;
       await held;
-      handled.push(u.update_id);
     });
     expect(api.webhook).toEqual({
       url: 'https://bot.example.com/hook',
@@ -78,33 +78,85 @@ describe('WebhookIngress', () => {
       max_connections: 7,
       allowed_updates: ['message', 'callback_query'],
     });
-    const response = await post(update(1));
-    expect(response.status).toBe(200);
-    expect(handled).toEqual([]); // answered while the handler is still waiting
+    let committedAtAnswer: number[] | undefined;
+    const answer = post(update(1)).then((response) => {
+      committedAtAnswer = [...committed];
+      return response;
+    });
+    await expect.poll(() => entered).toBe(true);
     release();
-    await expect.poll(() => handled).toEqual([1]);
+    expect((await answer).status).toBe(200);
+    // The 200 came only once the update was done: the service kept the queue, and nothing went through the inbox.
+    expect(committedAtAnswer).toEqual([1]);
+    expect(await inbox()).toBe('');
   });
 
-  it('does not handle an update_id twice, whether it is still in flight or already done', async () => {
+  it('stores an update whose handling outlasts the hold in the inbox, answers 200, and handles it once', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const handled: number[] = [];
-    const { post } = await startWebhook(async (u) => {
-      await held;
-      handled.push(u.update_id);
-    });
+    const { committed, inbox, post } = await startWebhook(
+      async (u) => {
+        await held;
+        handled.push(u.update_id);
+      },
+      { holdMs: 50 },
+    );
     expect((await post(update(5))).status).toBe(200);
+    expect(committed).toEqual([]); // answered while the handler still waits: acknowledged because it is on disk
+    expect(await inbox()).toContain('a {"update_id":5,');
     expect((await post(update(5))).status).toBe(200); // redelivered while in flight
     release();
-    await expect.poll(() => handled).toEqual([5]);
+    await expect.poll(() => committed).toEqual([5]);
     expect((await post(update(5))).status).toBe(200); // redelivered after it was handled
     // A later update of the same chat is handled after anything queued before it: once it is, 5 was not again.
     expect((await post(update(6))).status).toBe(200);
     await expect.poll(() => handled).toEqual([5, 6]);
+    await expect.poll(inbox).toMatch(/^a .*\nf 5\n$/);
+  });
+
+  it('answers a redelivery of a held update together with the first delivery, and handles it once', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const handled: number[] = [];
+    let entered = false;
+    const { post } = await startWebhook(async (u) => {
+      entered = true;
+      await held;
+      handled.push(u.update_id);
+    });
+    const first = post(update(7));
+    await expect.poll(() => entered).toBe(true);
+    const again = post(update(7));
+    release();
+    expect([(await first).status, (await again).status]).toEqual([200, 200]);
+    expect(handled).toEqual([7]);
+  });
+
+  it('answers 503 for a held update that a stop cuts short, and keeps nothing of it', async () => {
+    let entered = false;
+    const { post, sequencer, inbox, committed } = await startWebhook(
+      (_u, signal) =>
+        new Promise((_resolve, reject) => {
+          entered = true;
+          signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })));
+        }),
+    );
+    const answer = post(update(8));
+    await expect.poll(() => entered).toBe(true);
+    sequencer.abort();
+    const response = await answer;
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(committed).toEqual([]);
+    expect(await inbox()).toBe(''); // never acknowledged, so never kept: the service sends it again
   });
 
   it('answers 503 with Retry-After when too many updates are in flight, and while closing', async () => {
-    const { post, webhook, sequencer } = await startWebhook((_u, signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve())), 1);
+    const { post, webhook, sequencer } = await startWebhook((_u, signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve())), {
+      maxPending: 1,
+      holdMs: 50,
+    });
     expect((await post(update(1))).status).toBe(200);
     const overloaded = await post(update(2, 2));
     expect(overloaded.status).toBe(503);
@@ -151,7 +203,7 @@ describe('WebhookIngress', () => {
         { stdio: 'ignore' },
       );
       const handled: number[] = [];
-      const { webhook } = await startWebhook(async (u) => void handled.push(u.update_id), 100, { certPath, keyPath });
+      const { webhook } = await startWebhook(async (u) => void handled.push(u.update_id), { tls: { certPath, keyPath } });
       expect(webhook.address).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       const agent = new Agent({ connect: { ca: await readFile(certPath) } });
       const response = await undiciFetch(`${webhook.address}/hook`, {

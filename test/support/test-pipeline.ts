@@ -17,6 +17,8 @@ export interface TestPipelineOptions {
   perform?: (update: Update, signal: AbortSignal) => Promise<void>;
   concurrency?: number;
   maxPending?: number;
+  /** Webhook: how long a request waits for its update before it is stored and acknowledged. */
+  holdMs?: number;
   /** Keep an inbox (webhook mode); default true. */
   inbox?: boolean;
   dir?: string;
@@ -57,6 +59,7 @@ export function testPipeline(options: TestPipelineOptions = {}): TestPipeline {
     logger,
     metrics: options.metrics ?? new ServiceMetrics({ processMetrics: false }),
     maxPending: options.maxPending ?? 100,
+    ...(options.holdMs !== undefined ? { holdMs: options.holdMs } : {}),
   });
   return { pipeline, ledger, sequencer, committed, dir };
 }

@@ -1,0 +1,125 @@
+// Webhook acknowledgement by holding: the service's request waits while its update is handled, and is answered
+// 200 once the update is committed, so the service's queue stays with the service (it sends the next update of a
+// chat only after the answer) and the time from its POST to the reply is the handling time, not a queue inside
+// hearsay. An update that takes longer than the hold (a 429 wait, a slow service) is stored in the inbox first and
+// then answered, so a slow chat never holds one of the service's connections for long. Exactly-once is unchanged:
+// a 200 is given only for an update whose done mark or inbox line is on disk; anything else is answered 503 and
+// the service sends it again (the journal then says it was handled, or it runs again).
+import type { Update } from '../api/types.js';
+import { UnstorableUpdateError, type AcceptResult, type UpdateLedger } from './ports.js';
+
+/**
+ * What the webhook may answer: 200 for accepted and duplicate (both are handled or stored); 503 for overloaded,
+ * id_busy (another update under this id is still in hand) and interrupted (the update was neither handled nor
+ * stored: a stop, a refused token or a store outage cut it short); the service sends those again later.
+ */
+export type AcceptOutcome = 'accepted' | 'duplicate' | 'overloaded' | 'id_busy' | 'interrupted';
+
+/** How long a webhook request waits for its update to be handled before the update is stored and acknowledged. */
+export const DEFAULT_HOLD_MS = 1000;
+
+/** What holding needs from the pipeline around it. */
+export interface HoldParts {
+  ledger: Pick<UpdateLedger, 'seen' | 'accept'>;
+  holdMs: number;
+  /** The update's id is in hand already (queued, running, or being stored by the store-first path). */
+  inHand(id: number): boolean;
+  /** Another update may be taken (the pipeline's bound on updates in hand). */
+  hasRoom(): boolean;
+  /** Store-first acceptance, for an id in hand that the inbox may know. */
+  acceptStored(update: Update): Promise<AcceptOutcome>;
+  /** Starts handling a new update; settles once it is committed (or dropped for good). */
+  start(update: Update): Promise<void>;
+  /** The update is stored: its work may now outlive this run (logged, kept in the inbox). */
+  keepForNextRun(work: Promise<void>, id: number): void;
+}
+
+interface Held {
+  readonly update: Update;
+  readonly work: Promise<void>;
+  /** Storing it in the inbox, once a hold ran out (shared by every request waiting for it). */
+  stored?: Promise<AcceptResult>;
+}
+
+export class HeldUpdates {
+  /** Updates being handled that are not in the inbox: only their own requests (or a redelivery) can answer for them. */
+  private readonly unstored = new Map<number, Held>();
+
+  constructor(private readonly parts: HoldParts) {}
+
+  /** Handles the update while the request waits; resolves with what to answer (see AcceptOutcome). */
+  async receive(update: Update): Promise<AcceptOutcome> {
+    const id = update.update_id;
+    const held = this.unstored.get(id);
+    if (held) return sameDelivery(held.update, update) ? this.answer(held) : 'id_busy';
+    if (this.parts.inHand(id)) return this.parts.acceptStored(update);
+    if (!this.parts.hasRoom()) return 'overloaded';
+    // An update the inbox could never keep is refused before anything of it is done, as when stored first.
+    assertStorable(update);
+    if (await this.parts.ledger.seen(update)) return 'duplicate';
+    // Another delivery of this id may have started while `seen` was asked.
+    if (this.unstored.has(id) || this.parts.inHand(id)) return this.receive(update);
+    const work = this.parts.start(update);
+    const entry: Held = { update, work };
+    this.unstored.set(id, entry);
+    const forget = (): void => {
+      if (this.unstored.get(id) === entry) this.unstored.delete(id);
+    };
+    work.then(forget, forget);
+    return this.answer(entry);
+  }
+
+  /** 200 once handled within the hold; past it, 200 once stored; 503 when the work was cut short unstored. */
+  private async answer(held: Held): Promise<AcceptOutcome> {
+    const settled = await within(held.work, this.parts.holdMs);
+    if (settled === 'done') return 'accepted';
+    if (settled === 'failed') return 'interrupted';
+    held.stored ??= this.store(held);
+    const stored = await held.stored;
+    if (stored === 'stored') return 'accepted';
+    if (stored === 'id_busy') return 'id_busy';
+    // 'known': committed meanwhile; answered once the commit is on disk.
+    return (await within(held.work, Infinity)) === 'done' ? 'accepted' : 'interrupted';
+  }
+
+  private async store(held: Held): Promise<AcceptResult> {
+    const id = held.update.update_id;
+    try {
+      const stored = await this.parts.ledger.accept(held.update);
+      if (stored === 'stored') {
+        if (this.unstored.get(id) === held) this.unstored.delete(id);
+        this.parts.keepForNextRun(held.work, id);
+      }
+      return stored;
+    } catch (error) {
+      // Not stored (a full disk): the request is answered 503 and a later delivery may try again.
+      held.stored = undefined;
+      throw error;
+    }
+  }
+}
+
+function assertStorable(update: Update): void {
+  try {
+    JSON.stringify(update);
+  } catch (error) {
+    throw new UnstorableUpdateError(update.update_id, error);
+  }
+}
+
+/** A redelivery repeats the update word for word; another update under the same id (a new id sequence) does not. */
+function sameDelivery(a: Update, b: Update): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** How `work` went within `ms`: done (resolved), failed (rejected) or still running. */
+function within(work: Promise<void>, ms: number): Promise<'done' | 'failed' | 'running'> {
+  const outcome = work.then(
+    () => 'done' as const,
+    () => 'failed' as const,
+  );
+  if (ms === Infinity) return outcome;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'running'>((resolve) => (timer = setTimeout(() => resolve('running'), ms)));
+  return Promise.race([outcome, timeout]).finally(() => clearTimeout(timer));
+}
