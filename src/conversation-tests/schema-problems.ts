@@ -1,18 +1,17 @@
 // Validates a parsed test file against schemas/tests.schema.json and turns ajv's errors into messages that
 // say what to change, placed at the offending node (file:line:column), as the rule loader does for rules.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { problemAt, type RuleProblem } from '../diagnostics/problem.js';
 import { nearest } from '../diagnostics/suggest.js';
-import { testsSchema } from '../generated/tests-schema.js';
+import { validate as validateTestFile } from '../generated/tests-validator.js';
 import { pointerToPath } from '../rules/schema-problems.js';
 import type { NodePath, ParsedYaml } from '../yaml/source.js';
 
 const STEP_ACTIONS = ['say', 'press', 'wait', 'join', 'leave'] as const;
 
-let validator: ValidateFunction | undefined;
+/** The schema's errors for one file's data (the validator is generated at build time). */
 function validate(data: unknown): ErrorObject[] {
-  validator ??= new Ajv2020({ allErrors: true, strict: true, strictRequired: false, verbose: true }).compile(testsSchema as object);
-  return validator(data) ? [] : [...(validator.errors ?? [])];
+  return validateTestFile(data) ? [] : [...(validateTestFile.errors ?? [])];
 }
 
 /** Every schema problem of one parsed test file, one per node, in source order. */

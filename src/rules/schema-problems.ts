@@ -1,7 +1,8 @@
 // Validates parsed rule-file data against schemas/rules.schema.json and turns ajv's errors into
 // messages that say what to do, placed at the offending node.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { rulesSchema } from '../generated/rules-schema.js';
+import { validate as validateRuleFile } from '../generated/rules-validator.js';
 import { RuleProblem, problemAt } from '../diagnostics/problem.js';
 import { nearest } from '../diagnostics/suggest.js';
 import { flowOrVariableProblem, isVariablePath, VARIABLE_ERRORS } from './schema-problems-flows.js';
@@ -13,10 +14,9 @@ const CHAT_TYPES = rulesSchema.$defs.rule.properties.chat_types.items.enum as re
 const PARSE_MODES = rulesSchema.$defs.rule.properties.parse_mode.enum as readonly string[];
 const COUNT_WORDS = ['no', 'one', 'two', 'three', 'four', 'five'];
 
-let validator: ValidateFunction | undefined;
+/** The schema's errors for one file's data: the validator is generated at build time (no compile at start, no cache). */
 function validate(data: unknown): ErrorObject[] {
-  validator ??= new Ajv2020({ allErrors: true, strict: true, strictRequired: false, verbose: true }).compile(rulesSchema as object);
-  return validator(data) ? [] : [...(validator.errors ?? [])];
+  return validateRuleFile(data) ? [] : [...(validateRuleFile.errors ?? [])];
 }
 
 export interface SchemaCheck {

@@ -9,9 +9,8 @@ import type { RuleProblem } from '../diagnostics/problem.js';
 import { HealthState } from '../ops/health.js';
 import { ServiceMetrics } from '../ops/metrics.js';
 import { LocalChatSequencer } from '../pipeline/chat-sequencer.js';
-import type { StateCommit } from '../pipeline/ports.js';
+import type { ChatSequencer, StateCommit } from '../pipeline/ports.js';
 import { UpdatePipeline } from '../pipeline/update-pipeline.js';
-import { RedisChatSequencer } from '../store/redis/chat-turns.js';
 import type { RuleWatcher } from '../rules/watch.js';
 import { createServiceBotApi } from './bot-api.js';
 import { identifyBot, type BotIdentity } from './bot-identity.js';
@@ -81,6 +80,7 @@ export async function startService(config: ServiceConfig, options: StartServiceO
     // The timeouts' callback runs only once updates flow, after both exist.
     const pipeline: UpdatePipeline = createPipeline({
       config,
+      sequencer: await chatSequencer(config, store),
       api,
       rules,
       bot,
@@ -137,6 +137,7 @@ export async function startService(config: ServiceConfig, options: StartServiceO
 
 interface PipelineParts {
   config: ServiceConfig;
+  sequencer: ChatSequencer;
   api: BotApi;
   rules: RuleWatcher;
   bot: BotIdentity;
@@ -148,15 +149,12 @@ interface PipelineParts {
 }
 
 /** The update pipeline over the store, with the reply sender (rate-limited, retried) as its perform step. */
-function createPipeline({ config, api, rules, bot, store, logger, metrics, onTokenRejected, onStateCommitted }: PipelineParts): UpdatePipeline {
+function createPipeline({ config, sequencer, api, rules, bot, store, logger, metrics, onTokenRejected, onStateCommitted }: PipelineParts): UpdatePipeline {
   const sender = new ReplySender({ api, logger, metrics });
   return new UpdatePipeline({
     ledger: store.ledger,
     states: store.ledger,
-    // On a shared store a chat's updates also wait for each other across replicas.
-    sequencer: store.redis
-      ? new RedisChatSequencer(store.redis.ledger, { concurrency: config.delivery.concurrency })
-      : new LocalChatSequencer({ concurrency: config.delivery.concurrency }),
+    sequencer,
     rules,
     context: { botUsername: bot.username },
     perform: createActionPerformer({ sender, api, logger }),
@@ -169,6 +167,13 @@ function createPipeline({ config, api, rules, bot, store, logger, metrics, onTok
     onTokenRejected,
     onStateCommitted,
   });
+}
+
+/** On a shared store a chat's updates also wait for each other across replicas (its module is loaded only then). */
+async function chatSequencer(config: ServiceConfig, store: OpenedStore): Promise<ChatSequencer> {
+  if (!store.redis) return new LocalChatSequencer({ concurrency: config.delivery.concurrency });
+  const { RedisChatSequencer } = await import('../store/redis/chat-turns.js');
+  return new RedisChatSequencer(store.redis.ledger, { concurrency: config.delivery.concurrency });
 }
 
 /** The service's end on a refused token: `failed` rejects with the operator's message; listeners stop the intake. */

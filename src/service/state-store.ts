@@ -7,7 +7,7 @@ import { InstanceLock, InstanceLockedError } from '../journal/instance-lock.js';
 import { botStateDir } from '../journal/update-journal.js';
 import type { Logger } from '../log/logger.js';
 import type { ChatStateStore, UpdateLedger } from '../pipeline/ports.js';
-import { openRedisStore, type OpenedRedisStore } from '../store/redis/open-redis-store.js';
+import type { OpenedRedisStore } from '../store/redis/open-redis-store.js';
 import type { BotIdentity } from './bot-identity.js';
 import { HearsayError } from '../errors/hearsay-error.js';
 
@@ -29,6 +29,8 @@ export async function openStateStore(
 ): Promise<OpenedStore> {
   if (config.store.kind === 'redis') {
     try {
+      // Loaded only for this store: the Redis client is not part of a file-store start.
+      const { openRedisStore } = await import('../store/redis/open-redis-store.js');
       // Polling replicas share an inbox too: the leader stores what it fetches, every replica claims from it.
       const redis = await openRedisStore({ config: config.store, botId: bot.id, inbox: true, logger, stateTtlMs: config.state.ttlMs });
       return { ledger: redis.ledger, stateDir: botStateDir(config.dataDir, bot.id), redis, close: redis.close };
