@@ -12,7 +12,7 @@ import type { ServiceMetrics } from '../ops/metrics.js';
 import type { UpdatePipeline } from '../pipeline/update-pipeline.js';
 import { HearsayError, isHearsayError } from '../errors/hearsay-error.js';
 import type { OpenedRedisStore } from '../store/redis/open-redis-store.js';
-import { PollingReplicas } from './polling-replicas.js';
+import type { PollingReplicas } from './polling-replicas.js';
 
 export interface IngressParts {
   config: ServiceConfig;
@@ -84,8 +84,9 @@ async function startPolling({ config, api, pipeline, logger, metrics, health, re
     admin = server;
     logger.info({ listen: serverUrl }, 'admin server listening (/healthz, /metrics)');
   }
-  const polling = redis
-    ? new PollingReplicas({ config, api, pipeline, ledger: redis.ledger, logger, metrics, health })
+  // Replicas' polling (and the Redis client under it) is loaded only on a shared store: a faster start without it.
+  const polling: PollingReplicas | PollingIngress = redis
+    ? new (await import('./polling-replicas.js')).PollingReplicas({ config, api, pipeline, ledger: redis.ledger, logger, metrics, health })
     : new PollingIngress({
         api,
         pipeline,
@@ -99,7 +100,7 @@ async function startPolling({ config, api, pipeline, logger, metrics, health, re
   await polling.start();
   return {
     serverUrl,
-    ended: polling instanceof PollingReplicas ? polling.ended : polling.done,
+    ended: polling instanceof PollingIngress ? polling.done : polling.ended,
     stopAccepting: () => polling.stopAccepting(),
     close: async (confirmMs) => {
       try {
