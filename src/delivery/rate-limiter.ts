@@ -61,13 +61,19 @@ export interface RateLimitSlot {
   done(): void;
 }
 
+/** Says when a message to a chat may go: this process's own limiter, or one shared by replicas (the Redis store). */
+export interface RateLimiter {
+  /** Resolves when a message to `chatId` may be sent now (and counts it); rejects when `signal` aborts. */
+  acquire(chatId: number | string, signal?: AbortSignal): Promise<RateLimitSlot>;
+}
+
 interface ChatWindows {
   chat: SlidingWindow;
   group: SlidingWindow | null;
   users: number;
 }
 
-export class OutgoingRateLimiter {
+export class OutgoingRateLimiter implements RateLimiter {
   private readonly chats = new Map<string, ChatWindows>();
   private readonly overall: SlidingWindow;
   private readonly overallQueue: Array<{ resolve(sent: Sent): void; reject(error: unknown): void; signal: AbortSignal | undefined }> = [];
@@ -204,7 +210,7 @@ export class OutgoingRateLimiter {
  * its group's and the overall limit first, and is counted until its answer comes back. It runs inside the retry
  * transformer, so a retry waits its turn too. A shutdown abort during the wait ends the call as an abort.
  */
-export function rateLimitTransformer(limiter: OutgoingRateLimiter, methods: readonly MethodName[] = ['sendmessage']): Transformer {
+export function rateLimitTransformer(limiter: RateLimiter, methods: readonly MethodName[] = ['sendmessage']): Transformer {
   const limited = new Set<string>(methods);
   return async (prev, method, params, options) => {
     const chatId = (params as { chat_id?: number | string } | undefined)?.chat_id;

@@ -6,7 +6,7 @@ import { BotApiClient } from '../api/client.js';
 import { STARTUP_RETRY_POLICY, retryTransformer } from '../api/retry.js';
 import type { BotApi, MethodName, RetryPolicy, Transformer } from '../api/types.js';
 import type { ServiceConfig } from '../config/types.js';
-import { OutgoingRateLimiter, rateLimitTransformer } from '../delivery/rate-limiter.js';
+import { OutgoingRateLimiter, rateLimitTransformer, type RateLimiter } from '../delivery/rate-limiter.js';
 import type { Logger } from '../log/logger.js';
 import { healthTransformer, metricsTransformer } from '../ops/api-transformers.js';
 import type { HealthState } from '../ops/health.js';
@@ -21,13 +21,34 @@ export interface ServiceBotApiParts {
   transport?: BotApi;
 }
 
-/** The service's client: `api` for every caller, `transport` to close or destroy the wire itself. */
-export function createServiceBotApi({ config, logger, metrics, health, transport }: ServiceBotApiParts): { api: BotApi; transport: BotApi } {
+/** The service's client and what can still change in it once the store is open. */
+export interface ServiceBotApi {
+  /** For every caller. */
+  api: BotApi;
+  /** The wire itself, to close or destroy. */
+  transport: BotApi;
+  /** This process's own rate limiter (null when rate limits are off). */
+  readonly localLimiter: OutgoingRateLimiter | null;
+  /** Sends wait for `limiter` from now on (the limits shared by replicas through the Redis store). */
+  shareRateLimits(limiter: RateLimiter): void;
+}
+
+export function createServiceBotApi({ config, logger, metrics, health, transport }: ServiceBotApiParts): ServiceBotApi {
   const wire = transport ?? new BotApiClient({ baseUrl: config.baseUrl, token: config.token, logger, timeoutMs: config.api.timeoutMs });
   const transformers: Transformer[] = [retryTransformer({ logger, methods: retryPolicies(config.delivery.maxAttempts) })];
-  if (config.rateLimits) transformers.push(rateLimitTransformer(new OutgoingRateLimiter(config.rateLimits)));
+  const localLimiter = config.rateLimits ? new OutgoingRateLimiter(config.rateLimits) : null;
+  // The store is opened after the bot is identified (its keys carry the bot's id): the shared limiter comes later.
+  let limiter: RateLimiter | null = localLimiter;
+  if (localLimiter) transformers.push(rateLimitTransformer({ acquire: (chatId, signal) => limiter!.acquire(chatId, signal) }));
   transformers.push(healthTransformer(health), metricsTransformer(metrics));
-  return { api: new TransformedBotApi(wire, transformers), transport: wire };
+  return {
+    api: new TransformedBotApi(wire, transformers),
+    transport: wire,
+    localLimiter,
+    shareRateLimits: (shared) => {
+      if (localLimiter) limiter = shared;
+    },
+  };
 }
 
 /**

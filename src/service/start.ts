@@ -67,12 +67,22 @@ export async function startService(config: ServiceConfig, options: StartServiceO
     });
     cleanups.push(() => rules.close());
     // Every call below goes through the same client: retry, rate limits, health and metrics around the wire.
-    const { api, transport: rawApi } = createServiceBotApi({ config, logger, metrics, health, ...(options.api ? { transport: options.api } : {}) });
+    const {
+      api,
+      transport: rawApi,
+      localLimiter,
+      shareRateLimits,
+    } = createServiceBotApi({ config, logger, metrics, health, ...(options.api ? { transport: options.api } : {}) });
     cleanups.push(() => rawApi.close());
     const bot = await identifyBot(api, config);
     logger.info({ bot: bot.username, mode: config.mode, rules: rules.current.rules.length }, 'bot identified');
     const store = await openStateStore(config, bot, logger);
     cleanups.push(() => store.close());
+    // Replicas keep the service's limits together: N of them must not send N times the overall limit.
+    if (store.redis && localLimiter && config.rateLimits) {
+      const { SharedRateLimiter } = await import('../store/redis/shared-rate-limits.js');
+      shareRateLimits(new SharedRateLimiter({ ledger: store.redis.ledger, limits: config.rateLimits, fallback: localLimiter, logger }));
+    }
 
     // A 401 while running: stop taking updates at once (webhook: 503, polling: no more fetching) and end
     // the service with the operator's message; whatever is not answered stays with the service or the inbox.

@@ -1,0 +1,115 @@
+// The service's sending limits (per chat, per group, overall) kept in Redis, so that all replicas of a bot
+// together stay within them, as one process does with its own limiter: sliding windows of the messages
+// sent, one sorted set per window, taken and counted by one Lua script on Redis's clock (replicas' clocks
+// may differ). A message is re-dated when its answer came back, as the local limiter does (the service
+// counts it on arrival). While Redis cannot be reached the replica falls back to its own limiter.
+import { sleep } from '../../api/backoff.js';
+import type { RateLimiter, RateLimitSettings, RateLimitSlot } from '../../delivery/rate-limiter.js';
+import type { Logger } from '../../log/logger.js';
+import { script, type RedisLedger } from './redis-ledger.js';
+
+/**
+ * KEYS[1]: the bot's prefix. ARGV: windows, then for each its key name, limit and length in ms → {1, id} when a
+ * message may go now (it is counted in every window under `id`), or {0, ms to wait}.
+ */
+const TAKE_SCRIPT = `
+local p = KEYS[1]
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local n = tonumber(ARGV[1])
+local wait = 0
+for i = 0, n - 1 do
+  local key, limit, window = p .. 'rate:' .. ARGV[2 + 3 * i], tonumber(ARGV[3 + 3 * i]), tonumber(ARGV[4 + 3 * i])
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+  local count = redis.call('ZCARD', key)
+  if count >= limit then
+    local oldest = redis.call('ZRANGE', key, count - limit, count - limit, 'WITHSCORES')
+    wait = math.max(wait, tonumber(oldest[2]) + window - now)
+  end
+end
+if wait > 0 then return {0, wait} end
+local id = redis.call('INCR', p .. 'rate:seq')
+for i = 0, n - 1 do
+  local key = p .. 'rate:' .. ARGV[2 + 3 * i]
+  redis.call('ZADD', key, now, id)
+  redis.call('PEXPIRE', key, ARGV[4 + 3 * i])
+end
+return {1, id}`;
+
+/** KEYS[1]: prefix. ARGV: id, then the window key names → re-dates the message to now (its answer came back). */
+const DONE_SCRIPT = `
+local p = KEYS[1]
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+for i = 2, #ARGV do redis.call('ZADD', p .. 'rate:' .. ARGV[i], 'XX', 'GT', now, ARGV[1]) end
+return 1`;
+
+const TAKE = script(TAKE_SCRIPT);
+const DONE = script(DONE_SCRIPT);
+
+/** Added to every window, as the local limiter does: the service measures on arrival. */
+const MARGIN_MS = 50;
+/** Waiters of several replicas wake at about the same moment: spread them a little. */
+const JITTER_MS = 15;
+
+export interface SharedRateLimiterOptions {
+  ledger: RedisLedger;
+  limits: RateLimitSettings;
+  /** Used while Redis cannot be reached. */
+  fallback: RateLimiter;
+  logger: Logger;
+}
+
+export class SharedRateLimiter implements RateLimiter {
+  private fallingBack = false;
+
+  constructor(private readonly options: SharedRateLimiterOptions) {}
+
+  async acquire(chatId: number | string, signal?: AbortSignal): Promise<RateLimitSlot> {
+    const windows = this.windowsFor(chatId);
+    const args = [windows.length, ...windows.flatMap((w) => [w.key, w.limit, w.ms])];
+    for (;;) {
+      if (signal?.aborted) throw signal.reason;
+      let answer: [number, number];
+      try {
+        answer = (await this.options.ledger.runScript(TAKE, [], args)) as [number, number];
+      } catch {
+        return this.fallback(chatId, signal);
+      }
+      this.noteBack();
+      const [granted, value] = answer;
+      if (granted === 1) return { done: () => void this.options.ledger.runScript(DONE, [], [value, ...windows.map((w) => w.key)]).catch(() => undefined) };
+      await sleep(value + Math.floor(Math.random() * JITTER_MS), signal);
+    }
+  }
+
+  /** The windows a message to this chat counts in: overall, the chat's, and a group's per-minute one. */
+  private windowsFor(chatId: number | string): Array<{ key: string; limit: number; ms: number }> {
+    const { perChatPerSecond, perGroupPerMinute, overallPerSecond } = this.options.limits;
+    const isGroup = typeof chatId === 'number' ? chatId < 0 : chatId.startsWith('-');
+    return [
+      { key: 'overall', ...window(overallPerSecond, 1000) },
+      { key: `chat:${chatId}`, ...window(perChatPerSecond, 1000) },
+      ...(isGroup ? [{ key: `group:${chatId}`, ...window(perGroupPerMinute, 60_000) }] : []),
+    ];
+  }
+
+  private fallback(chatId: number | string, signal?: AbortSignal): Promise<RateLimitSlot> {
+    if (!this.fallingBack) {
+      this.fallingBack = true;
+      this.options.logger.warn('the shared rate limits in Redis cannot be reached; this replica keeps the limits on its own until they can');
+    }
+    return this.options.fallback.acquire(chatId, signal);
+  }
+
+  private noteBack(): void {
+    if (!this.fallingBack) return;
+    this.fallingBack = false;
+    this.options.logger.info('the shared rate limits in Redis are used again');
+  }
+}
+
+/** Fractional limits (0.5 per second) become one message per longer window, as in the local limiter. */
+function window(limit: number, ms: number): { limit: number; ms: number } {
+  return limit >= 1 ? { limit: Math.floor(limit), ms: ms + MARGIN_MS } : { limit: 1, ms: ms / limit + MARGIN_MS };
+}
