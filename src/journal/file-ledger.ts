@@ -92,8 +92,10 @@ export class FileLedger implements UpdateLedger, ChatStateStore {
     this.inbox?.finish(update.update_id);
   }
 
-  commitState(state: StateCommit): Promise<void> {
-    return this.journal.commitState(state);
+  async commitState(state: StateCommit): Promise<boolean> {
+    // One process: its chat sequencer runs a flow's timeout and the user's updates one at a time, so what it decided on still holds.
+    await this.journal.commitState(state);
+    return true;
   }
 
   async flows(): Promise<StoredFlow[]> {

@@ -25,6 +25,11 @@ export type StateChange = SetStateAction | SetFlowAction;
 export interface StateCommit {
   readonly scope: StateScope;
   readonly changes: readonly StateChange[];
+  /**
+   * The flow position the changes were decided on (a flow's timeout): a store shared by replicas writes
+   * nothing when the stored position differs by then (another replica timed the flow out first).
+   */
+  readonly flowWas?: FlowPosition | null;
 }
 
 /**
@@ -53,9 +58,10 @@ export interface UpdateLedger {
   commit(update: Update, state: StateCommit | null): Promise<void>;
   /**
    * State changes that belong to no update (a flow's timeout, raised by the runtime), in one durable record;
-   * resolves once a kill can no longer lose them.
+   * resolves once a kill can no longer lose them: true, or false when `flowWas` no longer holds and nothing
+   * was written.
    */
-  commitState(state: StateCommit): Promise<void>;
+  commitState(state: StateCommit): Promise<boolean>;
   /** The service confirmed every update below `offset` (polling): it never sends them again, so they may be forgotten. */
   confirm(offset: number): Promise<void>;
   /** Stored by `accept` and not committed (a stop or a crash came first), oldest first: to handle at start. */

@@ -233,8 +233,11 @@ export class UpdatePipeline {
     const event = { kind: 'flow_timeout', chat: { id: chatId }, from: { id: userId } } as const;
     const decision = (this.options.decide ?? decide)(event, this.options.rules.current, state, this.options.context);
     const changes = decision.actions.filter(isStateChange);
-    if (changes.length === 0) return;
-    await this.options.ledger.commitState({ scope, changes });
+    // Replicas each time the flows they know: the first to commit leaving it sends the reply, the others find it gone.
+    if (changes.length === 0 || !(await this.options.ledger.commitState({ scope, changes, flowWas: state.flow }))) {
+      this.options.logger.debug({ chat_id: chatId, user_id: userId }, 'flow timeout: nothing to do (the user moved on, or another replica timed the flow out)');
+      return;
+    }
     this.options.onStateCommitted?.({ scope, changes });
     try {
       await this.options.perform(

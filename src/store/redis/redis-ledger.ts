@@ -184,24 +184,31 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
     }
   }
 
-  commit(update: Update, state: StateCommit | null): Promise<void> {
-    return this.write(update.update_id, updateFingerprint(update), state);
+  async commit(update: Update, state: StateCommit | null): Promise<void> {
+    await this.write(update.update_id, updateFingerprint(update), state);
   }
 
-  async commitState(state: StateCommit): Promise<void> {
-    if (state.changes.length > 0) await this.write(null, '', state);
+  async commitState(state: StateCommit): Promise<boolean> {
+    return state.changes.length === 0 || this.write(null, '', state);
   }
 
-  /** One commit: the done mark (none for state of no update), the state documents and the inbox, in one script. */
-  private async write(id: number | null, fingerprint: string, state: StateCommit | null): Promise<void> {
+  /**
+   * One commit: the done mark (none for state of no update), the state documents and the inbox, in one
+   * script; false (nothing written) when the flow is no longer at `state.flowWas`.
+   */
+  private async write(id: number | null, fingerprint: string, state: StateCommit | null): Promise<boolean> {
     for (let attempt = 0; attempt < COMMIT_RETRIES; attempt++) {
       const writes = state && state.changes.length > 0 ? await this.stateWrites(id, state) : null;
+      if (writes === 'stale') return false;
       const keys = writes ? [...writes.keys()] : [];
       const ttl = this.options.stateTtlMs ?? '';
       const reads = keys.map((k) => writes!.get(k)!.read);
       const values = keys.map((k) => writes!.get(k)!.write);
       const result = await this.runScript(SCRIPTS.commit, keys, [id ?? '', fingerprint, this.now(), this.options.capacity ?? 50_000, ttl, ...reads, ...values]);
-      if (result === 'ok') return this.durable();
+      if (result === 'ok') {
+        await this.durable();
+        return true;
+      }
       // Another replica changed one of these documents since they were read (the same user in another chat): read again.
     }
     throw new StoreUnavailableError(`${id === null ? 'a state change' : `update ${id}`}: its state kept changing under it; not committed`);
@@ -247,10 +254,15 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
   }
 
   /** The documents a commit writes, by store key: the raw value read ('' when absent) and the value to write ('' to delete). */
-  private async stateWrites(id: number | null, state: StateCommit): Promise<Map<string, { read: string; write: string }> | null> {
+  private async stateWrites(id: number | null, state: StateCommit): Promise<Map<string, { read: string; write: string }> | null | 'stale'> {
     const keys = Object.values(documentKeys(state.scope)).filter((key): key is string => key !== null);
     const raw = await this.command(() => this.client.mget(keys.map((key) => this.stateKey(key))));
     const read = new Map(keys.map((key, i) => [key, raw[i] ?? '']));
+    const flowKey = documentKeys(state.scope).flow;
+    if (state.flowWas !== undefined && flowKey !== null) {
+      // Decided on another flow position than the one stored now: another replica got there first.
+      if (JSON.stringify(parseDocument(read.get(flowKey)) ?? null) !== JSON.stringify(state.flowWas)) return 'stale';
+    }
     const documents = applyChanges(state.scope, state.changes, (key) => parseDocument(read.get(key)));
     const writes = new Map<string, { read: string; write: string }>();
     let bytes = 0;
@@ -258,6 +270,10 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
       const write = document === null ? '' : JSON.stringify(document);
       bytes += write.length;
       writes.set(this.stateKey(key), { read: read.get(key) ?? '', write });
+    }
+    // The commit script checks what was read is unchanged: the flow too, even when these changes leave it be.
+    if (state.flowWas !== undefined && flowKey !== null && !documents.has(flowKey)) {
+      writes.set(this.stateKey(flowKey), { read: read.get(flowKey)!, write: read.get(flowKey)! });
     }
     if (bytes > MAX_STATE_LINE_BYTES) {
       this.options.logger.error({ update_id: id, bytes }, "conversation state too large to keep; this update's state changes are dropped");

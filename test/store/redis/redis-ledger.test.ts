@@ -101,6 +101,28 @@ describe('RedisLedger across replicas', () => {
     await b.close();
   });
 
+  it("a flow's timeout is committed by one replica only: another that decided on the same position finds it gone and writes nothing", async () => {
+    const prefix = `t${++prefixes}:`;
+    const [a, b] = await Promise.all([openLedger(prefix), openLedger(prefix)]);
+    const scope = { chatId: 5, userId: 6 };
+    const position = { flowId: 'survey', stepId: 'q', values: {}, lastActivity: 1 };
+    await a.commit(update(1, 5), { scope, changes: [{ type: 'set_flow', flow: position }] });
+    // Both replicas' timers fire and read the same open flow…
+    const [seenByA, seenByB] = [await a.load(scope), await b.load(scope)];
+    expect(seenByA.flow).toEqual(position);
+    const leave = [
+      { type: 'set_flow' as const, flow: null },
+      { type: 'set_state' as const, scope: 'user' as const, key: 'timeouts', value: 1, increment: 1 },
+    ];
+    // …the first to commit leaving it wins; the second is told, and its changes (here a count) are not applied.
+    expect(await a.commitState({ scope, changes: leave, flowWas: seenByA.flow })).toBe(true);
+    expect(await b.commitState({ scope, changes: leave, flowWas: seenByB.flow })).toBe(false);
+    expect(await b.load(scope)).toMatchObject({ flow: null, user: { timeouts: 1 } });
+    expect(await a.flows()).toEqual([]);
+    await a.close();
+    await b.close();
+  });
+
   it('Redis down: every operation fails with StoreUnavailableError at once; after a restart the ledger works again with what the AOF kept', async () => {
     const prefix = `t${++prefixes}:`;
     const ledger = await openLedger(prefix);
