@@ -1,21 +1,72 @@
 // Chaos, bounded and on loopback only: a real redis-server, three `hearsay run` replicas in webhook mode
-// behind a round-robin load balancer, 2,000 messages over 50 chats from the sandbox; during the stream two
-// replicas are killed with SIGKILL and started again, and Redis is restarted once. Every message is answered,
-// a message is answered twice only if a replica reported it in doubt, and each chat's replies keep its order.
+// behind a round-robin load balancer, 2,000 messages over 50 chats from the sandbox, a quarter of them
+// answers to a two-step flow; during the stream two replicas are killed with SIGKILL and started again, and
+// Redis is restarted once. Every message is answered, a message is answered twice only if a replica reported
+// it in doubt, each chat's replies keep its order and every flow goes on at the right step. Users who leave
+// a flow unanswered get its timeout once, though every replica started since knows the flow and times it.
 import { mkdtemp } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startRun, versionedRules, writeRules, type RunProcess } from '../e2e/run-process.js';
+import { freePort, startRun, writeRules, type RunProcess } from '../e2e/run-process.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
 import { ReplyLedger } from './reply-ledger.js';
 
 const CHATS = 50;
 const PER_CHAT = 40;
+/** Users who start a survey and never answer it. */
+const SURVEYS = 20;
 const SECRET = 'chaos_replicas-Secret_42';
+
+const RULES = `
+rules:
+  - id: echo
+    fallback: true
+    reply: "v1: {{text}}"
+flows:
+  - id: form
+    start: { command: form }
+    steps:
+      - id: a
+        ask: "form: a?"
+        accept: { number: {} }
+      - id: b
+        ask: "b after {{flow.a}}?"
+        accept: { number: {} }
+    done:
+      - reply: "form {{flow.a}} then {{flow.b}}"
+  - id: survey
+    start: { command: survey }
+    timeout: { after: 20s, reply: "survey timed out" }
+    steps:
+      - id: q
+        ask: "survey?"
+`;
+
+/** What a chat sends as its message i, and the one reply each must get: every fourth cycle of four is a form. */
+function message(chat: number, i: number): { send: string; expect: string } {
+  const k = Math.floor(i / 4);
+  return [
+    { send: '/form', expect: 'form: a?' },
+    { send: String(k), expect: `b after ${k}?` },
+    { send: String(k + 100), expect: `form ${k} then ${k + 100}` },
+    { send: `c${chat} m${k}`, expect: `v1: c${chat} m${k}` },
+  ][i % 4]!;
+}
+
+/** The replies with a reply repeated right after itself (an update answered again) counted once, and where the repeats were. */
+function collapse(replies: readonly string[]): { once: string[]; repeated: number[] } {
+  const once: string[] = [];
+  const repeated: number[] = [];
+  for (const reply of replies) {
+    if (once.length > 0 && once[once.length - 1] === reply) repeated.push(once.length - 1);
+    else once.push(reply);
+  }
+  return { once, repeated };
+}
 
 /** A round-robin HTTP load balancer; a backend that cannot be reached gets 502 (the service sends again). */
 async function startBalancer(ports: number[]): Promise<{ url: string; server: Server }> {
@@ -53,9 +104,9 @@ describe('replicas on a shared Redis store under chaos', () => {
     await redis?.close();
   });
 
-  it('2,000 messages over 50 chats, two replicas killed and restarted, Redis restarted: all answered, in order, duplicates only in doubt', async () => {
+  it('2,000 messages over 50 chats with flows, two replicas killed and restarted, Redis restarted: all answered, in order, flows at the right step, duplicates only in doubt, timeouts once', async () => {
     const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 9_999, name: 'Chaos', username: `chaos_replicas_${process.pid}_bot` });
-    const rules = await writeRules(versionedRules('v1'));
+    const rules = await writeRules(RULES);
     const ports = [await freePort(), await freePort(), await freePort()];
     balancer = await startBalancer(ports);
     const ledger = new ReplyLedger(sandbox.sandbox, bot.username);
@@ -85,10 +136,12 @@ describe('replicas on a shared Redis store under chaos', () => {
     };
     const replicas = [await launch(0), await launch(1), await launch(2)];
 
-    const total = CHATS * PER_CHAT;
+    // Surveys first: replicas started again later find them stored and time them as well.
+    await Promise.all(Array.from({ length: SURVEYS }, (_, i) => sendAsUser(sandbox.baseUrl, 21_000 + i, bot.username, '/survey')));
+    const total = CHATS * PER_CHAT + SURVEYS;
     const sending = Promise.all(
       Array.from({ length: CHATS }, async (_, chat) => {
-        for (let i = 0; i < PER_CHAT; i++) await sendAsUser(sandbox.baseUrl, 20_000 + chat, bot.username, `c${chat} m${i}`);
+        for (let i = 0; i < PER_CHAT; i++) await sendAsUser(sandbox.baseUrl, 20_000 + chat, bot.username, message(chat, i).send);
       }),
     );
     const chaos = (async () => {
@@ -105,23 +158,29 @@ describe('replicas on a shared Redis store under chaos', () => {
       replicas[1] = await launch(1);
     })();
     await Promise.all([sending, chaos]);
-    // Answered twice (in doubt) counts once: wait until every message has its answer.
-    const answered = () => [...ledger.replies.values()].reduce((sum, replies) => sum + new Set(replies).size, 0);
-    await expect.poll(answered, { timeout: 150_000, interval: 200 }).toBe(total);
+    // An update answered twice (in doubt) counts once: wait until every message and every survey's timeout has its answer.
+    const answered = () => [...ledger.replies.values()].reduce((sum, replies) => sum + collapse(replies).once.length, 0);
+    await expect.poll(answered, { timeout: 150_000, interval: 200 }).toBe(total + SURVEYS);
 
     const inDoubt = new Set<number>();
     for (const line of runs.flatMap((run) => run.lines)) {
       if (!line.includes('in_doubt')) continue;
       for (const id of (JSON.parse(line) as { in_doubt: number[] }).in_doubt) inDoubt.add(id);
     }
-    const doubtTexts = new Set(ledger.sent.filter((entry) => inDoubt.has(entry.updateId)).map((entry) => `v1: ${entry.text}`));
     const outage = runs.flatMap((run) => run.lines).filter((line) => /the Redis store is unavailable/.test(line));
     for (let chat = 0; chat < CHATS; chat++) {
-      const replies = ledger.replies.get(20_000 + chat) ?? [];
-      const expected = Array.from({ length: PER_CHAT }, (_, i) => `v1: c${chat} m${i}`);
-      // Every message answered, in the order sent, once each apart from those reported in doubt.
-      expect(replies.filter((text, i) => replies.indexOf(text) === i)).toEqual(expected);
-      for (const twice of ledger.duplicatesFor(20_000 + chat)) expect(doubtTexts, `answered twice without being reported in doubt: ${twice}`).toContain(twice);
+      const user = 20_000 + chat;
+      const { once, repeated } = collapse(ledger.replies.get(user) ?? []);
+      // Every message answered, in the order sent, each flow at the right step, once each apart from those reported in doubt.
+      expect(once).toEqual(Array.from({ length: PER_CHAT }, (_, i) => message(chat, i).expect));
+      const sent = ledger.sent.filter((entry) => entry.userId === user);
+      for (const at of repeated) expect(inDoubt, `answered twice without being reported in doubt: ${once[at]}`).toContain(sent[at]!.updateId);
+    }
+    for (let i = 0; i < SURVEYS; i++) {
+      const replies = ledger.replies.get(21_000 + i) ?? [];
+      expect(collapse(replies).once).toEqual(['survey?', 'survey timed out']);
+      // Timed out once, not once per replica that knew the flow.
+      expect(replies.filter((reply) => reply === 'survey timed out')).toHaveLength(1);
     }
     expect(outage.length).toBeGreaterThan(0);
     ledger.close();
