@@ -1,5 +1,6 @@
 // The Bot API client's wire: POST JSON to {baseUrl}/bot<token>/<method> over a keep-alive undici pool, and turn
 // every outcome into a result or one typed error. The token lives only in the request path.
+import { EventEmitter } from 'node:events';
 import { Pool } from 'undici';
 import type { Logger } from '../log/logger.js';
 import { Secrets } from '../log/secrets.js';
@@ -94,13 +95,15 @@ export class BotApiClient extends BotApiMethods {
 
   private async exchange(method: string, params: object | undefined, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
     if (signal?.aborted) throw new RequestAbortedError(method);
-    const controller = new AbortController();
+    // The request's own cancel switch: undici takes an emitter of 'abort' as its signal, which costs a fraction of
+    // an AbortController (one per call was a measurable share of each update's CPU).
+    const cancel = new EventEmitter();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort();
+      cancel.emit('abort');
     }, timeoutMs);
-    const onAbort = (): void => controller.abort();
+    const onAbort = (): void => void cancel.emit('abort');
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const response = await this.pool.request({
@@ -108,7 +111,7 @@ export class BotApiClient extends BotApiMethods {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify(params ?? {}),
-        signal: controller.signal,
+        signal: cancel,
         headersTimeout: 0,
         bodyTimeout: 0,
       });

@@ -28,26 +28,35 @@ function formsOf(secret: string, minLength: number): string[] {
 
 export class Secrets {
   private readonly values = new Map<string, string[]>();
+  /** Every form of every secret, longest first; rebuilt when a secret is added or deleted (scrub runs per API answer). */
+  private forms: string[] = [];
 
   /**
    * Registers a secret: from now on every output drops it. `minLength` guards against blanking ordinary words
    * (tokens and generated secrets are long; a password chosen by a person may be shorter).
    */
   add(secret: string | undefined | null, minLength = 8): void {
-    if (secret && secret.length >= minLength) this.values.set(secret, formsOf(secret, minLength));
+    if (secret && secret.length >= minLength) {
+      this.values.set(secret, formsOf(secret, minLength));
+      this.sortForms();
+    }
   }
 
   delete(secret: string): void {
-    this.values.delete(secret);
+    if (this.values.delete(secret)) this.sortForms();
   }
 
   scrub(text: string): string {
-    // Longest first, so that the whole token goes before its secret half leaves `123:<redacted>` behind.
-    const forms = [...this.values.values()].flat().sort((a, b) => b.length - a.length);
-    for (const form of forms) {
+    for (const form of this.forms) {
       if (text.includes(form)) text = text.split(form).join(REDACTED);
     }
-    return redactTokenShapes(text).replace(URL_PASSWORD, `$1${REDACTED}@`);
+    text = redactTokenShapes(text);
+    return text.includes('://') ? text.replace(URL_PASSWORD, `$1${REDACTED}@`) : text;
+  }
+
+  // Longest first, so that the whole token goes before its secret half leaves `123:<redacted>` behind.
+  private sortForms(): void {
+    this.forms = [...this.values.values()].flat().sort((a, b) => b.length - a.length);
   }
 }
 
