@@ -36,6 +36,7 @@ export interface OpenLogOptions {
 /** Lines are written to the rewritten file in batches of about this size, so no single string grows unbounded. */
 const WRITE_BATCH_BYTES = 1 << 20;
 const DEFAULT_MAX_LINE_BYTES = 64 << 20;
+const RESOLVED = Promise.resolve();
 
 export class AppendLog {
   private fd: number;
@@ -147,7 +148,9 @@ export class AppendLog {
   private scheduleFlush(): void {
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    queueMicrotask(this.endOfTurn);
+    // A resolved promise's callback, not queueMicrotask: the same moment, without the async resource Node creates
+    // for every queueMicrotask call (measurable when appends come for every update).
+    void RESOLVED.then(this.endOfTurn);
   }
 
   // Runs once the code that appended is done (a microtask: no added latency), so a batch of updates handled
