@@ -319,6 +319,8 @@ export class UpdatePipeline {
     analytics: Record<string, unknown>,
   ): void {
     const { logger } = this.options;
+    // The line is built only when it is written (a service logging at warn does this for every update).
+    if (!logger.isLevelEnabled('info')) return;
     logger.info(
       {
         update_id: update.update_id,
