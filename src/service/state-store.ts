@@ -32,7 +32,14 @@ export async function openStateStore(
       // Loaded only for this store: the Redis client is not part of a file-store start.
       const { openRedisStore } = await import('../store/redis/open-redis-store.js');
       // Polling replicas share an inbox too: the leader stores what it fetches, every replica claims from it.
-      const redis = await openRedisStore({ config: config.store, botId: bot.id, inbox: true, logger, stateTtlMs: config.state.ttlMs });
+      const redis = await openRedisStore({
+        config: config.store,
+        botId: bot.id,
+        inbox: true,
+        logger,
+        stateTtlMs: config.state.ttlMs,
+        maxUserBytes: config.state.maxUserBytes,
+      });
       return { ledger: redis.ledger, stateDir: botStateDir(config.dataDir, bot.id), redis, close: redis.close };
     } catch (error) {
       throw new HearsayError('HS_ERR_STORE_OPEN_FAILED', [(error as Error).message], { cause: error });

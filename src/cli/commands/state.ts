@@ -1,11 +1,13 @@
 // `hearsay state show|forget --user ID`: what the bot keeps about a user (their variables and unfinished
 // flows), and deleting it (a data-deletion request). Works whether the bot runs or not without ever having
 // two writers on the journal: with the bot stopped, the command takes the instance lock and works on the
-// journal itself; with the bot running, it asks that instance (the only writer) through a request file.
+// journal itself; with the bot running, it asks that instance (the only writer) through a request file. On
+// a Redis store it works on Redis directly (every write there is atomic, and replicas share it anyway).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config/index.js';
+import type { RedisStoreConfig } from '../../config/store.js';
 import type { ServiceConfig } from '../../config/types.js';
 import { askRunningInstance, NoAnswerError, type StateRequest } from '../../conversation/state-requests.js';
 import { InstanceLock, InstanceLockedError } from '../../journal/instance-lock.js';
@@ -57,14 +59,14 @@ async function runState(op: StateRequest['op'], options: { user: string; config?
     if (!(error instanceof ConfigError)) throw error;
     return fail(error.problems.map((p) => p.format()).join('; '), USAGE_EXIT_CODE);
   }
-  // The command works on the journal in the data directory; the Redis store has no such reader yet.
-  if (config.store.kind === 'redis') {
-    return fail('hearsay state reads the file store only; with a Redis store (store: redis://…) it is not available yet', FAILURE_EXIT_CODE);
-  }
-  const stateDir = botStateDir(config.dataDir, Number(config.token.split(':')[0]));
+  const botId = Number(config.token.split(':')[0]);
   let record: UserRecord;
   try {
-    record = existsSync(join(stateDir, JOURNAL_FILE)) ? await withStore(stateDir, config, { op, userId }) : { userId, variables: null, flows: [] };
+    if (config.store.kind === 'redis') record = await withRedisStore(config.store, botId, { op, userId });
+    else {
+      const stateDir = botStateDir(config.dataDir, botId);
+      record = existsSync(join(stateDir, JOURNAL_FILE)) ? await withStore(stateDir, config, { op, userId }) : { userId, variables: null, flows: [] };
+    }
   } catch (error) {
     if (error instanceof NoAnswerError) return fail(`${error.message}; is it stopping? Try again once it runs or has stopped`, FAILURE_EXIT_CODE);
     return fail(error instanceof Error ? error.message : String(error), FAILURE_EXIT_CODE);
@@ -77,6 +79,26 @@ async function runState(op: StateRequest['op'], options: { user: string; config?
     );
   }
   return OK_EXIT_CODE;
+}
+
+/**
+ * The Redis store is shared and every write to it is one atomic script: the command reads and forgets there
+ * directly, whether replicas run or not (a replica's next commit for the user starts from nothing).
+ */
+async function withRedisStore(store: RedisStoreConfig, botId: number, request: StateRequest): Promise<UserRecord> {
+  // Loaded only for a Redis store, like the service does.
+  const { openRedisStateStore } = await import('../../store/redis/open-redis-store.js');
+  let ledger;
+  try {
+    ledger = await openRedisStateStore(store, botId, createLogger({ level: 'silent' }));
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; check store (HEARSAY_STORE) and the store password`, { cause: error });
+  }
+  try {
+    return request.op === 'show' ? await ledger.userRecord(request.userId) : await ledger.forgetUser(request.userId);
+  } finally {
+    await ledger.close();
+  }
 }
 
 /** Works on the journal itself when no instance runs (under its lock), else asks the running one. */

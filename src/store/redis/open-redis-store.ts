@@ -26,6 +26,8 @@ export interface OpenRedisStoreOptions {
   leaseMs?: number;
   /** `state.ttl`: conversation state unchanged this long expires. */
   stateTtlMs?: number;
+  /** `state.max_user_bytes`. */
+  maxUserBytes?: number;
 }
 
 const DEFAULT_LEASE_MS = 10_000;
@@ -42,6 +44,7 @@ export async function openRedisStore(options: OpenRedisStoreOptions): Promise<Op
       inbox: options.inbox,
       leaseMs,
       ...(options.stateTtlMs !== undefined ? { stateTtlMs: options.stateTtlMs } : {}),
+      ...(options.maxUserBytes !== undefined ? { maxUserBytes: options.maxUserBytes } : {}),
     });
   } catch (error) {
     await connection.close();
@@ -54,4 +57,14 @@ export async function openRedisStore(options: OpenRedisStoreOptions): Promise<Op
     onAvailability: (listener) => connection.onAvailability(listener),
     close: () => ledger.close(),
   };
+}
+
+/**
+ * The state of one bot in the Redis store, for `hearsay state show|forget`: no replica lease and nothing taken
+ * over, so running it beside the replicas changes nothing but the user it forgets. Rejects when the server
+ * cannot be reached (the message names host:port, never the password).
+ */
+export async function openRedisStateStore(config: RedisStoreConfig, botId: number, logger: Logger): Promise<RedisLedger> {
+  const connection = await connectRedis({ config, logger });
+  return RedisLedger.open({ connection, prefix: botKeyPrefix(botId), logger, inbox: false, maintenance: true });
 }

@@ -9,7 +9,7 @@ import { hostname } from 'node:os';
 import type { Update } from '../../api/types.js';
 import { chatKeyOf } from '../../engine/events.js';
 import type { ConversationState, FlowPosition } from '../../engine/state.js';
-import type { StoredFlow, UserRecord } from '../../journal/journal-state.js';
+import { DEFAULT_MAX_USER_BYTES, type StoredFlow, type UserRecord } from '../../journal/journal-state.js';
 import { updateFingerprint } from '../../journal/update-fingerprint.js';
 import { MAX_STATE_LINE_BYTES, SERVICE_RETENTION_MS } from '../../journal/update-journal.js';
 import type { Logger } from '../../log/logger.js';
@@ -47,6 +47,10 @@ export interface RedisLedgerOptions {
   leaseMs?: number;
   /** Conversation state unchanged this long is forgotten (`state.ttl`; Redis expires the documents). */
   stateTtlMs?: number;
+  /** Largest JSON size of one user's variables (`state.max_user_bytes`; default 16 KiB): a change past it is not kept. */
+  maxUserBytes?: number;
+  /** Only to read and forget state (`hearsay state`): no replica lease, nothing taken over. */
+  maintenance?: boolean;
   /** Most done ids remembered (default 50,000). */
   capacity?: number;
   /** The clock (tests). */
@@ -112,6 +116,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
   /** Opens the ledger on a connected store: checks its persistence, starts the lease, and takes over what dead replicas left. */
   static async open(options: RedisLedgerOptions): Promise<RedisLedger> {
     const ledger = new RedisLedger(options);
+    if (options.maintenance) return ledger;
     await ledger.checkServer();
     await ledger.renewLease();
     ledger.heartbeat = setInterval(() => void ledger.renewLease().catch(() => undefined), Math.max(100, Math.floor(ledger.leaseMs / 3)));
@@ -266,8 +271,17 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
     const documents = applyChanges(state.scope, state.changes, (key) => parseDocument(read.get(key)));
     const writes = new Map<string, { read: string; write: string }>();
     let bytes = 0;
+    const maxUserBytes = this.options.maxUserBytes ?? DEFAULT_MAX_USER_BYTES;
     for (const [key, document] of documents) {
       const write = document === null ? '' : JSON.stringify(document);
+      if (key.startsWith('user:') && Buffer.byteLength(write) > maxUserBytes) {
+        // As on the file store: the user's variables keep their old value; the update still counts as handled.
+        this.options.logger.warn(
+          { update_id: id, user_id: Number(key.slice(5)), bytes: Buffer.byteLength(write), limit: maxUserBytes },
+          "a user's variables would pass state.max_user_bytes; this change to them is not kept",
+        );
+        continue;
+      }
       bytes += write.length;
       writes.set(this.stateKey(key), { read: read.get(key) ?? '', write });
     }
@@ -316,7 +330,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
     this.closed = true;
     clearInterval(this.heartbeat);
     // Leaving on purpose: what this replica holds is free for the others at once, not after the lease.
-    await this.client.del(this.key(`replica:${this.owner}`)).catch(() => undefined);
+    if (!this.options.maintenance) await this.client.del(this.key(`replica:${this.owner}`)).catch(() => undefined);
     await this.options.connection.close();
   }
 
