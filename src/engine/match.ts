@@ -35,15 +35,46 @@ export function prepareMessage(message: Message, botUsername: string, needsExact
   const text = message.text;
   if (typeof text !== 'string' || text.length === 0) return undefined;
   const command = parseCommand(text, message.entities);
+  // "hi @our_bot" in a group means "hi": triggers see the text without the bot's own mention.
+  const addressed = command ? text : withoutBotMention(text, message.entities, botUsername);
   return {
     message,
     text,
     ...(command ? { command } : {}),
     notForUs: command !== undefined && !isForBot(command, botUsername),
-    folded: normalize(text),
-    ...(needsExact ? { exact: normalize(text, true) } : {}),
-    patternInput: normalizeForPattern(text),
+    folded: normalize(addressed),
+    ...(needsExact ? { exact: normalize(addressed, true) } : {}),
+    patternInput: normalizeForPattern(addressed),
   };
+}
+
+/**
+ * Where `text` mentions the bot (@its_username in any case): its `mention` entities or, in a message
+ * without entities (a client that sends none), the whole words that are the mention.
+ */
+export function botMentionSpans(text: string, entities: Message['entities'], botUsername: string): [number, number][] {
+  if (botUsername === '' || !text.includes('@')) return [];
+  const wanted = `@${botUsername.toLowerCase()}`;
+  if (entities && entities.length > 0) {
+    return entities
+      .filter((e) => e.type === 'mention' && text.slice(e.offset, e.offset + e.length).toLowerCase() === wanted)
+      .map((e) => [e.offset, e.offset + e.length]);
+  }
+  return [...text.matchAll(/@[A-Za-z0-9_]{1,32}\b/g)].filter((m) => m[0].toLowerCase() === wanted).map((m) => [m.index, m.index + m[0].length]);
+}
+
+/** `text` without the bot's mentions; the text itself when it has none, or when it is nothing but the mention. */
+export function withoutBotMention(text: string, entities: Message['entities'], botUsername: string): string {
+  const spans = botMentionSpans(text, entities, botUsername);
+  if (spans.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const [start, end] of spans) {
+    out += `${text.slice(at, start)} `;
+    at = end;
+  }
+  out = (out + text.slice(at)).replace(/\s+/g, ' ').trim();
+  return out === '' ? text : out;
 }
 
 /**

@@ -1,14 +1,14 @@
 // What decide adds to reach more people: the conditions that depend on who writes and how (`lang`, the user's
 // language; `mentioned`, the bot named or replied to), typo-tolerant matching (an exact match always wins),
 // and the rules that answer members joining or leaving a group.
-import type { Message, MessageEntity } from '@grammyjs/types';
+import type { Message } from '@grammyjs/types';
 import type { WhenCheck } from './conditions.js';
 import { conditionsPass } from './conditions.js';
 import type { Decision, DecideContext } from './decide-types.js';
 import type { MemberEvent } from './events.js';
 import { correctText } from './fuzzy.js';
 import { resolveLanguage } from './languages.js';
-import { matchMessage, type MatchResult } from './match.js';
+import { botMentionSpans, matchMessage, type MatchResult } from './match.js';
 import { normalize } from './normalize.js';
 import type { RuleSet } from './rule-set.js';
 import type { ConversationState } from './state.js';
@@ -21,12 +21,8 @@ export function languageFor(ruleSet: RuleSet, from: Message['from'], state: Pick
 
 /** Whether the message names the bot (@its_username, any case) or replies to one of the bot's messages. */
 export function mentionsBot(message: Message, botUsername: string): boolean {
-  const wanted = botUsername.toLowerCase();
-  if (message.reply_to_message?.from?.username?.toLowerCase() === wanted) return true;
-  const text = message.text ?? '';
-  return (message.entities ?? []).some(
-    (entity: MessageEntity) => entity.type === 'mention' && text.slice(entity.offset + 1, entity.offset + entity.length).toLowerCase() === wanted,
-  );
+  if (message.reply_to_message?.from?.username?.toLowerCase() === botUsername.toLowerCase()) return true;
+  return botMentionSpans(message.text ?? '', message.entities, botUsername).length > 0;
 }
 
 /** The check of a rule's `when`, `lang` and `mentioned` for one message, on the conversation's variables. */

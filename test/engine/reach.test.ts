@@ -126,4 +126,15 @@ rules:
     const botMessage = { message_id: 3, date: 1, chat: group, from: { id: 9, is_bot: true, first_name: 'Club', username: 'club_bot' }, text: 'Hi' };
     expect(run(inGroup('and the price?', { reply_to_message: botMessage } as Partial<Message>), ruleSet).ruleId).toBe('price');
   });
+
+  it('in a group, "hi @the_bot" reaches a `text: hi` rule: its own mention is not part of the text', async () => {
+    const ruleSet = await load(
+      'rules:\n  - id: hi\n    text: hi\n    reply: "Hello!"\n  - id: price\n    keywords: [price]\n    mentioned: true\n    reply: "5 euros"\n',
+    );
+    expect(run(inGroup('hi @Club_Bot', { entities: [{ type: 'mention', offset: 3, length: 9 }] }), ruleSet).ruleId).toBe('hi');
+    expect(run(inGroup('@club_bot   hi'), ruleSet).ruleId).toBe('hi'); // no entities: the word itself counts
+    expect(run(inGroup('price @club_bot'), ruleSet).ruleId).toBe('price');
+    expect(run(inGroup('hi @other_bot', { entities: [{ type: 'mention', offset: 3, length: 10 }] }), ruleSet).ruleId).toBeNull();
+    expect(run(inGroup('hi @club_botty'), ruleSet).ruleId).toBeNull();
+  });
 });
