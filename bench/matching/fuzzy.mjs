@@ -2,7 +2,8 @@
 // Typo-tolerant matching at scale: rule sets of N keyword rules (made-up words of 6 to 12 letters, fuzzy: auto)
 // and µs per message for an exact keyword, a keyword with one typo (two for 10+ letters), and a miss, with
 // hearsay's matchTolerant (exact index, then the deletion-neighbourhood index) and the exact matchMessage alone.
-// Also load time and the heap of the rule set. Options: --sizes 1000,10000 (each size in this process).
+// Also load time with fuzzy on and, for comparison, the same rules with fuzzy off, and the size of the
+// fuzzy index (its entries, and the heap it takes, built again alone over the rule set's vocabulary). Options: --sizes 50,1000,10000 (each size in this process), --messages N per kind.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,11 +11,12 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../contestants/registry.mjs';
 
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000' }, messages: { type: 'string', default: '2000' } } });
+const { values } = parseArgs({ options: { sizes: { type: 'string', default: '50,1000,10000' }, messages: { type: 'string', default: '5000' } } });
 const dist = (file) => import(pathToFileURL(path.join(REPO_ROOT, 'dist', file)).href);
 const { loadRuleSet } = await dist('rules/load.js');
 const { matchMessage } = await dist('engine/match.js');
 const { matchTolerant } = await dist('engine/reach.js');
+const { buildFuzzyIndex } = await dist('engine/fuzzy.js');
 
 // A small deterministic PRNG, so every run measures the same words.
 let seed = 20_261_123;
@@ -50,28 +52,46 @@ function timeEach(texts, match) {
   return { us: Number(process.hrtime.bigint() - start) / 1000 / texts.length, hits };
 }
 
+// One small load first, so the first measured load does not also pay for compiling hearsay's own code.
+{
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'hearsay-fuzzy-bench-'));
+  await writeFile(path.join(dir, 'rules.yaml'), 'fuzzy: auto\nrules:\n  - id: w\n    keywords: [warming, upwards]\n    reply: "w"\n');
+  await loadRuleSet(dir);
+  await rm(dir, { recursive: true, force: true });
+}
+if (!globalThis.gc) process.stderr.write('run with node --expose-gc for heap figures that exclude garbage\n');
+
 const rows = [];
 for (const size of values.sizes.split(',').map(Number)) {
   const words = new Set();
   while (words.size < size) words.add(word());
   const list = [...words];
-  const yaml = [
-    'fuzzy: auto',
-    'rules:',
-    ...list.map((w, i) => `  - id: r${i}\n    keywords: [${w}]\n    reply: "${i}"`),
-    '  - id: fb\n    fallback: true\n    reply: "?"',
-    '',
-  ].join('\n');
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'hearsay-fuzzy-bench-'));
-  await writeFile(path.join(dir, 'rules.yaml'), yaml);
+  const loaded = {};
+  for (const mode of ['off', 'auto']) {
+    const yaml = [
+      `fuzzy: ${mode}`,
+      'rules:',
+      ...list.map((w, i) => `  - id: r${i}\n    keywords: [${w}]\n    reply: "${i}"`),
+      '  - id: fb\n    fallback: true\n    reply: "?"',
+      '',
+    ].join('\n');
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'hearsay-fuzzy-bench-'));
+    await writeFile(path.join(dir, 'rules.yaml'), yaml);
+    const started = performance.now();
+    const ruleSet = await loadRuleSet(dir);
+    const loadMs = performance.now() - started;
+    await rm(dir, { recursive: true, force: true });
+    loaded[mode] = { ruleSet, loadMs };
+  }
+  const { ruleSet, loadMs } = loaded.auto;
+  const offLoadMs = loaded.off.loadMs;
+  delete loaded.off;
   globalThis.gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
-  const started = performance.now();
-  const ruleSet = await loadRuleSet(dir);
-  const loadMs = performance.now() - started;
+  const rebuilt = buildFuzzyIndex(ruleSet.index.fuzzy.vocabulary);
   globalThis.gc?.();
-  const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
-  await rm(dir, { recursive: true, force: true });
+  const indexMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
+  const indexEntries = rebuilt.deletions.size;
   const n = Number(values.messages);
   const pick = () => list[Math.floor(random() * list.length)];
   const exact = Array.from({ length: n }, () => `please ${pick()} now`);
@@ -79,11 +99,14 @@ for (const size of values.sizes.split(',').map(Number)) {
   const misses = Array.from({ length: n }, () => `nothing here at all ${word()}`);
   const tolerant = (m) => matchTolerant(m, ruleSet, 'bench_bot', () => true);
   const exactOnly = (m) => matchMessage(m, ruleSet, 'bench_bot');
-  for (const texts of [exact, typos, misses]) timeEach(texts.slice(0, 200), tolerant); // warm up
+  for (const texts of [exact, typos, misses]) timeEach(texts.slice(0, 1000), tolerant); // warm up
+  timeEach(misses.slice(0, 1000), exactOnly);
   const row = {
     size,
     loadMs,
-    heapMb,
+    offLoadMs,
+    indexEntries,
+    indexMb,
     exact: timeEach(exact, tolerant),
     typo: timeEach(typos, tolerant),
     miss: timeEach(misses, tolerant),
@@ -93,10 +116,10 @@ for (const size of values.sizes.split(',').map(Number)) {
 }
 const fmt = (x) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
 process.stdout.write(
-  '| rules | exact keyword µs | typo µs (found) | miss µs (tolerant / exact only) | load ms | rules heap MB |\n| --- | --- | --- | --- | --- | --- |\n',
+  '| rules | exact keyword µs | typo µs (found) | miss µs (tolerant / exact only) | load ms (fuzzy / off) | fuzzy index entries / heap MB |\n| --- | --- | --- | --- | --- | --- |\n',
 );
 for (const r of rows) {
   process.stdout.write(
-    `| ${r.size} | ${fmt(r.exact.us)} | ${fmt(r.typo.us)} (${Math.round((100 * r.typo.hits) / Number(values.messages))}%) | ${fmt(r.miss.us)} / ${fmt(r.exactOnlyMiss.us)} | ${r.loadMs.toFixed(0)} | ${r.heapMb.toFixed(1)} |\n`,
+    `| ${r.size} | ${fmt(r.exact.us)} | ${fmt(r.typo.us)} (${Math.round((100 * r.typo.hits) / Number(values.messages))}%) | ${fmt(r.miss.us)} / ${fmt(r.exactOnlyMiss.us)} | ${r.loadMs.toFixed(0)} / ${r.offLoadMs.toFixed(0)} | ${r.indexEntries.toLocaleString('en-US')} / ${r.indexMb.toFixed(1)} |\n`,
   );
 }

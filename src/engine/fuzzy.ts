@@ -13,14 +13,22 @@ export function allowedEdits(length: number): number {
 export interface FuzzyIndex {
   /** Every word of the fuzzy rules' texts and keywords (normalised). */
   readonly vocabulary: ReadonlySet<string>;
-  /** A string reachable by deleting letters → the vocabulary words it comes from. */
-  readonly deletions: ReadonlyMap<string, readonly string[]>;
+  /**
+   * A string reachable by deleting letters → the vocabulary word it comes from, or the words when several
+   * do (most have one: a bare string keeps the index at a fraction of the memory arrays would take).
+   */
+  readonly deletions: ReadonlyMap<string, string | readonly string[]>;
+}
+
+/** The vocabulary words a deletion variant comes from. */
+function wordsFrom(entry: string | readonly string[] | undefined): readonly string[] {
+  return entry === undefined ? [] : typeof entry === 'string' ? [entry] : entry;
 }
 
 /** Builds the index over `words` (normalised, synonyms applied); null when there is nothing to correct towards. */
 export function buildFuzzyIndex(words: Iterable<string>): FuzzyIndex | null {
   const vocabulary = new Set<string>();
-  const deletions = new Map<string, string[]>();
+  const deletions = new Map<string, string | string[]>();
   for (const word of words) {
     if (vocabulary.has(word)) continue;
     vocabulary.add(word);
@@ -28,9 +36,10 @@ export function buildFuzzyIndex(words: Iterable<string>): FuzzyIndex | null {
     const edits = allowedEdits(letters.length);
     if (edits === 0) continue;
     for (const variant of deletionsOf(letters, edits)) {
-      const list = deletions.get(variant);
-      if (!list) deletions.set(variant, [word]);
-      else if (!list.includes(word)) list.push(word);
+      const entry = deletions.get(variant);
+      if (entry === undefined) deletions.set(variant, word);
+      else if (typeof entry === 'string') deletions.set(variant, [entry, word]);
+      else entry.push(word);
     }
   }
   return deletions.size === 0 ? null : { vocabulary, deletions };
@@ -51,7 +60,7 @@ export function correctWord(index: FuzzyIndex, word: string): string | undefined
   let tie = false;
   const seen = new Set<string>();
   for (const variant of deletionsOf(letters, depth)) {
-    for (const candidate of index.deletions.get(variant) ?? []) {
+    for (const candidate of wordsFrom(index.deletions.get(variant))) {
       if (seen.has(candidate)) continue;
       seen.add(candidate);
       const candidateLetters = [...candidate];
@@ -73,7 +82,7 @@ export function similarWords(index: FuzzyIndex, word: string): string[] {
   const letters = [...word];
   const found: string[] = [];
   for (const variant of deletionsOf(letters, Math.max(allowedEdits(letters.length), letters.length >= 8 ? 2 : letters.length >= 5 ? 1 : 0))) {
-    for (const other of index.deletions.get(variant) ?? []) {
+    for (const other of wordsFrom(index.deletions.get(variant))) {
       if (other === word || found.includes(other)) continue;
       const otherLetters = [...other];
       const limit = Math.max(allowedEdits(letters.length), allowedEdits(otherLetters.length));
@@ -90,16 +99,20 @@ export function correctText(index: FuzzyIndex, text: string): string {
 
 /** The word itself and every string reachable by deleting up to `depth` letters (code points). */
 function deletionsOf(letters: readonly string[], depth: number): Set<string> {
-  const out = new Set<string>([letters.join('')]);
-  let frontier: string[][] = [[...letters]];
+  const word = letters.join('');
+  const out = new Set<string>([word]);
+  // Slicing the string is much cheaper than copying arrays; it is right when every letter is one UTF-16 unit.
+  const units = letters.length === word.length;
+  let frontier: string[] = [word];
   for (let level = 0; level < depth; level++) {
-    const next: string[][] = [];
+    const next: string[] = [];
     for (const current of frontier) {
-      for (let i = 0; i < current.length; i++) {
-        const shorter = [...current.slice(0, i), ...current.slice(i + 1)];
-        const key = shorter.join('');
-        if (out.has(key)) continue;
-        out.add(key);
+      const chars = units ? null : [...current];
+      const length = chars ? chars.length : current.length;
+      for (let i = 0; i < length; i++) {
+        const shorter = chars ? [...chars.slice(0, i), ...chars.slice(i + 1)].join('') : current.slice(0, i) + current.slice(i + 1);
+        if (out.has(shorter)) continue;
+        out.add(shorter);
         next.push(shorter);
       }
     }
