@@ -2,6 +2,7 @@
 // press, a member joining or leaving), the flow timeouts the runtime raises, and the per-chat key that
 // orders them. Everything else is null.
 import type { CallbackQuery, Chat, ChatMember, ChatMemberUpdated, MaybeInaccessibleMessage, Message, Update, User } from '@grammyjs/types';
+import type { RuleSet } from './rule-set.js';
 
 /** A text message (new, in a private chat, a group or a channel-less supergroup). */
 export interface MessageEvent {
@@ -44,6 +45,8 @@ export interface MemberEvent {
   /** The users who joined or left (a service message may name several). */
   readonly members: readonly User[];
   readonly source: 'message' | 'chat_member';
+  /** When the change happened (Unix seconds): the service message's or the chat_member update's date. */
+  readonly date: number;
   /** The service message, when the event came from one. */
   readonly message?: Message;
 }
@@ -64,6 +67,16 @@ export interface FlowTimeoutEvent {
 export type BotEvent = MessageEvent | CallbackQueryEvent | MemberEvent | FlowTimeoutEvent;
 
 /**
+ * The update kinds the bot asks the service for (allowed_updates) under these rules: messages (which also
+ * carry the member service messages) and button presses; `chat_member` too when a rule answers members
+ * joining or leaving, since a group may hide its join messages and the service sends chat_member only to
+ * bots that list it. A member change that arrives both ways is answered once (see decideMember).
+ */
+export function updateKindsFor(ruleSet: Pick<RuleSet, 'index'>): string[] {
+  return ruleSet.index.events.size > 0 ? ['message', 'callback_query', 'chat_member'] : ['message', 'callback_query'];
+}
+
+/**
  * Normalises an update into the event the engine decides on; null for what hearsay ignores (messages
  * without text other than member changes, edited messages, channel posts, other update kinds).
  */
@@ -78,8 +91,9 @@ export function toEvent(update: Update): BotEvent | null {
 function messageEvent(updateId: number, message: Message): BotEvent | null {
   const base = { updateId, chat: message.chat, ...(message.from ? { from: message.from } : {}) };
   if (typeof message.text === 'string') return { kind: 'message', ...base, message: message as Message.TextMessage };
-  if (message.new_chat_members?.length) return { kind: 'member_joined', ...base, members: message.new_chat_members, source: 'message', message };
-  if (message.left_chat_member) return { kind: 'member_left', ...base, members: [message.left_chat_member], source: 'message', message };
+  const date = message.date;
+  if (message.new_chat_members?.length) return { kind: 'member_joined', ...base, members: message.new_chat_members, source: 'message', date, message };
+  if (message.left_chat_member) return { kind: 'member_left', ...base, members: [message.left_chat_member], source: 'message', date, message };
   return null;
 }
 
@@ -113,6 +127,7 @@ function chatMemberEvent(updateId: number, change: ChatMemberUpdated): MemberEve
     from: change.from,
     members: [change.new_chat_member.user],
     source: 'chat_member',
+    date: change.date,
   };
 }
 

@@ -54,9 +54,18 @@ export function matchTolerant(message: Message, ruleSet: RuleSet, botUsername: s
   return tolerant && tolerant.rule.fuzzy ? tolerant : exact;
 }
 
+/** The chat variable that remembers the latest member changes, so one that arrives twice is answered once. */
+export const MEMBER_CHANGES_VARIABLE = '_member_changes';
+const REMEMBERED_CHANGES = 20;
+/** The service message and the chat_member update of one change carry the same date, give or take. */
+const SAME_CHANGE_SECONDS = 60;
+
 /**
  * Members joined or left: the first `event` rule for it whose conditions hold answers, once per member
- * (the bot itself joining is not greeted), with {{user.*}} the member.
+ * (the bot itself joining is not greeted), with {{user.*}} the member. A bot that asks for chat_member gets
+ * a change twice, as the group's service message and as a chat_member update: the chat remembers its latest
+ * member changes (`_member_changes`) and the second copy, the same change of the same member shortly after,
+ * is not answered again.
  */
 export function decideMember(
   event: MemberEvent,
@@ -66,11 +75,18 @@ export function decideMember(
   answer: (match: MatchResult, message: Message) => Decision,
 ): Decision {
   const rules = ruleSet.index.events.get(event.kind) ?? [];
+  if (rules.length === 0) return { ruleId: null, actions: [] };
+  const changes = rememberedChanges(state.chat[MEMBER_CHANGES_VARIABLE]);
+  const change = event.kind === 'member_joined' ? 'j' : 'l';
   const actions: Decision['actions'][number][] = [];
   let ruleId: string | null = null;
-  const base = event.message ?? ({ message_id: 0, date: 0, chat: event.chat } as Message);
+  let remembered = false;
+  const base = event.message ?? ({ message_id: 0, date: event.date, chat: event.chat } as Message);
   for (const member of event.members) {
     if (member.is_bot && member.username?.toLowerCase() === context.botUsername.toLowerCase()) continue;
+    if (isRepeat(changes, member.id, change, event.date)) continue;
+    changes.push({ id: member.id, change, date: event.date });
+    remembered = true;
     const message = { ...base, from: member } as Message;
     const language = languageFor(ruleSet, member, state);
     const whenHolds = audienceCheck(message, { user: state.user, chat: state.chat }, language, context.botUsername);
@@ -80,5 +96,33 @@ export function decideMember(
     ruleId ??= decision.ruleId;
     actions.push(...decision.actions);
   }
+  if (remembered) {
+    const value = changes
+      .slice(-REMEMBERED_CHANGES)
+      .map((c) => `${c.id}:${c.change}:${c.date}`)
+      .join(' ');
+    actions.unshift({ type: 'set_state', scope: 'chat', key: MEMBER_CHANGES_VARIABLE, value });
+  }
   return { ruleId, actions };
+}
+
+interface MemberChange {
+  id: number;
+  change: 'j' | 'l';
+  date: number;
+}
+
+function rememberedChanges(value: unknown): MemberChange[] {
+  if (typeof value !== 'string') return [];
+  return value
+    .split(' ')
+    .map((entry) => entry.split(':'))
+    .filter((parts) => parts.length === 3 && (parts[1] === 'j' || parts[1] === 'l'))
+    .map(([id, change, date]) => ({ id: Number(id), change: change as 'j' | 'l', date: Number(date) }));
+}
+
+/** The member's latest remembered change is this one, shortly before: the same change seen the other way. */
+function isRepeat(changes: readonly MemberChange[], id: number, change: 'j' | 'l', date: number): boolean {
+  const latest = changes.findLast((c) => c.id === id);
+  return latest !== undefined && latest.change === change && Math.abs(date - latest.date) <= SAME_CHANGE_SECONDS;
 }

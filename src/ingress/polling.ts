@@ -10,8 +10,8 @@ import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 import { HearsayError } from '../errors/hearsay-error.js';
 
-/** The update kinds hearsay asks for (polling and setwebhook): messages and button presses. */
-export const ALLOWED_UPDATES = ['message', 'callback_query'];
+/** The update kinds hearsay asks for (polling and setwebhook) unless told otherwise: messages and button presses. */
+export const ALLOWED_UPDATES: readonly string[] = ['message', 'callback_query'];
 
 /** What polling needs from the update pipeline. */
 export interface PollingPipeline {
@@ -38,6 +38,11 @@ export interface PollingIngressOptions {
   backoff?: BackoffPolicy;
   /** Where the token came from (BOT_TOKEN or BOT_TOKEN_FILE), for the message when it is refused. */
   tokenSource?: string;
+  /**
+   * The update kinds to ask for, read before every getupdates (the rules decide: `chat_member` only when a
+   * rule answers members joining or leaving); {@link ALLOWED_UPDATES} without it.
+   */
+  allowedUpdates?: () => readonly string[];
   /** Consecutive "terminated by other getUpdates request" conflicts tolerated before giving up. */
   maxConflicts?: number;
   /**
@@ -134,7 +139,12 @@ export class PollingIngress {
       if (asked !== undefined && !(await this.mayConfirm(asked))) break;
       try {
         updates = await api.getUpdates(
-          { ...(asked !== undefined ? { offset: asked } : {}), limit, timeout: busy ? 0 : timeoutSeconds, allowed_updates: ALLOWED_UPDATES },
+          {
+            ...(asked !== undefined ? { offset: asked } : {}),
+            limit,
+            timeout: busy ? 0 : timeoutSeconds,
+            allowed_updates: [...(this.options.allowedUpdates?.() ?? ALLOWED_UPDATES)],
+          },
           { signal: this.controller.signal },
         );
         failures = 0;

@@ -46,6 +46,8 @@ export interface WebhookIngressOptions {
   maxConnections: number;
   /** Header, body and idle timeouts and the cap on open connections (slow clients are cut off). */
   connections: WebhookConnectionLimits;
+  /** The update kinds given to setwebhook; {@link ALLOWED_UPDATES} without it. */
+  allowedUpdates?: readonly string[];
 }
 
 export class WebhookIngress {
@@ -108,18 +110,35 @@ export class WebhookIngress {
     logger.info({ listen: this.localUrl, path: this.options.path, tls: https !== null }, 'webhook server listening');
 
     try {
-      await this.options.api.setWebhook({
-        url: this.options.publicUrl,
-        secret_token: this.options.secret,
-        max_connections: this.options.maxConnections,
-        allowed_updates: ALLOWED_UPDATES,
-      });
+      await this.setWebhook(this.options.allowedUpdates ?? ALLOWED_UPDATES);
     } catch (error) {
       await app.close();
       const detail = error instanceof Error ? error.message : String(error);
       throw new HearsayError('HS_ERR_SET_WEBHOOK_FAILED', [this.options.publicUrl, detail], { cause: error });
     }
     logger.info({ url: this.options.publicUrl }, 'webhook set');
+  }
+
+  /**
+   * Asks the service for other update kinds (after a reload whose rules need `chat_member`, or no longer do):
+   * setwebhook again with the same URL and secret. A refusal is logged; the webhook keeps its old kinds.
+   */
+  async changeAllowedUpdates(kinds: readonly string[]): Promise<void> {
+    try {
+      await this.setWebhook(kinds);
+      this.options.logger.info({ allowed_updates: kinds }, 'webhook update kinds changed');
+    } catch (error) {
+      this.options.logger.warn({ allowed_updates: kinds, err: error instanceof Error ? error.message : String(error) }, 'webhook update kinds not changed');
+    }
+  }
+
+  private async setWebhook(kinds: readonly string[]): Promise<void> {
+    await this.options.api.setWebhook({
+      url: this.options.publicUrl,
+      secret_token: this.options.secret,
+      max_connections: this.options.maxConnections,
+      allowed_updates: [...kinds],
+    });
   }
 
   /** From now on every webhook request gets 503 + Retry-After, so the service keeps the update and resends it. */

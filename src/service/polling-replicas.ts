@@ -25,6 +25,8 @@ export interface PollingReplicaParts {
   logger: Logger;
   metrics: ServiceMetrics;
   health: HealthState;
+  /** The update kinds the leader asks for, read before every getupdates (see PollingIngressOptions). */
+  allowedUpdates?: () => readonly string[];
 }
 
 /**
@@ -142,6 +144,7 @@ export class PollingReplicas {
       limit: config.polling.limit,
       deleteWebhook: config.polling.deleteWebhook,
       tokenSource: config.tokenSource,
+      ...(this.parts.allowedUpdates ? { allowedUpdates: this.parts.allowedUpdates } : {}),
       pipeline: {
         // Fetched means stored for any replica to claim: the offset passes an update once it is in Redis.
         handle: async (update: Update) => {

@@ -2,6 +2,8 @@
 // /metrics), in polling mode the poller and, if asked for, the admin server. Either way transport only:
 // updates go to the pipeline.
 import type { BotApi } from '../api/types.js';
+import { updateKindsFor } from '../engine/events.js';
+import type { RuleSet } from '../engine/rule-set.js';
 import { formatListenAddress } from '../config/listen-address.js';
 import type { ServiceConfig } from '../config/types.js';
 import { PollingIngress } from '../ingress/polling.js';
@@ -23,6 +25,8 @@ export interface IngressParts {
   health: HealthState;
   /** The shared Redis store: polling runs as one of several replicas (the lease holder polls). */
   redis?: OpenedRedisStore | null;
+  /** The live rules: they decide which update kinds are asked for. */
+  rules: { readonly current: RuleSet };
 }
 
 /** A started ingress, as the service drives it. */
@@ -35,13 +39,15 @@ export interface StartedIngress {
   stopAccepting(): void;
   /** After the drain: confirms the offset (polling, within `confirmMs`) and closes the servers. */
   close(confirmMs: number): Promise<void>;
+  /** After a reload: asks for the update kinds the new rules need (webhook: setwebhook again when they changed; polling asks on every call). */
+  rulesChanged(): Promise<void>;
 }
 
 export async function startIngress(parts: IngressParts): Promise<StartedIngress> {
   return parts.config.mode === 'webhook' ? startWebhook(parts) : startPolling(parts);
 }
 
-async function startWebhook({ config, api, pipeline, logger, metrics, health }: IngressParts): Promise<StartedIngress> {
+async function startWebhook({ config, api, pipeline, logger, metrics, health, rules }: IngressParts): Promise<StartedIngress> {
   // Fastify is loaded only when a server is needed (webhook mode, or the admin server): less memory.
   const { WebhookIngress } = await import('../ingress/webhook.js');
   const { webhook } = config;
@@ -59,17 +65,26 @@ async function startWebhook({ config, api, pipeline, logger, metrics, health }: 
     maxBodyBytes: webhook.maxBodyBytes,
     maxConnections: webhook.maxConnections,
     connections: webhook.connections,
+    allowedUpdates: updateKindsFor(rules.current),
   });
+  let kinds = updateKindsFor(rules.current).join();
   try {
     await server.start();
   } catch (error) {
     if (isHearsayError(error)) throw error;
     throw new HearsayError('HS_ERR_LISTEN_FAILED', [(error as Error).message], { cause: error });
   }
-  return { serverUrl: server.address, ended: null, stopAccepting: () => server.stopAccepting(), close: () => server.close() };
+  const rulesChanged = async () => {
+    const wanted = updateKindsFor(rules.current);
+    if (wanted.join() === kinds) return;
+    kinds = wanted.join();
+    await server.changeAllowedUpdates(wanted);
+  };
+  return { serverUrl: server.address, ended: null, stopAccepting: () => server.stopAccepting(), close: () => server.close(), rulesChanged };
 }
 
-async function startPolling({ config, api, pipeline, logger, metrics, health, redis }: IngressParts): Promise<StartedIngress> {
+async function startPolling({ config, api, pipeline, logger, metrics, health, redis, rules }: IngressParts): Promise<StartedIngress> {
+  const allowedUpdates = () => updateKindsFor(rules.current);
   let admin: { close(): Promise<void> } | null = null;
   let serverUrl: string | null = null;
   if (config.admin.listen) {
@@ -86,7 +101,7 @@ async function startPolling({ config, api, pipeline, logger, metrics, health, re
   }
   // Replicas' polling (and the Redis client under it) is loaded only on a shared store: a faster start without it.
   const polling: PollingReplicas | PollingIngress = redis
-    ? new (await import('./polling-replicas.js')).PollingReplicas({ config, api, pipeline, ledger: redis.ledger, logger, metrics, health })
+    ? new (await import('./polling-replicas.js')).PollingReplicas({ config, api, pipeline, ledger: redis.ledger, logger, metrics, health, allowedUpdates })
     : new PollingIngress({
         api,
         pipeline,
@@ -96,12 +111,14 @@ async function startPolling({ config, api, pipeline, logger, metrics, health, re
         limit: config.polling.limit,
         deleteWebhook: config.polling.deleteWebhook,
         tokenSource: config.tokenSource,
+        allowedUpdates,
       });
   await polling.start();
   return {
     serverUrl,
     ended: polling instanceof PollingIngress ? polling.done : polling.ended,
     stopAccepting: () => polling.stopAccepting(),
+    rulesChanged: async () => undefined,
     close: async (confirmMs) => {
       try {
         await polling.close(confirmMs);

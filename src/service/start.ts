@@ -119,7 +119,11 @@ export async function startService(config: ServiceConfig, options: StartServiceO
       await requests.close();
       await store.close();
     };
-    const ingress = await startIngress({ config, api, pipeline, logger, metrics, health, redis: store.redis });
+    const ingress = await startIngress({ config, api, pipeline, logger, metrics, health, redis: store.redis, rules });
+    const unwatchKinds = onRuleReload(rules, (problems) => {
+      if (problems.length === 0) void ingress.rulesChanged();
+    });
+    cleanups.push(async () => unwatchKinds());
     intake.onFail(() => ingress.stopAccepting());
     // A shared store: outages on /healthz and in the metrics, and work left in it (an outage, a dead replica) picked up.
     const unwatch = store.redis ? watchSharedStore({ redis: store.redis, pipeline, health, metrics, logger }) : () => undefined;

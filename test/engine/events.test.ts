@@ -53,6 +53,7 @@ describe('toEvent', () => {
       from: ada,
       members: [ada, bob],
       source: 'message',
+      date: 1,
       message: joined,
     });
     const left = { message_id: 10, date: 1, chat: group, from: ada, left_chat_member: bob };
@@ -67,7 +68,15 @@ describe('toEvent', () => {
     const restrictedIn = { status: 'restricted', user: bob, is_member: true, until_date: 0 };
     const restrictedOut = { ...restrictedIn, is_member: false };
     const admin = { status: 'administrator', user: bob, can_be_edited: false };
-    expect(toEvent(change(left, member))).toEqual({ kind: 'member_joined', updateId: 1, chat: group, from: ada, members: [bob], source: 'chat_member' });
+    expect(toEvent(change(left, member))).toEqual({
+      kind: 'member_joined',
+      updateId: 1,
+      chat: group,
+      from: ada,
+      members: [bob],
+      source: 'chat_member',
+      date: 1,
+    });
     expect(toEvent(change(restrictedOut, restrictedIn))?.kind).toBe('member_joined');
     expect(toEvent(change(member, kicked))?.kind).toBe('member_left');
     expect(toEvent(change(restrictedIn, left))?.kind).toBe('member_left');

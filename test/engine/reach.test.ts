@@ -2,7 +2,7 @@
 import type { Message, Update } from '@grammyjs/types';
 import { describe, expect, it } from 'vitest';
 import { decide, type Decision } from '../../src/engine/decide.js';
-import { toEvent, type BotEvent } from '../../src/engine/events.js';
+import { toEvent, updateKindsFor, type BotEvent } from '../../src/engine/events.js';
 import type { RuleSet } from '../../src/engine/rule-set.js';
 import { EMPTY_STATE } from '../../src/engine/state.js';
 import { loadRules } from '../../src/rules/load.js';
@@ -99,6 +99,38 @@ rules:
     expect(sends(run(toEvent(update)!, ruleSet))).toEqual([{ type: 'send_message', chatId: -100, text: 'Goodbye, Ann.' }]);
     const none = await load('rules:\n  - id: f\n    fallback: true\n    reply: "?"\n');
     expect(run(joined([ann]), none)).toEqual({ ruleId: null, actions: [] });
+  });
+
+  it('a join that arrives twice (service message, then chat_member) is greeted once; a later join again', async () => {
+    const ruleSet = await load(RULES);
+    const bob = { id: 6, is_bot: false, first_name: 'Bob' };
+    const memberUpdate = (updateId: number, date: number, from: string, to: string) =>
+      toEvent({
+        update_id: updateId,
+        chat_member: { chat: group, from: bob, date, old_chat_member: { status: from, user: bob }, new_chat_member: { status: to, user: bob } },
+      } as Update)!;
+    let state = EMPTY_STATE;
+    const step = (event: BotEvent) => {
+      const decision = decide(event, ruleSet, state, { botUsername: BOT, random: () => 0 });
+      for (const action of decision.actions) {
+        if (action.type === 'set_state' && action.scope === 'chat') state = { ...state, chat: { ...state.chat, [action.key]: action.value! } };
+      }
+      return sends(decision).map((send) => send.text);
+    };
+    const serviceJoin = toEvent({ update_id: 1, message: { message_id: 30, date: 1000, chat: group, from: bob, new_chat_members: [bob] } } as Update)!;
+    expect(step(serviceJoin)).toEqual(['Welcome to Club, Bob!']);
+    expect(step(memberUpdate(2, 1000, 'left', 'member'))).toEqual([]);
+    expect(step(memberUpdate(3, 1100, 'member', 'left'))).toEqual(['Goodbye, Bob.']);
+    const serviceLeave = toEvent({ update_id: 4, message: { message_id: 31, date: 1100, chat: group, from: bob, left_chat_member: bob } } as Update)!;
+    expect(step(serviceLeave)).toEqual([]);
+    expect(step(memberUpdate(5, 1200, 'left', 'member'))).toEqual(['Welcome to Club, Bob!']);
+    // Without the state, each copy would be answered.
+    expect(sends(run(memberUpdate(6, 1200, 'left', 'member'), ruleSet))).toHaveLength(1);
+  });
+
+  it('the bot asks for chat_member updates only when a rule answers member events', async () => {
+    expect(updateKindsFor(await load(RULES))).toEqual(['message', 'callback_query', 'chat_member']);
+    expect(updateKindsFor(await load('rules:\n  - id: f\n    fallback: true\n    reply: "?"\n'))).toEqual(['message', 'callback_query']);
   });
 
   it('{{args}} is refused in an event rule (there is no command)', async () => {

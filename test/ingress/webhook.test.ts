@@ -91,6 +91,17 @@ describe('WebhookIngress', () => {
     expect(await inbox()).toBe('');
   });
 
+  it('asks for other update kinds with setwebhook again, same URL and secret (rules that answer member events need chat_member)', async () => {
+    const { api, webhook } = await startWebhook(async () => undefined);
+    await webhook.changeAllowedUpdates(['message', 'callback_query', 'chat_member']);
+    expect(api.webhook).toEqual({
+      url: 'https://bot.example.com/hook',
+      secret_token: SECRET,
+      max_connections: 7,
+      allowed_updates: ['message', 'callback_query', 'chat_member'],
+    });
+  });
+
   it('stores an update whose handling outlasts the hold in the inbox, answers 200, and handles it once', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));

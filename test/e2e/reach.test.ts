@@ -1,0 +1,93 @@
+// `hearsay run` (a real child process, polling) against the sandbox, for what reaches more people: replies in
+// the user's client language, a member joining a group greeted once although the bot gets the join twice
+// (the service message and a chat_member update it asked for), and "text @bot" in a group reaching `text:`.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  changeGroupMembership,
+  createBotViaAssistant,
+  createGroup,
+  groupMessages,
+  sendAsUser,
+  sendToGroup,
+  startSandbox,
+  waitForBotReplies,
+  waitForGroupReplies,
+  type StartedSandbox,
+} from '../support/sandbox-harness.js';
+import { startRun, writeRules, type RunProcess } from './run-process.js';
+
+const RULES = `
+languages: { default: en, supported: [en, de] }
+rules:
+  - id: hello
+    text: hi
+    reply: { en: "Hello!", de: "Hallo!" }
+  - id: welcome
+    event: member_joined
+    reply: { en: "Welcome, {{user.first_name}}!", de: "Willkommen, {{user.first_name}}!" }
+  - id: ping
+    text: ping
+    reply: pong
+`;
+
+const ANN = { id: 6201, first_name: 'Ann', language_code: 'en' };
+const JONAS = { id: 6202, first_name: 'Jonas', language_code: 'de-AT' };
+const LEA = { id: 6203, first_name: 'Lea', language_code: 'de' };
+
+describe('hearsay run: languages, member events, mentions', () => {
+  let sandbox: StartedSandbox;
+  let run: RunProcess | undefined;
+  let bot: { token: string; username: string };
+  let groupId: number;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    bot = await createBotViaAssistant(sandbox.baseUrl, { userId: ANN.id, name: 'Reach', username: 'reach_hearsay_bot' });
+    groupId = await createGroup(sandbox.baseUrl, { title: 'Club', members: [ANN], bots: [bot.username] });
+    const rules = await writeRules(RULES);
+    run = startRun({
+      env: {
+        BOT_TOKEN: bot.token,
+        BASE_URL: sandbox.baseUrl,
+        HEARSAY_RULES: rules.dir,
+        HEARSAY_POLLING_TIMEOUT: '1',
+        HEARSAY_DATA_DIR: await mkdtemp(join(tmpdir(), 'hearsay-e2e-reach-')),
+      },
+    });
+    await run.waitForLine(/hearsay is running/);
+  });
+  afterAll(async () => {
+    await run?.stop();
+    await sandbox?.close();
+  });
+
+  it('answers in the language of the user’s client: de and de-AT get German, en English', async () => {
+    for (const [user, expected] of [
+      [LEA, 'Hallo!'],
+      [JONAS, 'Hallo!'],
+      [ANN, 'Hello!'],
+    ] as const) {
+      const sent = await sendAsUser(sandbox.baseUrl, user, bot.username, 'hi');
+      const [reply] = await waitForBotReplies(sandbox.baseUrl, { userId: user.id, bot: bot.username, after: sent.message_id, timeoutMs: 8000 });
+      expect(reply?.text).toBe(expected);
+    }
+  });
+
+  it('greets a member who joins once, in their language, though the join arrives twice; "ping @bot" reaches text: ping', async () => {
+    const joinMessage = await changeGroupMembership(sandbox.baseUrl, LEA, groupId, 'join');
+    const [greeting] = await waitForGroupReplies(sandbox.baseUrl, { userId: ANN.id, chatId: groupId, bot: bot.username, after: joinMessage.message_id });
+    expect(greeting?.text).toBe('Willkommen, Lea!');
+    // The chat's updates are handled in order: once "pong" is there, the chat_member copy of the join was handled too.
+    const ping = await sendToGroup(sandbox.baseUrl, ANN, groupId, `ping @${bot.username}`);
+    await waitForGroupReplies(sandbox.baseUrl, { userId: ANN.id, chatId: groupId, bot: bot.username, after: ping.message_id, timeoutMs: 8000 });
+    const fromBot = (await groupMessages(sandbox.baseUrl, ANN.id, groupId, joinMessage.message_id)).filter((message) => message.from?.is_bot);
+    expect(fromBot.map((message) => message.text)).toEqual(['Willkommen, Lea!', 'pong']);
+    // Both copies of the join were handled before the ping: the service message (greeted) and the chat_member
+    // update (asked for because a rule answers member joins), which answered nothing.
+    const handled = run!.lines.filter((line) => line.includes('"update handled"') && line.includes(`"chat_id":${groupId}`));
+    expect(handled.slice(0, 2).map((line) => (JSON.parse(line) as { rule: string | null }).rule)).toEqual(['welcome', null]);
+  });
+});
