@@ -8,7 +8,8 @@ import { EntityParseError } from '../markup/parsed-text.js';
 import { compileInlineKeyboard, compileReplyKeyboard } from './keyboards.js';
 import type { ParseMode } from './reply.js';
 import type { CompiledRule } from './rule-set.js';
-import { compileTemplate, type Template, type TemplateContext } from './template.js';
+import { allTranslations, compileText, type TextSource } from './languages.js';
+import type { Template, TemplateContext } from './template.js';
 
 /** The longest notification answerCallbackQuery takes, and the longest text a message (or an edit) may have. */
 export const MAX_ANSWER_LENGTH = 200;
@@ -64,24 +65,30 @@ export function compileRuleActions(
     if (rule[key] !== undefined && !isCallback)
       report([key], `\`${key}\` is for button presses, but ${name} answers messages: give it a \`callback:\` trigger, or remove \`${key}\``);
   }
-  const template = (source: string | undefined, key: string): Template | null => {
+  const template = (source: TextSource | undefined, key: string): Template | null => {
     if (source === undefined) return null;
-    const result = compileTemplate(source, context);
-    if (result.ok) return result.template;
-    ok = false;
-    for (const message of result.errors) report([key], `${message} (in the ${key} of ${name})`);
-    return null;
+    const result = compileText(source, context, `the ${key} of ${name}`, {
+      error: (at, message) => report([key, ...at], message),
+      warning: (at, message) => report([key, ...at], message, 'warning'),
+    });
+    if (!result) ok = false;
+    return result ?? null;
   };
+  const longest = (t: Template | null) => Math.max(0, ...(t ? allTranslations(t) : []).filter((x) => x.isStatic).map((x) => x.source.length));
   const answer = template(rule.answer, 'answer');
-  if (answer?.isStatic && answer.source.length > MAX_ANSWER_LENGTH)
-    report(['answer'], `the answer of ${name} is ${answer.source.length} characters; the service shows at most ${MAX_ANSWER_LENGTH}`);
+  if (longest(answer) > MAX_ANSWER_LENGTH)
+    report(['answer'], `the answer of ${name} is ${longest(answer)} characters; the service shows at most ${MAX_ANSWER_LENGTH}`);
   if (rule.alert === true && rule.answer === undefined) report(['alert'], `\`alert\` in ${name} has no \`answer\` to show: add one`, 'warning');
   const edit = template(rule.edit, 'edit');
-  if (edit?.isStatic && edit.source.length > MAX_TEXT_LENGTH)
-    report(['edit'], `the edit of ${name} is ${edit.source.length} characters; the service takes at most ${MAX_TEXT_LENGTH} in one message`);
+  if (longest(edit) > MAX_TEXT_LENGTH)
+    report(['edit'], `the edit of ${name} is ${longest(edit)} characters; the service takes at most ${MAX_TEXT_LENGTH} in one message`);
 
-  const buttons = rule.buttons ? compileInlineKeyboard(rule.buttons, context, name, (path, message) => report(['buttons', ...path], message)) : null;
-  const keyboard = rule.keyboard ? compileReplyKeyboard(rule.keyboard, context, name, (path, message) => report(['keyboard', ...path], message)) : null;
+  const buttons = rule.buttons
+    ? compileInlineKeyboard(rule.buttons, context, name, (path, message, severity) => report(['buttons', ...path], message, severity))
+    : null;
+  const keyboard = rule.keyboard
+    ? compileReplyKeyboard(rule.keyboard, context, name, (path, message, severity) => report(['keyboard', ...path], message, severity))
+    : null;
   if (buttons === undefined || keyboard === undefined) ok = false;
   const hasReply = rule.reply !== undefined;
   if (rule.buttons && rule.keyboard && rule.edit === undefined)

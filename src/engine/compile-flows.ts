@@ -10,7 +10,8 @@ import type { LazyPattern } from './lazy-pattern.js';
 import { choiceKey } from './flows.js';
 import { normalize } from './normalize.js';
 import type { CompiledAccept, CompiledDoneBranch, CompiledFlow, CompiledStep } from './rule-set.js';
-import { compileTemplate, type Template, type TemplateContext } from './template.js';
+import { compileText, type LanguageSettings, type TextSource } from './languages.js';
+import type { Template, TemplateContext } from './template.js';
 import { compileAssignments, compileConditions } from './variables.js';
 
 /** A flow as read from a file, with a way to place its problems. */
@@ -39,27 +40,37 @@ export function flowStartRule(flow: Flow): Rule {
 }
 
 /** Compiles every flow; problems (errors and warnings) are added to `problems`. */
-export function compileFlows(sources: readonly FlowSource[], problems: RuleProblem[], compilePattern: PatternCompiler): Map<string, CompiledFlow> {
+export function compileFlows(
+  sources: readonly FlowSource[],
+  problems: RuleProblem[],
+  compilePattern: PatternCompiler,
+  languages?: LanguageSettings,
+): Map<string, CompiledFlow> {
   const flows = new Map<string, CompiledFlow>();
   for (const source of sources) {
-    const compiled = compileFlow(source, problems, compilePattern);
+    const compiled = compileFlow(source, problems, compilePattern, languages);
     if (compiled) flows.set(compiled.id, compiled);
   }
   return flows;
 }
 
-function compileFlow({ flow, locate }: FlowSource, problems: RuleProblem[], compilePattern: PatternCompiler): CompiledFlow | undefined {
+function compileFlow(
+  { flow, locate }: FlowSource,
+  problems: RuleProblem[],
+  compilePattern: PatternCompiler,
+  languages?: LanguageSettings,
+): CompiledFlow | undefined {
   const name = `flow '${flow.id}'`;
   const report = (path: (string | number)[], message: string, severity: 'error' | 'warning' = 'error') =>
     problems.push(problemAt(locate(path), message, severity));
   const before = problems.filter((p) => p.severity === 'error').length;
   const stepIds = flow.steps.map((s) => s.id);
-  const template = (source: string, path: (string | number)[], context: TemplateContext, where: string): Template | null => {
-    const result = compileTemplate(source, context);
-    if (result.ok) return result.template;
-    for (const message of result.errors) report(path, `${message} (in ${where})`);
-    return null;
-  };
+  // Any of the flow's texts may be given per language.
+  const template = (source: TextSource, path: (string | number)[], context: TemplateContext, where: string): Template | null =>
+    compileText(source, { ...context, ...(languages ? { languages } : {}) }, where, {
+      error: (at, message) => report([...path, ...at], message),
+      warning: (at, message) => report([...path, ...at], message, 'warning'),
+    }) ?? null;
   const flowContext = (answered: readonly string[], extra: Partial<TemplateContext> = {}): TemplateContext => ({
     trigger: 'fallback',
     flow: { id: flow.id, answered, steps: stepIds },
@@ -128,7 +139,7 @@ type Reporter = (path: (string | number)[], message: string) => void;
 function compileCancel(
   flow: Flow,
   report: Reporter,
-  template: (source: string, path: (string | number)[], context: TemplateContext, where: string) => Template | null,
+  template: (source: TextSource, path: (string | number)[], context: TemplateContext, where: string) => Template | null,
   context: TemplateContext,
 ): CompiledFlow['cancel'] {
   const cancel = flow.cancel!;

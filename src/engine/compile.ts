@@ -69,7 +69,12 @@ export function compileRulesCollecting(
     const result = compileRule(rule, order, locate, problems, patterns, known, starts.get(order), settings, synonyms);
     if (result) compiled.push(result);
   }
-  const compiledFlows = compileFlows(flows, problems, (source, caseSensitive, report) => compilePattern(source, caseSensitive, report, patterns, known));
+  const compiledFlows = compileFlows(
+    flows,
+    problems,
+    (source, caseSensitive, report) => compilePattern(source, caseSensitive, report, patterns, known),
+    settings.languages,
+  );
   cache?.replace(patterns);
   if (problems.some((p) => p.severity === 'error')) return { problems };
   const ruleSet: RuleSet = Object.freeze({
@@ -128,7 +133,7 @@ function compileRule(
   const error = (path: (string | number)[], message: string) => problems.push(problemAt(locate(order, path), message));
   const caseSensitive = rule.case_sensitive === true;
   let trigger: CompiledTrigger | undefined;
-  const context: TemplateContext = { trigger: 'fallback' };
+  const context: TemplateContext = { trigger: 'fallback', ...(settings.languages ? { languages: settings.languages } : {}) };
 
   if (rule.command !== undefined) {
     trigger = { kind: 'command', name: rule.command.toLowerCase() };

@@ -5,6 +5,7 @@ import type { InlineKeyboardButton, InlineKeyboardMarkup, KeyboardButton, ReplyK
 import type { InlineKeyboard, ReplyKeyboard } from '../generated/rules-schema.js';
 import { buttonUrlProblem } from '../markup/button-url.js';
 import { render, type RenderValues } from './render.js';
+import { allTranslations, compileText, type TextSource } from './languages.js';
 import { compileTemplate, type Template, type TemplateContext } from './template.js';
 
 /** The service's limits on inline keyboards. */
@@ -35,7 +36,7 @@ export type ReplyKeyboardTemplate =
   | { readonly kind: 'remove' };
 
 /** Reports a problem at a path under the keyboard's key (e.g. [0, 1, 'data']). */
-export type KeyboardProblemSink = (path: readonly (string | number)[], message: string) => void;
+export type KeyboardProblemSink = (path: readonly (string | number)[], message: string, severity?: 'error' | 'warning') => void;
 
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
@@ -47,20 +48,22 @@ export function compileInlineKeyboard(
   report: KeyboardProblemSink,
 ): InlineKeyboardTemplate | undefined {
   let ok = true;
-  const template = (source: string, path: (string | number)[], what: string): Template | undefined => {
-    const result = compileTemplate(source, context);
-    if (result.ok) return result.template;
-    ok = false;
-    for (const message of result.errors) report(path, `${message} (in ${what} of ${name})`);
-    return undefined;
+  const template = (source: TextSource, path: (string | number)[], what: string): Template | undefined => {
+    const result = compileText(source, context, `${what} of ${name}`, {
+      error: (at, message) => report([...path, ...at], message),
+      warning: (at, message) => report([...path, ...at], message, 'warning'),
+    });
+    if (!result) ok = false;
+    return result;
   };
   const count = rows.reduce((n, row) => n + row.length, 0);
   if (count > MAX_BUTTONS) report([], `${name} has ${count} buttons; the service takes at most ${MAX_BUTTONS} on one message`);
   const compiled = rows.map((row, r) =>
     row.map((button, c): ButtonTemplate => {
-      const where = `button ${JSON.stringify(button.text)}`;
+      const where = `button ${JSON.stringify(typeof button.text === 'string' ? button.text : Object.values(button.text)[0])}`;
       const text = template(button.text, [r, c, 'text'], `the text of ${where}`);
-      if (text?.isStatic && button.text.trim() === '') report([r, c, 'text'], `a button of ${name} has only spaces as its text; the service refuses it`);
+      if (text && allTranslations(text).some((t) => t.isStatic && t.source.trim() === ''))
+        report([r, c, 'text'], `a button of ${name} has only spaces as its text; the service refuses it`);
       if (button.data !== undefined) {
         const data = template(button.data, [r, c, 'data'], `the data of ${where}`);
         if (data?.isStatic && bytes(button.data) > MAX_CALLBACK_DATA_BYTES)
@@ -89,15 +92,17 @@ export function compileReplyKeyboard(
   let ok = true;
   const rows = options.rows.map((row, r) =>
     row.map((label, c) => {
-      const result = compileTemplate(label, context);
-      if (!result.ok) {
+      const template = compileText(label, context, `a keyboard button of ${name}`, {
+        error: (at, message) => report([...base, r, c, ...at], message),
+        warning: (at, message) => report([...base, r, c, ...at], message, 'warning'),
+      });
+      if (!template) {
         ok = false;
-        for (const message of result.errors) report([...base, r, c], `${message} (in a keyboard button of ${name})`);
         return undefined!;
       }
-      if (result.template.isStatic && label.trim() === '')
+      if (allTranslations(template).some((t) => t.isStatic && t.source.trim() === ''))
         report([...base, r, c], `a keyboard button of ${name} has only spaces as its text; the service refuses it`);
-      return result.template;
+      return template;
     }),
   );
   if (!ok) return undefined;

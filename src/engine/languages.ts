@@ -67,6 +67,40 @@ export interface LocalizeReport {
   warning(path: (string | number)[], message: string): void;
 }
 
+/** A single text given once, or per language (`{ en: "Yes", de: "Ja" }`). */
+export type TextSource = string | { readonly [language: string]: string | undefined };
+
+/**
+ * Compiles a single text given once or per language into one template: the default language's, carrying
+ * its translations for render to pick from (see {@link compileLocalized} for what is checked). Undefined
+ * when it cannot be compiled (reported).
+ */
+export function compileText(source: TextSource, context: TemplateContext, what: string, report: LocalizeReport): Template | undefined {
+  let broken = false;
+  const texts = compileLocalized(source, context, context.languages, what, {
+    error: (path, message) => {
+      broken = true;
+      report.error(path, message);
+    },
+    warning: report.warning,
+  });
+  const main = texts?.fallback[0];
+  if (broken || !main) return undefined;
+  if (!texts.byLanguage) return main;
+  const byLanguage = new Map([...texts.byLanguage].map(([language, templates]) => [language, templates[0]!]));
+  return Object.freeze({ ...main, localized: Object.freeze({ settings: context.languages!, byLanguage }) });
+}
+
+/** The text in `language`: its translation, else the default language's text. */
+export function translated(template: Template, language: string | undefined): Template {
+  return (language !== undefined && template.localized?.byLanguage.get(language)) || template;
+}
+
+/** Every text of a template: the default language's and each translation (for checks of lengths and markup). */
+export function allTranslations(template: Template): Template[] {
+  return template.localized ? [template, ...[...template.localized.byLanguage.values()].filter((t) => t !== template)] : [template];
+}
+
 /**
  * Compiles a text given once or per language (each a string or a list of alternatives). Per language needs
  * the `languages` block, names only supported languages and must include the default; a supported language

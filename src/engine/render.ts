@@ -3,6 +3,7 @@
 import type { Message } from '@grammyjs/types';
 import type { ParseMode } from './reply.js';
 import { valueIn, type StateValue } from './state.js';
+import { resolveLanguage, translated } from './languages.js';
 import type { Template, TemplateVariable } from './template.js';
 
 export interface RenderValues {
@@ -17,9 +18,17 @@ export interface RenderValues {
   flow?: Readonly<Record<string, StateValue>>;
 }
 
+/**
+ * The template's text for these values, with every placeholder filled and escaped for `parseMode`. A text
+ * given per language is rendered in the language of the user it answers (`message.from`, with their
+ * variables as they are now: a `set` of the language choice applies at once).
+ */
 export function render(template: Template, values: RenderValues, parseMode?: ParseMode): string {
+  const chosen = template.localized
+    ? translated(template, resolveLanguage(template.localized.settings, values.message.from, values.vars?.user ?? {}))
+    : template;
   let out = '';
-  for (const part of template.parts) {
+  for (const part of chosen.parts) {
     out += typeof part === 'string' ? part : escapeFor(valueOf(part, values), parseMode);
   }
   return out;

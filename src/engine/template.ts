@@ -1,6 +1,7 @@
 // Reply templates are compiled once, at load time, into literal parts and variable references, and
 // every placeholder is checked against what the rule's trigger can fill. Rendering never evaluates
 // code or reads object properties by a user-given name: it only switches over this closed set.
+import type { LanguageSettings } from './languages.js';
 
 export type TemplateVariable =
   | { kind: 'user.first_name' | 'user.last_name' | 'user.username' | 'user.id' }
@@ -18,6 +19,11 @@ export interface Template {
   readonly parts: readonly TemplatePart[];
   /** True when the text has no placeholders (its length is then known at check time). */
   readonly isStatic: boolean;
+  /**
+   * For a text given per language: the translations and the languages block that picks one for the user
+   * who is answered (render does). This template itself is the default language's text.
+   */
+  readonly localized?: { readonly settings: LanguageSettings; readonly byLanguage: ReadonlyMap<string, Template> };
 }
 
 export type TriggerKind = 'command' | 'text' | 'pattern' | 'keywords' | 'fallback' | 'callback' | 'event';
@@ -27,6 +33,8 @@ export interface TemplateContext {
   /** For pattern and callback rules: number of capturing groups and the named ones. */
   groupCount?: number;
   groupNames?: ReadonlySet<string>;
+  /** The rule files' `languages` block, for texts given per language. */
+  languages?: LanguageSettings;
   /** Inside a flow: the steps answered by the time this template is rendered, and all of the flow's steps. */
   flow?: { readonly id: string; readonly answered: readonly string[]; readonly steps: readonly string[] };
   /** Rendered with no message at hand (a flow's timeout reply): only variables and flow answers can be filled. */

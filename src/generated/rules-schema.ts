@@ -240,18 +240,16 @@ export const rulesSchema = {
           "$ref": "#/$defs/replyKeyboard"
         },
         "answer": {
-          "description": "For a callback rule: the notification shown to the user who pressed the button (answerCallbackQuery; at most 200 characters; a template). Every press is answered, with an empty answer when the rule has none.",
-          "type": "string",
-          "minLength": 1
+          "description": "For a callback rule: the notification shown to the user who pressed the button (answerCallbackQuery; at most 200 characters; a template). Every press is answered, with an empty answer when the rule has none. Per language: { en: ..., de: ... }.",
+          "$ref": "#/$defs/localizedString"
         },
         "alert": {
           "description": "For a callback rule: show `answer` as a dialog the user must dismiss instead of a passing notification.",
           "type": "boolean"
         },
         "edit": {
-          "description": "For a callback rule: the new text of the message that held the pressed button (a template, with the rule's parse_mode). The message keeps no buttons unless the rule gives `buttons`, which then go on the edited message.",
-          "type": "string",
-          "minLength": 1
+          "description": "For a callback rule: the new text of the message that held the pressed button (a template, with the rule's parse_mode). The message keeps no buttons unless the rule gives `buttons`, which then go on the edited message. Per language: { en: ..., de: ... }.",
+          "$ref": "#/$defs/localizedString"
         },
         "chat_types": {
           "description": "Condition: answer only in these kinds of chat.",
@@ -677,9 +675,8 @@ export const rulesSchema = {
               "pattern": "^[A-Za-z0-9_]{1,32}$"
             },
             "reply": {
-              "description": "Sent when the flow is cancelled.",
-              "type": "string",
-              "minLength": 1
+              "description": "Sent when the flow is cancelled. Per language: { en: ..., de: ... }.",
+              "$ref": "#/$defs/localizedString"
             }
           }
         },
@@ -699,9 +696,8 @@ export const rulesSchema = {
               "pattern": "^[0-9]{1,7}(s|m|h|d)$"
             },
             "reply": {
-              "description": "Sent when the flow times out.",
-              "type": "string",
-              "minLength": 1
+              "description": "Sent when the flow times out. Per language: { en: ..., de: ... }.",
+              "$ref": "#/$defs/localizedString"
             }
           }
         },
@@ -739,17 +735,15 @@ export const rulesSchema = {
           "pattern": "^[A-Za-z_][A-Za-z0-9_]{0,63}$"
         },
         "ask": {
-          "description": "The question (a template: {{flow.x}} of earlier steps, {{var.user.x}}, {{user.first_name}} ...).",
-          "type": "string",
-          "minLength": 1
+          "description": "The question (a template: {{flow.x}} of earlier steps, {{var.user.x}}, {{user.first_name}} ...). Per language: { en: ..., de: ... }.",
+          "$ref": "#/$defs/localizedString"
         },
         "accept": {
           "$ref": "#/$defs/accept"
         },
         "retry": {
-          "description": "Sent when an answer is not accepted; the step stays. Default: the question again.",
-          "type": "string",
-          "minLength": 1
+          "description": "Sent when an answer is not accepted; the step stays. Default: the question again. Per language: { en: ..., de: ... }.",
+          "$ref": "#/$defs/localizedString"
         },
         "buttons": {
           "description": "How a `choice` step shows its options: `inline` (buttons under the question, the default), `keyboard` (a reply keyboard) or `none`. A press counts as choosing the option.",
@@ -842,9 +836,8 @@ export const rulesSchema = {
           "$ref": "#/$defs/assignments"
         },
         "reply": {
-          "description": "Sent when the flow ends here (a template; {{flow.STEP}} for any step).",
-          "type": "string",
-          "minLength": 1
+          "description": "Sent when the flow ends here (a template; {{flow.STEP}} for any step). Per language: { en: ..., de: ... }.",
+          "$ref": "#/$defs/localizedString"
         }
       }
     },
@@ -882,9 +875,8 @@ export const rulesSchema = {
       ],
       "properties": {
         "text": {
-          "description": "The button's label (a template).",
-          "type": "string",
-          "minLength": 1
+          "description": "The button's label (a template). Per language: { en: ..., de: ... }.",
+          "$ref": "#/$defs/localizedString"
         },
         "data": {
           "description": "The callback data sent to the bot when the button is pressed: 1 to 64 bytes (a template); a `callback` rule answers it.",
@@ -944,8 +936,7 @@ export const rulesSchema = {
         "type": "array",
         "minItems": 1,
         "items": {
-          "type": "string",
-          "minLength": 1
+          "$ref": "#/$defs/localizedString"
         }
       }
     },
@@ -1029,6 +1020,27 @@ export const rulesSchema = {
           }
         }
       ]
+    },
+    "localizedString": {
+      "title": "LocalizedString",
+      "description": "A text for everyone, or one per language: { en: \"Yes\", de: \"Ja\" } (see languages). A supported language left out gets the default language's text (check warns).",
+      "anyOf": [
+        {
+          "type": "string",
+          "minLength": 1
+        },
+        {
+          "type": "object",
+          "minProperties": 1,
+          "additionalProperties": false,
+          "patternProperties": {
+            "^[a-z]{2,3}$": {
+              "type": "string",
+              "minLength": 1
+            }
+          }
+        }
+      ]
     }
   }
 } as const;
@@ -1100,6 +1112,18 @@ export type InlineButton1 =
       [k: string]: unknown | undefined;
     };
 /**
+ * The button's label (a template). Per language: { en: ..., de: ... }.
+ */
+export type LocalizedString =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
  * A keyboard shown instead of the user's letter keys: rows of button labels (pressing one sends its label as a message); shown once and fitted to the buttons unless `one_time`/`resize` say otherwise. `remove` takes a keyboard away.
  */
 export type ReplyKeyboard =
@@ -1123,7 +1147,43 @@ export type ReplyKeyboard =
 /**
  * @minItems 1
  */
-export type KeyboardRows = [[string, ...string[]], ...[string, ...string[]][]];
+export type KeyboardRows = [[LocalizedString1, ...LocalizedString1[]], ...[LocalizedString1, ...LocalizedString1[]][]];
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString1 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString2 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString3 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
 export type ChatType = "private" | "group" | "supergroup" | "channel";
 /**
  * Send the reply as HTML or MarkdownV2; inserted values are escaped. Default: plain text.
@@ -1283,11 +1343,44 @@ export type FlowCancel = {
    * A command name without the slash.
    */
   command?: string;
-  /**
-   * Sent when the flow is cancelled.
-   */
-  reply: string;
+  reply: LocalizedString4;
 };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString4 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString5 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString6 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
 /**
  * What answers the step: a pattern, a number or a choice. Without `accept` any text is taken (a command is not).
  */
@@ -1301,6 +1394,30 @@ export type Accept1 =
     }
   | {
       [k: string]: unknown | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString7 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString8 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
     };
 
 export interface Rule2 {
@@ -1345,18 +1462,12 @@ export interface Rule2 {
   reply?: Reply;
   buttons?: InlineKeyboard;
   keyboard?: ReplyKeyboard;
-  /**
-   * For a callback rule: the notification shown to the user who pressed the button (answerCallbackQuery; at most 200 characters; a template). Every press is answered, with an empty answer when the rule has none.
-   */
-  answer?: string;
+  answer?: LocalizedString2;
   /**
    * For a callback rule: show `answer` as a dialog the user must dismiss instead of a passing notification.
    */
   alert?: boolean;
-  /**
-   * For a callback rule: the new text of the message that held the pressed button (a template, with the rule's parse_mode). The message keeps no buttons unless the rule gives `buttons`, which then go on the edited message.
-   */
-  edit?: string;
+  edit?: LocalizedString3;
   /**
    * Condition: answer only in these kinds of chat.
    *
@@ -1431,10 +1542,7 @@ export interface Rule2 {
   fuzzy?: "auto" | "off";
 }
 export interface InlineButton2 {
-  /**
-   * The button's label (a template).
-   */
-  text: string;
+  text: LocalizedString;
   /**
    * The callback data sent to the bot when the button is pressed: 1 to 64 bytes (a template); a `callback` rule answers it.
    */
@@ -1488,10 +1596,7 @@ export interface FlowTimeout {
    * A duration: a number and a unit, s, m, h or d (e.g. 90s, 15m, 2h, 1d); at most 30 days.
    */
   after: string;
-  /**
-   * Sent when the flow times out.
-   */
-  reply: string;
+  reply: LocalizedString5;
 }
 /**
  * One question: `ask` is sent, the user's answer is checked with `accept` and kept as {{flow.ID}}.
@@ -1501,15 +1606,9 @@ export interface FlowStep {
    * The step's name; its answer is {{flow.ID}} in later steps and in done.
    */
   id: string;
-  /**
-   * The question (a template: {{flow.x}} of earlier steps, {{var.user.x}}, {{user.first_name}} ...).
-   */
-  ask: string;
+  ask: LocalizedString6;
   accept?: Accept;
-  /**
-   * Sent when an answer is not accepted; the step stays. Default: the question again.
-   */
-  retry?: string;
+  retry?: LocalizedString7;
   /**
    * How a `choice` step shows its options: `inline` (buttons under the question, the default), `keyboard` (a reply keyboard) or `none`. A press counts as choosing the option.
    */
@@ -1547,10 +1646,7 @@ export interface AcceptChoice {
 export interface DoneBranch {
   when?: Conditions;
   set?: Assignments;
-  /**
-   * Sent when the flow ends here (a template; {{flow.STEP}} for any step).
-   */
-  reply?: string;
+  reply?: LocalizedString8;
 }
 /**
  * The languages the bot answers in (declare once, in any file): a user gets their stored choice (the user variable `language` by default), else their client's language (de-AT counts as de), else the default.

@@ -1,9 +1,10 @@
 // Replies by the user's language, through rule files as an operator writes them: the languages block, the
 // user's choice (a variable) over their client's language_code (region stripped) over the default, texts and
 // keywords per language, `lang` on a rule, and what check says about missing or stray translations.
-import type { Message } from '@grammyjs/types';
+import type { Message, Update } from '@grammyjs/types';
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/engine/decide.js';
+import { toEvent } from '../../src/engine/events.js';
 import type { RuleSet } from '../../src/engine/rule-set.js';
 import { EMPTY_STATE, type ConversationState } from '../../src/engine/state.js';
 import { loadRules } from '../../src/rules/load.js';
@@ -95,6 +96,105 @@ describe('languages', () => {
     ]);
     const undeclared = await load('rules:\n  - id: hi\n    text: hi\n    reply: { en: Hello }\n');
     expect(undeclared.problems[0]).toContain("the reply of rule 'hi' is given per language, but no file declares the languages");
+  });
+
+  it('every text may be given per language: buttons, keyboard labels, a press answer and edit, a flow question, retry and cancel', async () => {
+    const { ruleSet, problems } = await load(`
+languages: { default: en, supported: [en, de] }
+rules:
+  - id: menu
+    command: menu
+    reply: { en: "Menu", de: "Menü" }
+    buttons: [[{ text: { en: "Opening hours", de: "Öffnungszeiten" }, data: hours }]]
+  - id: language
+    command: language
+    reply: { en: "Your language?", de: "Ihre Sprache?" }
+    keyboard: [[{ en: "German", de: "Deutsch" }, "English"]]
+  - id: hours
+    callback: hours
+    answer: { en: "Open 9 to 5", de: "Geöffnet 9 bis 17 Uhr" }
+    edit: { en: "Hours: 9 to 5", de: "Zeiten: 9 bis 17 Uhr" }
+  - id: choose-de
+    callback: lang-de
+    set: { user.language: de }
+    answer: { en: "English it stays", de: "Jetzt auf Deutsch" }
+flows:
+  - id: order
+    start: { command: order }
+    cancel: { keywords: [stop], reply: { en: "Cancelled.", de: "Abgebrochen." } }
+    steps:
+      - id: count
+        ask: { en: "How many?", de: "Wie viele?" }
+        accept: { number: { min: 1, max: 9 } }
+        retry: { en: "A number from 1 to 9, please.", de: "Bitte eine Zahl von 1 bis 9." }
+    done:
+      - reply: { en: "Ordered {{flow.count}}.", de: "{{flow.count}} bestellt." }
+`);
+    expect(problems).toEqual([]);
+    const command = (text: string, languageCode: string, state: ConversationState = EMPTY_STATE) => {
+      const msg = message(text, { entities: [{ type: 'bot_command', offset: 0, length: text.length }] });
+      return decide(messageEvent({ ...msg, from: { ...msg.from!, language_code: languageCode } } as Message), ruleSet!, state, { botUsername: 'b' });
+    };
+    const sent = (decision: ReturnType<typeof decide>) => decision.actions.find((a) => a.type === 'send_message');
+    expect(sent(command('/menu', 'de'))).toMatchObject({
+      text: 'Menü',
+      replyMarkup: { inline_keyboard: [[{ text: 'Öffnungszeiten', callback_data: 'hours' }]] },
+    });
+    expect(sent(command('/menu', 'en'))).toMatchObject({
+      text: 'Menu',
+      replyMarkup: { inline_keyboard: [[{ text: 'Opening hours', callback_data: 'hours' }]] },
+    });
+    expect(sent(command('/language', 'de'))).toMatchObject({ replyMarkup: { keyboard: [[{ text: 'Deutsch' }, { text: 'English' }]] } });
+
+    const press = (data: string, languageCode: string, state: ConversationState = EMPTY_STATE) => {
+      const msg = message('Menu');
+      const from = { ...msg.from!, language_code: languageCode };
+      const event = toEvent({
+        update_id: 9,
+        callback_query: { id: 'q1', from, chat_instance: 'c', data, message: { ...msg, date: 1, from: { id: 1, is_bot: true, first_name: 'B' } } },
+      } as Update)!;
+      return decide(event, ruleSet!, state, { botUsername: 'b' });
+    };
+    expect(press('hours', 'de').actions).toEqual([
+      { type: 'answer_callback', callbackQueryId: 'q1', text: 'Geöffnet 9 bis 17 Uhr' },
+      expect.objectContaining({ type: 'edit_message_text', text: 'Zeiten: 9 bis 17 Uhr' }),
+    ]);
+    expect(press('hours', 'en').actions[0]).toMatchObject({ text: 'Open 9 to 5' });
+    // A press that stores the choice: the choice wins over the client's language at once, and afterwards.
+    expect(press('lang-de', 'en').actions).toEqual([
+      { type: 'set_state', scope: 'user', key: 'language', value: 'de' },
+      { type: 'answer_callback', callbackQueryId: 'q1', text: 'Jetzt auf Deutsch' },
+    ]);
+    expect(press('hours', 'en', { ...EMPTY_STATE, user: { language: 'de' } }).actions[0]).toMatchObject({ text: 'Geöffnet 9 bis 17 Uhr' });
+
+    expect(sent(command('/order', 'de'))).toMatchObject({ text: 'Wie viele?' });
+    const inFlow = (text: string, languageCode: string) => {
+      const started = command('/order', languageCode);
+      const flow = started.actions.find((a) => a.type === 'set_flow');
+      const state = { ...EMPTY_STATE, flow: flow && flow.type === 'set_flow' ? flow.flow : null };
+      return texts(ruleSet!, text, languageCode, state);
+    };
+    expect(inFlow('zwölf', 'de')).toEqual(['Bitte eine Zahl von 1 bis 9.']);
+    expect(inFlow('twelve', 'en')).toEqual(['A number from 1 to 9, please.']);
+    expect(inFlow('stop', 'de')).toEqual(['Abgebrochen.']);
+    expect(inFlow('3', 'de')).toEqual(['3 bestellt.']);
+  });
+
+  it('a text per language that leaves out a supported language falls back to the default, with a warning at its position', async () => {
+    const { ruleSet, problems } = await load(`
+languages: { default: en, supported: [en, de] }
+rules:
+  - id: menu
+    command: menu
+    reply: "Menu"
+    buttons: [[{ text: { en: "Help" }, url: "https://example.com/help" }]]
+`);
+    expect(problems).toEqual([
+      "bot.yaml:7:24: warning: the text of button \"Help\" of rule 'menu' has no 'de' translation: users of that language get the 'en' text",
+    ]);
+    const msg = message('/menu', { entities: [{ type: 'bot_command', offset: 0, length: 5 }] });
+    const decision = decide(messageEvent({ ...msg, from: { ...msg.from!, language_code: 'de' } } as Message), ruleSet!, EMPTY_STATE, { botUsername: 'b' });
+    expect(decision.actions[0]).toMatchObject({ replyMarkup: { inline_keyboard: [[{ text: 'Help' }]] } });
   });
 
   it('languages is declared once: a second file declaring it is an error naming the first', async () => {
