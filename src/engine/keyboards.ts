@@ -6,7 +6,7 @@ import type { InlineKeyboard, ReplyKeyboard } from '../generated/rules-schema.js
 import { buttonUrlProblem } from '../markup/button-url.js';
 import { render, type RenderValues } from './render.js';
 import { allTranslations, compileText, type TextSource } from './languages.js';
-import { compileTemplate, type Template, type TemplateContext } from './template.js';
+import type { Template, TemplateContext } from './template.js';
 
 /** The service's limits on inline keyboards. */
 export const MAX_CALLBACK_DATA_BYTES = 64;
