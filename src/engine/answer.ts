@@ -61,7 +61,8 @@ export function ruleReplies(
   const last = rule.messages.length - 1;
   return rule.messages.map((item, i) => {
     const text = render(pickTemplate(templatesFor(item.texts, language), context.random ?? Math.random), values, item.parseMode);
-    return sendMessage(chatId, text, item, triggerId, i === last ? ruleMarkup(rule, values) : undefined);
+    const own = (item.keyboard ?? item.buttons) ? ruleMarkup(item, values) : undefined;
+    return sendMessage(chatId, text, item, triggerId, own ?? (i === last ? ruleMarkup(rule, values) : undefined));
   });
 }
 
@@ -82,7 +83,10 @@ export function ruleReply(
   return sendMessage(chatId, text, rule, triggerId, ruleMarkup(rule, values));
 }
 
-function ruleMarkup(rule: CompiledRule, values: RenderValues): SendMessageAction['replyMarkup'] {
+function ruleMarkup(
+  rule: Pick<CompiledRule, 'keyboard' | 'buttons'> & { edit?: CompiledRule['edit'] },
+  values: RenderValues,
+): SendMessageAction['replyMarkup'] {
   if (rule.keyboard) return renderReplyKeyboard(rule.keyboard, values);
   return rule.buttons && !rule.edit ? renderInlineKeyboard(rule.buttons, values) : undefined;
 }

@@ -90,7 +90,7 @@ export function compileRuleActions(
     ? compileReplyKeyboard(rule.keyboard, context, name, (path, message, severity) => report(['keyboard', ...path], message, severity))
     : null;
   if (buttons === undefined || keyboard === undefined) ok = false;
-  const hasReply = rule.reply !== undefined;
+  const hasReply = rule.reply !== undefined || rule.messages !== undefined;
   if (rule.buttons && rule.keyboard && rule.edit === undefined)
     report(
       ['keyboard'],

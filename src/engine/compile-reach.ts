@@ -2,6 +2,7 @@
 // language, or a `messages` sequence (each message with its own options), and keywords given per language.
 import type { Rule } from '../generated/rules-schema.js';
 import { compileLocalized, isPerLanguage, type LanguageSettings, type LocalizedTemplates } from './languages.js';
+import { compileInlineKeyboard, compileReplyKeyboard, type KeyboardProblemSink } from './keyboards.js';
 import type { CompiledMessage } from './rule-set.js';
 import type { Template, TemplateContext } from './template.js';
 
@@ -35,10 +36,20 @@ export function compileRuleTexts(rule: Rule, context: TemplateContext, languages
       const item = typeof entry === 'string' ? { reply: entry } : entry;
       const base = typeof entry === 'string' ? ['messages', i] : ['messages', i, 'reply'];
       const texts = localized(item.reply, base, context, languages, `message ${i + 1} of ${name}`, report);
-      if (!texts) continue;
+      const at =
+        (key: string): KeyboardProblemSink =>
+        (path, message, severity) =>
+          report(['messages', i, key, ...path], message, severity);
+      const buttons = 'buttons' in item && item.buttons ? compileInlineKeyboard(item.buttons, context, `message ${i + 1} of ${name}`, at('buttons')) : null;
+      const keyboard = 'keyboard' in item && item.keyboard ? compileReplyKeyboard(item.keyboard, context, `message ${i + 1} of ${name}`, at('keyboard')) : null;
+      if ('buttons' in item && item.buttons && 'keyboard' in item && item.keyboard)
+        report(['messages', i, 'keyboard'], `message ${i + 1} of ${name} has both \`buttons\` and \`keyboard\`, but a message carries one of them: keep one`);
+      if (!texts || buttons === undefined || keyboard === undefined) continue;
       messages.push(
         Object.freeze({
           texts,
+          buttons,
+          keyboard,
           ...(item.parse_mode ? { parseMode: item.parse_mode } : {}),
           replyToMessage: item.reply_to_message === true,
           disableNotification: item.disable_notification === true,

@@ -22,6 +22,9 @@ export type CompiledTrigger =
 /** One message of a rule's `messages` sequence, with its own options. */
 export interface CompiledMessage {
   readonly texts: LocalizedTemplates;
+  /** This message's own inline buttons or reply keyboard; null when it has none. */
+  readonly buttons: InlineKeyboardTemplate | null;
+  readonly keyboard: ReplyKeyboardTemplate | null;
   readonly parseMode?: ParseMode;
   readonly replyToMessage: boolean;
   readonly disableNotification: boolean;

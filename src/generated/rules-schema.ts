@@ -985,7 +985,7 @@ export const rulesSchema = {
     },
     "message": {
       "title": "Message",
-      "description": "One message of a sequence: its text (a string, alternatives, or per language) and its own options.",
+      "description": "One message of a sequence: its text (a string, alternatives, or per language) and its own options (parse_mode, reply_to_message, disable_notification, buttons or keyboard).",
       "anyOf": [
         {
           "type": "string",
@@ -1016,6 +1016,14 @@ export const rulesSchema = {
             "disable_notification": {
               "description": "Send the answer silently.",
               "type": "boolean"
+            },
+            "buttons": {
+              "description": "Inline buttons under this message (see the rule's buttons).",
+              "$ref": "#/$defs/inlineKeyboard"
+            },
+            "keyboard": {
+              "description": "A reply keyboard (or `remove`) sent with this message (see the rule's keyboard).",
+              "$ref": "#/$defs/replyKeyboard"
             }
           }
         }
@@ -1243,7 +1251,7 @@ export type Assignment =
       unset: true;
     };
 /**
- * One message of a sequence: its text (a string, alternatives, or per language) and its own options.
+ * One message of a sequence: its text (a string, alternatives, or per language) and its own options (parse_mode, reply_to_message, disable_notification, buttons or keyboard).
  */
 export type Message =
   | string
@@ -1258,6 +1266,8 @@ export type Message =
        * Send the answer silently.
        */
       disable_notification?: boolean;
+      buttons?: InlineKeyboard1;
+      keyboard?: ReplyKeyboard1;
     };
 /**
  * A text (or a list of alternatives) for everyone, or one per language: { en: "Hello", de: "Hallo" }. A supported language left out gets the default language's text (check warns).
@@ -1271,6 +1281,33 @@ export type LocalizedText =
  * Send the reply as HTML or MarkdownV2; inserted values are escaped. Default: plain text.
  */
 export type ParseMode1 = "HTML" | "MarkdownV2";
+/**
+ * Buttons under the message: a list of rows, each a list of buttons. A button has a `text` and either `data` (sent back on a press, for a `callback` rule) or `url` (opens a link). At most 100 buttons.
+ *
+ * @minItems 1
+ */
+export type InlineKeyboard1 = [[InlineButton, ...InlineButton[]], ...[InlineButton, ...InlineButton[]][]];
+/**
+ * A keyboard shown instead of the user's letter keys: rows of button labels (pressing one sends its label as a message); shown once and fitted to the buttons unless `one_time`/`resize` say otherwise. `remove` takes a keyboard away.
+ */
+export type ReplyKeyboard1 =
+  | "remove"
+  | KeyboardRows
+  | {
+      rows: KeyboardRows;
+      /**
+       * Hide the keyboard after one press (default true).
+       */
+      one_time?: boolean;
+      /**
+       * Fit the keyboard's height to its buttons (default true).
+       */
+      resize?: boolean;
+      /**
+       * Shown in the empty input field while the keyboard is up (1 to 64 characters).
+       */
+      placeholder?: string;
+    };
 /**
  * A language by its ISO 639-1 code (two or three lowercase letters), as Telegram's language_code starts: en, de, fr.
  */

@@ -53,6 +53,39 @@ rules:
     expect(sends(run(messageEvent(message('roll')), ruleSet, () => 0.9)).map((s) => s.type === 'send_message' && s.text)).toEqual(['two']);
   });
 
+  it("each message of a sequence carries its own buttons or keyboard; the rule's own go on the last message", async () => {
+    const ruleSet = await load(`
+rules:
+  - id: tour
+    command: tour
+    messages:
+      - reply: "Pick a topic"
+        buttons: [[{ text: "Prices", data: prices }]]
+      - reply: "Or answer with a word"
+        keyboard: [["yes", "no"]]
+      - "That is all."
+  - id: closing
+    command: close
+    messages: ["One", "Two"]
+    keyboard: remove
+`);
+    const command = (text: string) => messageEvent(message(text, { entities: [{ type: 'bot_command', offset: 0, length: text.length }] }));
+    expect(sends(run(command('/tour'), ruleSet))).toEqual([
+      { type: 'send_message', chatId: 42, text: 'Pick a topic', replyMarkup: { inline_keyboard: [[{ text: 'Prices', callback_data: 'prices' }]] } },
+      {
+        type: 'send_message',
+        chatId: 42,
+        text: 'Or answer with a word',
+        replyMarkup: { keyboard: [[{ text: 'yes' }, { text: 'no' }]], one_time_keyboard: true, resize_keyboard: true },
+      },
+      { type: 'send_message', chatId: 42, text: 'That is all.' },
+    ]);
+    expect(sends(run(command('/close'), ruleSet))).toEqual([
+      { type: 'send_message', chatId: 42, text: 'One' },
+      { type: 'send_message', chatId: 42, text: 'Two', replyMarkup: { remove_keyboard: true } },
+    ]);
+  });
+
   it('reply and messages together is an error with its position', async () => {
     await expect(load('rules:\n  - id: both\n    text: x\n    reply: a\n    messages: [b, c]\n')).rejects.toThrow(
       "bot.yaml:5:15: rule 'both' has both reply and messages: give one (messages sends each of its entries in order)",
