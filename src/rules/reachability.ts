@@ -1,7 +1,7 @@
 // Check-time warnings about order: rules that can never fire because an earlier rule with the same
 // trigger always answers first, and `examples:` that do not reach their own rule.
 import type { Chat, Message } from '@grammyjs/types';
-import { matchMessage } from '../engine/match.js';
+import { matchTolerant } from '../engine/reach.js';
 import type { CompiledRule, RuleSet } from '../engine/rule-set.js';
 import { problemAt, type RuleLocator, type RuleProblem } from '../diagnostics/problem.js';
 
@@ -86,8 +86,8 @@ function exampleWarnings(ruleSet: RuleSet, locate: RuleLocator): RuleProblem[] {
     if (rule.trigger.kind === 'callback') continue;
     for (const [i, example] of rule.examples.entries()) {
       const target = /^\/\w+@(\w+)/.exec(example)?.[1] ?? 'example_bot';
-      // Judged as if this rule's `when` held and no other rule's did: an example shows the rule can answer.
-      const result = matchMessage(exampleMessage(rule, example), ruleSet, target, (other) => other === rule);
+      // Judged as if this rule's `when` held and no other rule's did (typos tolerated as at run time): an example shows the rule can answer.
+      const result = matchTolerant(exampleMessage(rule, example), ruleSet, target, (other) => other === rule);
       if (result?.rule === rule) continue;
       const quoted = JSON.stringify(example);
       const why = !result

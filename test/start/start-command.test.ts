@@ -114,7 +114,7 @@ describe('hearsay start without a token', () => {
     expect(demo.output()).not.toContain(token);
   });
 
-  it('answers with the built-in demo rules where there is no rules/ folder, and says so', async () => {
+  it('answers with the built-in demo rules where there is no rules/ folder (in German to a German app), and says so', async () => {
     const empty = await mkdtemp(join(tmpdir(), 'hearsay-start-empty-'));
     try {
       demo = spawnStart(['--port', '0', '--log-format', 'json', '--polling-timeout', '1'], { env: tokenFreeEnv(), cwd: empty });
@@ -128,6 +128,10 @@ describe('hearsay start without a token', () => {
       const sent = await sendAsUser(baseUrl, { id: 503, first_name: 'Di' }, 'hearsay_demo_bot', '/start');
       const [welcome] = await waitForBotReplies(baseUrl, { userId: 503, bot: 'hearsay_demo_bot', after: sent.message_id });
       expect(welcome?.text).toBe('Welcome to the Corner Shop desk, Di! I can track orders and answer questions. Try /help.');
+      // A user whose app is in German gets the demo bot's German welcome.
+      const german = await sendAsUser(baseUrl, { id: 504, first_name: 'Lea', language_code: 'de' }, 'hearsay_demo_bot', '/start');
+      const [willkommen] = await waitForBotReplies(baseUrl, { userId: 504, bot: 'hearsay_demo_bot', after: german.message_id });
+      expect(willkommen?.text).toBe('Willkommen am Schalter des Corner Shop, Lea! Ich verfolge Bestellungen und beantworte Fragen. Probieren Sie /help.');
       expect(await stopWithSigterm(demo)).toBe(0);
       // The temporary copy of the built-in rules goes with the demo.
       expect(existsSync(String(said.rules))).toBe(false);
