@@ -1,7 +1,7 @@
 // An in-memory stand-in for the Bot API methods a bot under test calls (sendMessage, editMessageText,
 // answerCallbackQuery): it records every call as an output, in order, and keeps each chat's messages with
-// their keyboards so that a test can press a button the bot showed. No network; message ids are numbered
-// per chat as the service does, shared with the users' messages.
+// their keyboards (and the rule that sent each, for coverage) so that a test can press a button the bot showed.
+// No network; message ids are numbered per chat as the service does, shared with the users' messages.
 import type { InlineKeyboardMarkup, Message, ReplyKeyboardMarkup } from '@grammyjs/types';
 import type { ReplyMarkup } from '../engine/actions.js';
 
@@ -24,6 +24,16 @@ export interface ChatMessage {
   readonly fromBot: boolean;
   text: string;
   markup?: ReplyMarkup;
+  /** The rule whose decision sent the message, or last edited it (and so put its buttons there), for coverage. */
+  sentBy?: string | null;
+}
+
+/** An inline button found in a chat, with its place in its message's keyboard. */
+export interface FoundButton {
+  readonly message: ChatMessage;
+  readonly data?: string;
+  readonly row: number;
+  readonly column: number;
 }
 
 export interface SendParams {
@@ -58,6 +68,7 @@ export class BotApiDouble {
   readonly outputs: RecordedOutput[] = [];
   private readonly chats = new Map<number, ChatMessage[]>();
   private readonly lastIds = new Map<number, number>();
+  private deciding: string | null = null;
 
   constructor(
     private readonly bot: { readonly id: number; readonly username: string; readonly first_name: string },
@@ -69,6 +80,11 @@ export class BotApiDouble {
     const id = (this.lastIds.get(chatId) ?? 0) + 1;
     this.lastIds.set(chatId, id);
     return id;
+  }
+
+  /** Names the rule whose decision the next calls perform (null: none matched), so each message knows who sent it. */
+  attributeTo(ruleId: string | null): void {
+    this.deciding = ruleId;
   }
 
   /** Remembers a user's message, so the bot can reply to it and the chat's history stays in order. */
@@ -97,7 +113,7 @@ export class BotApiDouble {
       ...(replyTo ? { reply_to_message: replyTo.message } : {}),
       ...(params.reply_markup && 'inline_keyboard' in params.reply_markup ? { reply_markup: params.reply_markup } : {}),
     } as Message.TextMessage;
-    known.push({ message, fromBot: true, text: params.text, ...(params.reply_markup ? { markup: params.reply_markup } : {}) });
+    known.push({ message, fromBot: true, text: params.text, sentBy: this.deciding, ...(params.reply_markup ? { markup: params.reply_markup } : {}) });
     this.outputs.push({
       kind: 'message',
       chatId,
@@ -114,6 +130,7 @@ export class BotApiDouble {
     const target = this.history(chatId).find((m) => m.message.message_id === params.message_id);
     if (!target || !target.fromBot) throw new BotApiDoubleError(`Bad Request: message to edit not found (chat ${chatId}, message ${params.message_id})`);
     target.text = params.text;
+    target.sentBy = this.deciding;
     if (params.reply_markup) target.markup = params.reply_markup;
     else if (target.markup && 'inline_keyboard' in target.markup) delete target.markup;
     this.outputs.push({
@@ -136,13 +153,15 @@ export class BotApiDouble {
     return true;
   }
 
-  /** The newest of the bot's messages in the chat with an inline button matching, and that button's callback data. */
-  findInlineButton(chatId: number, by: 'text' | 'data', value: string): { message: ChatMessage; data?: string } | undefined {
+  /** The newest of the bot's messages in the chat with an inline button matching, that button's callback data and place. */
+  findInlineButton(chatId: number, by: 'text' | 'data', value: string): FoundButton | undefined {
     for (const entry of [...this.history(chatId)].reverse()) {
       if (!entry.fromBot || !entry.markup || !('inline_keyboard' in entry.markup)) continue;
-      for (const button of entry.markup.inline_keyboard.flat()) {
-        const data = 'callback_data' in button ? button.callback_data : undefined;
-        if ((by === 'text' ? button.text : data) === value) return { message: entry, ...(data !== undefined ? { data } : {}) };
+      for (const [row, buttons] of entry.markup.inline_keyboard.entries()) {
+        for (const [column, button] of buttons.entries()) {
+          const data = 'callback_data' in button ? button.callback_data : undefined;
+          if ((by === 'text' ? button.text : data) === value) return { message: entry, row, column, ...(data !== undefined ? { data } : {}) };
+        }
       }
     }
     return undefined;

@@ -5,7 +5,7 @@
 import type { Chat, ForceReply, Message, Update, User } from '@grammyjs/types';
 import { withDetectedEntities } from '../markup/auto-entities.js';
 import { visibleToBot } from '../sandbox/group-chat.js';
-import type { BotApiDouble } from './bot-api-double.js';
+import type { BotApiDouble, FoundButton } from './bot-api-double.js';
 import type { TestChat, TestUser } from './model.js';
 
 /** The bot's own identity in the updates (its id never collides with test users' default ids). */
@@ -51,14 +51,14 @@ export class ChatWorld {
   }
 
   /** A press of a button the bot showed in this chat: an inline button (a callback query), else a reply-keyboard button (its text is sent). */
-  press(user: TestUser, chat: TestChat, by: 'text' | 'data', value: string): StepUpdate & { callbackQueryId?: string } {
+  press(user: TestUser, chat: TestChat, by: 'text' | 'data', value: string): StepUpdate & { callbackQueryId?: string; pressed?: FoundButton } {
     const chatId = this.chatId(chat, user);
     const found = this.api.findInlineButton(chatId, by, value);
     if (found) {
       const id = `cq${++this.callbackId}`;
       const message = { ...found.message.message, text: found.message.text } as Message;
       const query = { id, from: asUser(user), chat_instance: `ci${chatId}`, message, ...(found.data !== undefined ? { data: found.data } : {}) };
-      return { kind: 'updates', updates: [{ update_id: this.nextUpdateId(), callback_query: query }], callbackQueryId: id };
+      return { kind: 'updates', updates: [{ update_id: this.nextUpdateId(), callback_query: query }], callbackQueryId: id, pressed: found };
     }
     const keyboard = this.api.currentReplyKeyboard(chatId);
     const texts = keyboard?.keyboard.flat().map((b) => (typeof b === 'string' ? b : b.text)) ?? [];

@@ -18,6 +18,14 @@ export interface DecisionRecord {
   readonly stepsAsked: readonly string[];
 }
 
+/** An inline button a test pressed, for coverage: the rule that put it on its message, its place there, its data. */
+export interface PressRecord {
+  readonly sentBy: string | null;
+  readonly row: number;
+  readonly column: number;
+  readonly data: string | undefined;
+}
+
 export interface DriverOptions {
   readonly ruleSet: RuleSet;
   readonly botUsername: string;

@@ -6,7 +6,7 @@ import type { RuleSet } from '../engine/rule-set.js';
 import { BotApiDouble, type RecordedOutput } from './bot-api-double.js';
 import { ChatWorld, TEST_BOT_ID, type StepUpdate } from './chat-world.js';
 import { compareOutputs, compareState, stateValue, visibleOutputs } from './compare.js';
-import type { BotDriver, DecisionRecord, DriverFactory, TestClock } from './driver.js';
+import type { BotDriver, DecisionRecord, DriverFactory, PressRecord, TestClock } from './driver.js';
 import type { ConversationTest, TestFile, TestStep } from './model.js';
 
 /** Where every test's clock starts: Monday 5 January 2026, 09:00 UTC. */
@@ -42,6 +42,8 @@ export interface RunOptions {
   /** Run every step even after a failure (to record all outputs). */
   readonly keepGoing?: boolean;
   readonly onDecision?: (record: DecisionRecord) => void;
+  /** Told about every inline button a step pressed. */
+  readonly onPress?: (record: PressRecord) => void;
 }
 
 /** Runs every test of a file against its rule set, in order. */
@@ -62,7 +64,10 @@ async function runTest(file: TestFile, test: ConversationTest, ruleSet: RuleSet,
     api,
     clock,
     random: seededRandom(test.name),
-    onDecision: options.onDecision ?? (() => {}),
+    onDecision: (record) => {
+      api.attributeTo(record.ruleId);
+      options.onDecision?.(record);
+    },
   });
   const steps: StepRecord[] = [];
   let failure: StepFailure | undefined;
@@ -70,7 +75,7 @@ async function runTest(file: TestFile, test: ConversationTest, ruleSet: RuleSet,
     for (const step of test.steps) {
       const before = api.outputs.length;
       driver.takeLog?.();
-      const problem = await perform(step, world, driver, clock);
+      const problem = await perform(step, world, driver, clock, options.onPress);
       const outputs = visibleOutputs(api.outputs.slice(before));
       const checked = problem ? { message: problem, diff: [] } : await checkStep(step, outputs, driver, world);
       // What the bot logged (a failed edit, a dropped reply) often says why.
@@ -91,16 +96,20 @@ async function runTest(file: TestFile, test: ConversationTest, ruleSet: RuleSet,
 }
 
 /** Does what the step says; returns a problem with the step itself (a button that is not there), if any. */
-async function perform(step: TestStep, world: ChatWorld, driver: BotDriver, clock: TestClock): Promise<string | undefined> {
+async function perform(step: TestStep, world: ChatWorld, driver: BotDriver, clock: TestClock, onPress?: RunOptions['onPress']): Promise<string | undefined> {
   const { action, user, chat } = step;
   let made: StepUpdate;
   switch (action.kind) {
     case 'say':
       made = world.say(user, chat, action.text, action.reply);
       break;
-    case 'press':
-      made = world.press(user, chat, action.by, action.value);
+    case 'press': {
+      const press = world.press(user, chat, action.by, action.value);
+      if (press.pressed)
+        onPress?.({ sentBy: press.pressed.message.sentBy ?? null, row: press.pressed.row, column: press.pressed.column, data: press.pressed.data });
+      made = press;
       break;
+    }
     case 'join':
     case 'leave':
       made = world.members(action.kind, action.users, chat);

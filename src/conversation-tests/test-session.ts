@@ -50,6 +50,7 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
         driverFor: () => (options.driver === 'engine' ? createDecideDriver : createPipelineDriver),
         keepGoing: options.keepGoing ?? false,
         onDecision: (record) => target.tracker.record(record),
+        onPress: (record) => target.tracker.recordPress(record),
       })),
     );
   }

@@ -60,6 +60,47 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+// One of each kind of button pressed, one of each not: the "Kiez" of the poll (its "Site" link is no
+// button a test presses), the menu's "less" (data from a template), the flow's "small".
+const BUTTON_RULES = `rules:
+  - id: poll
+    command: poll
+    reply: "Where?"
+    buttons:
+      - [{ text: "Kiez", data: "vote:kiez" }, { text: "Park", data: "vote:park" }]
+      - [{ text: "Site", url: "https://example.com" }]
+  - id: vote
+    callback: '^vote:(?<choice>\\w+)$'
+    answer: "Thanks!"
+  - id: menu
+    command: menu
+    reply: "Menu"
+    buttons: [[{ text: "less", data: "less:{{user.id}}" }, { text: "more {{user.first_name}}", data: "more:{{user.id}}" }]]
+flows:
+  - id: size
+    start: { command: size }
+    steps:
+      - id: pick
+        ask: "Which size?"
+        accept: { choice: { small: [s], large: [l] } }
+    done:
+      - reply: "{{flow.pick}} it is"
+`;
+
+const BUTTON_TESTS = `tests:
+  - name: presses some buttons
+    steps:
+      - say: /poll
+      - press: Kiez
+        expect: { answer: "Thanks!" }
+      - say: /menu
+      - press: less
+        expect: nothing
+      - say: /size
+      - press: small
+        expect: "small it is"
+`;
+
 const run = (args: string[], cwd = dir) => spawnSync('node', [cli, 'test', ...args], { cwd, encoding: 'utf8' });
 
 describe('hearsay test', () => {
@@ -132,6 +173,23 @@ describe('hearsay test', () => {
   it('--coverage lists the rules no test reached', () => {
     const result = run(['--coverage']);
     expect(result.stdout).toContain('coverage: 2 of 3 reached\n  not reached: rule unused (rules/bot.yaml:8:5)\n');
+  });
+
+  it("--coverage lists the buttons no test pressed: a rule's buttons by the message it sent, a choice step's by option", async () => {
+    await mkdir(join(dir, 'button-rules'));
+    await writeFile(join(dir, 'button-rules', 'bot.yaml'), BUTTON_RULES);
+    await writeFile(join(dir, 'buttons.yaml'), BUTTON_TESTS);
+    const result = run(['--rules', 'button-rules', '--coverage', 'buttons.yaml']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(
+      [
+        'coverage: 9 of 12 reached',
+        '  not reached: button "Park" (data vote:park) of poll (button-rules/bot.yaml:2:5)',
+        '  not reached: button "more {{user.first_name}}" (data more:{{user.id}}) of menu (button-rules/bot.yaml:11:5)',
+        '  not reached: button "large" (data size#pick:1) of size#pick (button-rules/bot.yaml:16:5)',
+        '',
+      ].join('\n'),
+    );
   });
 
   it("passes the demo bot's own tests", () => {

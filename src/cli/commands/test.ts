@@ -25,7 +25,7 @@ export function testCommand(): Command {
     .option('--rules <path>', 'the rules to test, for files without their own `rules:`', 'rules/')
     .option('--junit <file>', 'also write the results as JUnit XML (for CI)')
     .option('--update', "record the bot's actual replies into the failing and empty `expect:`s of the test files (review the change)")
-    .option('--coverage', 'list the rules, flows, flow steps and endings no test reached')
+    .option('--coverage', 'list the rules, flows, flow steps and endings, and buttons no test reached')
     .addHelpText(
       'after',
       "\nEach failure is printed with the step's path:line:column and a diff (- expected, + actual). The format: docs/testing.md.\nExit codes: 0 all passed, 1 a test failed or the rules have errors, 2 usage error or a problem in a test file.",
