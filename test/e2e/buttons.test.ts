@@ -1,6 +1,7 @@
-// Buttons through the real `hearsay run` process against the sandbox: the poll's reply carries its inline
-// keyboard, a press gets the rule's notification and edits the message, a press no rule answers still
-// stops spinning, and messages and presses of one chat, sent back to back, are handled in order.
+// Buttons through the real `hearsay run` process against the sandbox, in polling and in webhook mode: the
+// poll's reply carries its inline keyboard, a press gets the rule's notification and edits the message, a
+// press no rule answers still stops spinning, and messages and presses of one chat, sent back to back, are
+// handled in order.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import {
   type ClientMessage,
   type StartedSandbox,
 } from '../support/sandbox-harness.js';
-import { startRun, writeRules, type RunProcess } from './run-process.js';
+import { freePort, startRun, writeRules, type RunProcess } from './run-process.js';
 
 const RULES = `
 rules:
@@ -53,73 +54,92 @@ describe('buttons end to end', () => {
     await sandbox?.close();
   });
 
-  it('shows the poll with its buttons, answers a press with the toast and the edit, and keeps presses in order with messages', async () => {
-    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 700, name: 'Buttons', username: 'buttons_e2e_bot' });
-    const rules = await writeRules(RULES);
-    const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-buttons-data-'));
-    const run = startRun({
-      env: {
-        BOT_TOKEN: bot.token,
-        BASE_URL: sandbox.baseUrl,
-        HEARSAY_RULES: rules.dir,
-        HEARSAY_DATA_DIR: dataDir,
-        HEARSAY_POLLING_TIMEOUT: '1',
-        HEARSAY_LOG_LEVEL: 'info',
-        HEARSAY_RATE_LIMITS_ENABLED: 'false',
-      },
-    });
-    running.push(run);
-    await run.waitForLine(/hearsay is running/);
-    const user = 701;
+  /** The settings of one ingress mode: polling, or a webhook the sandbox delivers to on a free loopback port. */
+  async function ingress(mode: 'polling' | 'webhook'): Promise<Record<string, string>> {
+    if (mode === 'polling') return { HEARSAY_POLLING_TIMEOUT: '1' };
+    const port = await freePort();
+    return {
+      HEARSAY_MODE: 'webhook',
+      HEARSAY_WEBHOOK_URL: `http://127.0.0.1:${port}`,
+      HEARSAY_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
+      HEARSAY_WEBHOOK_SECRET: 'buttons_e2e-Secret_7',
+      HEARSAY_WEBHOOK_PATH: '/hook',
+    };
+  }
 
-    await sendAsUser(sandbox.baseUrl, user, bot.username, '/poll');
-    const [poll] = (await waitForBotReplies(sandbox.baseUrl, { userId: user, bot: bot.username, timeoutMs: 10_000 })) as ClientMessage[];
-    expect(poll!.text).toBe('Where should the next meetup be?');
-    expect(poll!.reply_markup).toEqual({
-      inline_keyboard: [
-        [
-          { text: 'Café Kiez', callback_data: 'vote:kiez' },
-          { text: 'Park Café', callback_data: 'vote:park' },
+  it.each([
+    ['polling', 700],
+    ['webhook', 710],
+  ] as const)(
+    '%s: shows the poll with its buttons, answers a press with the toast and the edit, and keeps presses in order with messages',
+    async (mode, owner) => {
+      const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: owner, name: 'Buttons', username: `buttons_${mode}_e2e_bot` });
+      const rules = await writeRules(RULES);
+      const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-buttons-data-'));
+      const run = startRun({
+        env: {
+          BOT_TOKEN: bot.token,
+          BASE_URL: sandbox.baseUrl,
+          HEARSAY_RULES: rules.dir,
+          HEARSAY_DATA_DIR: dataDir,
+          HEARSAY_LOG_LEVEL: 'info',
+          HEARSAY_RATE_LIMITS_ENABLED: 'false',
+          ...(await ingress(mode)),
+        },
+      });
+      running.push(run);
+      expect(await run.waitForLine(/hearsay is running/)).toContain(`"mode":"${mode}"`);
+      const user = owner + 1;
+
+      await sendAsUser(sandbox.baseUrl, user, bot.username, '/poll');
+      const [poll] = (await waitForBotReplies(sandbox.baseUrl, { userId: user, bot: bot.username, timeoutMs: 10_000 })) as ClientMessage[];
+      expect(poll!.text).toBe('Where should the next meetup be?');
+      expect(poll!.reply_markup).toEqual({
+        inline_keyboard: [
+          [
+            { text: 'Café Kiez', callback_data: 'vote:kiez' },
+            { text: 'Park Café', callback_data: 'vote:park' },
+          ],
+          [{ text: 'Our website', url: 'https://example.com' }],
         ],
-        [{ text: 'Our website', url: 'https://example.com' }],
-      ],
-    });
+      });
 
-    const pressed = await pressButton(sandbox.baseUrl, user, { messageId: poll!.message_id, data: 'vote:park', wait: 10 });
-    expect(pressed.answer).toMatchObject({ status: 'answered', text: 'Thanks!' });
-    const chat = await waitForChat(sandbox.baseUrl, {
-      userId: user,
-      peer: bot.username,
-      until: (messages) => messages.some((m) => m.message_id === poll!.message_id && m.text === 'You chose park.'),
-      timeoutMs: 10_000,
-    });
-    const edited = chat.find((m) => m.message_id === poll!.message_id)!;
-    expect(edited.reply_markup).toBeUndefined(); // an edit without buttons removes them, as on the real service
-    await run.waitForLine(/"rule":"vote"/);
+      const pressed = await pressButton(sandbox.baseUrl, user, { messageId: poll!.message_id, data: 'vote:park', wait: 10 });
+      expect(pressed.answer).toMatchObject({ status: 'answered', text: 'Thanks!' });
+      const chat = await waitForChat(sandbox.baseUrl, {
+        userId: user,
+        peer: bot.username,
+        until: (messages) => messages.some((m) => m.message_id === poll!.message_id && m.text === 'You chose park.'),
+        timeoutMs: 10_000,
+      });
+      const edited = chat.find((m) => m.message_id === poll!.message_id)!;
+      expect(edited.reply_markup).toBeUndefined(); // an edit without buttons removes them, as on the real service
+      await run.waitForLine(/"rule":"vote"/);
 
-    // A press of a button no rule answers: answered all the same (empty), so it stops spinning.
-    await sendAsUser(sandbox.baseUrl, user, bot.username, '/count');
-    const before = (await waitForBotReplies(sandbox.baseUrl, { userId: user, bot: bot.username, after: poll!.message_id, timeoutMs: 10_000 }))[0]!;
-    const dead = await pressButton(sandbox.baseUrl, user, { messageId: before.message_id, data: 'nobody', wait: 10 });
-    expect(dead.answer).toMatchObject({ status: 'answered' });
-    expect(dead.answer?.text).toBeUndefined();
+      // A press of a button no rule answers: answered all the same (empty), so it stops spinning.
+      await sendAsUser(sandbox.baseUrl, user, bot.username, '/count');
+      const before = (await waitForBotReplies(sandbox.baseUrl, { userId: user, bot: bot.username, after: poll!.message_id, timeoutMs: 10_000 }))[0]!;
+      const dead = await pressButton(sandbox.baseUrl, user, { messageId: before.message_id, data: 'nobody', wait: 10 });
+      expect(dead.answer).toMatchObject({ status: 'answered' });
+      expect(dead.answer?.text).toBeUndefined();
 
-    // Messages and presses of the chat, back to back: the replies come in the order they were made.
-    const order: string[] = [];
-    for (let i = 0; i < 6; i++) {
-      await sendAsUser(sandbox.baseUrl, user, bot.username, `m${i}`);
-      order.push(`message ${i}`);
-      await pressButton(sandbox.baseUrl, user, { messageId: before.message_id, data: 'n:/count' });
-      order.push('pressed /count');
-    }
-    const replies = await waitForBotReplies(sandbox.baseUrl, {
-      userId: user,
-      bot: bot.username,
-      after: before.message_id,
-      count: order.length,
-      timeoutMs: 15_000,
-    });
-    expect(replies.map((m) => m.text)).toEqual(order);
-    expect(await run.stop('SIGTERM')).toBe(0);
-  });
+      // Messages and presses of the chat, back to back: the replies come in the order they were made.
+      const order: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        await sendAsUser(sandbox.baseUrl, user, bot.username, `m${i}`);
+        order.push(`message ${i}`);
+        await pressButton(sandbox.baseUrl, user, { messageId: before.message_id, data: 'n:/count' });
+        order.push('pressed /count');
+      }
+      const replies = await waitForBotReplies(sandbox.baseUrl, {
+        userId: user,
+        bot: bot.username,
+        after: before.message_id,
+        count: order.length,
+        timeoutMs: 15_000,
+      });
+      expect(replies.map((m) => m.text)).toEqual(order);
+      expect(await run.stop('SIGTERM')).toBe(0);
+    },
+  );
 });
