@@ -1,5 +1,6 @@
 // The Bot API endpoint `/bot<token>/<method>` (GET or POST; JSON, form or query parameters): checks the
-// token, counts the call, applies any injected fault, then runs the method and wraps its result.
+// token, counts the call, applies any injected fault, then runs the method and wraps its result. Each call
+// run is told to the observer (tests count, for example, how often a press was answered).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../log/logger.js';
@@ -20,10 +21,22 @@ export interface BotApiRoutesOptions {
   webhooks: WebhookDispatcher;
   callbacks: CallbackQueries;
   logger?: Logger | undefined;
+  /** Told of every method call run (an injected fault is not a run), with its outcome. */
+  onCall?: ((event: BotApiCallEvent) => void) | undefined;
+}
+
+/** A Bot API call the sandbox ran: which bot (username), the lowercase method, its parameters, and the outcome. */
+export interface BotApiCallEvent {
+  bot: string;
+  method: string;
+  params: Params;
+  ok: boolean;
+  /** The failure's description when not ok. */
+  description?: string;
 }
 
 export async function botApiRoutes(app: FastifyInstance, options: BotApiRoutesOptions): Promise<void> {
-  const { store, faults, limiter, webhooks, callbacks, logger } = options;
+  const { store, faults, limiter, webhooks, callbacks, logger, onCall } = options;
 
   const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const { token, method: rawMethod } = request.params as { token: string; method: string };
@@ -51,12 +64,25 @@ export async function botApiRoutes(app: FastifyInstance, options: BotApiRoutesOp
         return () => reply.raw.off('close', onClose);
       },
     };
-    const result = await run(context, mergedParams(request));
+    const params = mergedParams(request);
+    const result = await observed(onCall, { bot: bot.username, method, params }, () => run(context, params));
     logger?.debug({ bot: bot.username, method, ok: true }, 'sandbox bot api call');
     return { ok: true, result };
   };
 
   app.route({ method: ['GET', 'POST'], url: '/bot:token/:method', handler });
+}
+
+/** Runs `call`, telling `onCall` how it went. */
+export async function observed<T>(onCall: BotApiRoutesOptions['onCall'], about: Omit<BotApiCallEvent, 'ok'>, call: () => Promise<T> | T): Promise<T> {
+  try {
+    const result = await call();
+    onCall?.({ ...about, ok: true });
+    return result;
+  } catch (error) {
+    onCall?.({ ...about, ok: false, description: error instanceof SandboxApiFailure ? error.description : String(error) });
+    throw error;
+  }
 }
 
 /** Applies a fault; returns true when the request was consumed (connection reset). */

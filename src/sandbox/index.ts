@@ -7,16 +7,17 @@ import type { Logger } from '../log/logger.js';
 import { redactUrl } from '../api/errors.js';
 import { SandboxApiFailure, failureEnvelope, notFound } from './api-failure.js';
 import { Assistant } from './assistant.js';
-import { botApiRoutes } from './bot-api-routes.js';
+import { botApiRoutes, observed, type BotApiCallEvent } from './bot-api-routes.js';
 import { CallbackQueries, DEFAULT_CALLBACK_TIMEOUT_MS } from './callback-queries.js';
 import { clientRoutes } from './client-routes.js';
 import { FaultInjector, faultRoutes } from './faults.js';
 import { METHODS } from './method-table.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limiter.js';
-import { SandboxStore, type StoredMessageEvent } from './store.js';
+import { SandboxStore, type QueuedUpdateEvent, type StoredMessageEvent } from './store.js';
 import { WebhookDispatcher, type WebhookTimingOptions } from './webhook-worker.js';
 
-export type { StoredMessageEvent } from './store.js';
+export type { QueuedUpdateEvent, StoredMessageEvent } from './store.js';
+export type { BotApiCallEvent } from './bot-api-routes.js';
 export type { RateLimitOptions } from './rate-limiter.js';
 
 export interface SandboxOptions {
@@ -38,6 +39,10 @@ export interface Sandbox {
   close(): Promise<void>;
   /** Every message stored in any chat, both directions. Returns an unsubscribe function. */
   onMessage(listener: (event: StoredMessageEvent) => void): () => void;
+  /** Every update queued for a bot, with its update_id. Returns an unsubscribe function. */
+  onUpdate(listener: (event: QueuedUpdateEvent) => void): () => void;
+  /** Every Bot API method call run (over HTTP or in a webhook's answer), with its outcome. Returns an unsubscribe function. */
+  onBotApiCall(listener: (event: BotApiCallEvent) => void): () => void;
 }
 
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -52,6 +57,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const limiter = new RateLimiter(options.rateLimits);
   const webhooks = new WebhookDispatcher(store, options.webhook, options.logger);
   const callbacks = new CallbackQueries(store, options.callbackTimeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS);
+  const callListeners = new Set<(event: BotApiCallEvent) => void>();
+  const onCall = (event: BotApiCallEvent): void => {
+    for (const listener of callListeners) listener(event);
+  };
 
   await app.register(formbody);
   // Multipart bodies (as clients send them when a call may carry a file): every field becomes a parameter;
@@ -86,12 +95,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     callbacks,
   });
   await app.register(faultRoutes, { store, faults });
-  await app.register(botApiRoutes, { store, faults, limiter, webhooks, callbacks, logger: options.logger });
+  await app.register(botApiRoutes, { store, faults, limiter, webhooks, callbacks, logger: options.logger, onCall });
 
   webhooks.setAnswerRunner(async (bot, method, params) => {
     const run = METHODS.get(method);
     if (!run) throw notFound();
-    await run({ store, bot, limiter, webhooks, callbacks, onConnectionClose: () => () => undefined }, params);
+    await observed(onCall, { bot: bot.username, method, params }, () =>
+      run({ store, bot, limiter, webhooks, callbacks, onConnectionClose: () => () => undefined }, params),
+    );
   });
 
   return {
@@ -111,5 +122,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       await app.close();
     },
     onMessage: (listener) => store.onMessage(listener),
+    onUpdate: (listener) => store.onUpdate(listener),
+    onBotApiCall(listener) {
+      callListeners.add(listener);
+      return () => callListeners.delete(listener);
+    },
   };
 }

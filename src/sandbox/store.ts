@@ -1,6 +1,6 @@
 // The sandbox's whole state, in memory: users, bots and their tokens, private chats and groups with their
 // messages, who blocked whom. Every stored message is announced to subscribers (long polls, a web chat page).
-import type { BotCommand, Message } from '@grammyjs/types';
+import type { BotCommand, Message, Update } from '@grammyjs/types';
 import { chatKeyOf, type ChatChangeEvent, type ChatRef, type MessageMeta, type ShownAction, type StoredMarkup } from './message-meta.js';
 import { generateToken } from './tokens.js';
 import { UpdateQueue } from './update-queue.js';
@@ -49,6 +49,12 @@ export interface Peer {
   bot?: BotRecord;
 }
 
+/** An update queued for a bot (its username), as the bot will receive it. */
+export interface QueuedUpdateEvent {
+  bot: string;
+  update: Update;
+}
+
 export interface StoredMessageEvent {
   /** The user of a private chat; for a group message, the group's (negative) chat id. */
   userId: number;
@@ -92,6 +98,7 @@ export class SandboxStore {
   private readonly blocked = new Set<string>();
   private readonly messageListeners = new Set<(event: StoredMessageEvent) => void>();
   private readonly changeListeners = new Set<(event: ChatChangeEvent) => void>();
+  private readonly updateListeners = new Set<(event: QueuedUpdateEvent) => void>();
   private revision = 0;
   private readonly groups = new Map<number, GroupRecord>();
   private nextGroupNumber = 4_100_000_001;
@@ -132,8 +139,12 @@ export class SandboxStore {
 
   createBot(ownerId: number, name: string, username: string): BotRecord {
     const id = this.nextBotId++;
+    const queue = new UpdateQueue();
+    queue.onPush((update) => {
+      for (const listener of this.updateListeners) listener({ bot: username, update });
+    });
     const bot: BotRecord = {
-      ...{ id, name, username, token: generateToken(id), ownerId, queue: new UpdateQueue(), webhookStatus: {} },
+      ...{ id, name, username, token: generateToken(id), ownerId, queue, webhookStatus: {} },
       ...{ commands: new Map(), profile: new Map(), menuButtons: new Map() },
     };
     this.botsByUsername.set(username.toLowerCase(), bot);
@@ -277,6 +288,12 @@ export class SandboxStore {
   /** Stores a message in a group; `build` gets the group's next message id. */
   appendGroupMessage(group: GroupRecord, build: (messageId: number, date: number) => Message, markup?: StoredMarkup): Message {
     return this.append(this.chats.get(`group:${group.id}`)!, build, markup);
+  }
+
+  /** Every update queued for any bot, with its update_id. Returns an unsubscribe function. */
+  onUpdate(listener: (event: QueuedUpdateEvent) => void): () => void {
+    this.updateListeners.add(listener);
+    return () => this.updateListeners.delete(listener);
   }
 
   onMessage(listener: (event: StoredMessageEvent) => void): () => void {

@@ -48,7 +48,7 @@ export class UpdateQueue {
   private pending: Update[] = [];
   private nextUpdateId = 1;
   private waiter: Waiter | undefined;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Set<(update: Update) => void>();
   private allowed: ReadonlySet<string> | undefined;
   /** Until when a further 409 to a poller is held back (see get-updates). */
   nextConflictAt = 0;
@@ -95,12 +95,12 @@ export class UpdateQueue {
     const update = { update_id: this.nextUpdateId++, [kind]: payload } as unknown as Update;
     this.pending.push(update);
     this.waiter?.finish('ready');
-    for (const listener of this.listeners) listener();
+    for (const listener of this.listeners) listener(update);
     return update;
   }
 
-  /** Called on every push (the webhook worker listens). */
-  onPush(listener: () => void): () => void {
+  /** Called with every update queued (the webhook worker listens, and the store tells its subscribers). */
+  onPush(listener: (update: Update) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
 import { startRun, writeRules, type RunProcess } from '../e2e/run-process.js';
-import { ReplyLedger } from './reply-ledger.js';
+import { inDoubtUpdateIds } from '../support/in-doubt.js';
+import { ReplyLedger } from '../support/reply-ledger.js';
 import { seededRandom } from './seeded-random.js';
 
 const USERS = 20;
@@ -106,13 +107,7 @@ describe('crash safety of conversation state (polling)', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await last.stop('SIGTERM')).toBe(0);
 
-    const inDoubt = new Set<number>();
-    for (const run of runs) {
-      for (const line of run.lines) {
-        const match = /"in_doubt":\[([\d,]*)\]/.exec(line);
-        if (match?.[1]) for (const id of match[1].split(',')) inDoubt.add(Number(id));
-      }
-    }
+    const inDoubt = inDoubtUpdateIds(runs);
     let duplicates = 0;
     for (const user of users) {
       const expected = Array.from({ length: CYCLES }, (_, i) => cycle(i).expect).flat();

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
 import { startRun, versionedRules, writeRules, type RunProcess } from '../e2e/run-process.js';
-import { ReplyLedger } from './reply-ledger.js';
+import { inDoubtUpdateIds } from '../support/in-doubt.js';
+import { ReplyLedger } from '../support/reply-ledger.js';
 import { seededRandom } from './seeded-random.js';
 
 const USERS = 50;
@@ -79,13 +80,7 @@ describe('crash safety (polling)', () => {
     expect(await last.stop('SIGTERM')).toBe(0);
 
     // The journal names the updates whose reply may have gone out just before a kill.
-    const inDoubt = new Set<number>();
-    for (const run of runs) {
-      for (const line of run.lines) {
-        const match = /"in_doubt":\[([\d,]*)\]/.exec(line);
-        if (match?.[1]) for (const id of match[1].split(',')) inDoubt.add(Number(id));
-      }
-    }
+    const inDoubt = inDoubtUpdateIds(runs);
     const updateIdOf = new Map(ledger.sent.map((entry) => [`${entry.userId}|${entry.text}`, entry.updateId]));
     let duplicates = 0;
     for (const user of users) {

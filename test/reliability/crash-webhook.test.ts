@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
 import { freePort, startRun, versionedRules, writeRules, type RunProcess } from '../e2e/run-process.js';
-import { ReplyLedger } from './reply-ledger.js';
+import { ReplyLedger } from '../support/reply-ledger.js';
 
 const SECRET = 'crash_webhook-Secret_42';
 

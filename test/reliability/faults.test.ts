@@ -3,7 +3,7 @@
 // wait (the sandbox counts the requests: no busy loop), and delivery recovers by itself.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
-import { ReplyLedger } from './reply-ledger.js';
+import { ReplyLedger } from '../support/reply-ledger.js';
 import { injectFault, sendmessageCount, startInProcess, type InProcessService } from '../support/in-process-service.js';
 
 describe('faults from the service', () => {

@@ -3,7 +3,7 @@
 // reply takes exactly one sendmessage) and every reply arrives, in order.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
-import { ReplyLedger } from './reply-ledger.js';
+import { ReplyLedger } from '../support/reply-ledger.js';
 import { sendmessageCount, startInProcess } from '../support/in-process-service.js';
 
 describe('outgoing rate limits', () => {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startRun, writeRules, type RunProcess } from '../e2e/run-process.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
-import { ReplyLedger } from './reply-ledger.js';
+import { ReplyLedger } from '../support/reply-ledger.js';
 
 const CHATS = 50;
 const PER_CHAT = 40;

@@ -6,7 +6,7 @@ import { askAssistant, sendAsUser, startSandbox, waitForBotReplies, type Started
 import { injectFault } from '../support/in-process-service.js';
 import type { RunProcess } from '../e2e/run-process.js';
 import { setUpBot } from './bot-process.js';
-import { ReplyLedger } from './reply-ledger.js';
+import { ReplyLedger } from '../support/reply-ledger.js';
 
 const TOKEN_MESSAGE = /token was rejected \(401 Unauthorized\): it was revoked .* or is wrong; set the bot's current token in BOT_TOKEN/;
 

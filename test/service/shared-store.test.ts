@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type RunProcess } from '../e2e/run-process.js';
 import { postToWebhook, setUpBot, textUpdate } from '../reliability/bot-process.js';
-import { ReplyLedger } from '../reliability/reply-ledger.js';
+import { ReplyLedger } from '../support/reply-ledger.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
 
