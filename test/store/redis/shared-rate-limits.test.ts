@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRun, versionedRules, writeRules, type RunProcess } from '../../e2e/run-process.js';
-import { ReplyLedger } from '../../reliability/reply-ledger.js';
+import { ReplyLedger } from '../../support/reply-ledger.js';
 import { sendmessageCount } from '../../support/in-process-service.js';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../../support/sandbox-harness.js';
