@@ -44,6 +44,11 @@ export class ServiceMetrics {
     help: '1 while the store (file or Redis) can be used, 0 during an outage.',
     registers: [this.registry],
   });
+  readonly pollingLeader = new Gauge({
+    name: 'hearsay_polling_leader',
+    help: '1 while this process polls the service (polling mode; on a Redis store, the replica holding the polling lease), else 0.',
+    registers: [this.registry],
+  });
   readonly ruleHits = new Counter({
     name: 'hearsay_rule_hits_total',
     help: 'Updates answered, by the rule (or flow step) that answered.',

@@ -36,6 +36,8 @@ export interface PollingReplicaParts {
 const POLL_LEASE_MS = 8000;
 /** How often a replica without the lease tries for it. */
 const ACQUIRE_EVERY_MS = 500;
+/** While the stored updates no replica took yet are a whole batch or more, the leader looks this often before fetching more. */
+const BACKLOG_CHECK_MS = 10;
 /** How often an idle replica looks for stored updates, at most (sooner after it found some). */
 const CLAIM_IDLE_MAX_MS = 100;
 
@@ -84,6 +86,7 @@ export class PollingReplicas {
     if (poller && token !== null) {
       await poller.close(confirmMs);
       await this.lease.resign(token).catch(() => undefined);
+      this.parts.metrics.pollingLeader.set(0);
     }
     this.finish();
   }
@@ -106,6 +109,7 @@ export class PollingReplicas {
     if (!state?.held || this.stopping) return;
     this.token = state.token;
     this.renewedAt = Date.now();
+    this.parts.metrics.pollingLeader.set(1);
     this.parts.logger.info({ replica: this.parts.ledger.owner, token: Number(state.token) }, 'this replica holds the polling lease; polling for updates');
     this.startPoller(state.token);
   }
@@ -125,6 +129,7 @@ export class PollingReplicas {
   private stepDown(token: string, why: string): void {
     if (this.token !== token) return;
     this.token = null;
+    this.parts.metrics.pollingLeader.set(0);
     this.parts.logger.warn({ replica: this.parts.ledger.owner, token: Number(token) }, `${why}; this replica stops polling`);
     this.poller?.stopAccepting();
     this.poller = null;
@@ -154,8 +159,15 @@ export class PollingReplicas {
           this.wakeClaim?.();
         },
         confirm: (offset) => ledger.confirm(offset, { token }).catch(fenced),
-        mayConfirm: (offset) =>
-          this.stillLeader(token).then((leader) => leader || (this.stepDown(token, `offset ${offset} not confirmed: the lease is lost`), false)),
+        mayConfirm: async (offset) => {
+          // The service keeps what is not fetched yet: fetch more only once the replicas have taken most of the last batch.
+          while (!this.stopping && this.token === token && (await ledger.unclaimed().catch(() => 0)) >= config.polling.limit) {
+            await sleep(BACKLOG_CHECK_MS, undefined, { signal: this.stopped.signal }).catch(() => undefined);
+          }
+          if (await this.stillLeader(token)) return true;
+          this.stepDown(token, `offset ${offset} not confirmed: the lease is lost`);
+          return false;
+        },
       },
     });
     this.poller = poller;
@@ -177,7 +189,7 @@ export class PollingReplicas {
       let claimed: Update[] = [];
       if (room > 0 && health.storeUnavailable === null) claimed = await ledger.claim(room).catch(() => []);
       for (const update of claimed) {
-        pipeline.handle(update).then(
+        pipeline.handleClaimed(update).then(
           () => this.wakeClaim?.(),
           // Cut short (a stop, an outage): it stays in the inbox under this replica's name and is taken up again.
           (error: unknown) => logger.debug({ err: error, update_id: update.update_id }, 'update not handled now; it stays in the shared inbox'),

@@ -114,6 +114,8 @@ async function startPolling({ config, api, pipeline, logger, metrics, health, re
         allowedUpdates,
       });
   await polling.start();
+  // One process alone polls while it runs; replicas say so as they take and lose the lease.
+  if (polling instanceof PollingIngress) metrics.pollingLeader.set(1);
   return {
     serverUrl,
     ended: polling instanceof PollingIngress ? polling.done : polling.ended,

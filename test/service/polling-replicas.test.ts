@@ -7,7 +7,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRun, versionedRules, writeRules, type RunProcess } from '../e2e/run-process.js';
+import { freePort, startRun, versionedRules, writeRules, type RunProcess } from '../e2e/run-process.js';
 import { ReplyLedger } from '../support/reply-ledger.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
@@ -40,7 +40,9 @@ describe('polling with replicas on a shared Redis store', () => {
     const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 9_998, name: 'Poll', username: `poll_replicas_${process.pid}_bot` });
     const rules = await writeRules(versionedRules('v1'));
     const ledger = new ReplyLedger(sandbox.sandbox, bot.username);
+    const admins = new Map<RunProcess, string>();
     const launch = async (): Promise<RunProcess> => {
+      const admin = `127.0.0.1:${await freePort()}`;
       const run = startRun({
         env: {
           BOT_TOKEN: bot.token,
@@ -53,8 +55,10 @@ describe('polling with replicas on a shared Redis store', () => {
           HEARSAY_LOG_LEVEL: 'info',
           HEARSAY_RATE_LIMITS_ENABLED: 'false',
           HEARSAY_API_TIMEOUT: '120',
+          HEARSAY_ADMIN_LISTEN: admin,
         },
       });
+      admins.set(run, admin);
       runs.push(run);
       await run.waitForLine(/hearsay is running/, 20_000);
       return run;
@@ -72,6 +76,7 @@ describe('polling with replicas on a shared Redis store', () => {
       }),
     );
     const takeovers: number[] = [];
+    const roles: { paused?: RunProcess; last?: RunProcess } = {};
     const chaos = (async () => {
       const first = await leader(replicas);
       await ledger.waitForReplies(total * 0.25, 120_000);
@@ -86,6 +91,7 @@ describe('polling with replicas on a shared Redis store', () => {
       const pausedAt = Date.now();
       second.child.kill('SIGSTOP');
       const third = others.find((run) => run !== second)!;
+      Object.assign(roles, { paused: second, last: third });
       takeovers.push(timeOf(await third.waitForLine(LEAD, 30_000)) - pausedAt);
       // Woken past its lease: it finds the lease gone and stops polling (it keeps answering as a replica).
       second.child.kill('SIGCONT');
@@ -107,6 +113,9 @@ describe('polling with replicas on a shared Redis store', () => {
     }
     // Stored updates the leader confirmed past are still its own sequence: nothing forgotten as a new one.
     expect(lines.filter((line) => /started a new update id sequence/.test(line))).toEqual([]);
+    // The metrics say which replica polls: the last to take the lease, not the one that was paused.
+    const leading = async (run: RunProcess) => /^hearsay_polling_leader 1$/m.test(await (await fetch(`http://${admins.get(run)}/metrics`)).text());
+    expect([await leading(roles.paused!), await leading(roles.last!)]).toEqual([false, true]);
     // Not only the leader answers: every replica handled updates.
     for (const run of runs) expect(run.lines.filter((line) => /"update handled"/.test(line)).length).toBeGreaterThan(0);
     ledger.close();
