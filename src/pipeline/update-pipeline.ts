@@ -157,6 +157,19 @@ export class UpdatePipeline {
     return this.flights.get(id) ?? this.track(id, this.unlessSeen(update));
   }
 
+  /**
+   * Polling with replicas: an update this replica claimed from the shared inbox. A store whose commit takes
+   * the update out of the inbox in the same step never holds a committed one there, so it is not looked up.
+   */
+  handleClaimed(update: Update): Promise<void> {
+    if (this.tokenRejected) return Promise.reject(this.tokenRejected);
+    const id = update.update_id;
+    const known = this.flights.get(id);
+    if (known) return known;
+    this.options.metrics.updatesReceived.inc();
+    return this.track(id, this.queue(update));
+  }
+
   private async unlessSeen(update: Update): Promise<void> {
     if (await this.options.ledger.seen(update)) {
       this.options.logger.debug({ update_id: update.update_id }, 'update already handled; ignored');

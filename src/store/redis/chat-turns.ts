@@ -1,6 +1,7 @@
 // The per-chat sequencer across replicas: an update first waits for its chat's turn in Redis (every earlier
 // update of the chat, accepted by any replica, is committed), then runs in the local sequencer, which bounds
-// the chats running at once. Waiting holds no slot: replicas whose slots were all taken by waiting updates
+// the chats running at once. An earlier update of the same chat in this replica's hands is waited for
+// locally first (for a bounded time: Redis's order decides), so a replica does not poll Redis for its own work. Waiting holds no slot: replicas whose slots were all taken by waiting updates
 // would otherwise wait for each other forever.
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,6 +9,8 @@ import { LocalChatSequencer } from '../../pipeline/chat-sequencer.js';
 import { SequenceAbortedError, type ChatSequencer, type SequencedTask } from '../../pipeline/ports.js';
 import type { RedisLedger } from './redis-ledger.js';
 
+/** Longest wait for an earlier update of the chat held here before asking Redis whose turn it is. */
+const LOCAL_WAIT_CAP_MS = 1000;
 /** How often a drain looks whether the waiting updates got their turn. */
 const DRAIN_CHECK_MS = 20;
 
@@ -15,6 +18,8 @@ export class RedisChatSequencer implements ChatSequencer {
   private readonly local: LocalChatSequencer;
   private readonly waits = new AbortController();
   private waiting = 0;
+  /** The last update of each chat in this replica's hands: the next one of the chat waits for it here, not by asking Redis. */
+  private readonly tails = new Map<string, Promise<void>>();
   private closed = false;
 
   constructor(
@@ -33,8 +38,25 @@ export class RedisChatSequencer implements ChatSequencer {
   async run<T>(key: string, task: SequencedTask<T>, updateId?: number): Promise<T> {
     if (updateId === undefined) return this.local.run(key, task);
     if (this.closed || this.waits.signal.aborted) throw new SequenceAbortedError(key);
+    const before = this.tails.get(key);
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    this.tails.set(key, mine);
+    try {
+      await this.waitForTurn(key, updateId, before);
+      return await this.local.run(key, task);
+    } finally {
+      release();
+      if (this.tails.get(key) === mine) this.tails.delete(key);
+    }
+  }
+
+  /** An earlier update of the chat held here is waited for first; then Redis is asked (one look, usually). */
+  private async waitForTurn(key: string, updateId: number, before: Promise<void> | undefined): Promise<void> {
     this.waiting += 1;
     try {
+      if (before) await this.awhile(before);
+      if (this.waits.signal.aborted) throw new SequenceAbortedError(key);
       await this.ledger.waitForTurn(key, updateId, this.waits.signal);
     } catch (error) {
       // Cut short by a stop: the update stays in the inbox for the next run (or another replica).
@@ -43,7 +65,22 @@ export class RedisChatSequencer implements ChatSequencer {
     } finally {
       this.waiting -= 1;
     }
-    return this.local.run(key, task);
+  }
+
+  /**
+   * Waits for the earlier update, for at most a second: Redis's order is what counts, and an update taken
+   * over from a dead replica can be older than one already here (it is then the one to go first).
+   */
+  private async awhile(earlier: Promise<void>): Promise<void> {
+    const timer = new AbortController();
+    const stop = () => timer.abort();
+    this.waits.signal.addEventListener('abort', stop, { once: true });
+    try {
+      await Promise.race([earlier, sleep(LOCAL_WAIT_CAP_MS, undefined, { signal: timer.signal }).catch(() => undefined)]);
+    } finally {
+      timer.abort();
+      this.waits.signal.removeEventListener('abort', stop);
+    }
   }
 
   async drain(deadlineMs: number, graceMs?: number): Promise<boolean> {

@@ -308,6 +308,11 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
     return claimed.map((json) => JSON.parse(json) as Update);
   }
 
+  /** Polling with replicas: how many stored updates no replica has claimed yet. */
+  async unclaimed(): Promise<number> {
+    return this.command(() => this.client.zcard(this.key('inbox:unclaimed')));
+  }
+
   async pending(): Promise<Update[]> {
     const pending = await this.takeOver();
     return pending;
