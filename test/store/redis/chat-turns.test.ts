@@ -76,6 +76,37 @@ describe('chat turns across replicas', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
+  it('an older update of a chat that reaches a replica after a newer one (taken over from a dead replica) still goes first: Redis decides over the local wait', async () => {
+    const prefix = `turns${++prefixes}:`;
+    const a = await replica(prefix);
+    const seq = new RedisChatSequencer(a, { concurrency: 4 });
+    for (const id of [1, 2, 3]) await a.accept(update(id));
+    let asked = 0;
+    const waitForTurn = a.waitForTurn.bind(a);
+    a.waitForTurn = (key, id, signal) => {
+      asked += 1;
+      return waitForTurn(key, id, signal);
+    };
+    const order: number[] = [];
+    const handle = (id: number) =>
+      seq.run(
+        'chat:1',
+        async () => {
+          order.push(id);
+          await a.commit(update(id), null);
+        },
+        id,
+      );
+    // Update 3 comes first here, 2 after it (as an update taken over from a dead replica can): Redis's order wins.
+    const three = handle(3);
+    const two = handle(2);
+    await expect.poll(() => asked).toBeGreaterThanOrEqual(1);
+    await handle(1);
+    await Promise.all([two, three]);
+    expect(order).toEqual([1, 2, 3]);
+    await a.close();
+  });
+
   it('a replica paused past its lease cannot begin sending an update another replica took over; the other can', async () => {
     const prefix = `turns${++prefixes}:`;
     const a = await replica(prefix, 300);
