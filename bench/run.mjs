@@ -127,8 +127,7 @@ async function prepareSet(workDir, ruleCount, workload) {
   const rulesJson = path.join(workDir, `neutral-${tag}.json`);
   await writeFile(rulesJson, JSON.stringify(rules));
   const hearsayRulesDir = path.join(workDir, `rules-${tag}`);
-  // hearsay has no button rules yet; it runs only the workloads whose rules it can load.
-  if (workload !== 'presses') await writeHearsayRules(rules, hearsayRulesDir, 1000, { state: workload === 'state' });
+  await writeHearsayRules(rules, hearsayRulesDir, 1000, { state: workload === 'state' });
   return { rules, rulesJson, hearsayRulesDir };
 }
 

@@ -45,7 +45,6 @@ function frameworkEnv(ctx) {
 }
 
 const MESSAGES_ONLY = ['messages'];
-const HEARSAY_WORKLOADS = ['messages', 'state'];
 const ALL_WORKLOADS = ['messages', 'presses', 'state'];
 
 function hearsayEnv(ctx, mode) {
@@ -87,8 +86,7 @@ export const CONTESTANTS = {
   'hearsay-polling': {
     label: 'hearsay polling',
     mode: 'polling',
-    // presses join when hearsay supports buttons (issue 19's follow-ups).
-    workloads: HEARSAY_WORKLOADS,
+    workloads: ALL_WORKLOADS,
     prepare: async (ctx) => ({
       args: [ctx.hearsayMain ?? HEARSAY_MAIN, 'run', '--rules', ctx.hearsayRulesDir],
       env: hearsayEnv(ctx, 'polling'),
@@ -98,7 +96,7 @@ export const CONTESTANTS = {
   'hearsay-webhook': {
     label: 'hearsay webhook',
     mode: 'webhook',
-    workloads: HEARSAY_WORKLOADS,
+    workloads: ALL_WORKLOADS,
     prepare: async (ctx) => {
       const port = await freePort();
       return {
