@@ -193,6 +193,24 @@ export function defineRunSuite(mode: Mode): void {
     }, 60_000);
 
     if (mode === 'webhook') {
+      it('asks for chat_member updates only while a rule answers member events: setwebhook again after a reload', async () => {
+        const bot = await newBot();
+        const rules = await writeRules(`${versionedRules('v1')}  - id: welcome\n    event: member_joined\n    reply: "Welcome!"\n`);
+        const port = await freePort();
+        const run = await launch(bot.token, rules.dir, port);
+        const kinds = async () => {
+          const info = (await (await fetch(`${sandbox.baseUrl}/bot${bot.token}/getWebhookInfo`)).json()) as { result: { allowed_updates?: string[] } };
+          return info.result.allowed_updates;
+        };
+        expect(await kinds()).toEqual(['message', 'callback_query', 'chat_member']);
+        await writeFile(`${rules.file}.tmp`, versionedRules('v2'));
+        await rename(`${rules.file}.tmp`, rules.file);
+        await run.waitForLine(/webhook update kinds changed/);
+        expect(await kinds()).toEqual(['message', 'callback_query']);
+        expect(await run.stop('SIGINT')).toBe(0);
+        expectNoSecrets(run, bot.token);
+      });
+
       it('rejects a wrong or missing secret with 401, a malformed update with 400 and an oversized body with 413', async () => {
         const bot = await newBot();
         const rules = await writeRules(versionedRules('v1'));
