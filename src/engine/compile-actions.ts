@@ -52,13 +52,7 @@ function parseError(parse: (text: string) => unknown, text: string): string | un
 }
 
 /** Compiles the rule's keyboards, answer and edit; undefined when one of their templates is broken (reported). */
-export function compileRuleActions(
-  rule: Rule,
-  replies: readonly Template[],
-  context: TemplateContext,
-  name: string,
-  report: RuleProblemSink,
-): RuleActions | undefined {
+export function compileRuleActions(rule: Rule, context: TemplateContext, name: string, report: RuleProblemSink): RuleActions | undefined {
   const isCallback = rule.callback !== undefined;
   let ok = true;
   for (const key of ['answer', 'alert', 'edit'] as const) {
@@ -105,11 +99,15 @@ export function compileRuleActions(
       const problem = t ? markupProblem(t, mode) : undefined;
       if (problem !== undefined) report(path, `the service would refuse ${what} of ${name} (parse_mode ${mode}): can't parse entities: ${problem}`);
     };
-    replies.forEach((t, i) =>
-      check(t, typeof rule.reply === 'string' ? ['reply'] : ['reply', i], replies.length > 1 ? `reply alternative #${i + 1}` : 'the reply'),
-    );
-    check(edit, ['edit'], 'the edit');
+    // The reply's markup is checked where it is compiled (compile-reach.ts), in every language.
+    if (edit) for (const t of allTranslations(edit)) check(t, edit.localized ? ['edit', languageOf(edit, t)] : ['edit'], 'the edit');
   }
   if (!ok) return undefined;
   return { buttons: buttons ?? null, keyboard: keyboard ?? null, answer, alert: rule.alert === true, edit };
+}
+
+/** The language of one of a localized template's translations. */
+function languageOf(template: Template, translation: Template): string {
+  for (const [language, t] of template.localized?.byLanguage ?? []) if (t === translation) return language;
+  return '';
 }

@@ -3,6 +3,8 @@
 import type { Rule } from '../generated/rules-schema.js';
 import { compileLocalized, isPerLanguage, type LanguageSettings, type LocalizedTemplates } from './languages.js';
 import { compileInlineKeyboard, compileReplyKeyboard, type KeyboardProblemSink } from './keyboards.js';
+import { markupProblem } from './compile-actions.js';
+import type { ParseMode } from './reply.js';
 import type { CompiledMessage } from './rule-set.js';
 import type { Template, TemplateContext } from './template.js';
 
@@ -36,6 +38,7 @@ export function compileRuleTexts(rule: Rule, context: TemplateContext, languages
       const item = typeof entry === 'string' ? { reply: entry } : entry;
       const base = typeof entry === 'string' ? ['messages', i] : ['messages', i, 'reply'];
       const texts = localized(item.reply, base, context, languages, `message ${i + 1} of ${name}`, report);
+      if (texts && item.parse_mode) checkMarkup(texts, item.reply, base, item.parse_mode, `message ${i + 1}`, name, report);
       const at =
         (key: string): KeyboardProblemSink =>
         (path, message, severity) =>
@@ -61,7 +64,34 @@ export function compileRuleTexts(rule: Rule, context: TemplateContext, languages
   if (rule.reply === undefined) return { replies: Object.freeze([]) };
   const texts = localized(rule.reply, ['reply'], context, languages, `the reply of ${name}`, report);
   if (!texts) return { replies: Object.freeze([]) };
+  if (rule.parse_mode) checkMarkup(texts, rule.reply, ['reply'], rule.parse_mode, 'the reply', name, report);
   return { replies: Object.freeze([...texts.fallback]), ...(texts.byLanguage ? { localizedReplies: texts } : {}) };
+}
+
+/**
+ * Reports each text (every alternative, in every language) whose markup the service would refuse under
+ * `parseMode`, at its own path: what `markupProblem` finds, so no send ever fails with "can't parse entities".
+ */
+function checkMarkup(
+  texts: LocalizedTemplates,
+  source: NonNullable<Rule['reply']>,
+  base: (string | number)[],
+  parseMode: ParseMode,
+  what: string,
+  name: string,
+  report: Report,
+): void {
+  const check = (templates: readonly Template[], shape: unknown, at: (string | number)[], language?: string) => {
+    const list = Array.isArray(shape);
+    templates.forEach((template, i) => {
+      const problem = markupProblem(template, parseMode);
+      if (problem === undefined) return;
+      const label = `${language ? `the '${language}' text of ` : ''}${list && templates.length > 1 ? `${what.replace(/^the /, '')} alternative #${i + 1}` : what}`;
+      report(list ? [...at, i] : at, `the service would refuse ${label} of ${name} (parse_mode ${parseMode}): can't parse entities: ${problem}`);
+    });
+  };
+  if (!texts.byLanguage || !isPerLanguage(source)) return check(texts.fallback, source, base);
+  for (const [language, templates] of texts.byLanguage) check(templates, source[language], [...base, language], language);
 }
 
 function localized(

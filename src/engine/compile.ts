@@ -181,9 +181,7 @@ function compileRule(
   // A broken pattern already reported its error; the templates cannot be judged without its groups.
   const judgeable = (context.trigger !== 'pattern' && context.trigger !== 'callback') || trigger !== undefined;
 
-  let textsBroken = false;
   const texts = compileRuleTexts(rule, context, settings.languages, name, (path, message, severity) => {
-    if (severity !== 'warning') textsBroken = true;
     if (judgeable || severity === 'warning') problems.push(problemAt(locate(order, path), message, severity));
   });
   const site = { name };
@@ -192,9 +190,7 @@ function compileRule(
   const when = compileConditions(rule.when, site, report('when'));
   const set = judgeable ? compileAssignments(rule.set, site, context, report('set')) : [];
   const actions = judgeable
-    ? compileRuleActions(rule, textsBroken ? [] : texts.replies, context, name, (path, message, severity) =>
-        problems.push(problemAt(locate(order, path), message, severity)),
-      )
+    ? compileRuleActions(rule, context, name, (path, message, severity) => problems.push(problemAt(locate(order, path), message, severity)))
     : undefined;
   if (!trigger || !actions) return undefined;
   const position = locate(order, []);

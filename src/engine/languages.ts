@@ -98,7 +98,7 @@ export function translated(template: Template, language: string | undefined): Te
 
 /** Every text of a template: the default language's and each translation (for checks of lengths and markup). */
 export function allTranslations(template: Template): Template[] {
-  return template.localized ? [template, ...[...template.localized.byLanguage.values()].filter((t) => t !== template)] : [template];
+  return template.localized ? [...template.localized.byLanguage.values()] : [template];
 }
 
 /**

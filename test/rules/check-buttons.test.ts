@@ -147,6 +147,31 @@ ${many.map((row) => `      - ${row}`).join('\n')}
     ]);
   });
 
+  it('formatted texts are checked in every language and in each message of a sequence with its own parse_mode', async () => {
+    const yaml = `languages: { default: en, supported: [en, de] }
+rules:
+  - id: html
+    command: h
+    parse_mode: HTML
+    reply: { en: "<b>fine</b>", de: ["<b>gut</b>", "<b>offen"] }
+  - id: edit
+    callback: e
+    parse_mode: HTML
+    edit: { en: "<i>ok</i>", de: "<i>kaputt" }
+  - id: seq
+    command: s
+    messages:
+      - "plain <b"
+      - reply: "Hello *there"
+        parse_mode: MarkdownV2
+`;
+    expect(await problemsOf(yaml)).toEqual([
+      `6:52: the service would refuse the 'de' text of reply alternative #2 of rule 'html' (parse_mode HTML): can't parse entities: Can't find end tag corresponding to start tag "b"`,
+      `10:34: the service would refuse the edit of rule 'edit' (parse_mode HTML): can't parse entities: Can't find end tag corresponding to start tag "i"`,
+      `15:16: the service would refuse message 2 of rule 'seq' (parse_mode MarkdownV2): can't parse entities: Can't find end of Bold entity at byte offset 6`,
+    ]);
+  });
+
   it('a static MarkdownV2 text names where the unescaped character is', async () => {
     const yaml = `rules:\n  - id: md\n    command: m\n    parse_mode: MarkdownV2\n    reply: "Price: 5.50 *today*"\n`;
     expect(await problemsOf(yaml)).toEqual([
