@@ -12,6 +12,7 @@ import type { CallbackQueryEvent, FlowTimeoutEvent, MessageEvent } from './event
 import { matchMessage, prepareMessage, type MatchResult, type PreparedMessage } from './match.js';
 import { containsKeyword } from './keywords.js';
 import { normalize } from './normalize.js';
+import { audienceCheck, languageFor } from './reach.js';
 import { render } from './render.js';
 import type { CompiledAccept, CompiledFlow, CompiledRule, RuleSet } from './rule-set.js';
 import { MAX_VALUE_LENGTH, type ConversationState, type FlowPosition, type StateValue } from './state.js';
@@ -70,8 +71,14 @@ export function routeInFlow(
     const text = render(flow.cancel.reply, { message, vars: values, flow: position.values });
     return { kind: 'decided', decision: { ruleId: `${flow.id}#cancel`, actions: [setFlow(null), sendText(event.chat.id, text)] } };
   }
-  const during = matchMessage(message, { index: ruleSet.duringFlowsIndex }, context.botUsername, (rule) => conditionsHold(rule.when, values));
-  if (during) return { kind: 'decided', decision: answerRule(during.rule, during, event, { user: state.user, chat: state.chat }, context) };
+  // during_flows rules answer as they would outside the flow: their `lang` and `mentioned` too, in the user's language.
+  const vars = { user: state.user, chat: state.chat };
+  const whenHolds = audienceCheck(message, values, languageFor(ruleSet, event.from, state), context.botUsername);
+  const during = matchMessage(message, { index: ruleSet.duringFlowsIndex }, context.botUsername, whenHolds);
+  if (during) {
+    const decision = answerRule(during.rule, during, event, vars, context, (after) => languageFor(ruleSet, event.from, after));
+    return { kind: 'decided', decision };
+  }
   const value = acceptedValue(flow.steps[index]!.accept, prepared);
   return { kind: 'decided', decision: answerStep(flow, index, position, value, { message, target: askTargetOf(event), hasUser: true }, values, now) };
 }

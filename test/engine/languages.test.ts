@@ -180,6 +180,35 @@ flows:
     expect(inFlow('3', 'de')).toEqual(['3 bestellt.']);
   });
 
+  it('a during_flows rule answers a user inside a flow in their language, and keeps its lang condition', async () => {
+    const { ruleSet, problems } = await load(`
+languages: { default: en, supported: [en, de] }
+rules:
+  - id: help
+    text: help
+    during_flows: true
+    reply: { en: "Answer the question, or say stop.", de: "Beantworten Sie die Frage, oder sagen Sie stop." }
+  - id: hilfe
+    text: hilfe
+    during_flows: true
+    lang: [de]
+    reply: "Nur auf Deutsch."
+flows:
+  - id: order
+    start: { text: order }
+    steps:
+      - id: count
+        ask: { en: "How many?", de: "Wie viele?" }
+`);
+    expect(problems).toEqual([]);
+    const inFlow: ConversationState = { ...EMPTY_STATE, flow: { flowId: 'order', stepId: 'count', values: {}, lastActivity: Date.now() } };
+    expect(texts(ruleSet!, 'help', 'de', inFlow)).toEqual(['Beantworten Sie die Frage, oder sagen Sie stop.']);
+    expect(texts(ruleSet!, 'help', 'en', inFlow)).toEqual(['Answer the question, or say stop.']);
+    expect(texts(ruleSet!, 'hilfe', 'de', inFlow)).toEqual(['Nur auf Deutsch.']);
+    // Not a German user: hilfe is no during_flows answer for them, so it answers the step (which takes any text).
+    expect(texts(ruleSet!, 'hilfe', 'en', inFlow)).not.toContain('Nur auf Deutsch.');
+  });
+
   it('a text per language that leaves out a supported language falls back to the default, with a warning at its position', async () => {
     const { ruleSet, problems } = await load(`
 languages: { default: en, supported: [en, de] }
