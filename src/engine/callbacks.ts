@@ -11,10 +11,11 @@ import type { Decision, DecideContext } from './decide-types.js';
 import type { CallbackQueryEvent } from './events.js';
 import { routePress } from './flows.js';
 import { renderInlineKeyboard } from './keyboards.js';
+import { audienceCheck, languageFor } from './reach.js';
 import { render, type RenderValues } from './render.js';
 import type { CompiledRule, RuleSet } from './rule-set.js';
 import type { ConversationState } from './state.js';
-import { applyAssignments, conditionsHold } from './variables.js';
+import { applyAssignments } from './variables.js';
 
 /** A press's decision (see the module comment); `now` is the current time in ms since the epoch. */
 export function decideCallbackQuery(event: CallbackQueryEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext, now: number): Decision {
@@ -25,9 +26,9 @@ export function decideCallbackQuery(event: CallbackQueryEvent, ruleSet: RuleSet,
   if (data !== undefined) {
     const values = { user: state.user, chat: state.chat };
     for (const rule of ruleSet.callbacks) {
-      if (!conditionsPass(rule, message, (r) => conditionsHold(r.when, values))) continue;
+      if (!conditionsPass(rule, message, audienceCheck(message, values, languageFor(ruleSet, event.from, state), context.botUsername))) continue;
       const captures = callbackCaptures(rule, data);
-      if (captures) return answerPress(rule, captures, event, message, state, context);
+      if (captures) return answerPress(rule, captures, event, message, state, context, ruleSet);
     }
   }
   return { ruleId: null, actions: [answerOf(event)] };
@@ -75,6 +76,7 @@ function answerPress(
   message: Message,
   state: ConversationState,
   context: DecideContext,
+  ruleSet: RuleSet,
 ): Decision {
   const base = { message, captures };
   const applied = applyAssignments(rule.set, { user: state.user, chat: state.chat }, base, true);
@@ -92,6 +94,7 @@ function answerPress(
       ...(rule.buttons ? { replyMarkup: renderInlineKeyboard(rule.buttons, values) } : {}),
     });
   }
-  if (rule.replies.length > 0 && event.chat) actions.push(ruleReply(rule, values, event.chat.id, held?.message_id, context));
+  const language = languageFor(ruleSet, event.from, applied.values);
+  if (rule.replies.length > 0 && event.chat) actions.push(ruleReply(rule, values, event.chat.id, held?.message_id, context, language));
   return { ruleId: rule.id, actions };
 }

@@ -114,6 +114,9 @@ rules:
     callback: hours
     answer: { en: "Open 9 to 5", de: "Geöffnet 9 bis 17 Uhr" }
     edit: { en: "Hours: 9 to 5", de: "Zeiten: 9 bis 17 Uhr" }
+  - id: thanks
+    callback: thanks
+    reply: { en: "Thank you!", de: "Danke!" }
   - id: choose-de
     callback: lang-de
     set: { user.language: de }
@@ -160,6 +163,7 @@ flows:
       expect.objectContaining({ type: 'edit_message_text', text: 'Zeiten: 9 bis 17 Uhr' }),
     ]);
     expect(press('hours', 'en').actions[0]).toMatchObject({ text: 'Open 9 to 5' });
+    expect(press('thanks', 'de').actions.find((a) => a.type === 'send_message')).toMatchObject({ text: 'Danke!' });
     // A press that stores the choice: the choice wins over the client's language at once, and afterwards.
     expect(press('lang-de', 'en').actions).toEqual([
       { type: 'set_state', scope: 'user', key: 'language', value: 'de' },
