@@ -62,7 +62,8 @@ export function routeInFlow(
   if (!flow || index === undefined) {
     return { kind: 'left', decision: { ruleId: `${position.flowId}#ended`, actions: [setFlow(null), sendText(event.chat.id, FLOW_ENDED_NOTICE)] } };
   }
-  if (flow.timeout && now >= position.lastActivity + flow.timeout.afterMs) return { kind: 'left', decision: timedOut(flow, position, state, event.chat.id) };
+  if (flow.timeout && now >= position.lastActivity + flow.timeout.afterMs)
+    return { kind: 'left', decision: timedOut(flow, position, state, event.chat.id, event.from) };
   const prepared = prepareMessage(event.message, context.botUsername, false);
   if (!prepared || prepared.notForUs) return { kind: 'decided', decision: NOTHING };
   const values: VariableValues = { user: state.user, chat: state.chat, flow: position.values };
@@ -209,9 +210,11 @@ function acceptedValue(accept: CompiledAccept, prepared: PreparedMessage): State
 }
 
 /** The flow timed out: its timeout reply (written by the bot on its own) and the flow left. */
-function timedOut(flow: CompiledFlow, position: FlowPosition, state: ConversationState, chatId: number): Decision {
-  // The template cannot read the message (check refuses such placeholders there): a stand-in carries the chat only.
-  const message = { message_id: 0, date: 0, chat: { id: chatId, type: 'private', first_name: '' } } as Message;
+function timedOut(flow: CompiledFlow, position: FlowPosition, state: ConversationState, chatId: number, from?: Message['from']): Decision {
+  // The template cannot read the message (check refuses such placeholders there): a stand-in carries the chat,
+  // and the user when a message of theirs found the flow timed out, so the reply is in their app's language
+  // (a timeout the runtime fires knows only their stored choice).
+  const message = { message_id: 0, date: 0, chat: { id: chatId, type: 'private', first_name: '' }, ...(from ? { from } : {}) } as Message;
   const text = render(flow.timeout!.reply, { message, vars: { user: state.user, chat: state.chat }, flow: position.values });
   return { ruleId: `${flow.id}#timeout`, actions: [setFlow(null), sendText(chatId, text)] };
 }
