@@ -193,6 +193,16 @@ function compileRule(
     ? compileRuleActions(rule, context, name, (path, message, severity) => problems.push(problemAt(locate(order, path), message, severity)))
     : undefined;
   if (!trigger || !actions) return undefined;
+  if (rule.fuzzy === 'auto' && trigger.kind !== 'text' && trigger.kind !== 'keywords')
+    problems.push(
+      problemAt(
+        locate(order, ['fuzzy']),
+        `fuzzy matching is for text and keywords triggers; ${name} has a ${trigger.kind} trigger, so it is never fuzzy: remove it`,
+        'warning',
+      ),
+    );
+  else if (rule.fuzzy === 'auto' && caseSensitive)
+    problems.push(problemAt(locate(order, ['fuzzy']), `${name} is case_sensitive, so it is never fuzzy: remove one of them`, 'warning'));
   const position = locate(order, []);
   return Object.freeze({
     id: rule.id,

@@ -115,4 +115,14 @@ describe('check and fuzzy keywords', () => {
     );
     expect(apart).toEqual([]);
   });
+
+  it('warns where fuzzy: auto can do nothing: a pattern or command trigger, or a case_sensitive rule', async () => {
+    const yaml =
+      'rules:\n  - id: p\n    pattern: "^order"\n    fuzzy: auto\n    reply: p\n  - id: c\n    text: Hello\n    case_sensitive: true\n    fuzzy: auto\n    reply: c\n';
+    const problems = await withRuleDir({ 'bot.yaml': yaml }, async (dir) => (await loadRules(dir)).problems.map((p) => p.format('bot.yaml')));
+    expect(problems).toEqual([
+      "bot.yaml:4:12: warning: fuzzy matching is for text and keywords triggers; rule 'p' has a pattern trigger, so it is never fuzzy: remove it",
+      "bot.yaml:9:12: warning: rule 'c' is case_sensitive, so it is never fuzzy: remove one of them",
+    ]);
+  });
 });
