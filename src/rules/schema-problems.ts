@@ -131,7 +131,14 @@ function translate(error: ErrorObject, data: unknown, parsed: ParsedYaml): RuleP
     case 'anyOf':
       if (path.length === 0) return here('a rule file needs `rules:` followed by a list of rules');
       if (error.schemaPath.endsWith('/then/anyOf')) return here(`${name} does nothing with a press: add \`answer\`, \`edit\` or \`reply\``);
-      if (field === 'keyboard') return here(`the keyboard of ${name} must be rows of button texts, e.g. [["Yes", "No"]], or \`remove\``);
+      if (field === 'keyboard') {
+        // A label's own error says what is wrong with it; rows of rows are the right shape.
+        if (path.length > 3) return here(textProblem(value, path, name));
+        if (Array.isArray(value) && value.every(Array.isArray)) return undefined;
+        return here(`the keyboard of ${name} must be rows of button texts, e.g. [["Yes", "No"]], or \`remove\``);
+      }
+      // A text other than the reply (a button's, a press's answer or edit), which may be given per language.
+      if (path.findLast((s) => typeof s === 'string') !== 'reply' && path.length > 2) return here(textProblem(value, path, name));
       // The rule itself: neither reply nor messages (an unknown key that is a typo of 'reply' already says what to do).
       if (path.length === 2) {
         if (isObject(value) && Object.keys(value).some((k) => !RULE_KEYS.includes(k) && nearest(k, RULE_KEYS) === 'reply')) return undefined;
@@ -176,6 +183,19 @@ function translate(error: ErrorObject, data: unknown, parsed: ParsedYaml): RuleP
     default:
       return here(`${name ? `${name}: ` : ''}'${displayField(path)}' ${error.message ?? 'is invalid'}`);
   }
+}
+
+function textProblem(value: unknown, path: NodePath, name: string): string {
+  const field = displayField(path);
+  if (value === '') return `'${field}' in ${name} must not be empty`;
+  if (isObject(value)) {
+    const [language, text] = Object.entries(value).find(([k, v]) => !/^[a-z]{2,3}$/.test(k) || typeof v !== 'string' || v === '') ?? [];
+    if (language === undefined) return `'${field}' in ${name} names no language: give a text, or one per language like { en: "Yes", de: "Ja" }`;
+    if (!/^[a-z]{2,3}$/.test(language))
+      return `'${field}' in ${name} has '${language}', which is not a language code (two or three lowercase letters, like en)`;
+    return `'${field}.${language}' in ${name} ${text === '' ? 'must not be empty' : `must be a text, not ${describe(text)}`}`;
+  }
+  return `'${displayField(path)}' in ${name} must be a text, or one per language like { en: "Yes", de: "Ja" }, not ${describe(value)}`;
 }
 
 function replyProblem(value: unknown, path: NodePath, name: string, parsed: ParsedYaml): RuleProblem {

@@ -32,6 +32,29 @@ describe('check: buttons and presses', () => {
     expect(await problemsOf(POLL)).toEqual([]);
   });
 
+  it('an empty button text, answer or keyboard label is named as what it is, not as the reply', async () => {
+    const yaml = `rules:
+  - id: a
+    command: a
+    reply: x
+    buttons: [[{ text: "", data: "ok" }, { text: { en: "" }, data: "ok" }, { text: { EN: "B" }, data: "ok" }]]
+  - id: ok
+    callback: ok
+    answer: ""
+  - id: k
+    command: k
+    reply: x
+    keyboard: [["", "b"]]
+`;
+    expect(await problemsOf(yaml)).toEqual([
+      "5:24: 'buttons[0][0].text' in rule 'a' must not be empty",
+      "5:50: 'buttons[0][1].text.en' in rule 'a' must not be empty",
+      "5:84: 'buttons[0][2].text' in rule 'a' has 'EN', which is not a language code (two or three lowercase letters, like en)",
+      "8:13: 'answer' in rule 'ok' must not be empty",
+      "12:17: 'keyboard[0][0]' in rule 'k' must not be empty",
+    ]);
+  });
+
   it('the service limits: data over 64 bytes, a blank label, a link it refuses, more than 100 buttons', async () => {
     const many = Array.from({ length: 11 }, () => `[${Array.from({ length: 10 }, () => '{ text: "b", url: "https://example.com" }').join(', ')}]`);
     const yaml = `rules:
