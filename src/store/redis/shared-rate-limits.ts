@@ -1,47 +1,52 @@
 // The service's sending limits (per chat, per group, overall) kept in Redis, so that all replicas of a bot
 // together stay within them, as one process does with its own limiter: sliding windows of the messages
 // sent, one sorted set per window, taken and counted by one Lua script on Redis's clock (replicas' clocks
-// may differ). A message is re-dated when its answer came back, as the local limiter does (the service
-// counts it on arrival). While Redis cannot be reached the replica falls back to its own limiter.
+// may differ). The service counts a message when it arrives, which a busy replica may delay: so a message
+// holds its place as if sent "now" until its answer comes back, and is then dated to that moment. While Redis
+// cannot be reached the replica falls back to its own limiter.
 import { sleep } from '../../api/backoff.js';
 import type { RateLimiter, RateLimitSettings, RateLimitSlot } from '../../delivery/rate-limiter.js';
 import type { Logger } from '../../log/logger.js';
 import { script, type RedisLedger } from './redis-ledger.js';
 
 /**
- * KEYS[1]: the bot's prefix. ARGV: windows, then for each its key name, limit and length in ms → {1, id} when a
- * message may go now (it is counted in every window under `id`), or {0, ms to wait}.
+ * KEYS[1]: the bot's prefix. ARGV: windows, hold ms, for each window its key name, limit and length in ms, then
+ * how soon to look again when in-flight messages fill a window → {1, id} when a message may go now (it is
+ * counted in every window under `id`, dated `hold` ahead: until its answer comes back it may not have reached
+ * the service yet, so it must not leave the window), or {0, ms to wait}.
  */
 const TAKE_SCRIPT = `
 local p = KEYS[1]
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local n = tonumber(ARGV[1])
+local hold = tonumber(ARGV[2])
 local wait = 0
 for i = 0, n - 1 do
-  local key, limit, window = p .. 'rate:' .. ARGV[2 + 3 * i], tonumber(ARGV[3 + 3 * i]), tonumber(ARGV[4 + 3 * i])
+  local key, limit, window = p .. 'rate:' .. ARGV[3 + 3 * i], tonumber(ARGV[4 + 3 * i]), tonumber(ARGV[5 + 3 * i])
   redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
   local count = redis.call('ZCARD', key)
   if count >= limit then
-    local oldest = redis.call('ZRANGE', key, count - limit, count - limit, 'WITHSCORES')
-    wait = math.max(wait, tonumber(oldest[2]) + window - now)
+    local at = tonumber(redis.call('ZRANGE', key, count - limit, count - limit, 'WITHSCORES')[2])
+    -- Still in flight (dated ahead until its answer re-dates it): look again soon.
+    if at > now then wait = math.max(wait, tonumber(ARGV[2 + 3 * n + 1])) else wait = math.max(wait, at + window - now) end
   end
 end
 if wait > 0 then return {0, wait} end
 local id = redis.call('INCR', p .. 'rate:seq')
 for i = 0, n - 1 do
-  local key = p .. 'rate:' .. ARGV[2 + 3 * i]
-  redis.call('ZADD', key, now, id)
-  redis.call('PEXPIRE', key, ARGV[4 + 3 * i])
+  local key = p .. 'rate:' .. ARGV[3 + 3 * i]
+  redis.call('ZADD', key, now + hold, id)
+  redis.call('PEXPIRE', key, hold + tonumber(ARGV[5 + 3 * i]))
 end
 return {1, id}`;
 
-/** KEYS[1]: prefix. ARGV: id, then the window key names → re-dates the message to now (its answer came back). */
+/** KEYS[1]: prefix. ARGV: id, then the window key names → re-dates the message to now (its answer came back: it arrived by then). */
 const DONE_SCRIPT = `
 local p = KEYS[1]
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-for i = 2, #ARGV do redis.call('ZADD', p .. 'rate:' .. ARGV[i], 'XX', 'GT', now, ARGV[1]) end
+for i = 2, #ARGV do redis.call('ZADD', p .. 'rate:' .. ARGV[i], 'XX', now, ARGV[1]) end
 return 1`;
 
 const TAKE = script(TAKE_SCRIPT);
@@ -51,6 +56,12 @@ const DONE = script(DONE_SCRIPT);
 const MARGIN_MS = 50;
 /** Waiters of several replicas wake at about the same moment: spread them a little. */
 const JITTER_MS = 15;
+/**
+ * How long a message sent and not answered yet counts as sent "now" at most (a replica that died while
+ * sending frees its place after this), and how soon a sender looks again when such messages fill a window.
+ */
+const IN_FLIGHT_HOLD_MS = 10_000;
+const IN_FLIGHT_LOOK_MS = 20;
 
 export interface SharedRateLimiterOptions {
   ledger: RedisLedger;
@@ -67,7 +78,7 @@ export class SharedRateLimiter implements RateLimiter {
 
   async acquire(chatId: number | string, signal?: AbortSignal): Promise<RateLimitSlot> {
     const windows = this.windowsFor(chatId);
-    const args = [windows.length, ...windows.flatMap((w) => [w.key, w.limit, w.ms])];
+    const args = [windows.length, IN_FLIGHT_HOLD_MS, ...windows.flatMap((w) => [w.key, w.limit, w.ms]), IN_FLIGHT_LOOK_MS];
     for (;;) {
       if (signal?.aborted) throw signal.reason;
       let answer: [number, number];
