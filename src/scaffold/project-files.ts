@@ -8,11 +8,20 @@ export const STARTER_RULES = `# yaml-language-server: $schema=../schemas/rules.s
 # Your bot's rules. Every *.yaml file in this folder is read, in name order; rules are tried top to bottom
 # and the first one that matches answers. Edit this file while the bot runs: the next answer follows it.
 # Check the rules at any time with: hearsay check rules/
+
+# The languages the bot answers in. A text given per language (as /start below) is sent in the user's
+# language: their app's (de, de-AT, de-CH… are German), else the default. Other texts are sent as written.
+languages:
+  default: en
+  supported: [en, de]
+
 rules:
   # /start is the first message every user sends. {{user.first_name}} is the sender's first name.
   - id: start
     command: start
-    reply: "Hello, {{user.first_name}}! I am a brand-new bot. Try /help."
+    reply:
+      en: "Hello, {{user.first_name}}! I am a brand-new bot. Try /help."
+      de: "Hallo, {{user.first_name}}! Ich bin ein ganz neuer Bot. Probieren Sie /help."
     examples: ["/start"]
 
   # A multi-line reply: |- keeps the line breaks.
@@ -61,6 +70,12 @@ tests:
         expect: { pattern: '^(Hi Ann!|Hello there! How can I help\\?)$' }   # one of the replies, picked at random
       - say: /help
         expect: { contains: "/start - say hello" }
+
+  - name: a user whose app is in German
+    user: { first_name: Lea, language_code: de }
+    steps:
+      - say: /start
+        expect: "Hallo, Lea! Ich bin ein ganz neuer Bot. Probieren Sie /help."
 
   - name: orders and anything else
     steps:

@@ -74,7 +74,7 @@ describe('hearsay init', () => {
       /^# yaml-language-server: \$schema=\.\.\/schemas\/tests\.schema\.json\n#/,
     );
     const tests = spawnSync(process.execPath, [cli, 'test'], { cwd: join(dir, 'bot'), encoding: 'utf8' });
-    expect(tests.stdout).toMatch(/^1 file, 2 tests, 5 steps, 0 failed/);
+    expect(tests.stdout).toMatch(/^1 file, 3 tests, 6 steps, 0 failed/);
     expect(tests.status).toBe(0);
 
     const again = spawnSync(process.execPath, [cli, 'init', 'bot'], { cwd: dir, encoding: 'utf8' });
