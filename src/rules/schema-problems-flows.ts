@@ -4,6 +4,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import { problemAt, type RuleProblem } from '../diagnostics/problem.js';
 import { nearest } from '../diagnostics/suggest.js';
 import type { NodePath, ParsedYaml } from '../yaml/source.js';
+import { localizedTextProblem } from './text-problems.js';
 
 /** Error keywords that only variable mappings (and choice options) raise. */
 export const VARIABLE_ERRORS: ReadonlySet<string> = new Set(['propertyNames']);
@@ -114,6 +115,8 @@ export function flowOrVariableProblem(error: ErrorObject, data: unknown, parsed:
         );
       if (last === 'cancel') return here(`${owner} needs \`keywords\` or \`command\`: what cancels the flow`);
       if (last === 'equals' || last === 'not') return here(`'${field}' in ${owner} must be a text or a number`);
+      // A question, retry or reply of a flow: a text, or one per language.
+      if (path[0] === 'flows') return here(localizedTextProblem(value, field, owner));
       return null;
     }
     case 'pattern': {

@@ -7,6 +7,7 @@ import { RuleProblem, problemAt } from '../diagnostics/problem.js';
 import { nearest } from '../diagnostics/suggest.js';
 import { flowOrVariableProblem, isVariablePath, VARIABLE_ERRORS } from './schema-problems-flows.js';
 import type { NodePath, ParsedYaml } from '../yaml/source.js';
+import { describeValue as describe, localizedTextProblem } from './text-problems.js';
 
 export const TRIGGER_KEYS = ['command', 'text', 'pattern', 'keywords', 'fallback', 'callback', 'event'] as const;
 const RULE_KEYS = Object.keys(rulesSchema.$defs.rule.properties);
@@ -133,12 +134,12 @@ function translate(error: ErrorObject, data: unknown, parsed: ParsedYaml): RuleP
       if (error.schemaPath.endsWith('/then/anyOf')) return here(`${name} does nothing with a press: add \`answer\`, \`edit\` or \`reply\``);
       if (field === 'keyboard') {
         // A label's own error says what is wrong with it; rows of rows are the right shape.
-        if (path.length > 3) return here(textProblem(value, path, name));
+        if (path.length > 3) return here(localizedTextProblem(value, displayField(path), name));
         if (Array.isArray(value) && value.every(Array.isArray)) return undefined;
         return here(`the keyboard of ${name} must be rows of button texts, e.g. [["Yes", "No"]], or \`remove\``);
       }
       // A text other than the reply (a button's, a press's answer or edit), which may be given per language.
-      if (path.findLast((s) => typeof s === 'string') !== 'reply' && path.length > 2) return here(textProblem(value, path, name));
+      if (path.findLast((s) => typeof s === 'string') !== 'reply' && path.length > 2) return here(localizedTextProblem(value, displayField(path), name));
       // The rule itself: neither reply nor messages (an unknown key that is a typo of 'reply' already says what to do).
       if (path.length === 2) {
         if (isObject(value) && Object.keys(value).some((k) => !RULE_KEYS.includes(k) && nearest(k, RULE_KEYS) === 'reply')) return undefined;
@@ -183,19 +184,6 @@ function translate(error: ErrorObject, data: unknown, parsed: ParsedYaml): RuleP
     default:
       return here(`${name ? `${name}: ` : ''}'${displayField(path)}' ${error.message ?? 'is invalid'}`);
   }
-}
-
-function textProblem(value: unknown, path: NodePath, name: string): string {
-  const field = displayField(path);
-  if (value === '') return `'${field}' in ${name} must not be empty`;
-  if (isObject(value)) {
-    const [language, text] = Object.entries(value).find(([k, v]) => !/^[a-z]{2,3}$/.test(k) || typeof v !== 'string' || v === '') ?? [];
-    if (language === undefined) return `'${field}' in ${name} names no language: give a text, or one per language like { en: "Yes", de: "Ja" }`;
-    if (!/^[a-z]{2,3}$/.test(language))
-      return `'${field}' in ${name} has '${language}', which is not a language code (two or three lowercase letters, like en)`;
-    return `'${field}.${language}' in ${name} ${text === '' ? 'must not be empty' : `must be a text, not ${describe(text)}`}`;
-  }
-  return `'${displayField(path)}' in ${name} must be a text, or one per language like { en: "Yes", de: "Ja" }, not ${describe(value)}`;
 }
 
 function replyProblem(value: unknown, path: NodePath, name: string, parsed: ParsedYaml): RuleProblem {
@@ -243,14 +231,6 @@ function displayField(path: NodePath): string {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'empty (null)';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'string') return `text ${JSON.stringify(value)}`;
-  return `${typeof value} ${String(value)}`;
 }
 
 function article(type: string): string {

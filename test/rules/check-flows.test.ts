@@ -49,6 +49,29 @@ describe('schema problems in flows and variables', () => {
     ]);
   });
 
+  it('an empty question, retry or done reply is named by its field and owner', async () => {
+    const yaml = [
+      'flows:', // 1
+      '  - id: f', // 2
+      '    start: { command: f }', // 3
+      '    steps:', // 4
+      '      - id: a', // 5
+      '        ask: ""', // 6
+      '        accept: { number: {} }', // 7
+      '      - id: b', // 8
+      '        ask: { en: "ok?", de: "" }', // 9
+      '        retry: ""', // 10
+      '    done:', // 11
+      '      - reply: ""', // 12
+    ].join('\n');
+    expect(await problemsOf(yaml)).toEqual([
+      "6:14: 'ask' in step 'a' of flow 'f' must not be empty",
+      "9:14: 'ask.de' in step 'b' of flow 'f' must not be empty",
+      "10:16: 'retry' in step 'b' of flow 'f' must not be empty",
+      "12:16: 'reply' in done branch #1 of flow 'f' must not be empty",
+    ]);
+  });
+
   it('a flow and a rule may not share an id', async () => {
     const yaml = 'rules:\n  - id: book\n    text: b\n    reply: r\nflows:\n  - id: book\n    start: { command: book }\n    steps:\n      - { id: a, ask: q }\n';
     expect((await problemsOf(yaml))[0]).toMatch(
