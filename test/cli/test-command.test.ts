@@ -192,9 +192,11 @@ describe('hearsay test', () => {
     );
   });
 
-  it("passes the demo bot's own tests", () => {
-    const result = run([], repo);
+  it("passes the demo bot's own tests, which reach every rule, flow step and button of the demo", () => {
+    const result = run(['--coverage'], repo);
     expect(result.stdout).toMatch(/ 0 failed/);
+    expect(result.stdout).not.toContain('not reached');
+    expect(result.stdout).toMatch(/^coverage: (\d+) of \1 reached$/m);
     expect(result.status).toBe(0);
   });
 });

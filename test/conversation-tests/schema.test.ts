@@ -25,7 +25,7 @@ describe('the test file format', () => {
   it('the schema alone accepts the shipped tests and refuses a misspelt key', async () => {
     const schema = JSON.parse(await readFile(`${root}schemas/tests.schema.json`, 'utf8'));
     const validate = new Ajv2020({ strict: true, strictRequired: false }).compile(schema);
-    expect(validate(parse(await readFile(`${root}tests/demo.yaml`, 'utf8')))).toBe(true);
+    for (const file of ['demo.yaml', 'buttons.yaml']) expect(validate(parse(await readFile(`${root}tests/${file}`, 'utf8'))), file).toBe(true);
     expect(validate({ tests: [{ name: 'x', steps: [{ sya: 'hi' }] }] })).toBe(false);
   });
 });
