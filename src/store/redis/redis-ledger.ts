@@ -1,5 +1,5 @@
 // The update ledger and chat-state store in Redis, shared by the replicas of one bot: done marks with their
-// fingerprints, intents, the confirmed offset, the webhook inbox and the conversation state, all under the
+// fingerprints, intents, the confirmed offset, the shared inbox and the conversation state, all under the
 // bot's key prefix. Every step that writes is one Lua script (atomic: a commit's done mark, state and inbox
 // removal land together or not at all); a write resolves once the server has it on disk (WAITAOF where the
 // server has it, Redis 7.2+; otherwise `appendfsync always`, which replies only after the fsync).
@@ -8,10 +8,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { hostname } from 'node:os';
 import type { Update } from '../../api/types.js';
 import { chatKeyOf } from '../../engine/events.js';
-import type { ConversationState, FlowPosition } from '../../engine/state.js';
+import type { ConversationState } from '../../engine/state.js';
 import { DEFAULT_MAX_USER_BYTES, type StoredFlow, type UserRecord } from '../../journal/journal-state.js';
 import { updateFingerprint } from '../../journal/update-fingerprint.js';
-import { MAX_STATE_LINE_BYTES, SERVICE_RETENTION_MS } from '../../journal/update-journal.js';
+import { SERVICE_RETENTION_MS } from '../../journal/update-journal.js';
 import type { Logger } from '../../log/logger.js';
 import {
   StoreUnavailableError,
@@ -22,7 +22,6 @@ import {
   type StateScope,
   type UpdateLedger,
 } from '../../pipeline/ports.js';
-import { applyChanges, documentKeys, stateOf, type StateDocument } from '../../pipeline/state-documents.js';
 import {
   ACCEPT_SCRIPT,
   BEGIN_SCRIPT,
@@ -35,6 +34,8 @@ import {
   TURN_SCRIPT,
 } from './ledger-scripts.js';
 import { describeRedisError, type RedisConnection } from './redis-connection.js';
+import { checkPersistence } from './server-persistence.js';
+import { StateDocuments } from './state-documents.js';
 
 export interface RedisLedgerOptions {
   connection: RedisConnection;
@@ -107,17 +108,26 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
   private closed = false;
   private readonly leaseMs: number;
   private readonly now: () => number;
+  private readonly documents: StateDocuments;
 
   private constructor(private readonly options: RedisLedgerOptions) {
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.now = options.now ?? Date.now;
+    this.documents = new StateDocuments({
+      client: options.connection.client,
+      command: (operation) => this.command(operation),
+      key: (name) => this.key(name),
+      durable: () => this.durable(),
+      logger: options.logger,
+      maxUserBytes: options.maxUserBytes ?? DEFAULT_MAX_USER_BYTES,
+    });
   }
 
   /** Opens the ledger on a connected store: checks its persistence, starts the lease, and takes over what dead replicas left. */
   static async open(options: RedisLedgerOptions): Promise<RedisLedger> {
     const ledger = new RedisLedger(options);
     if (options.maintenance) return ledger;
-    await ledger.checkServer();
+    ledger.waitAof = await ledger.command(() => checkPersistence(ledger.client, options.logger));
     await ledger.renewLease();
     ledger.heartbeat = setInterval(() => void ledger.renewLease().catch(() => undefined), Math.max(100, Math.floor(ledger.leaseMs / 3)));
     ledger.heartbeat.unref();
@@ -203,7 +213,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
    */
   private async write(id: number | null, fingerprint: string, state: StateCommit | null): Promise<boolean> {
     for (let attempt = 0; attempt < COMMIT_RETRIES; attempt++) {
-      const writes = state && state.changes.length > 0 ? await this.stateWrites(id, state) : null;
+      const writes = state && state.changes.length > 0 ? await this.documents.writesFor(id, state) : null;
       if (writes === 'stale') return false;
       const keys = writes ? [...writes.keys()] : [];
       const ttl = this.options.stateTtlMs ?? '';
@@ -219,81 +229,20 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
     throw new StoreUnavailableError(`${id === null ? 'a state change' : `update ${id}`}: its state kept changing under it; not committed`);
   }
 
-  async flows(): Promise<StoredFlow[]> {
-    const documents = await this.command(() => this.client.smembers(this.key('flows')));
-    if (documents.length === 0) return [];
-    const raw = await this.command(() => this.client.mget(documents.map((key) => this.stateKey(key))));
-    const flows: StoredFlow[] = [];
-    documents.forEach((document, i) => {
-      const match = /^flow:(-?\d+):(-?\d+)$/.exec(document);
-      const json = raw[i];
-      // Expired (state.ttl) or malformed: no flow to time out.
-      if (!match || !json) return;
-      flows.push({ chatId: Number(match[1]), userId: Number(match[2]), position: JSON.parse(json) as FlowPosition });
-    });
-    return flows;
+  load(scope: StateScope): Promise<ConversationState> {
+    return this.documents.load(scope);
   }
 
-  async userRecord(userId: number): Promise<UserRecord> {
-    const variables = parseDocument((await this.command(() => this.client.get(this.stateKey(`user:${userId}`)))) ?? '') ?? null;
-    const flows = (await this.flows())
-      .filter((flow) => flow.userId === userId)
-      .map(({ chatId, position: { flowId, stepId, values, lastActivity } }) => ({
-        chatId,
-        flowId,
-        stepId,
-        answers: values,
-        lastActivity: new Date(lastActivity).toISOString(),
-      }));
-    return { userId, variables, flows };
+  flows(): Promise<StoredFlow[]> {
+    return this.documents.flows();
   }
 
-  async forgetUser(userId: number): Promise<UserRecord> {
-    const record = await this.userRecord(userId);
-    const flowDocuments = record.flows.map((flow) => `flow:${flow.chatId}:${userId}`);
-    const multi = this.client.multi().del(this.stateKey(`user:${userId}`), ...flowDocuments.map((key) => this.stateKey(key)));
-    if (flowDocuments.length > 0) multi.srem(this.key('flows'), ...flowDocuments);
-    await this.command(() => multi.exec());
-    await this.durable();
-    return record;
+  userRecord(userId: number): Promise<UserRecord> {
+    return this.documents.userRecord(userId);
   }
 
-  /** The documents a commit writes, by store key: the raw value read ('' when absent) and the value to write ('' to delete). */
-  private async stateWrites(id: number | null, state: StateCommit): Promise<Map<string, { read: string; write: string }> | null | 'stale'> {
-    const keys = Object.values(documentKeys(state.scope)).filter((key): key is string => key !== null);
-    const raw = await this.command(() => this.client.mget(keys.map((key) => this.stateKey(key))));
-    const read = new Map(keys.map((key, i) => [key, raw[i] ?? '']));
-    const flowKey = documentKeys(state.scope).flow;
-    if (state.flowWas !== undefined && flowKey !== null) {
-      // Decided on another flow position than the one stored now: another replica got there first.
-      if (JSON.stringify(parseDocument(read.get(flowKey)) ?? null) !== JSON.stringify(state.flowWas)) return 'stale';
-    }
-    const documents = applyChanges(state.scope, state.changes, (key) => parseDocument(read.get(key)));
-    const writes = new Map<string, { read: string; write: string }>();
-    let bytes = 0;
-    const maxUserBytes = this.options.maxUserBytes ?? DEFAULT_MAX_USER_BYTES;
-    for (const [key, document] of documents) {
-      const write = document === null ? '' : JSON.stringify(document);
-      if (key.startsWith('user:') && Buffer.byteLength(write) > maxUserBytes) {
-        // As on the file store: the user's variables keep their old value; the update still counts as handled.
-        this.options.logger.warn(
-          { update_id: id, user_id: Number(key.slice(5)), bytes: Buffer.byteLength(write), limit: maxUserBytes },
-          "a user's variables would pass state.max_user_bytes; this change to them is not kept",
-        );
-        continue;
-      }
-      bytes += write.length;
-      writes.set(this.stateKey(key), { read: read.get(key) ?? '', write });
-    }
-    // The commit script checks what was read is unchanged: the flow too, even when these changes leave it be.
-    if (state.flowWas !== undefined && flowKey !== null && !documents.has(flowKey)) {
-      writes.set(this.stateKey(flowKey), { read: read.get(flowKey)!, write: read.get(flowKey)! });
-    }
-    if (bytes > MAX_STATE_LINE_BYTES) {
-      this.options.logger.error({ update_id: id, bytes }, "conversation state too large to keep; this update's state changes are dropped");
-      return null;
-    }
-    return writes.size > 0 ? writes : null;
+  forgetUser(userId: number): Promise<UserRecord> {
+    return this.documents.forgetUser(userId);
   }
 
   async confirm(offset: number, lead?: { token: string }): Promise<void> {
@@ -322,14 +271,6 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
     return [...this.doubt];
   }
 
-  async load(scope: StateScope): Promise<ConversationState> {
-    const keys = Object.values(documentKeys(scope)).filter((key): key is string => key !== null);
-    if (keys.length === 0) return stateOf(scope, () => undefined);
-    const raw = await this.command(() => this.client.mget(keys.map((key) => this.stateKey(key))));
-    const documents = new Map(keys.map((key, i) => [key, parseDocument(raw[i] ?? '')]));
-    return stateOf(scope, (key) => documents.get(key));
-  }
-
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -349,10 +290,6 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
     return `${this.options.prefix}${name}`;
   }
 
-  private stateKey(documentKey: string): string {
-    return this.key(`state:${documentKey}`);
-  }
-
   /** Dead replicas' intents become this run's in-doubt list, their inbox entries this replica's pending work. */
   private async takeOver(): Promise<Update[]> {
     const [doubt, pending] = (await this.runScript(SCRIPTS.takeOver, [], [this.owner])) as [string[], string[]];
@@ -366,27 +303,6 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
 
   private async renewLease(): Promise<void> {
     await this.command(() => this.client.set(this.key(`replica:${this.owner}`), '1', 'PX', this.leaseMs));
-  }
-
-  /** Persistence as documented, or a warning saying what an accepted update risks. */
-  private async checkServer(): Promise<void> {
-    const info = await this.command(() => this.client.info('server'));
-    const version = /redis_version:(\d+)\.(\d+)/.exec(info);
-    this.waitAof = version !== null && (Number(version[1]) > 7 || (Number(version[1]) === 7 && Number(version[2]) >= 2));
-    try {
-      const config = (await this.client.config('GET', 'append*')) as string[];
-      const settings = new Map<string, string>();
-      for (let i = 0; i + 1 < config.length; i += 2) settings.set(config[i]!, config[i + 1]!);
-      const durable = settings.get('appendonly') === 'yes' && (this.waitAof || settings.get('appendfsync') === 'always');
-      if (!durable) {
-        this.options.logger.warn(
-          { appendonly: settings.get('appendonly'), appendfsync: settings.get('appendfsync') },
-          'the Redis store does not write every change to disk before answering (set appendonly yes and appendfsync always); a crash of Redis itself can lose accepted updates',
-        );
-      }
-    } catch {
-      // CONFIG is often disabled on managed servers: their persistence is the operator's to set.
-    }
   }
 
   /** After a write: resolves once the server's AOF has it on disk (WAITAOF), or at once under appendfsync always. */
@@ -434,8 +350,4 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
       throw new StoreUnavailableError(`the Redis store failed: ${describeRedisError(error)}`, { cause: error });
     }
   }
-}
-
-function parseDocument(raw: string | undefined): StateDocument | undefined {
-  return raw ? (JSON.parse(raw) as StateDocument) : undefined;
 }

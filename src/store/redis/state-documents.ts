@@ -1,0 +1,128 @@
+// The conversation state of one bot in Redis: one JSON document per user, chat and running flow (the layout of
+// src/pipeline/state-documents.ts) under the bot's key prefix, and the set of running flows for the timeout
+// timers. Reads are plain commands; every write goes through the ledger's commit script, which this module
+// prepares: what was read (the script refuses if it changed since) and what to write.
+import type { Redis } from 'ioredis';
+import type { ConversationState, FlowPosition } from '../../engine/state.js';
+import type { StoredFlow, UserRecord } from '../../journal/journal-state.js';
+import { MAX_STATE_LINE_BYTES } from '../../journal/update-journal.js';
+import type { Logger } from '../../log/logger.js';
+import type { StateCommit, StateScope } from '../../pipeline/ports.js';
+import { applyChanges, documentKeys, stateOf, type StateDocument } from '../../pipeline/state-documents.js';
+
+/** What the documents need from the ledger that owns the connection. */
+export interface StateDocumentsAccess {
+  readonly client: Redis;
+  /** Runs one store operation (a failure becomes a StoreUnavailableError). */
+  command<T>(operation: () => Promise<T>): Promise<T>;
+  /** The full key of a name under the bot's prefix. */
+  key(name: string): string;
+  /** Resolves once what was written is on the server's disk. */
+  durable(): Promise<void>;
+  readonly logger: Logger;
+  /** `state.max_user_bytes`. */
+  readonly maxUserBytes: number;
+}
+
+/** A commit's writes by store key: the raw value read ('' when absent) and the value to write ('' to delete). */
+export type StateWrites = Map<string, { read: string; write: string }>;
+
+export class StateDocuments {
+  constructor(private readonly access: StateDocumentsAccess) {}
+
+  private stateKey(documentKey: string): string {
+    return this.access.key(`state:${documentKey}`);
+  }
+
+  async flows(): Promise<StoredFlow[]> {
+    const documents = await this.access.command(() => this.access.client.smembers(this.access.key('flows')));
+    if (documents.length === 0) return [];
+    const raw = await this.access.command(() => this.access.client.mget(documents.map((key) => this.stateKey(key))));
+    const flows: StoredFlow[] = [];
+    documents.forEach((document, i) => {
+      const match = /^flow:(-?\d+):(-?\d+)$/.exec(document);
+      const json = raw[i];
+      // Expired (state.ttl) or malformed: no flow to time out.
+      if (!match || !json) return;
+      flows.push({ chatId: Number(match[1]), userId: Number(match[2]), position: JSON.parse(json) as FlowPosition });
+    });
+    return flows;
+  }
+
+  async userRecord(userId: number): Promise<UserRecord> {
+    const variables = parseDocument((await this.access.command(() => this.access.client.get(this.stateKey(`user:${userId}`)))) ?? '') ?? null;
+    const flows = (await this.flows())
+      .filter((flow) => flow.userId === userId)
+      .map(({ chatId, position: { flowId, stepId, values, lastActivity } }) => ({
+        chatId,
+        flowId,
+        stepId,
+        answers: values,
+        lastActivity: new Date(lastActivity).toISOString(),
+      }));
+    return { userId, variables, flows };
+  }
+
+  async forgetUser(userId: number): Promise<UserRecord> {
+    const record = await this.userRecord(userId);
+    const flowDocuments = record.flows.map((flow) => `flow:${flow.chatId}:${userId}`);
+    const multi = this.access.client.multi().del(this.stateKey(`user:${userId}`), ...flowDocuments.map((key) => this.stateKey(key)));
+    if (flowDocuments.length > 0) multi.srem(this.access.key('flows'), ...flowDocuments);
+    await this.access.command(() => multi.exec());
+    await this.access.durable();
+    return record;
+  }
+
+  /**
+   * The documents a commit writes, by store key: the raw value read ('' when absent) and the value to write
+   * ('' to delete); null when there is nothing to write, 'stale' when the flow is no longer at `flowWas`.
+   */
+  async writesFor(id: number | null, state: StateCommit): Promise<StateWrites | null | 'stale'> {
+    const keys = Object.values(documentKeys(state.scope)).filter((key): key is string => key !== null);
+    const raw = await this.access.command(() => this.access.client.mget(keys.map((key) => this.stateKey(key))));
+    const read = new Map(keys.map((key, i) => [key, raw[i] ?? '']));
+    const flowKey = documentKeys(state.scope).flow;
+    if (state.flowWas !== undefined && flowKey !== null) {
+      // Decided on another flow position than the one stored now: another replica got there first.
+      if (JSON.stringify(parseDocument(read.get(flowKey)) ?? null) !== JSON.stringify(state.flowWas)) return 'stale';
+    }
+    const documents = applyChanges(state.scope, state.changes, (key) => parseDocument(read.get(key)));
+    const writes: StateWrites = new Map();
+    let bytes = 0;
+    const { maxUserBytes } = this.access;
+    for (const [key, document] of documents) {
+      const write = document === null ? '' : JSON.stringify(document);
+      if (key.startsWith('user:') && Buffer.byteLength(write) > maxUserBytes) {
+        // As on the file store: the user's variables keep their old value; the update still counts as handled.
+        this.access.logger.warn(
+          { update_id: id, user_id: Number(key.slice(5)), bytes: Buffer.byteLength(write), limit: maxUserBytes },
+          "a user's variables would pass state.max_user_bytes; this change to them is not kept",
+        );
+        continue;
+      }
+      bytes += write.length;
+      writes.set(this.stateKey(key), { read: read.get(key) ?? '', write });
+    }
+    // The commit script checks what was read is unchanged: the flow too, even when these changes leave it be.
+    if (state.flowWas !== undefined && flowKey !== null && !documents.has(flowKey)) {
+      writes.set(this.stateKey(flowKey), { read: read.get(flowKey)!, write: read.get(flowKey)! });
+    }
+    if (bytes > MAX_STATE_LINE_BYTES) {
+      this.access.logger.error({ update_id: id, bytes }, "conversation state too large to keep; this update's state changes are dropped");
+      return null;
+    }
+    return writes.size > 0 ? writes : null;
+  }
+
+  async load(scope: StateScope): Promise<ConversationState> {
+    const keys = Object.values(documentKeys(scope)).filter((key): key is string => key !== null);
+    if (keys.length === 0) return stateOf(scope, () => undefined);
+    const raw = await this.access.command(() => this.access.client.mget(keys.map((key) => this.stateKey(key))));
+    const documents = new Map(keys.map((key, i) => [key, parseDocument(raw[i] ?? '')]));
+    return stateOf(scope, (key) => documents.get(key));
+  }
+}
+
+function parseDocument(raw: string | undefined): StateDocument | undefined {
+  return raw ? (JSON.parse(raw) as StateDocument) : undefined;
+}
