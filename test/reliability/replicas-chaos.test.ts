@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startRun, writeRules, type RunProcess } from '../e2e/run-process.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { inDoubtUpdateIds } from '../support/in-doubt.js';
 import { ReplyLedger } from '../support/reply-ledger.js';
 
 const CHATS = 50;
@@ -162,11 +163,7 @@ describe('replicas on a shared Redis store under chaos', () => {
     const answered = () => [...ledger.replies.values()].reduce((sum, replies) => sum + collapse(replies).once.length, 0);
     await expect.poll(answered, { timeout: 150_000, interval: 200 }).toBe(total + SURVEYS);
 
-    const inDoubt = new Set<number>();
-    for (const line of runs.flatMap((run) => run.lines)) {
-      if (!line.includes('in_doubt')) continue;
-      for (const id of (JSON.parse(line) as { in_doubt: number[] }).in_doubt) inDoubt.add(id);
-    }
+    const inDoubt = inDoubtUpdateIds(runs);
     const outage = runs.flatMap((run) => run.lines).filter((line) => /the Redis store is unavailable/.test(line));
     for (let chat = 0; chat < CHATS; chat++) {
       const user = 20_000 + chat;

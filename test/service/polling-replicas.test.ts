@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startRun, versionedRules, writeRules, type RunProcess } from '../e2e/run-process.js';
+import { inDoubtUpdateIds } from '../support/in-doubt.js';
 import { ReplyLedger } from '../support/reply-ledger.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
@@ -103,8 +104,7 @@ describe('polling with replicas on a shared Redis store', () => {
 
     for (const ms of takeovers) expect(ms).toBeLessThan(TAKEOVER_BOUND_MS);
     const lines = runs.flatMap((run) => run.lines);
-    const inDoubt = new Set<number>();
-    for (const line of lines) if (line.includes('in_doubt')) for (const id of (JSON.parse(line) as { in_doubt: number[] }).in_doubt) inDoubt.add(id);
+    const inDoubt = inDoubtUpdateIds(runs);
     const doubtTexts = new Set(ledger.sent.filter((entry) => inDoubt.has(entry.updateId)).map((entry) => `v1: ${entry.text}`));
     for (let chat = 0; chat < CHATS; chat++) {
       const replies = ledger.replies.get(30_000 + chat) ?? [];
