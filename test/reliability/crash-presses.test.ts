@@ -1,4 +1,4 @@
-// Crash safety of button presses: users alternate a message and a press of the button under their menu
+// Crash safety of button presses, in polling and in webhook mode: users alternate a message and a press of the button under their menu
 // while the real `hearsay run` process is killed with SIGKILL at seeded random points and started again on
 // the same data directory. Both count in one variable, so every reply, press answer and edit says where it
 // stands in the chat's order. Every press must be answered (answercallbackquery accepted) exactly once and
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBotViaAssistant, pressButton, sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
 import { inDoubtUpdateIds } from '../support/in-doubt.js';
 import { ReplyLedger, type SeenEntry } from '../support/reply-ledger.js';
-import { startRun, writeRules, type RunProcess } from '../e2e/run-process.js';
+import { freePort, startRun, writeRules, type RunProcess } from '../e2e/run-process.js';
 import { seededRandom } from './seeded-random.js';
 
 const USERS = 20;
@@ -47,119 +47,141 @@ function expectedTimeline(): SeenEntry[] {
   return [{ kind: 'reply', text: 'menu' }, ...cycles.flat()];
 }
 
-describe('crash safety of button presses (polling)', () => {
+describe('crash safety of button presses', () => {
   let sandbox: StartedSandbox;
   const running: RunProcess[] = [];
 
   beforeAll(async () => {
     // Presses wait in the queue through the restarts: long enough that none expires unanswered on the way.
-    sandbox = await startSandbox({ callbackTimeoutMs: 120_000 });
+    sandbox = await startSandbox({ callbackTimeoutMs: 120_000, webhook: { retryBaseMs: 50, retryMaxMs: 300 } });
   });
   afterAll(async () => {
     await Promise.all(running.map((p) => p.stop('SIGKILL')));
     await sandbox?.close();
   });
 
-  it(`answers every press once, edits once and keeps order with messages through 3 kill -9 restarts (${TOTAL} updates, seed ${SEED})`, async () => {
-    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 900, name: 'CrashPresses', username: 'crash_presses_bot' });
-    const rules = await writeRules(RULES);
-    const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-crash-presses-'));
-    const ledger = new ReplyLedger(sandbox.sandbox, bot.username);
-    const random = seededRandom(SEED);
-    const kills = Array.from({ length: 3 }, () => Math.floor(USERS + 100 + random() * (TOTAL - USERS - 400))).sort((a, b) => a - b);
-    // The sandbox shares this process: a seeded pause unties the kill from the moment it stores a reply.
-    const pauses = kills.map(() => Math.floor(random() * 40));
-    const launch = () => {
-      const run = startRun({
-        env: {
-          BOT_TOKEN: bot.token,
-          BASE_URL: sandbox.baseUrl,
-          HEARSAY_RULES: rules.dir,
-          HEARSAY_DATA_DIR: dataDir,
-          HEARSAY_POLLING_TIMEOUT: '1',
-          HEARSAY_LOG_LEVEL: 'warn',
-          HEARSAY_RATE_LIMITS_ENABLED: 'false',
-        },
-      });
-      running.push(run);
-      return run;
-    };
+  it.each([
+    ['polling', 900],
+    ['webhook', 910],
+  ] as const)(
+    `%s: answers every press once, edits once and keeps order with messages through 3 kill -9 restarts (${TOTAL} updates, seed ${SEED})`,
+    async (mode, owner) => {
+      const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: owner, name: 'CrashPresses', username: `crash_presses_${mode}_bot` });
+      const rules = await writeRules(RULES);
+      const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-crash-presses-'));
+      const ledger = new ReplyLedger(sandbox.sandbox, bot.username);
+      const random = seededRandom(SEED);
+      const kills = Array.from({ length: 3 }, () => Math.floor(USERS + 100 + random() * (TOTAL - USERS - 400))).sort((a, b) => a - b);
+      // The sandbox shares this process: a seeded pause unties the kill from the moment it stores a reply.
+      const pauses = kills.map(() => Math.floor(random() * 40));
+      const port = await freePort();
+      // Webhook mode: the same port at every start; the sandbox retries deliveries while the process is down.
+      const ingress: Record<string, string> =
+        mode === 'polling'
+          ? { HEARSAY_POLLING_TIMEOUT: '1' }
+          : {
+              HEARSAY_MODE: 'webhook',
+              HEARSAY_WEBHOOK_URL: `http://127.0.0.1:${port}`,
+              HEARSAY_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
+              HEARSAY_WEBHOOK_SECRET: 'crash_presses-Secret_9',
+              HEARSAY_WEBHOOK_PATH: '/hook',
+            };
+      const launch = () => {
+        const run = startRun({
+          env: {
+            BOT_TOKEN: bot.token,
+            BASE_URL: sandbox.baseUrl,
+            HEARSAY_RULES: rules.dir,
+            HEARSAY_DATA_DIR: dataDir,
+            HEARSAY_LOG_LEVEL: 'warn',
+            HEARSAY_RATE_LIMITS_ENABLED: 'false',
+            ...ingress,
+          },
+        });
+        running.push(run);
+        return run;
+      };
 
-    const runs: RunProcess[] = [launch()];
-    const users = Array.from({ length: USERS }, (_, i) => 40_000 + i);
-    const menus = await Promise.all(
-      users.map(async (user) => {
-        await sendAsUser(sandbox.baseUrl, user, bot.username, '/menu');
-        const [menu] = await waitForBotReplies(sandbox.baseUrl, { userId: user, bot: bot.username, timeoutMs: 30_000 });
-        return menu!.message_id;
-      }),
-    );
-    const sending = Promise.all(
-      users.map(async (user, u) => {
-        for (let i = 0; i < CYCLES; i++) {
-          await sendAsUser(sandbox.baseUrl, user, bot.username, `tick ${i}`);
-          await pressButton(sandbox.baseUrl, user, { messageId: menus[u]!, data: 'tap', to: bot.username });
+      const runs: RunProcess[] = [launch()];
+      const users = Array.from({ length: USERS }, (_, i) => 40_000 + i);
+      const menus = await Promise.all(
+        users.map(async (user) => {
+          await sendAsUser(sandbox.baseUrl, user, bot.username, '/menu');
+          const [menu] = await waitForBotReplies(sandbox.baseUrl, { userId: user, bot: bot.username, timeoutMs: 30_000 });
+          return menu!.message_id;
+        }),
+      );
+      const sending = Promise.all(
+        users.map(async (user, u) => {
+          for (let i = 0; i < CYCLES; i++) {
+            await sendAsUser(sandbox.baseUrl, user, bot.username, `tick ${i}`);
+            await pressButton(sandbox.baseUrl, user, { messageId: menus[u]!, data: 'tap', to: bot.username });
+          }
+        }),
+      );
+      for (const [k, at] of kills.entries()) {
+        if (k > 0) runs.push(launch());
+        await ledger.waitForHandled(at, 60_000);
+        await new Promise((resolve) => setTimeout(resolve, pauses[k]));
+        runs.at(-1)!.child.kill('SIGKILL');
+        await runs.at(-1)!.exited;
+      }
+      const last = launch();
+      runs.push(last);
+      await sending;
+      await ledger.waitForHandled(TOTAL, 60_000);
+      // Grace for a late duplicate.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await last.stop('SIGTERM')).toBe(0);
+
+      const inDoubt = inDoubtUpdateIds(runs);
+      const twice = { replies: 0, answers: 0, edits: 0 };
+      for (const user of users) {
+        // Replies and answers once each, in the chat's order; a message handled twice repeats its reply at once.
+        const seen = ledger.seen.get(user) ?? [];
+        const once = seen.filter((entry, i) => i === 0 || entry.kind !== 'reply' || entry.text !== seen[i - 1]!.text);
+        expect(once).toEqual(expectedTimeline());
+        const messages = ledger.sent.filter((entry) => entry.userId === user);
+        for (const [i, entry] of seen.entries()) {
+          if (i === 0 || entry.kind !== 'reply' || entry.text !== seen[i - 1]!.text) continue;
+          twice.replies += 1;
+          const update = entry.text === 'menu' ? messages[0]! : messages.find((m) => `tick ${2 * Number(m.text.slice(5)) + 1}` === entry.text)!;
+          expect(inDoubt.has(update.updateId), `update ${update.updateId} ("${entry.text}") answered twice but not reported in doubt`).toBe(true);
         }
-      }),
-    );
-    for (const [k, at] of kills.entries()) {
-      if (k > 0) runs.push(launch());
-      await ledger.waitForHandled(at, 60_000);
-      await new Promise((resolve) => setTimeout(resolve, pauses[k]));
-      runs.at(-1)!.child.kill('SIGKILL');
-      await runs.at(-1)!.exited;
-    }
-    const last = launch();
-    runs.push(last);
-    await sending;
-    await ledger.waitForHandled(TOTAL, 60_000);
-    // Grace for a late duplicate.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(await last.stop('SIGTERM')).toBe(0);
 
-    const inDoubt = inDoubtUpdateIds(runs);
-    const twice = { replies: 0, answers: 0, edits: 0 };
-    for (const user of users) {
-      // Replies and answers once each, in the chat's order; a message handled twice repeats its reply at once.
-      const seen = ledger.seen.get(user) ?? [];
-      const once = seen.filter((entry, i) => i === 0 || entry.kind !== 'reply' || entry.text !== seen[i - 1]!.text);
-      expect(once).toEqual(expectedTimeline());
-      const messages = ledger.sent.filter((entry) => entry.userId === user);
-      for (const [i, entry] of seen.entries()) {
-        if (i === 0 || entry.kind !== 'reply' || entry.text !== seen[i - 1]!.text) continue;
-        twice.replies += 1;
-        const update = entry.text === 'menu' ? messages[0]! : messages.find((m) => `tick ${2 * Number(m.text.slice(5)) + 1}` === entry.text)!;
-        expect(inDoubt.has(update.updateId), `update ${update.updateId} ("${entry.text}") answered twice but not reported in doubt`).toBe(true);
-      }
+        // Each press: one accepted answer with its count; a second try (refused) only for a press in doubt.
+        const presses = ledger.presses.filter((press) => press.userId === user);
+        expect(presses).toHaveLength(CYCLES);
+        for (const [i, press] of presses.entries()) {
+          const calls = ledger.answers.get(press.callbackQueryId) ?? [];
+          expect(calls.filter((call) => call.ok).map((call) => call.text)).toEqual([`tap ${2 * i + 2}`]);
+          if (calls.length > 1) {
+            twice.answers += 1;
+            expect(inDoubt.has(press.updateId), `press ${press.updateId} answered ${calls.length} times but not reported in doubt`).toBe(true);
+          }
+        }
 
-      // Each press: one accepted answer with its count; a second try (refused) only for a press in doubt.
-      const presses = ledger.presses.filter((press) => press.userId === user);
-      expect(presses).toHaveLength(CYCLES);
-      for (const [i, press] of presses.entries()) {
-        const calls = ledger.answers.get(press.callbackQueryId) ?? [];
-        expect(calls.filter((call) => call.ok).map((call) => call.text)).toEqual([`tap ${2 * i + 2}`]);
-        if (calls.length > 1) {
-          twice.answers += 1;
-          expect(inDoubt.has(press.updateId), `press ${press.updateId} answered ${calls.length} times but not reported in doubt`).toBe(true);
+        // Each press's edit applied once, in order; an edit tried again (refused: nothing changes) only for a press in doubt.
+        const edits = ledger.edits.get(user) ?? [];
+        expect(edits.filter((call) => call.ok).map((call) => call.text)).toEqual(presses.map((_, i) => `tapped at ${2 * i + 2}`));
+        for (const call of edits.filter((c) => !c.ok)) {
+          const press = presses[(Number(call.text.slice('tapped at '.length)) - 2) / 2]!;
+          twice.edits += 1;
+          expect(call.description).toMatch(/message is not modified/);
+          expect(inDoubt.has(press.updateId), `press ${press.updateId} edited twice but not reported in doubt`).toBe(true);
         }
       }
-
-      // Each press's edit applied once, in order; an edit tried again (refused: nothing changes) only for a press in doubt.
-      const edits = ledger.edits.get(user) ?? [];
-      expect(edits.filter((call) => call.ok).map((call) => call.text)).toEqual(presses.map((_, i) => `tapped at ${2 * i + 2}`));
-      for (const call of edits.filter((c) => !c.ok)) {
-        const press = presses[(Number(call.text.slice('tapped at '.length)) - 2) / 2]!;
-        twice.edits += 1;
-        expect(call.description).toMatch(/message is not modified/);
-        expect(inDoubt.has(press.updateId), `press ${press.updateId} edited twice but not reported in doubt`).toBe(true);
-      }
-    }
-    // Bounded by what was in flight at each kill (delivery.concurrency = 32).
-    expect(twice.replies + twice.answers).toBeLessThanOrEqual(kills.length * 32);
-    console.info(
-      `crash-presses: kills after ${kills.join(', ')} handled; ${inDoubt.size} in doubt; handled twice: ${twice.replies} messages, ${twice.answers} presses (${twice.edits} edits refused as unchanged)`,
-    );
-    for (const run of runs) expect(run.lines.join('\n')).not.toContain(bot.token);
-    ledger.close();
-  }, 150_000);
+      // Bounded by what was in flight at each kill (delivery.concurrency = 32).
+      expect(twice.replies + twice.answers).toBeLessThanOrEqual(kills.length * 32);
+      console.info(
+        `crash-presses (${mode}): kills after ${kills.join(', ')} handled; ${inDoubt.size} in doubt; handled twice: ${twice.replies} messages, ${twice.answers} presses (${twice.edits} edits refused as unchanged)`,
+      );
+      for (const run of runs) expect(run.lines.join('\n')).not.toContain(bot.token);
+      // The updates came the way the mode says.
+      const info = (await (await fetch(`${sandbox.baseUrl}/bot${bot.token}/getwebhookinfo`)).json()) as { result: { url: string } };
+      expect(info.result.url).toBe(mode === 'webhook' ? `http://127.0.0.1:${port}/hook` : '');
+      ledger.close();
+    },
+    150_000,
+  );
 });
