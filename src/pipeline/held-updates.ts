@@ -2,7 +2,9 @@
 // 200 once the update is committed, so the service's queue stays with the service (it sends the next update of a
 // chat only after the answer) and the time from its POST to the reply is the handling time, not a queue inside
 // hearsay. An update that takes longer than the hold (a 429 wait, a slow service) is stored in the inbox first and
-// then answered, so a slow chat never holds one of the service's connections for long. Exactly-once is unchanged:
+// then answered, so a slow chat never holds one of the service's connections for long — but only while the updates
+// acknowledged that way and not finished stay within what hearsay handles in a couple of seconds (its measured
+// throughput); beyond that the request is answered 503 and the service keeps the update. Exactly-once is unchanged:
 // a 200 is given only for an update whose done mark or inbox line is on disk; anything else is answered 503 and
 // the service sends it again (the journal then says it was handled, or it runs again).
 import type { Update } from '../api/types.js';
@@ -18,6 +20,11 @@ export type AcceptOutcome = 'accepted' | 'duplicate' | 'overloaded' | 'id_busy' 
 /** How long a webhook request waits for its update to be handled before the update is stored and acknowledged. */
 export const DEFAULT_HOLD_MS = 1000;
 
+/** Acknowledged-but-unfinished updates allowed: the updates hearsay finished in this many seconds, lately… */
+export const BACKLOG_SECONDS = 2;
+/** …and at least this many (at start, or when nothing finishes, there is no throughput to go by). */
+export const MIN_BACKLOG = 16;
+
 /** What holding needs from the pipeline around it. */
 export interface HoldParts {
   ledger: Pick<UpdateLedger, 'seen' | 'accept'>;
@@ -32,6 +39,8 @@ export interface HoldParts {
   start(update: Update): Promise<void>;
   /** The update is stored: its work may now outlive this run (logged, kept in the inbox). */
   keepForNextRun(work: Promise<void>, id: number): void;
+  /** The clock in ms (tests). */
+  now?: () => number;
 }
 
 interface Held {
@@ -44,8 +53,18 @@ interface Held {
 export class HeldUpdates {
   /** Updates being handled that are not in the inbox: only their own requests (or a redelivery) can answer for them. */
   private readonly unstored = new Map<number, Held>();
+  /** Stored after their hold ran out and not finished: acknowledged to the service, still to do. */
+  private backlog = 0;
+  private readonly finished: ThroughputMeter;
 
-  constructor(private readonly parts: HoldParts) {}
+  constructor(private readonly parts: HoldParts) {
+    this.finished = new ThroughputMeter(parts.now ?? Date.now);
+  }
+
+  /** Updates acknowledged after their hold ran out and not finished yet. */
+  get acknowledgedUnfinished(): number {
+    return this.backlog;
+  }
 
   /** Handles the update while the request waits; resolves with what to answer (see AcceptOutcome). */
   async receive(update: Update): Promise<AcceptOutcome> {
@@ -64,6 +83,7 @@ export class HeldUpdates {
     this.unstored.set(id, entry);
     const forget = (): void => {
       if (this.unstored.get(id) === entry) this.unstored.delete(id);
+      this.finished.record();
     };
     work.then(forget, forget);
     return this.answer(entry);
@@ -74,6 +94,9 @@ export class HeldUpdates {
     const settled = await within(held.work, this.parts.holdMs);
     if (settled === 'done') return 'accepted';
     if (settled === 'failed') return 'interrupted';
+    // More acknowledged work than a couple of seconds' worth: the service keeps this one (it goes on running
+    // here; a redelivery joins it, or finds it handled).
+    if (!held.stored && this.backlog >= this.window()) return 'overloaded';
     held.stored ??= this.store(held);
     const stored = await held.stored;
     if (stored === 'stored') return 'accepted';
@@ -89,6 +112,9 @@ export class HeldUpdates {
       if (stored === 'stored') {
         if (this.unstored.get(id) === held) this.unstored.delete(id);
         this.parts.keepForNextRun(held.work, id);
+        this.backlog += 1;
+        const done = (): void => void (this.backlog -= 1);
+        held.work.then(done, done);
       }
       return stored;
     } catch (error) {
@@ -96,6 +122,41 @@ export class HeldUpdates {
       held.stored = undefined;
       throw error;
     }
+  }
+
+  /** How many acknowledged-but-unfinished updates hearsay can carry: BACKLOG_SECONDS of its recent throughput. */
+  private window(): number {
+    return Math.max(MIN_BACKLOG, Math.ceil(this.finished.perSecond() * BACKLOG_SECONDS));
+  }
+}
+
+/** Updates finished per second, over the last few whole seconds. */
+class ThroughputMeter {
+  private static readonly SECONDS = 4;
+  private readonly counts = new Array<number>(ThroughputMeter.SECONDS).fill(0);
+  private second = 0;
+
+  constructor(private readonly now: () => number) {}
+
+  record(): void {
+    this.advance();
+    this.counts[this.second % ThroughputMeter.SECONDS]! += 1;
+  }
+
+  /** The average of the whole seconds before the current one. */
+  perSecond(): number {
+    this.advance();
+    let sum = 0;
+    for (let back = 1; back < ThroughputMeter.SECONDS; back++) sum += this.counts[(this.second - back) % ThroughputMeter.SECONDS]!;
+    return sum / (ThroughputMeter.SECONDS - 1);
+  }
+
+  private advance(): void {
+    const second = Math.floor(this.now() / 1000);
+    if (this.second === 0) this.second = second;
+    // Seconds that passed without a record count as zero.
+    for (let s = this.second + 1; s <= Math.min(second, this.second + ThroughputMeter.SECONDS); s++) this.counts[s % ThroughputMeter.SECONDS] = 0;
+    this.second = Math.max(this.second, second);
   }
 }
 
