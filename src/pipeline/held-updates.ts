@@ -160,12 +160,36 @@ class ThroughputMeter {
   }
 }
 
+/**
+ * Deeper than this, an update is refused as one that cannot be stored. A real update nests a few levels; a body
+ * nested thousands of levels deep cannot be written back as one line (JSON.stringify runs out of stack), and
+ * walking the depth costs a fraction of serialising every update to find out.
+ */
+export const MAX_UPDATE_DEPTH = 1000;
+
 function assertStorable(update: Update): void {
-  try {
-    JSON.stringify(update);
-  } catch (error) {
-    throw new UnstorableUpdateError(update.update_id, error);
+  if (!depthWithin(update, MAX_UPDATE_DEPTH)) {
+    throw new UnstorableUpdateError(update.update_id, new RangeError(`nested more than ${MAX_UPDATE_DEPTH} levels deep`));
   }
+}
+
+/** Whether no object or array in `root` lies deeper than `limit` (iterative: the body may be deeper than the stack). */
+function depthWithin(root: object, limit: number): boolean {
+  const values: unknown[] = [root];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const value = values.pop() as Record<string, unknown>;
+    const depth = depths.pop()!;
+    if (depth > limit) return false;
+    for (const key in value) {
+      const child = value[key];
+      if (child !== null && typeof child === 'object') {
+        values.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return true;
 }
 
 /** A redelivery repeats the update word for word; another update under the same id (a new id sequence) does not. */

@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Update } from '../../src/api/types.js';
-import { MIN_BACKLOG } from '../../src/pipeline/held-updates.js';
+import { MAX_UPDATE_DEPTH, MIN_BACKLOG } from '../../src/pipeline/held-updates.js';
+import { UnstorableUpdateError } from '../../src/pipeline/ports.js';
 import { testPipeline } from '../support/test-pipeline.js';
 
 const update = (id: number, chat = id): Update =>
@@ -45,5 +46,20 @@ describe('UpdatePipeline.receive (webhook holding)', () => {
     // The service sends the refused one again: it was handled meanwhile, so it is not answered twice.
     expect(await pipeline.receive(update(MIN_BACKLOG + 1))).toBe('duplicate');
     expect(handled.sort((a, b) => a - b)).toEqual(ids);
+  });
+
+  it('refuses an update nested deeper than the inbox could ever keep, before handling anything of it', async () => {
+    const { pipeline, committed } = testPipeline({ holdMs: 60_000 });
+    const nested = (levels: number): unknown => {
+      let value: unknown = 0;
+      for (let i = 0; i < levels; i++) value = [value];
+      return value;
+    };
+    const deep = { ...update(30), extra: nested(MAX_UPDATE_DEPTH + 1) } as unknown as Update;
+    await expect(pipeline.receive(deep)).rejects.toBeInstanceOf(UnstorableUpdateError);
+    expect(committed).toEqual([]);
+    const fine = { ...update(31), extra: nested(MAX_UPDATE_DEPTH - 2) } as unknown as Update;
+    expect(await pipeline.receive(fine)).toBe('accepted');
+    expect(committed).toEqual([31]);
   });
 });
