@@ -97,6 +97,7 @@ export class HeldUpdates {
     // More acknowledged work than a couple of seconds' worth: the service keeps this one (it goes on running
     // here; a redelivery joins it, or finds it handled).
     if (!held.stored && this.backlog >= this.window()) return 'overloaded';
+    // Counted from the moment it is decided, so requests whose holds run out together cannot overshoot the bound.
     held.stored ??= this.store(held);
     const stored = await held.stored;
     if (stored === 'stored') return 'accepted';
@@ -107,21 +108,25 @@ export class HeldUpdates {
 
   private async store(held: Held): Promise<AcceptResult> {
     const id = held.update.update_id;
+    this.backlog += 1;
+    let stored: AcceptResult;
     try {
-      const stored = await this.parts.ledger.accept(held.update);
-      if (stored === 'stored') {
-        if (this.unstored.get(id) === held) this.unstored.delete(id);
-        this.parts.keepForNextRun(held.work, id);
-        this.backlog += 1;
-        const done = (): void => void (this.backlog -= 1);
-        held.work.then(done, done);
-      }
-      return stored;
+      stored = await this.parts.ledger.accept(held.update);
     } catch (error) {
       // Not stored (a full disk): the request is answered 503 and a later delivery may try again.
+      this.backlog -= 1;
       held.stored = undefined;
       throw error;
     }
+    if (stored !== 'stored') {
+      this.backlog -= 1;
+      return stored;
+    }
+    if (this.unstored.get(id) === held) this.unstored.delete(id);
+    this.parts.keepForNextRun(held.work, id);
+    const done = (): void => void (this.backlog -= 1);
+    held.work.then(done, done);
+    return stored;
   }
 
   /** How many acknowledged-but-unfinished updates hearsay can carry: BACKLOG_SECONDS of its recent throughput. */
