@@ -2,16 +2,13 @@
 // a real `hearsay run` replica and a real redis-server. The command reads and forgets in Redis directly while
 // the replica runs; the replica then starts the user from nothing. A change that would make a user's
 // variables larger than the bound is not kept (the message is still answered, and the warning says so).
-import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startRun, writeRules, type RunProcess } from '../e2e/run-process.js';
+import { freePort, runCli, startRun, writeRules, type CliResult, type RunProcess } from '../e2e/run-process.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
-
-const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 
 const RULES = `
 rules:
@@ -38,15 +35,9 @@ flows:
         ask: "For which date?"
 `;
 
-function stateCommand(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, 'state', ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+/** Runs `hearsay state ...` to its end. */
+function stateCommand(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return runCli(['state', ...args], env);
 }
 
 describe('hearsay state on a Redis store', () => {

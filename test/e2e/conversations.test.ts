@@ -2,15 +2,12 @@
 // the journal across a restart (the flow goes on at the right step), a flow timeout the bot writes on its
 // own (also one that fell due across a restart), and `hearsay state show|forget` with the bot running and
 // with it stopped.
-import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBotViaAssistant, sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
-import { startRun, writeRules, type RunProcess } from './run-process.js';
-
-const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+import { runCli, startRun, writeRules, type CliResult, type RunProcess } from './run-process.js';
 
 const RULES = `
 rules:
@@ -47,16 +44,9 @@ flows:
         ask: "Quick, say something!"
 `;
 
-/** Runs `hearsay state ...`; resolves with its exit code and output. */
-function stateCommand(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, 'state', ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+/** Runs `hearsay state ...` to its end. */
+function stateCommand(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return runCli(['state', ...args], env);
 }
 
 describe('conversations end to end', () => {
