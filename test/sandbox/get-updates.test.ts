@@ -11,11 +11,13 @@ describe('getupdates in the sandbox', () => {
   let sandbox: StartedSandbox;
   let client: BotApiClient;
   let username: string;
+  let token: string;
 
   beforeAll(async () => {
     sandbox = await startSandbox();
     const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 1, name: 'Poller', username: 'poller_bot' });
     username = bot.username;
+    token = bot.token;
     client = new BotApiClient({ baseUrl: sandbox.baseUrl, token: bot.token, longPollMarginMs: 2000 });
   });
   afterAll(async () => {
@@ -29,12 +31,22 @@ describe('getupdates in the sandbox', () => {
     if (left.length > 0) await client.getUpdates({ offset: left.at(-1)!.update_id + 1 });
   });
 
+  /** Resolves once the sandbox holds a long poll of this bot open (the order of two polls is what a test is about). */
+  const pollWaiting = async (): Promise<void> => {
+    const queue = sandbox.sandbox.store.botByToken(token)!.queue;
+    const deadline = Date.now() + 5000;
+    while (!queue.polling) {
+      if (Date.now() > deadline) throw new Error('no long poll reached the sandbox within 5 s');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
+
   const send = (text: string, user = 3001) => sendAsUser(sandbox.baseUrl, { id: user, first_name: 'Cy' }, username, text);
 
   it('a long poll returns as soon as a message arrives, well before its timeout', async () => {
     const started = Date.now();
     const poll = client.getUpdates({ timeout: 30 });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await pollWaiting();
     await send('wake up');
     const updates = await poll;
     expect(updates.map((update) => update.message?.text)).toEqual(['wake up']);
@@ -72,7 +84,7 @@ describe('getupdates in the sandbox', () => {
 
   it('a second concurrent poll ends the first with 409 and the exact description', async () => {
     const first = client.getUpdates({ timeout: 20 }).catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await pollWaiting();
     const second = client.getUpdates({ timeout: 20 });
     const error = await first;
     expect(error).toBeInstanceOf(ApiError);
@@ -83,7 +95,7 @@ describe('getupdates in the sandbox', () => {
 
   it('polling while a webhook is set is a 409 that says to delete the webhook, and setting one ends a waiting poll', async () => {
     const waiting = client.getUpdates({ timeout: 20 }).catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await pollWaiting();
     await client.setWebhook({ url: 'http://127.0.0.1:9/never' });
     try {
       expect(await waiting).toMatchObject({ errorCode: 409, description: CONFLICT_SET_WEBHOOK });
@@ -103,7 +115,7 @@ describe('getupdates in the sandbox', () => {
 
   it('a poll that answers at once leaves the waiting poll alone; only a poll that waits ends it', async () => {
     const waiting = client.getUpdates({ timeout: 20 });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await pollWaiting();
     expect(await client.getUpdates({ timeout: 0 })).toEqual([]);
     await send('still for the waiting one');
     expect((await waiting).map((update) => update.message?.text)).toEqual(['still for the waiting one']);
