@@ -4,7 +4,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import { problemAt, type RuleProblem } from '../diagnostics/problem.js';
 import { nearest } from '../diagnostics/suggest.js';
 import { validate as validateTestFile } from '../generated/tests-validator.js';
-import { pointerToPath } from '../rules/schema-problems.js';
+import { pointerToPath } from '../rules/schema-paths.js';
 import type { NodePath, ParsedYaml } from '../yaml/source.js';
 
 const STEP_ACTIONS = ['say', 'press', 'wait', 'join', 'leave'] as const;

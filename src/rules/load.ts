@@ -50,87 +50,121 @@ export function loadRules(path: string, limits: RuleLimits = DEFAULT_RULE_LIMITS
 }
 
 async function loadWith(path: string, limits: RuleLimits, memory: LoaderMemory): Promise<LoadOutcome> {
-  let files: string[];
-  const problems: RuleProblem[] = [];
+  let listed: Awaited<ReturnType<typeof listRuleFiles>>;
   try {
-    const listed = await listRuleFiles(path);
-    files = listed.files;
-    problems.push(...listed.problems);
+    listed = await listRuleFiles(path);
   } catch (error) {
     return { problems: [new RuleProblem(path, 0, 0, `cannot read the rules: ${describeFsError(error)}`)], files: [], ruleCount: 0, reusedFiles: 0 };
   }
-  if (files.length === 0 && problems.length === 0) {
+  const { files } = listed;
+  if (files.length === 0 && listed.problems.length === 0) {
     return { problems: [new RuleProblem(path, 0, 0, 'no rule files here (*.yaml or *.yml)')], files, ruleCount: 0, reusedFiles: 0 };
   }
-  const rules: Rule[] = [];
-  const origins: RuleOrigin[] = [];
-  const flows: FlowSource[] = [];
-  const salvaged: Rule[] = [];
-  const salvagedOrigins: RuleOrigin[] = [];
-  const ids: RuleId[] = [];
-  const declared: DeclaredSettings[] = [];
-  let ruleCount = 0;
-  let reusedFiles = 0;
-  const cache = new Map<string, CachedFile>();
+  const gathered: Gathered = {
+    problems: [...listed.problems],
+    rules: [],
+    origins: [],
+    flows: [],
+    salvaged: [],
+    salvagedOrigins: [],
+    ids: [],
+    declared: [],
+    ruleCount: 0,
+    reusedFiles: 0,
+    cleanFiles: new Map(),
+  };
   for (const file of files) {
     const read = await readRuleFile(file, limits);
-    if ('problem' in read) {
-      problems.push(read.problem);
-      continue;
-    }
-    const text = read.text;
-    const cached = memory.files.get(file);
-    const reused = cached?.text === text;
-    if (reused) reusedFiles++;
-    const { parsed, schema } = reused ? cached : { parsed: parseYaml(file, text), schema: undefined };
-    problems.push(...parsed.problems);
-    // A YAML error hides nothing the parser could still read: the intact rules are checked as usual.
-    const intact = parsed.problems.length > 0 ? parsed.intact : undefined;
-    if (parsed.problems.length > 0 && !intact) continue;
-    // Counted before validating and compiling, the costly steps: past the limit nothing more is taken in.
-    const listed = rulesIn(parsed.data);
-    if (ruleCount + (listed?.length ?? 0) > limits.maxRules) {
-      problems.push(
-        new RuleProblem(file, 0, 0, `more than ${limits.maxRules} rules in all (rule_limits.max_rules); this file and the ones after it were not checked`),
-      );
-      ruleCount += listed?.length ?? 0;
-      break;
-    }
-    const checked = schema ?? schemaProblems(parsed);
-    const schemaIssues = intact ? checked.problems.filter((problem) => intact.holdsLine(problem.line)) : checked.problems;
-    const validRules = intact ? checked.validRules.filter((index) => intact.indexes.has(index)) : checked.validRules;
-    // Flows of a file with a YAML error are left to its YAML errors.
-    const validFlows = intact ? [] : checked.validFlows;
-    if (schemaIssues.length === 0 && !intact) cache.set(file, { text, parsed, schema: { problems: schemaIssues, validRules, validFlows } });
-    problems.push(...schemaIssues);
-    if (schemaIssues.length === 0 && !intact) declared.push({ parsed, data: parsed.data });
-    const fileRules = listed;
-    if (fileRules) ruleCount += fileRules.length;
-    if (Array.isArray(fileRules)) {
-      fileRules.forEach((rule: unknown, index) => {
-        const id = rule !== null && typeof rule === 'object' ? (rule as { id?: unknown }).id : undefined;
-        if (typeof id === 'string' && (!intact || intact.indexes.has(index))) ids.push({ id, parsed, path: ['rules', index, 'id'] });
-      });
-    }
-    for (const index of validRules) {
-      rules.push((fileRules as Rule[])[index]!);
-      origins.push({ parsed, base: ['rules', index] });
-    }
-    // A file's flow starts are tried after its rules, before the next file's.
-    addFlows(parsed, validFlows, rules, origins, flows);
-    if (!intact) ids.push(...flowIds(parsed));
-    if ((schemaIssues.length > 0 || intact) && Array.isArray(fileRules)) {
-      const valid = new Set(validRules);
-      fileRules.forEach((raw: unknown, index) => {
-        const rule = valid.has(index) || (intact && !intact.indexes.has(index)) ? undefined : salvageRule(raw, index);
-        if (rule) {
-          salvaged.push(rule);
-          salvagedOrigins.push({ parsed, base: ['rules', index] });
-        }
-      });
-    }
+    if ('problem' in read) gathered.problems.push(read.problem);
+    else if (gatherFile(file, read.text, limits, memory, gathered) === 'over the rule limit') break;
   }
+  memory.files = gathered.cleanFiles;
+  return compileGathered(gathered, files, memory.patterns);
+}
 
+/** What one load takes in from its files, in file order, before compiling. */
+interface Gathered {
+  problems: RuleProblem[];
+  /** Rules that passed the schema (and flow starts, see addFlows), with where each came from. */
+  rules: Rule[];
+  origins: RuleOrigin[];
+  flows: FlowSource[];
+  /** Rules that failed the schema but can still be compiled for their other problems. */
+  salvaged: Rule[];
+  salvagedOrigins: RuleOrigin[];
+  ids: RuleId[];
+  declared: DeclaredSettings[];
+  ruleCount: number;
+  reusedFiles: number;
+  /** The files without problems, kept for the next load. */
+  cleanFiles: Map<string, CachedFile>;
+}
+
+/** Parses and checks one file's text (or reuses the previous load's work on it) and adds what it holds to `gathered`. */
+function gatherFile(file: string, text: string, limits: RuleLimits, memory: LoaderMemory, gathered: Gathered): 'over the rule limit' | undefined {
+  const cached = memory.files.get(file);
+  const reused = cached?.text === text;
+  if (reused) gathered.reusedFiles++;
+  const { parsed, schema } = reused ? cached : { parsed: parseYaml(file, text), schema: undefined };
+  gathered.problems.push(...parsed.problems);
+  // A YAML error hides nothing the parser could still read: the intact rules are checked as usual.
+  const intact = parsed.problems.length > 0 ? parsed.intact : undefined;
+  if (parsed.problems.length > 0 && !intact) return undefined;
+  // Counted before validating and compiling, the costly steps: past the limit nothing more is taken in.
+  const fileRules = rulesIn(parsed.data);
+  if (gathered.ruleCount + (fileRules?.length ?? 0) > limits.maxRules) {
+    gathered.problems.push(
+      new RuleProblem(file, 0, 0, `more than ${limits.maxRules} rules in all (rule_limits.max_rules); this file and the ones after it were not checked`),
+    );
+    gathered.ruleCount += fileRules?.length ?? 0;
+    return 'over the rule limit';
+  }
+  const checked = schema ?? schemaProblems(parsed);
+  const schemaIssues = intact ? checked.problems.filter((problem) => intact.holdsLine(problem.line)) : checked.problems;
+  const validRules = intact ? checked.validRules.filter((index) => intact.indexes.has(index)) : checked.validRules;
+  // Flows of a file with a YAML error are left to its YAML errors.
+  const validFlows = intact ? [] : checked.validFlows;
+  const clean = schemaIssues.length === 0 && !intact;
+  if (clean) gathered.cleanFiles.set(file, { text, parsed, schema: { problems: schemaIssues, validRules, validFlows } });
+  gathered.problems.push(...schemaIssues);
+  if (clean) gathered.declared.push({ parsed, data: parsed.data });
+  if (fileRules) gathered.ruleCount += fileRules.length;
+  takeRulesAndFlows(parsed, fileRules, { validRules, validFlows, clean, intact }, gathered);
+  return undefined;
+}
+
+/** Adds a checked file's ids, valid rules and flows, and salvageable invalid rules to `gathered`. */
+function takeRulesAndFlows(
+  parsed: ParsedYaml,
+  fileRules: unknown[] | undefined,
+  { validRules, validFlows, clean, intact }: { validRules: number[]; validFlows: number[]; clean: boolean; intact: ParsedYaml['intact'] },
+  gathered: Gathered,
+): void {
+  fileRules?.forEach((rule: unknown, index) => {
+    const id = rule !== null && typeof rule === 'object' ? (rule as { id?: unknown }).id : undefined;
+    if (typeof id === 'string' && (!intact || intact.indexes.has(index))) gathered.ids.push({ id, parsed, path: ['rules', index, 'id'] });
+  });
+  for (const index of validRules) {
+    gathered.rules.push((fileRules as Rule[])[index]!);
+    gathered.origins.push({ parsed, base: ['rules', index] });
+  }
+  // A file's flow starts are tried after its rules, before the next file's.
+  addFlows(parsed, validFlows, gathered.rules, gathered.origins, gathered.flows);
+  if (!intact) gathered.ids.push(...flowIds(parsed));
+  if (clean || !fileRules) return;
+  const valid = new Set(validRules);
+  fileRules.forEach((raw: unknown, index) => {
+    const rule = valid.has(index) || (intact && !intact.indexes.has(index)) ? undefined : salvageRule(raw, index);
+    if (rule) {
+      gathered.salvaged.push(rule);
+      gathered.salvagedOrigins.push({ parsed, base: ['rules', index] });
+    }
+  });
+}
+
+/** Compiles what the files gave, adds the problems found across files (duplicate ids, settings, reachability …) and sorts them. */
+function compileGathered(gathered: Gathered, files: string[], patterns: PatternCache): LoadOutcome {
+  const { problems, rules, origins, flows, ruleCount, reusedFiles } = gathered;
   const locatorOf =
     (from: readonly RuleOrigin[]): RuleLocator =>
     (ruleIndex, path) => {
@@ -138,11 +172,10 @@ async function loadWith(path: string, limits: RuleLimits, memory: LoaderMemory):
       return origin.parsed.locate([...origin.base, ...path], path.length === 1 && path[0] === 'fallback');
     };
   const locate = locatorOf(origins);
-  memory.files = cache;
-  problems.push(...duplicateIds(ids));
-  const settings = ruleSetSettings(declared, problems);
-  if (salvaged.length > 0) problems.push(...compileProblems(salvaged, locatorOf(salvagedOrigins), settings));
-  const compiled = compileRulesCollecting(rules, locate, files, flows, memory.patterns, settings);
+  problems.push(...duplicateIds(gathered.ids));
+  const settings = ruleSetSettings(gathered.declared, problems);
+  if (gathered.salvaged.length > 0) problems.push(...compileProblems(gathered.salvaged, locatorOf(gathered.salvagedOrigins), settings));
+  const compiled = compileRulesCollecting(rules, locate, files, flows, patterns, settings);
   problems.push(...compiled.problems);
   const hasErrors = problems.some((p) => p.severity === 'error');
   if (compiled.ruleSet && !hasErrors)

@@ -6,6 +6,7 @@ import { validate as validateRuleFile } from '../generated/rules-validator.js';
 import { RuleProblem, problemAt } from '../diagnostics/problem.js';
 import { nearest } from '../diagnostics/suggest.js';
 import { flowOrVariableProblem, isVariablePath, VARIABLE_ERRORS } from './schema-problems-flows.js';
+import { isObject, pointerToPath, valueAt } from './schema-paths.js';
 import type { NodePath, ParsedYaml } from '../yaml/source.js';
 import { describeValue as describe, localizedTextProblem } from './text-problems.js';
 
@@ -83,108 +84,153 @@ function translate(error: ErrorObject, data: unknown, parsed: ParsedYaml): RuleP
     if (problem !== null) return problem;
   }
   const ruleIndex = path[0] === 'rules' && typeof path[1] === 'number' ? path[1] : undefined;
-  const rule = ruleIndex === undefined ? undefined : valueAt(data, ['rules', ruleIndex]);
-  const name = ruleIndex === undefined ? '' : ruleName(rule, ruleIndex);
-  const field = ruleIndex !== undefined && typeof path[2] === 'string' ? path[2] : undefined;
-  const value = valueAt(data, path);
-  const here = (message: string, key = false) => problemAt(parsed.locate(path, key), message);
-
-  switch (error.keyword) {
-    case 'additionalProperties': {
-      const extra = String((error.params as { additionalProperty: string }).additionalProperty);
-      const at = parsed.locate([...path, extra], true);
-      if (ruleIndex === undefined) {
-        const top = ['rules', 'flows', 'languages', 'synonyms', 'fuzzy'];
-        const hint = nearest(extra, top)
-          ? `; did you mean '${nearest(extra, top)}'?`
-          : '; a rule file has only `rules:`, `flows:`, `languages:`, `synonyms:` and `fuzzy:`';
-        return problemAt(at, `unknown top-level key '${extra}'${hint}`);
-      }
-      const suggestion = nearest(extra, RULE_KEYS);
-      const hint = suggestion ? `; did you mean '${suggestion}'?` : `; known keys: ${RULE_KEYS.join(', ')}`;
-      return problemAt(at, `unknown key '${extra}' in ${name}${hint}`);
-    }
-    case 'required': {
-      const missing = String((error.params as { missingProperty: string }).missingProperty);
-      if (ruleIndex === undefined) return here('a rule file needs `rules:` followed by a list of rules');
-      // An unknown key that is a typo of 'reply' already says what to do.
-      if (
-        missing === 'reply' &&
-        isObject(value) &&
-        Object.keys(value).some((k) => k !== 'reply' && !RULE_KEYS.includes(k) && nearest(k, RULE_KEYS) === 'reply')
-      )
-        return undefined;
-      if (missing === 'reply') return here(`${name} has no reply: add \`reply:\` with the text to send`);
-      if (missing === 'id') return here(`${name} has no id: add \`id:\` with a name unique across all rule files`);
-      return here(`${name} needs '${missing}'`);
-    }
-    case 'oneOf': {
-      if (!isObject(value)) return undefined; // the type error says it better
-      const present = TRIGGER_KEYS.filter((k) => k in value);
-      const typoOfTrigger = Object.keys(value).some((k) => !RULE_KEYS.includes(k) && (TRIGGER_KEYS as readonly string[]).includes(nearest(k, RULE_KEYS) ?? ''));
-      if (present.length === 0 && typoOfTrigger) return undefined; // the unknown-key message names the trigger
-      if (present.length === 0) {
-        return here(`${name} has no trigger: add one of ${TRIGGER_KEYS.join(', ')}`);
-      }
-      const count = COUNT_WORDS[present.length] ?? String(present.length);
-      return problemAt(parsed.locate([...path, present[1]!], true), `${name} has ${count} triggers (${present.join(', ')}): keep one`);
-    }
-    case 'anyOf':
-      if (path.length === 0) return here('a rule file needs `rules:` followed by a list of rules');
-      if (error.schemaPath.endsWith('/then/anyOf')) return here(`${name} does nothing with a press: add \`answer\`, \`edit\` or \`reply\``);
-      if (field === 'keyboard') {
-        // A label's own error says what is wrong with it; rows of rows are the right shape.
-        if (path.length > 3) return here(localizedTextProblem(value, displayField(path), name));
-        if (Array.isArray(value) && value.every(Array.isArray)) return undefined;
-        return here(`the keyboard of ${name} must be rows of button texts, e.g. [["Yes", "No"]], or \`remove\``);
-      }
-      // A text other than the reply (a button's, a press's answer or edit), which may be given per language.
-      if (path.findLast((s) => typeof s === 'string') !== 'reply' && path.length > 2) return here(localizedTextProblem(value, displayField(path), name));
-      // The rule itself: neither reply nor messages (an unknown key that is a typo of 'reply' already says what to do).
-      if (path.length === 2) {
-        if (isObject(value) && Object.keys(value).some((k) => !RULE_KEYS.includes(k) && nearest(k, RULE_KEYS) === 'reply')) return undefined;
-        return here(`${name} has no reply: add \`reply:\` with the text to send`);
-      }
-      return replyProblem(value, path, name, parsed);
-    case 'type': {
-      const expected = String((error.params as { type: string }).type);
-      if (path.length === 0) return here('a rule file is a mapping with `rules:` followed by a list of rules');
-      if (path.length === 1) return here('`rules` must be a list of rules (each starting with `- id: ...`)');
-      if (path.length === 2) return here(`rule #${ruleIndex! + 1} must be a mapping with id, a trigger and reply, not ${describe(value)}`);
-      return here(`'${displayField(path)}' in ${name} must be ${article(expected)}, not ${describe(value)}`);
-    }
-    case 'pattern': {
-      if (field === 'command' && typeof value === 'string') {
-        const bare = value.replace(/^\/+/, '').split('@')[0]!.trim();
-        if (value.startsWith('/')) return here(`write the command without the slash: '${bare}'`);
-        return here(`command '${value}' in ${name} is not a command name: use 1 to 32 letters, digits or underscores`);
-      }
-      if (field === 'id')
-        return here(`rule id '${String(value)}' may use only letters, digits, '_', '-' and '.' (at most 64, starting with a letter or digit)`);
-      return here(`'${displayField(path)}' in ${name} ${error.message ?? 'is invalid'}`);
-    }
-    case 'enum': {
-      const allowed = field === 'parse_mode' ? PARSE_MODES : CHAT_TYPES;
-      const suggestion = typeof value === 'string' ? nearest(value, allowed) : undefined;
-      const what = field === 'parse_mode' ? 'parse mode' : 'chat type';
-      return here(`'${String(value)}' in ${name} is not a ${what}${suggestion ? `; did you mean '${suggestion}'?` : ''} (use one of ${allowed.join(', ')})`);
-    }
-    case 'const':
-      return here(`fallback in ${name} must be \`true\`; to turn the fallback off, remove the rule`);
-    case 'minItems':
-    case 'minLength':
-      return here(`'${displayField(path)}' in ${name} must not be empty`);
-    case 'uniqueItems': {
-      const { i, j } = error.params as { i: number; j: number };
-      return problemAt(
-        parsed.locate([...path, Math.max(i, j)]),
-        `'${displayField(path)}' in ${name} lists ${JSON.stringify(valueAt(data, [...path, i]))} twice`,
-      );
-    }
-    default:
-      return here(`${name ? `${name}: ` : ''}'${displayField(path)}' ${error.message ?? 'is invalid'}`);
-  }
+  const site: RuleErrorSite = {
+    error,
+    data,
+    parsed,
+    path,
+    ruleIndex,
+    name: ruleIndex === undefined ? '' : ruleName(valueAt(data, ['rules', ruleIndex]), ruleIndex),
+    field: ruleIndex !== undefined && typeof path[2] === 'string' ? path[2] : undefined,
+    value: valueAt(data, path),
+    here: (message) => problemAt(parsed.locate(path), message),
+  };
+  return (RULE_MESSAGES.get(error.keyword) ?? otherProblem)(site);
 }
+
+/** One schema error outside flows and variables, with what its message needs: the rule's name, the field, the value. */
+interface RuleErrorSite {
+  error: ErrorObject;
+  data: unknown;
+  parsed: ParsedYaml;
+  path: NodePath;
+  /** The rule the error is in; undefined for an error at the file's top level. */
+  ruleIndex: number | undefined;
+  /** "rule 'greet'" or "rule #3"; empty at the top level. */
+  name: string;
+  /** The rule's key the error is under (`reply`, `keyboard` …). */
+  field: string | undefined;
+  value: unknown;
+  /** A problem placed at the error's node. */
+  here: (message: string) => RuleProblem;
+}
+
+/** A message for one kind of schema error; undefined when another error of the same node says it better. */
+type RuleMessage = (site: RuleErrorSite) => RuleProblem | undefined;
+
+function unknownKeyProblem({ error, parsed, path, ruleIndex, name }: RuleErrorSite): RuleProblem {
+  const extra = String((error.params as { additionalProperty: string }).additionalProperty);
+  const at = parsed.locate([...path, extra], true);
+  if (ruleIndex === undefined) {
+    const top = ['rules', 'flows', 'languages', 'synonyms', 'fuzzy'];
+    const hint = nearest(extra, top)
+      ? `; did you mean '${nearest(extra, top)}'?`
+      : '; a rule file has only `rules:`, `flows:`, `languages:`, `synonyms:` and `fuzzy:`';
+    return problemAt(at, `unknown top-level key '${extra}'${hint}`);
+  }
+  const suggestion = nearest(extra, RULE_KEYS);
+  const hint = suggestion ? `; did you mean '${suggestion}'?` : `; known keys: ${RULE_KEYS.join(', ')}`;
+  return problemAt(at, `unknown key '${extra}' in ${name}${hint}`);
+}
+
+function missingKeyProblem({ error, ruleIndex, name, value, here }: RuleErrorSite): RuleProblem | undefined {
+  const missing = String((error.params as { missingProperty: string }).missingProperty);
+  if (ruleIndex === undefined) return here('a rule file needs `rules:` followed by a list of rules');
+  // An unknown key that is a typo of 'reply' already says what to do.
+  if (missing === 'reply' && hasTypoOfReply(value)) return undefined;
+  if (missing === 'reply') return here(`${name} has no reply: add \`reply:\` with the text to send`);
+  if (missing === 'id') return here(`${name} has no id: add \`id:\` with a name unique across all rule files`);
+  return here(`${name} needs '${missing}'`);
+}
+
+/** Whether a rule has an unknown key that is a typo of 'reply' (its own message then says what to do). */
+function hasTypoOfReply(value: unknown): boolean {
+  return isObject(value) && Object.keys(value).some((k) => k !== 'reply' && !RULE_KEYS.includes(k) && nearest(k, RULE_KEYS) === 'reply');
+}
+
+function triggerCountProblem({ parsed, path, name, value, here }: RuleErrorSite): RuleProblem | undefined {
+  if (!isObject(value)) return undefined; // the type error says it better
+  const present = TRIGGER_KEYS.filter((k) => k in value);
+  const typoOfTrigger = Object.keys(value).some((k) => !RULE_KEYS.includes(k) && (TRIGGER_KEYS as readonly string[]).includes(nearest(k, RULE_KEYS) ?? ''));
+  if (present.length === 0 && typoOfTrigger) return undefined; // the unknown-key message names the trigger
+  if (present.length === 0) {
+    return here(`${name} has no trigger: add one of ${TRIGGER_KEYS.join(', ')}`);
+  }
+  const count = COUNT_WORDS[present.length] ?? String(present.length);
+  return problemAt(parsed.locate([...path, present[1]!], true), `${name} has ${count} triggers (${present.join(', ')}): keep one`);
+}
+
+function alternativesProblem({ error, parsed, path, name, field, value, here }: RuleErrorSite): RuleProblem | undefined {
+  if (path.length === 0) return here('a rule file needs `rules:` followed by a list of rules');
+  if (error.schemaPath.endsWith('/then/anyOf')) return here(`${name} does nothing with a press: add \`answer\`, \`edit\` or \`reply\``);
+  if (field === 'keyboard') {
+    // A label's own error says what is wrong with it; rows of rows are the right shape.
+    if (path.length > 3) return here(localizedTextProblem(value, displayField(path), name));
+    if (Array.isArray(value) && value.every(Array.isArray)) return undefined;
+    return here(`the keyboard of ${name} must be rows of button texts, e.g. [["Yes", "No"]], or \`remove\``);
+  }
+  // A text other than the reply (a button's, a press's answer or edit), which may be given per language.
+  if (path.findLast((s) => typeof s === 'string') !== 'reply' && path.length > 2) return here(localizedTextProblem(value, displayField(path), name));
+  // The rule itself: neither reply nor messages (an unknown key that is a typo of 'reply' already says what to do).
+  if (path.length === 2) {
+    if (hasTypoOfReply(value)) return undefined;
+    return here(`${name} has no reply: add \`reply:\` with the text to send`);
+  }
+  return replyProblem(value, path, name, parsed);
+}
+
+function typeProblem({ error, path, ruleIndex, name, value, here }: RuleErrorSite): RuleProblem {
+  const expected = String((error.params as { type: string }).type);
+  if (path.length === 0) return here('a rule file is a mapping with `rules:` followed by a list of rules');
+  if (path.length === 1) return here('`rules` must be a list of rules (each starting with `- id: ...`)');
+  if (path.length === 2) return here(`rule #${ruleIndex! + 1} must be a mapping with id, a trigger and reply, not ${describe(value)}`);
+  return here(`'${displayField(path)}' in ${name} must be ${article(expected)}, not ${describe(value)}`);
+}
+
+function patternProblem({ error, path, name, field, value, here }: RuleErrorSite): RuleProblem {
+  if (field === 'command' && typeof value === 'string') {
+    const bare = value.replace(/^\/+/, '').split('@')[0]!.trim();
+    if (value.startsWith('/')) return here(`write the command without the slash: '${bare}'`);
+    return here(`command '${value}' in ${name} is not a command name: use 1 to 32 letters, digits or underscores`);
+  }
+  if (field === 'id') return here(`rule id '${String(value)}' may use only letters, digits, '_', '-' and '.' (at most 64, starting with a letter or digit)`);
+  return here(`'${displayField(path)}' in ${name} ${error.message ?? 'is invalid'}`);
+}
+
+function enumProblem({ name, field, value, here }: RuleErrorSite): RuleProblem {
+  const allowed = field === 'parse_mode' ? PARSE_MODES : CHAT_TYPES;
+  const suggestion = typeof value === 'string' ? nearest(value, allowed) : undefined;
+  const what = field === 'parse_mode' ? 'parse mode' : 'chat type';
+  return here(`'${String(value)}' in ${name} is not a ${what}${suggestion ? `; did you mean '${suggestion}'?` : ''} (use one of ${allowed.join(', ')})`);
+}
+
+function emptyProblem({ path, name, here }: RuleErrorSite): RuleProblem {
+  return here(`'${displayField(path)}' in ${name} must not be empty`);
+}
+
+function repeatedItemProblem({ error, data, parsed, path, name }: RuleErrorSite): RuleProblem {
+  const { i, j } = error.params as { i: number; j: number };
+  return problemAt(parsed.locate([...path, Math.max(i, j)]), `'${displayField(path)}' in ${name} lists ${JSON.stringify(valueAt(data, [...path, i]))} twice`);
+}
+
+function otherProblem({ error, path, name, here }: RuleErrorSite): RuleProblem {
+  return here(`${name ? `${name}: ` : ''}'${displayField(path)}' ${error.message ?? 'is invalid'}`);
+}
+
+/** The message for each kind of schema error in a rule or at the top level; any other kind gets otherProblem's. */
+const RULE_MESSAGES: ReadonlyMap<string, RuleMessage> = new Map<string, RuleMessage>([
+  ['additionalProperties', unknownKeyProblem],
+  ['required', missingKeyProblem],
+  ['oneOf', triggerCountProblem],
+  ['anyOf', alternativesProblem],
+  ['type', typeProblem],
+  ['pattern', patternProblem],
+  ['enum', enumProblem],
+  ['const', ({ name, here }) => here(`fallback in ${name} must be \`true\`; to turn the fallback off, remove the rule`)],
+  ['minItems', emptyProblem],
+  ['minLength', emptyProblem],
+  ['uniqueItems', repeatedItemProblem],
+]);
 
 function replyProblem(value: unknown, path: NodePath, name: string, parsed: ParsedYaml): RuleProblem {
   if (Array.isArray(value)) {
@@ -205,32 +251,9 @@ export function ruleName(rule: unknown, index: number): string {
   return typeof id === 'string' && id.length > 0 ? `rule '${id}'` : `rule #${index + 1}`;
 }
 
-/** A JSON pointer (`/rules/3/reply`) as a node path (`['rules', 3, 'reply']`). */
-export function pointerToPath(pointer: string): (string | number)[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
-}
-
-function valueAt(data: unknown, path: NodePath): unknown {
-  let node: unknown = data;
-  for (const segment of path) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string | number, unknown>)[segment];
-  }
-  return node;
-}
-
 function displayField(path: NodePath): string {
   const rest = path.slice(2);
   return rest.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('') || 'rule';
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function article(type: string): string {
