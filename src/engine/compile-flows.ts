@@ -54,29 +54,75 @@ export function compileFlows(
   return flows;
 }
 
+/** What the parts of one flow's compile share: its name and steps, where problems go, how texts and patterns are compiled. */
+interface FlowSite {
+  readonly flow: Flow;
+  /** "flow 'booking'". */
+  readonly name: string;
+  readonly stepIds: readonly string[];
+  readonly report: (path: (string | number)[], message: string, severity?: 'error' | 'warning') => void;
+  /** Compiles one of the flow's texts (any may be given per language); null when it has errors (they are reported). */
+  readonly template: (source: TextSource, path: (string | number)[], context: TemplateContext, where: string) => Template | null;
+  /** The template context of a text shown once `answered` steps are answered. */
+  readonly flowContext: (answered: readonly string[], extra?: Partial<TemplateContext>) => TemplateContext;
+  readonly compilePattern: PatternCompiler;
+}
+
+function flowSite(
+  flow: Flow,
+  locate: FlowSource['locate'],
+  problems: RuleProblem[],
+  compilePattern: PatternCompiler,
+  languages: LanguageSettings | undefined,
+): FlowSite {
+  const stepIds = flow.steps.map((s) => s.id);
+  const report: FlowSite['report'] = (path, message, severity = 'error') => problems.push(problemAt(locate(path), message, severity));
+  return {
+    flow,
+    name: `flow '${flow.id}'`,
+    stepIds,
+    report,
+    template: (source, path, context, where) =>
+      compileText(source, { ...context, ...(languages ? { languages } : {}) }, where, {
+        error: (at, message) => report([...path, ...at], message),
+        warning: (at, message) => report([...path, ...at], message, 'warning'),
+      }) ?? null,
+    flowContext: (answered, extra = {}) => ({ trigger: 'fallback', flow: { id: flow.id, answered, steps: stepIds }, ...extra }),
+    compilePattern,
+  };
+}
+
+const errorCount = (problems: readonly RuleProblem[]) => problems.filter((p) => p.severity === 'error').length;
+
 function compileFlow(
   { flow, locate }: FlowSource,
   problems: RuleProblem[],
   compilePattern: PatternCompiler,
   languages?: LanguageSettings,
 ): CompiledFlow | undefined {
-  const name = `flow '${flow.id}'`;
-  const report = (path: (string | number)[], message: string, severity: 'error' | 'warning' = 'error') =>
-    problems.push(problemAt(locate(path), message, severity));
-  const before = problems.filter((p) => p.severity === 'error').length;
-  const stepIds = flow.steps.map((s) => s.id);
-  // Any of the flow's texts may be given per language.
-  const template = (source: TextSource, path: (string | number)[], context: TemplateContext, where: string): Template | null =>
-    compileText(source, { ...context, ...(languages ? { languages } : {}) }, where, {
-      error: (at, message) => report([...path, ...at], message),
-      warning: (at, message) => report([...path, ...at], message, 'warning'),
-    }) ?? null;
-  const flowContext = (answered: readonly string[], extra: Partial<TemplateContext> = {}): TemplateContext => ({
-    trigger: 'fallback',
-    flow: { id: flow.id, answered, steps: stepIds },
-    ...extra,
+  const site = flowSite(flow, locate, problems, compilePattern, languages);
+  const before = errorCount(problems);
+  const steps = compileSteps(site);
+  const done = compileDone(site);
+  const cancel = flow.cancel ? compileCancel(site) : null;
+  const timeout = flow.timeout ? compileTimeout(flow.timeout, site) : null;
+  if (errorCount(problems) > before) return undefined;
+  const position = locate([]);
+  return Object.freeze({
+    id: flow.id,
+    file: position.file,
+    line: position.line,
+    column: position.column,
+    steps: Object.freeze(steps),
+    stepIndex: new Map(steps.map((s, i) => [s.id, i])),
+    cancel,
+    timeout,
+    done: Object.freeze(done),
   });
+}
 
+/** The steps that compiled; a step with a problem is reported and left out (the flow is then refused). */
+function compileSteps({ flow, name, stepIds, report, template, flowContext, compilePattern }: FlowSite): CompiledStep[] {
   const steps: CompiledStep[] = [];
   const seen = new Map<string, number>();
   for (const [i, step] of flow.steps.entries()) {
@@ -97,60 +143,44 @@ function compileFlow(
       );
     if (ask && accept) steps.push(Object.freeze({ id: step.id, ask, retry, accept, buttons }));
   }
+  return steps;
+}
 
-  const answeredAll = stepIds;
+/** The done branches, judged with every step answered; a branch after one without `when` is never used (a warning). */
+function compileDone({ flow, name, stepIds, report, template, flowContext }: FlowSite): CompiledDoneBranch[] {
   const done: CompiledDoneBranch[] = [];
   for (const [i, branch] of (flow.done ?? []).entries()) {
-    const site = { name: `done branch #${i + 1} of ${name}`, flow: { id: flow.id, answered: answeredAll, steps: stepIds } };
+    const site = { name: `done branch #${i + 1} of ${name}`, flow: { id: flow.id, answered: stepIds, steps: stepIds } };
     const when = compileConditions(branch.when, site, (key, message, severity) => report(['done', i, 'when', ...(key ? [key] : [])], message, severity));
-    const set = compileAssignments(branch.set, site, flowContext(answeredAll), (key, message) => report(['done', i, 'set', ...(key ? [key] : [])], message));
-    const reply = branch.reply === undefined ? null : template(branch.reply, ['done', i, 'reply'], flowContext(answeredAll), `the reply of ${site.name}`);
+    const set = compileAssignments(branch.set, site, flowContext(stepIds), (key, message) => report(['done', i, 'set', ...(key ? [key] : [])], message));
+    const reply = branch.reply === undefined ? null : template(branch.reply, ['done', i, 'reply'], flowContext(stepIds), `the reply of ${site.name}`);
     done.push(Object.freeze({ when, set, reply }));
     if (!branch.when && i < flow.done!.length - 1)
       report(['done', i + 1], `done branch #${i + 2} of ${name} is never used: branch #${i + 1} has no \`when\`, so it always answers first`, 'warning');
   }
+  return done;
+}
 
-  const cancel = flow.cancel ? compileCancel(flow, (path, message) => report(['cancel', ...path], message), template, flowContext([])) : null;
-  let timeout: CompiledFlow['timeout'] = null;
-  if (flow.timeout) {
-    const afterMs = durationMs(flow.timeout.after);
-    if (afterMs === 0 || afterMs > MAX_TIMEOUT_MS)
-      report(['timeout', 'after'], `the timeout of ${name} must be more than 0 and at most 30 days, not '${flow.timeout.after}'`);
-    const reply = template(flow.timeout.reply, ['timeout', 'reply'], flowContext([], { withoutMessage: true }), `the timeout reply of ${name}`);
-    if (reply) timeout = Object.freeze({ afterMs, reply });
-  }
-  if (problems.filter((p) => p.severity === 'error').length > before) return undefined;
-  const position = locate([]);
-  return Object.freeze({
-    id: flow.id,
-    file: position.file,
-    line: position.line,
-    column: position.column,
-    steps: Object.freeze(steps),
-    stepIndex: new Map(steps.map((s, i) => [s.id, i])),
-    cancel,
-    timeout,
-    done: Object.freeze(done),
-  });
+function compileTimeout(timeout: NonNullable<Flow['timeout']>, { name, report, template, flowContext }: FlowSite): CompiledFlow['timeout'] {
+  const afterMs = durationMs(timeout.after);
+  if (afterMs === 0 || afterMs > MAX_TIMEOUT_MS)
+    report(['timeout', 'after'], `the timeout of ${name} must be more than 0 and at most 30 days, not '${timeout.after}'`);
+  const reply = template(timeout.reply, ['timeout', 'reply'], flowContext([], { withoutMessage: true }), `the timeout reply of ${name}`);
+  return reply ? Object.freeze({ afterMs, reply }) : null;
 }
 
 type Reporter = (path: (string | number)[], message: string) => void;
 
-function compileCancel(
-  flow: Flow,
-  report: Reporter,
-  template: (source: TextSource, path: (string | number)[], context: TemplateContext, where: string) => Template | null,
-  context: TemplateContext,
-): CompiledFlow['cancel'] {
+function compileCancel({ flow, report, template, flowContext }: FlowSite): CompiledFlow['cancel'] {
   const cancel = flow.cancel!;
   const keywords: string[] = [];
   for (const [i, keyword] of (cancel.keywords ?? []).entries()) {
     const normalized = normalize(keyword);
     if (!firstWord(normalized))
-      report(['keywords', i], `cancel keyword ${JSON.stringify(keyword)} of flow '${flow.id}' has no letter or digit, so it can never match`);
+      report(['cancel', 'keywords', i], `cancel keyword ${JSON.stringify(keyword)} of flow '${flow.id}' has no letter or digit, so it can never match`);
     else if (!keywords.includes(normalized)) keywords.push(normalized);
   }
-  const reply = template(cancel.reply, ['reply'], context, `the cancel reply of flow '${flow.id}'`);
+  const reply = template(cancel.reply, ['reply'], flowContext([]), `the cancel reply of flow '${flow.id}'`);
   if (!reply) return null;
   return Object.freeze({ keywords: Object.freeze(keywords), command: cancel.command?.toLowerCase() ?? null, reply });
 }

@@ -2,17 +2,17 @@
 // reply templates, normalises text and keywords, and builds the lookup indexes. Every problem is
 // collected with its source position instead of stopping at the first.
 import type { Rule } from '../generated/rules-schema.js';
-import { problemAt, RuleLoadError, type RuleLocator, type RuleProblem } from '../diagnostics/problem.js';
-import { compileRuleActions } from './compile-actions.js';
-import { compileFlows, type FlowSource } from './compile-flows.js';
-import { compileRuleTexts, keywordSources, type RuleSetSettings } from './compile-reach.js';
+import { problemAt, RuleLoadError, type RuleLocator, type RuleProblem, type SourcePosition } from '../diagnostics/problem.js';
+import { compileRuleActions, type RuleProblemSink } from './compile-actions.js';
+import { compileFlows, type FlowSource, type PatternCompiler } from './compile-flows.js';
+import { compileRuleTexts, type RuleSetSettings, type RuleTexts } from './compile-reach.js';
+import { compilePattern, compileTrigger, type KnownPattern } from './compile-trigger.js';
 import { buildFuzzyIndex } from './fuzzy.js';
 import { firstWord, wordsOf } from './keywords.js';
-import { LazyPattern } from './lazy-pattern.js';
-import { normalize } from './normalize.js';
+import type { LazyPattern } from './lazy-pattern.js';
 import { buildPatternIndex } from './pattern-index.js';
 import type { CompiledRule, CompiledTrigger, KeywordEntry, RuleIndex, RuleSet } from './rule-set.js';
-import { applySynonyms, buildSynonyms } from './synonyms.js';
+import { buildSynonyms } from './synonyms.js';
 import type { TemplateContext } from './template.js';
 import { compileAssignments, compileConditions } from './variables.js';
 
@@ -65,16 +65,12 @@ export function compileRulesCollecting(
   const patterns = new Map<string, LazyPattern>();
   const known = (key: string) => cache?.get(key) ?? patterns.get(key);
   const starts = new Map(flows.map((f) => [f.startOrder, f.flow.id]));
+  const shared: RuleCompileSite = { locate, problems, compilePattern: patternCompiler(patterns, known), settings, synonyms };
   for (const [order, rule] of rules.entries()) {
-    const result = compileRule(rule, order, locate, problems, patterns, known, starts.get(order), settings, synonyms);
+    const result = compileRule(rule, order, shared, starts.get(order));
     if (result) compiled.push(result);
   }
-  const compiledFlows = compileFlows(
-    flows,
-    problems,
-    (source, caseSensitive, report) => compilePattern(source, caseSensitive, report, patterns, known),
-    settings.languages,
-  );
+  const compiledFlows = compileFlows(flows, problems, shared.compilePattern, settings.languages);
   cache?.replace(patterns);
   if (problems.some((p) => p.severity === 'error')) return { problems };
   const ruleSet: RuleSet = Object.freeze({
@@ -101,7 +97,8 @@ export function compileProblems(rules: readonly Rule[], locate: RuleLocator, set
   const problems: RuleProblem[] = [];
   const patterns = new Map<string, LazyPattern>();
   const synonyms = buildSynonyms(settings.synonyms);
-  for (const [order, rule] of rules.entries()) compileRule(rule, order, locate, problems, patterns, (key) => patterns.get(key), undefined, settings, synonyms);
+  const shared: RuleCompileSite = { locate, problems, compilePattern: patternCompiler(patterns, (key) => patterns.get(key)), settings, synonyms };
+  for (const [order, rule] of rules.entries()) compileRule(rule, order, shared);
   return problems;
 }
 
@@ -118,92 +115,69 @@ export function compileRules(
   return ruleSet;
 }
 
-function compileRule(
-  rule: Rule,
-  order: number,
-  locate: RuleLocator,
-  problems: RuleProblem[],
-  patterns: Map<string, LazyPattern>,
-  known: KnownPattern,
-  startsFlow?: string,
-  settings: RuleSetSettings = {},
-  synonyms: ReadonlyMap<string, string> = new Map(),
-): CompiledRule | undefined {
-  const name = startsFlow ? `the start of flow '${startsFlow}'` : `rule '${rule.id}'`;
-  const error = (path: (string | number)[], message: string) => problems.push(problemAt(locate(order, path), message));
-  const caseSensitive = rule.case_sensitive === true;
-  let trigger: CompiledTrigger | undefined;
-  const context: TemplateContext = { trigger: 'fallback', ...(settings.languages ? { languages: settings.languages } : {}) };
+/** What every rule of one compile shares: where problems are placed and collected, how patterns are compiled, the settings. */
+interface RuleCompileSite {
+  readonly locate: RuleLocator;
+  readonly problems: RuleProblem[];
+  readonly compilePattern: PatternCompiler;
+  readonly settings: RuleSetSettings;
+  readonly synonyms: ReadonlyMap<string, string>;
+}
 
-  if (rule.command !== undefined) {
-    trigger = { kind: 'command', name: rule.command.toLowerCase() };
-    context.trigger = 'command';
-  } else if (rule.text !== undefined) {
-    const text = caseSensitive ? normalize(rule.text, true) : applySynonyms(normalize(rule.text), synonyms);
-    if (text === '') error(['text'], `the text of ${name} is only whitespace: a message is trimmed before comparing, so it can never match`);
-    trigger = { kind: 'text', text };
-    context.trigger = 'text';
-  } else if (rule.pattern !== undefined) {
-    context.trigger = 'pattern';
-    const pattern = compilePattern(rule.pattern, caseSensitive, (message) => error(['pattern'], `${message} in ${name}`), patterns, known);
-    if (pattern) {
-      trigger = { kind: 'pattern', source: rule.pattern, pattern };
-      context.groupCount = pattern.groupCount;
-      context.groupNames = new Set(pattern.groupNames);
-    }
-  } else if (rule.keywords !== undefined) {
-    context.trigger = 'keywords';
-    const keywords: string[] = [];
-    for (const { keyword, path } of keywordSources(rule.keywords)) {
-      const normalized = caseSensitive ? normalize(keyword, true) : applySynonyms(normalize(keyword), synonyms);
-      if (!firstWord(normalized))
-        error(
-          ['keywords', ...path],
-          `keyword ${JSON.stringify(keyword)} in ${name} has no letter or digit, so it has no word edges to match; use a pattern instead`,
-        );
-      else if (!keywords.includes(normalized)) keywords.push(normalized);
-    }
-    trigger = { kind: 'keywords', keywords };
-  } else if (rule.fallback === true) {
-    trigger = { kind: 'fallback' };
-  } else if (rule.callback !== undefined) {
-    context.trigger = 'callback';
-    const pattern = compilePattern(rule.callback, caseSensitive, (message) => error(['callback'], `${message} in ${name}`), patterns, known);
-    if (pattern) {
-      trigger = { kind: 'callback', source: rule.callback, pattern };
-      context.groupCount = pattern.groupCount;
-      context.groupNames = new Set(pattern.groupNames);
-    }
-  } else if (rule.event !== undefined) {
-    trigger = { kind: 'event', event: rule.event };
-    context.trigger = 'event';
-  }
+/** A compile's pattern compiler: reuses what `known` validated, and collects this compile's patterns in `patterns`. */
+function patternCompiler(patterns: Map<string, LazyPattern>, known: KnownPattern): PatternCompiler {
+  return (source, caseSensitive, report) => compilePattern(source, caseSensitive, report, patterns, known);
+}
+
+function compileRule(rule: Rule, order: number, shared: RuleCompileSite, startsFlow?: string): CompiledRule | undefined {
+  const { locate, problems, settings } = shared;
+  const name = startsFlow ? `the start of flow '${startsFlow}'` : `rule '${rule.id}'`;
+  const report: RuleProblemSink = (path, message, severity) => problems.push(problemAt(locate(order, path), message, severity));
+  const context: TemplateContext = { trigger: 'fallback', ...(settings.languages ? { languages: settings.languages } : {}) };
+  const trigger = compileTrigger(rule, { name, error: report, compilePattern: shared.compilePattern, synonyms: shared.synonyms }, context);
   // A broken pattern already reported its error; the templates cannot be judged without its groups.
   const judgeable = (context.trigger !== 'pattern' && context.trigger !== 'callback') || trigger !== undefined;
 
   const texts = compileRuleTexts(rule, context, settings.languages, name, (path, message, severity) => {
-    if (judgeable || severity === 'warning') problems.push(problemAt(locate(order, path), message, severity));
+    if (judgeable || severity === 'warning') report(path, message, severity);
   });
   const site = { name };
-  const report = (field: string) => (key: string | undefined, message: string, severity?: 'error' | 'warning') =>
-    problems.push(problemAt(locate(order, key ? [field, key] : [field]), message, severity));
-  const when = compileConditions(rule.when, site, report('when'));
-  const set = judgeable ? compileAssignments(rule.set, site, context, report('set')) : [];
-  const actions = judgeable
-    ? compileRuleActions(rule, context, name, (path, message, severity) => problems.push(problemAt(locate(order, path), message, severity)))
-    : undefined;
+  const reportUnder = (field: string) => (key: string | undefined, message: string, severity?: 'error' | 'warning') =>
+    report(key ? [field, key] : [field], message, severity);
+  const when = compileConditions(rule.when, site, reportUnder('when'));
+  const set = judgeable ? compileAssignments(rule.set, site, context, reportUnder('set')) : [];
+  const actions = judgeable ? compileRuleActions(rule, context, name, report) : undefined;
   if (!trigger || !actions) return undefined;
-  if (rule.fuzzy === 'auto' && trigger.kind !== 'text' && trigger.kind !== 'keywords')
-    problems.push(
-      problemAt(
-        locate(order, ['fuzzy']),
-        `fuzzy matching is for text and keywords triggers; ${name} has a ${trigger.kind} trigger, so it is never fuzzy: remove it`,
-        'warning',
-      ),
-    );
-  else if (rule.fuzzy === 'auto' && caseSensitive)
-    problems.push(problemAt(locate(order, ['fuzzy']), `${name} is case_sensitive, so it is never fuzzy: remove one of them`, 'warning'));
-  const position = locate(order, []);
+  warnOfNeverFuzzy(rule, trigger, name, report);
+  return assembleRule(rule, order, locate(order, []), { trigger, texts, actions, when, set }, settings, startsFlow);
+}
+
+/** `fuzzy: auto` where it can never apply is a warning: the writer expects typos to be forgiven. */
+function warnOfNeverFuzzy(rule: Rule, trigger: CompiledTrigger, name: string, report: RuleProblemSink): void {
+  if (rule.fuzzy !== 'auto') return;
+  if (trigger.kind !== 'text' && trigger.kind !== 'keywords')
+    report(['fuzzy'], `fuzzy matching is for text and keywords triggers; ${name} has a ${trigger.kind} trigger, so it is never fuzzy: remove it`, 'warning');
+  else if (rule.case_sensitive === true) report(['fuzzy'], `${name} is case_sensitive, so it is never fuzzy: remove one of them`, 'warning');
+}
+
+/** The compiled parts of one rule, before they are put together. */
+interface RuleParts {
+  trigger: CompiledTrigger;
+  texts: RuleTexts;
+  actions: NonNullable<ReturnType<typeof compileRuleActions>>;
+  when: CompiledRule['when'];
+  set: CompiledRule['set'];
+}
+
+function assembleRule(
+  rule: Rule,
+  order: number,
+  position: SourcePosition,
+  { trigger, texts, actions, when, set }: RuleParts,
+  settings: RuleSetSettings,
+  startsFlow: string | undefined,
+): CompiledRule {
+  const caseSensitive = rule.case_sensitive === true;
   return Object.freeze({
     id: rule.id,
     order,
@@ -230,42 +204,6 @@ function compileRule(
     duringFlows: rule.during_flows === true,
     ...(startsFlow ? { startsFlow } : {}),
   });
-}
-
-/** An already validated pattern by case and source: from the cache's previous compile or this one. */
-type KnownPattern = (key: string) => LazyPattern | undefined;
-
-/** RE2 syntax via re2js: matching time is linear in the message length, so no pattern can hang us. */
-function compilePattern(
-  source: string,
-  caseSensitive: boolean,
-  report: (message: string) => void,
-  patterns: Map<string, LazyPattern>,
-  known: KnownPattern,
-): LazyPattern | undefined {
-  const key = `${caseSensitive ? 's' : 'i'}${source}`;
-  const validated = known(key);
-  if (validated) {
-    patterns.set(key, validated);
-    return validated;
-  }
-  const literal = /^\/(.+)\/([a-z]*)$/s.exec(source);
-  if (literal && literal[2]) {
-    report(
-      `this looks like a JavaScript regex literal with flags '${literal[2]}': write only '${literal[1]}' (flags are not supported; g and y would make matching depend on the previous message, use case_sensitive for case)`,
-    );
-    return undefined;
-  }
-  try {
-    const pattern = LazyPattern.validate(source, caseSensitive);
-    patterns.set(key, pattern);
-    return pattern;
-  } catch (e) {
-    const detail = e instanceof Error ? e.message.replace(/^error parsing regexp: /, '').replace('`(?i)', '`') : String(e);
-    const hint = /\(\?(?:[=!]|<[=!])/.test(source) ? ' (lookarounds are not supported: RE2 syntax guarantees linear time)' : '';
-    report(`invalid pattern: ${detail}${hint}`);
-    return undefined;
-  }
 }
 
 function buildIndex(rules: readonly CompiledRule[], synonyms: ReadonlyMap<string, string>): RuleIndex {

@@ -1,0 +1,125 @@
+// Compiles a rule's trigger (command, text, pattern, keywords, fallback, callback or event) and validates
+// patterns as RE2 syntax; the templates of the rule learn from it which placeholders the trigger fills.
+import type { Rule } from '../generated/rules-schema.js';
+import type { PatternCompiler } from './compile-flows.js';
+import { keywordSources } from './compile-reach.js';
+import { firstWord } from './keywords.js';
+import { LazyPattern } from './lazy-pattern.js';
+import { normalize } from './normalize.js';
+import type { CompiledTrigger } from './rule-set.js';
+import { applySynonyms } from './synonyms.js';
+import type { TemplateContext } from './template.js';
+
+/** What compiling a trigger needs besides the rule: where to report, how to compile a pattern, the synonyms. */
+export interface TriggerSite {
+  /** "rule 'greet'" or "the start of flow 'booking'". */
+  readonly name: string;
+  readonly error: (path: (string | number)[], message: string) => void;
+  readonly compilePattern: PatternCompiler;
+  readonly synonyms: ReadonlyMap<string, string>;
+}
+
+/**
+ * The rule's trigger, or undefined when it cannot be compiled (its error is reported). Sets `context.trigger`
+ * and, for a pattern or callback, the groups its templates may use.
+ */
+export function compileTrigger(rule: Rule, site: TriggerSite, context: TemplateContext): CompiledTrigger | undefined {
+  const caseSensitive = rule.case_sensitive === true;
+  if (rule.command !== undefined) {
+    context.trigger = 'command';
+    return { kind: 'command', name: rule.command.toLowerCase() };
+  }
+  if (rule.text !== undefined) {
+    context.trigger = 'text';
+    const text = normalizeTrigger(rule.text, caseSensitive, site.synonyms);
+    if (text === '') site.error(['text'], `the text of ${site.name} is only whitespace: a message is trimmed before comparing, so it can never match`);
+    return { kind: 'text', text };
+  }
+  if (rule.pattern !== undefined) return compilePatternTrigger('pattern', rule.pattern, caseSensitive, site, context);
+  if (rule.keywords !== undefined) {
+    context.trigger = 'keywords';
+    return { kind: 'keywords', keywords: compileKeywords(rule.keywords, caseSensitive, site) };
+  }
+  if (rule.fallback === true) return { kind: 'fallback' };
+  if (rule.callback !== undefined) return compilePatternTrigger('callback', rule.callback, caseSensitive, site, context);
+  if (rule.event !== undefined) {
+    context.trigger = 'event';
+    return { kind: 'event', event: rule.event };
+  }
+  return undefined;
+}
+
+/** A text or keyword as messages are compared with it: normalised, and folded and with synonyms applied unless case-sensitive. */
+function normalizeTrigger(text: string, caseSensitive: boolean, synonyms: ReadonlyMap<string, string>): string {
+  return caseSensitive ? normalize(text, true) : applySynonyms(normalize(text), synonyms);
+}
+
+/** A `pattern` (matched against messages) or a `callback` (against a press's data). */
+function compilePatternTrigger(
+  kind: 'pattern' | 'callback',
+  source: string,
+  caseSensitive: boolean,
+  site: TriggerSite,
+  context: TemplateContext,
+): CompiledTrigger | undefined {
+  context.trigger = kind;
+  const pattern = site.compilePattern(source, caseSensitive, (message) => site.error([kind], `${message} in ${site.name}`));
+  if (!pattern) return undefined;
+  context.groupCount = pattern.groupCount;
+  context.groupNames = new Set(pattern.groupNames);
+  return { kind, source, pattern };
+}
+
+/** The distinct normalised keywords; one without a letter or digit is reported, as it has no word edges. */
+function compileKeywords(keywords: NonNullable<Rule['keywords']>, caseSensitive: boolean, site: TriggerSite): string[] {
+  const compiled: string[] = [];
+  for (const { keyword, path } of keywordSources(keywords)) {
+    const normalized = normalizeTrigger(keyword, caseSensitive, site.synonyms);
+    if (!firstWord(normalized))
+      site.error(
+        ['keywords', ...path],
+        `keyword ${JSON.stringify(keyword)} in ${site.name} has no letter or digit, so it has no word edges to match; use a pattern instead`,
+      );
+    else if (!compiled.includes(normalized)) compiled.push(normalized);
+  }
+  return compiled;
+}
+
+/** An already validated pattern by case and source: from the cache's previous compile or this one. */
+export type KnownPattern = (key: string) => LazyPattern | undefined;
+
+/**
+ * Validates a pattern, or reuses one already validated; this compile's patterns are collected in `patterns`.
+ * RE2 syntax via re2js: matching time is linear in the message length, so no pattern can hang us.
+ */
+export function compilePattern(
+  source: string,
+  caseSensitive: boolean,
+  report: (message: string) => void,
+  patterns: Map<string, LazyPattern>,
+  known: KnownPattern,
+): LazyPattern | undefined {
+  const key = `${caseSensitive ? 's' : 'i'}${source}`;
+  const validated = known(key);
+  if (validated) {
+    patterns.set(key, validated);
+    return validated;
+  }
+  const literal = /^\/(.+)\/([a-z]*)$/s.exec(source);
+  if (literal && literal[2]) {
+    report(
+      `this looks like a JavaScript regex literal with flags '${literal[2]}': write only '${literal[1]}' (flags are not supported; g and y would make matching depend on the previous message, use case_sensitive for case)`,
+    );
+    return undefined;
+  }
+  try {
+    const pattern = LazyPattern.validate(source, caseSensitive);
+    patterns.set(key, pattern);
+    return pattern;
+  } catch (e) {
+    const detail = e instanceof Error ? e.message.replace(/^error parsing regexp: /, '').replace('`(?i)', '`') : String(e);
+    const hint = /\(\?(?:[=!]|<[=!])/.test(source) ? ' (lookarounds are not supported: RE2 syntax guarantees linear time)' : '';
+    report(`invalid pattern: ${detail}${hint}`);
+    return undefined;
+  }
+}
