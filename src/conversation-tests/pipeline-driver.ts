@@ -12,8 +12,9 @@ import type { BotApi } from '../api/types.js';
 import { ReplySender } from '../delivery/reply-sender.js';
 import { decide } from '../engine/decide.js';
 import { flowDeadline } from '../engine/flows.js';
+import type { RuleSet } from '../engine/rule-set.js';
 import { FileLedger } from '../journal/file-ledger.js';
-import { createLogger } from '../log/logger.js';
+import { createLogger, type Logger } from '../log/logger.js';
 import { ServiceMetrics } from '../ops/metrics.js';
 import { LocalChatSequencer } from '../pipeline/chat-sequencer.js';
 import { UpdatePipeline } from '../pipeline/update-pipeline.js';
@@ -30,8 +31,8 @@ function storeBase(): string {
   return tmpdir();
 }
 
-export function createPipelineDriver(options: DriverOptions): BotDriver {
-  const dir = mkdtempSync(join(storeBase(), 'hearsay-test-'));
+/** A logger at `warn` whose lines are kept, each as its message and reason, for the failure report. */
+function keptLog(): { log: string[]; logger: Logger } {
   const log: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -40,7 +41,20 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
       done();
     },
   });
-  const logger = createLogger({ level: 'warn', destination, pretty: false });
+  return { log, logger: createLogger({ level: 'warn', destination, pretty: false }) };
+}
+
+/** The open flow whose timeout is due first by `now`, if any. */
+async function firstDueTimeout(ledger: FileLedger, ruleSet: RuleSet, now: number) {
+  return (await ledger.flows())
+    .map((entry) => ({ ...entry, at: flowDeadline(entry.position, ruleSet) }))
+    .filter((entry): entry is typeof entry & { at: number } => entry.at !== null && entry.at <= now)
+    .sort((a, b) => a.at - b.at)[0];
+}
+
+export function createPipelineDriver(options: DriverOptions): BotDriver {
+  const dir = mkdtempSync(join(storeBase(), 'hearsay-test-'));
+  const { log, logger } = keptLog();
   const metrics = new ServiceMetrics({ processMetrics: false });
   const ledger = FileLedger.open({ dir, logger, inbox: false });
   const api = options.api as unknown as BotApi;
@@ -71,10 +85,7 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
       const fired = new Set<string>();
       for (;;) {
         // The runtime's timers fire each flow's timeout at its deadline; the frozen clock jumps there instead.
-        const due = (await ledger.flows())
-          .map((entry) => ({ ...entry, at: flowDeadline(entry.position, options.ruleSet) }))
-          .filter((entry): entry is typeof entry & { at: number } => entry.at !== null && entry.at <= now)
-          .sort((a, b) => a.at - b.at)[0];
+        const due = await firstDueTimeout(ledger, options.ruleSet, now);
         if (!due) break;
         const key = `${due.chatId}:${due.userId}:${due.at}`;
         if (fired.has(key)) throw new Error(`the flow timeout of user ${due.userId} in chat ${due.chatId} did not end the flow`);

@@ -13,7 +13,7 @@ import { startService, type RunningService } from '../service/start.js';
 import { checkRules } from '../rules/load.js';
 import { createDemoBot, demoUsernames } from './create-demo-bot.js';
 import { demoDataDir, type DemoDataDir } from './demo-data-dir.js';
-import { demoRules } from './demo-rules-dir.js';
+import { demoRules, type DemoRules } from './demo-rules-dir.js';
 import { loadDemoConfig, type DemoConfigOptions } from './demo-config.js';
 import { HearsayError } from '../errors/hearsay-error.js';
 import { connectableHost, hostForUrl } from './free-port.js';
@@ -45,6 +45,27 @@ export const DEMO_OWNER = { id: 1, first_name: 'hearsay' } as const;
 export const DEMO_BOT_NAME = 'hearsay demo';
 
 export async function startEmbeddedDemo(options: EmbeddedDemoOptions): Promise<EmbeddedDemo> {
+  const rules = await checkedRules(options);
+  const rulesPath = rules.flag ?? options.settings.rulesPath;
+  const { sandbox, notices, sandboxUrl } = await openSandbox(options, rules);
+  const temporary: { dataDir?: DemoDataDir } = {};
+  try {
+    const { service, botUsername } = await startDemoBot(options, sandboxUrl, rules, notices, temporary);
+    const stop = stopper(service, sandbox, async () => {
+      await temporary.dataDir!.remove();
+      await rules.remove();
+    });
+    return { pageUrl: `${sandboxUrl}/`, sandboxUrl, botUsername, rulesPath, service, stop };
+  } catch (error) {
+    await sandbox.close();
+    await temporary.dataDir?.remove();
+    await rules.remove();
+    throw error;
+  }
+}
+
+/** The rules the demo answers with (the built-in ones without a rules/ folder), refused before anything listens if broken. */
+async function checkedRules(options: EmbeddedDemoOptions): Promise<DemoRules> {
   const { logger } = options;
   const hearsay = options.hearsayCommand ?? 'hearsay';
   const rules = await demoRules(options.settings, hearsay, options.cwd);
@@ -62,8 +83,13 @@ export async function startEmbeddedDemo(options: EmbeddedDemoOptions): Promise<E
     await rules.remove();
     throw rulesStartupError(rulesPath, errors);
   }
+  return rules;
+}
+
+/** The sandbox with its chat page, listening; on failure the rules' temporary copy is removed too. */
+async function openSandbox(options: EmbeddedDemoOptions, rules: DemoRules): Promise<{ sandbox: Sandbox; notices: PageNotices; sandboxUrl: string }> {
   const sandbox = await createSandbox({
-    logger: logger.child({ name: 'sandbox' }),
+    logger: options.logger.child({ name: 'sandbox' }),
     ...(options.hearsayCommand !== undefined ? { hearsayCommand: options.hearsayCommand } : {}),
   });
   const notices = new PageNotices();
@@ -79,37 +105,32 @@ export async function startEmbeddedDemo(options: EmbeddedDemoOptions): Promise<E
     });
   }
   const port = new URL(listened).port;
-  const sandboxUrl = `http://${hostForUrl(connectableHost(options.host))}:${port}`;
+  return { sandbox, notices, sandboxUrl: `http://${hostForUrl(connectableHost(options.host))}:${port}` };
+}
 
-  let service: RunningService;
-  let botUsername: string;
-  let dataDir: DemoDataDir | undefined;
-  try {
-    const bot = await createDemoBot(sandboxUrl, { owner: DEMO_OWNER, name: DEMO_BOT_NAME, usernames: demoUsernames(), secrets: options.secrets });
-    botUsername = bot.username;
-    dataDir = await demoDataDir(options.settings, options.cwd);
-    const flags = {
-      ...options.flags,
-      ...(dataDir.flag !== undefined ? { data_dir: dataDir.flag } : {}),
-      ...(rules.flag !== undefined ? { rules: rules.flag } : {}),
-    };
-    const config = await loadDemoConfig({ ...options, flags }, options.settings, sandboxUrl, bot.token);
-    service = await startService(config, { logger });
-    // The page opens on the demo bot and shows a banner in its chat while an edit has broken the rules.
-    notices.setHome(bot.username);
-    const cwd = options.cwd ?? process.cwd();
-    service.onRuleReload((problems) => notices.setRuleProblems(bot.username, problemNotices(problems, cwd)));
-  } catch (error) {
-    await sandbox.close();
-    await dataDir?.remove();
-    await rules.remove();
-    throw error;
-  }
-  const stop = stopper(service, sandbox, async () => {
-    await dataDir.remove();
-    await rules.remove();
-  });
-  return { pageUrl: `${sandboxUrl}/`, sandboxUrl, botUsername, rulesPath, service, stop };
+/** Creates the demo bot through the assistant and starts the engine answering it; the data folder it makes goes in `temporary`. */
+async function startDemoBot(
+  options: EmbeddedDemoOptions,
+  sandboxUrl: string,
+  rules: DemoRules,
+  notices: PageNotices,
+  temporary: { dataDir?: DemoDataDir },
+): Promise<{ service: RunningService; botUsername: string }> {
+  const bot = await createDemoBot(sandboxUrl, { owner: DEMO_OWNER, name: DEMO_BOT_NAME, usernames: demoUsernames(), secrets: options.secrets });
+  const dataDir = await demoDataDir(options.settings, options.cwd);
+  temporary.dataDir = dataDir;
+  const flags = {
+    ...options.flags,
+    ...(dataDir.flag !== undefined ? { data_dir: dataDir.flag } : {}),
+    ...(rules.flag !== undefined ? { rules: rules.flag } : {}),
+  };
+  const config = await loadDemoConfig({ ...options, flags }, options.settings, sandboxUrl, bot.token);
+  const service = await startService(config, { logger: options.logger });
+  // The page opens on the demo bot and shows a banner in its chat while an edit has broken the rules.
+  notices.setHome(bot.username);
+  const cwd = options.cwd ?? process.cwd();
+  service.onRuleReload((problems) => notices.setRuleProblems(bot.username, problemNotices(problems, cwd)));
+  return { service, botUsername: bot.username };
 }
 
 function problemNotices(problems: readonly RuleProblem[], cwd: string): RuleProblemNotice[] {

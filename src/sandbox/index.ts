@@ -62,32 +62,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     for (const listener of callListeners) listener(event);
   };
 
-  await app.register(formbody);
-  // Multipart bodies (as clients send them when a call may carry a file): every field becomes a parameter;
-  // files are accepted and ignored, since the sandbox implements no method that stores one.
-  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 50 * 1024 * 1024 } });
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, {});
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new SandboxApiFailure(400, "Bad Request: can't parse JSON object"), undefined);
-    }
-  });
-  app.setErrorHandler((error, request, reply) => {
-    const failure =
-      error instanceof SandboxApiFailure
-        ? error
-        : typeof (error as { statusCode?: number }).statusCode === 'number' && (error as { statusCode: number }).statusCode < 500
-          ? new SandboxApiFailure((error as { statusCode: number }).statusCode, `Bad Request: ${(error as Error).message}`)
-          : new SandboxApiFailure(500, 'Internal Server Error');
-    if (failure.errorCode >= 500) options.logger?.error({ err: error, url: redactUrl(request.url) }, 'sandbox request failed');
-    if (failure.retryAfter !== undefined) void reply.header('retry-after', String(failure.retryAfter));
-    return reply.code(failure.errorCode).send(failureEnvelope(failure));
-  });
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ ok: false, error_code: 404, description: 'Not Found' }));
+  // The server's logger is ours; the helpers below need only Fastify's base type.
+  const server = app as unknown as FastifyInstance;
+  await registerBodyParsers(server);
+  answerFailures(server, options.logger);
 
   await app.register(clientRoutes, {
     store,
@@ -105,8 +83,55 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     );
   });
 
+  return sandboxHandle(server, store, webhooks, callbacks, callListeners);
+}
+
+/**
+ * Bodies as the real service takes them: form, multipart (every field becomes a parameter; files are accepted
+ * and ignored, since the sandbox implements no method that stores one) and JSON, where an empty body is no parameters.
+ */
+async function registerBodyParsers(app: FastifyInstance): Promise<void> {
+  await app.register(formbody);
+  // Multipart bodies: as clients send them when a call may carry a file.
+  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 50 * 1024 * 1024 } });
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new SandboxApiFailure(400, "Bad Request: can't parse JSON object"), undefined);
+    }
+  });
+}
+
+/** Failures answered in the Bot API's envelope (`ok: false`, `error_code`, `description`); a server error is logged with its URL redacted. */
+function answerFailures(app: FastifyInstance, logger: Logger | undefined): void {
+  app.setErrorHandler((error, request, reply) => {
+    const failure =
+      error instanceof SandboxApiFailure
+        ? error
+        : typeof (error as { statusCode?: number }).statusCode === 'number' && (error as { statusCode: number }).statusCode < 500
+          ? new SandboxApiFailure((error as { statusCode: number }).statusCode, `Bad Request: ${(error as Error).message}`)
+          : new SandboxApiFailure(500, 'Internal Server Error');
+    if (failure.errorCode >= 500) logger?.error({ err: error, url: redactUrl(request.url) }, 'sandbox request failed');
+    if (failure.retryAfter !== undefined) void reply.header('retry-after', String(failure.retryAfter));
+    return reply.code(failure.errorCode).send(failureEnvelope(failure));
+  });
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ ok: false, error_code: 404, description: 'Not Found' }));
+}
+
+/** The sandbox as its users see it: the server, its store, listening and closing, and its events. */
+function sandboxHandle(
+  app: FastifyInstance,
+  store: SandboxStore,
+  webhooks: WebhookDispatcher,
+  callbacks: CallbackQueries,
+  callListeners: Set<(event: BotApiCallEvent) => void>,
+): Sandbox {
   return {
-    app: app as unknown as FastifyInstance,
+    app,
     store,
     async listen({ host = '127.0.0.1', port = 0 } = {}) {
       await app.listen({ host, port });

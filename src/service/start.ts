@@ -55,70 +55,14 @@ export async function startService(config: ServiceConfig, options: StartServiceO
   const { logger } = options;
   const metrics = new ServiceMetrics();
   const health = new HealthState(config.mode);
-  const cleanups: Array<() => Promise<void>> = [];
+  const cleanups: Cleanups = [];
   try {
-    const rules = await startRules({
-      rulesPath: config.rulesPath,
-      limits: config.ruleLimits,
-      logger,
-      metrics,
-      health,
-      ...(options.ruleDebounceMs !== undefined ? { debounceMs: options.ruleDebounceMs } : {}),
-    });
-    cleanups.push(() => rules.close());
-    // Every call below goes through the same client: retry, rate limits, health and metrics around the wire.
-    const {
-      api,
-      transport: rawApi,
-      localLimiter,
-      shareRateLimits,
-    } = createServiceBotApi({ config, logger, metrics, health, ...(options.api ? { transport: options.api } : {}) });
-    cleanups.push(() => rawApi.close());
-    const bot = await identifyBot(api, config);
-    logger.info({ bot: bot.username, mode: config.mode, rules: rules.current.rules.length }, 'bot identified');
-    const store = await openStateStore(config, bot, logger);
-    cleanups.push(() => store.close());
-    // Replicas keep the service's limits together: N of them must not send N times the overall limit.
-    if (store.redis && localLimiter && config.rateLimits) {
-      const { SharedRateLimiter } = await import('../store/redis/shared-rate-limits.js');
-      shareRateLimits(new SharedRateLimiter({ ledger: store.redis.ledger, limits: config.rateLimits, fallback: localLimiter, logger }));
-    }
-
+    const core = await openCore(config, options, metrics, health, cleanups);
+    const { rules, api, store } = core;
     // A 401 while running: stop taking updates at once (webhook: 503, polling: no more fetching) and end
     // the service with the operator's message; whatever is not answered stays with the service or the inbox.
     const intake = intakeFailure();
-    // The timeouts' callback runs only once updates flow, after both exist.
-    const pipeline: UpdatePipeline = createPipeline({
-      config,
-      sequencer: await chatSequencer(config, store),
-      api,
-      rules,
-      bot,
-      store,
-      logger,
-      metrics,
-      onTokenRejected: () => intake.fail(config.tokenSource),
-      onStateCommitted: (commit) => timeouts.onCommitted(commit),
-    });
-    const timeouts = new FlowTimeouts({ store: store.ledger, rules, logger, fire: (chatId, userId) => pipeline.flowTimeout(chatId, userId) });
-    cleanups.push(async () => timeouts.close());
-    // Stored by an earlier run and never finished: queued first, ahead of anything new in its chat.
-    await pipeline.replayPending();
-    // Flows left open by an earlier run time out as if it had not stopped (those already due at once).
-    await timeouts.schedule();
-    const unsubscribe = onRuleReload(rules, (problems) => {
-      if (problems.length === 0) void timeouts.schedule();
-    });
-    cleanups.push(async () => unsubscribe());
-    // `hearsay state` reaches a running instance through files in its state directory: the file store only.
-    const requests = store.redis ? { close: async () => undefined } : serveStateRequests(store, logger);
-    cleanups.push(() => requests.close());
-    const closeStore = async () => {
-      unsubscribe();
-      timeouts.close();
-      await requests.close();
-      await store.close();
-    };
+    const { pipeline, closeStore } = await startWork(config, core, logger, metrics, () => intake.fail(config.tokenSource), cleanups);
     const ingress = await startIngress({ config, api, pipeline, logger, metrics, health, redis: store.redis, rules });
     const unwatchKinds = onRuleReload(rules, (problems) => {
       if (problems.length === 0) void ingress.rulesChanged();
@@ -128,25 +72,122 @@ export async function startService(config: ServiceConfig, options: StartServiceO
     // A shared store: outages on /healthz and in the metrics, and work left in it (an outage, a dead replica) picked up.
     const unwatch = store.redis ? watchSharedStore({ redis: store.redis, pipeline, health, metrics, logger }) : () => undefined;
     cleanups.push(async () => unwatch());
-    const stopService = createStop({ shutdownTimeoutMs: config.delivery.shutdownTimeoutMs, logger, pipeline, ingress, rules, api: rawApi, closeStore });
-    const stop = () => {
-      unwatch();
-      return stopService();
-    };
+    const stopService = createStop({ shutdownTimeoutMs: config.delivery.shutdownTimeoutMs, logger, pipeline, ingress, rules, api: core.rawApi, closeStore });
     return {
       mode: config.mode,
-      botUsername: bot.username,
+      botUsername: core.bot.username,
       serverUrl: ingress.serverUrl,
       metrics,
       done: ingress.ended ? Promise.race([ingress.ended, intake.failed]) : intake.failed,
       reloadRules: () => rules.reload(),
       onRuleReload: (listener) => onRuleReload(rules, listener),
-      stop,
+      stop: () => {
+        unwatch();
+        return stopService();
+      },
     };
   } catch (error) {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
     throw error;
   }
+}
+
+/** What a failed start undoes, in the order it was set up (undone in reverse). */
+type Cleanups = Array<() => Promise<void>>;
+
+/** What the service runs on: the rules, the Bot API (wrapped and raw), the bot's identity and the store. */
+interface ServiceCore {
+  rules: RuleWatcher;
+  api: BotApi;
+  /** The wire under the service's transformers, closed last on stop. */
+  rawApi: BotApi;
+  bot: BotIdentity;
+  store: OpenedStore;
+}
+
+/** Loads the rules, identifies the bot and opens its store; each part opened is added to `cleanups`. */
+async function openCore(
+  config: ServiceConfig,
+  options: StartServiceOptions,
+  metrics: ServiceMetrics,
+  health: HealthState,
+  cleanups: Cleanups,
+): Promise<ServiceCore> {
+  const { logger } = options;
+  const rules = await startRules({
+    rulesPath: config.rulesPath,
+    limits: config.ruleLimits,
+    logger,
+    metrics,
+    health,
+    ...(options.ruleDebounceMs !== undefined ? { debounceMs: options.ruleDebounceMs } : {}),
+  });
+  cleanups.push(() => rules.close());
+  // Every call below goes through the same client: retry, rate limits, health and metrics around the wire.
+  const {
+    api,
+    transport: rawApi,
+    localLimiter,
+    shareRateLimits,
+  } = createServiceBotApi({ config, logger, metrics, health, ...(options.api ? { transport: options.api } : {}) });
+  cleanups.push(() => rawApi.close());
+  const bot = await identifyBot(api, config);
+  logger.info({ bot: bot.username, mode: config.mode, rules: rules.current.rules.length }, 'bot identified');
+  const store = await openStateStore(config, bot, logger);
+  cleanups.push(() => store.close());
+  // Replicas keep the service's limits together: N of them must not send N times the overall limit.
+  if (store.redis && localLimiter && config.rateLimits) {
+    const { SharedRateLimiter } = await import('../store/redis/shared-rate-limits.js');
+    shareRateLimits(new SharedRateLimiter({ ledger: store.redis.ledger, limits: config.rateLimits, fallback: localLimiter, logger }));
+  }
+  return { rules, api, rawApi, bot, store };
+}
+
+/**
+ * The pipeline and the flow timeouts, with what an earlier run left (stored updates, open flows) resumed,
+ * and the state requests of `hearsay state`; `closeStore` ends them and closes the store.
+ */
+async function startWork(
+  config: ServiceConfig,
+  { rules, api, bot, store }: ServiceCore,
+  logger: Logger,
+  metrics: ServiceMetrics,
+  onTokenRejected: () => void,
+  cleanups: Cleanups,
+): Promise<{ pipeline: UpdatePipeline; closeStore: () => Promise<void> }> {
+  // The timeouts' callback runs only once updates flow, after both exist.
+  const pipeline: UpdatePipeline = createPipeline({
+    config,
+    sequencer: await chatSequencer(config, store),
+    api,
+    rules,
+    bot,
+    store,
+    logger,
+    metrics,
+    onTokenRejected,
+    onStateCommitted: (commit) => timeouts.onCommitted(commit),
+  });
+  const timeouts = new FlowTimeouts({ store: store.ledger, rules, logger, fire: (chatId, userId) => pipeline.flowTimeout(chatId, userId) });
+  cleanups.push(async () => timeouts.close());
+  // Stored by an earlier run and never finished: queued first, ahead of anything new in its chat.
+  await pipeline.replayPending();
+  // Flows left open by an earlier run time out as if it had not stopped (those already due at once).
+  await timeouts.schedule();
+  const unsubscribe = onRuleReload(rules, (problems) => {
+    if (problems.length === 0) void timeouts.schedule();
+  });
+  cleanups.push(async () => unsubscribe());
+  // `hearsay state` reaches a running instance through files in its state directory: the file store only.
+  const requests = store.redis ? { close: async () => undefined } : serveStateRequests(store, logger);
+  cleanups.push(() => requests.close());
+  const closeStore = async () => {
+    unsubscribe();
+    timeouts.close();
+    await requests.close();
+    await store.close();
+  };
+  return { pipeline, closeStore };
 }
 
 interface PipelineParts {

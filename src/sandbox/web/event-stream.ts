@@ -13,6 +13,33 @@ import type { SandboxStore, StoredMessageEvent } from '../store.js';
 import { chatList, chatListSignature } from './chat-list.js';
 import type { PageNotices } from './page-notices.js';
 
+type EventWriter = (event: string, data: unknown) => void;
+
+/** Takes the response over from Fastify as an event stream (headers, reconnection delay) and gives its writer. */
+function beginEventStream(reply: FastifyReply): { response: ServerResponse; write: EventWriter } {
+  reply.hijack();
+  const response = reply.raw;
+  response.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    // Proxies such as nginx would otherwise buffer the stream.
+    'x-accel-buffering': 'no',
+  });
+  const write: EventWriter = (event, data) => {
+    response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+  response.write('retry: 2000\n\n');
+  return { response, write };
+}
+
+/** The chat an event belongs to, as the store addresses it. */
+const refOf = (event: StoredMessageEvent | ChatChangeEvent): ChatRef =>
+  event.groupId === undefined ? { userId: event.userId, peer: event.peer, peerId: event.peerId } : { userId: event.groupId, peer: '', groupId: event.groupId };
+
+/** The page keys a group's chat by its id as text (see chat-list). */
+const keyOf = (event: StoredMessageEvent | ChatChangeEvent): string => (event.groupId === undefined ? event.peer : String(event.groupId));
+
 interface OpenStream {
   response: ServerResponse;
   close(): void;
@@ -34,33 +61,35 @@ export class EventStreams {
   }
 
   open(userId: number, reply: FastifyReply): void {
-    reply.hijack();
-    const response = reply.raw;
-    response.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      // Proxies such as nginx would otherwise buffer the stream.
-      'x-accel-buffering': 'no',
-    });
-    const write = (event: string, data: unknown): void => {
-      response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    };
-    response.write('retry: 2000\n\n');
+    const { response, write } = beginEventStream(reply);
     const hello = () => write('hello', { instance: this.instance, home: this.notices.home ?? null });
     hello();
     write('bots', { bots: chatList(this.store, userId) });
     for (const status of this.notices.ruleStatuses()) write('rules', status);
     const stopHome = this.notices.onHome(hello);
     const stopRules = this.notices.onRules((status) => write('rules', status));
+    const stopChats = this.followChats(userId, write);
+    const heartbeat = setInterval(() => response.write(': heartbeat\n\n'), this.heartbeatMs);
 
+    const stream: OpenStream = {
+      response,
+      close: () => {
+        if (!this.open_.delete(stream)) return;
+        clearInterval(heartbeat);
+        stopChats();
+        stopHome();
+        stopRules();
+        if (!response.writableEnded) response.end();
+      },
+    };
+    this.open_.add(stream);
+    // The response closes when the browser goes away (the request's own 'close' fires once its body is read).
+    response.on('close', stream.close);
+  }
+
+  /** Writes `bots`, `message`, `chat` and `changed` events as the user's chats change; returns a function that stops. */
+  private followChats(userId: number, write: EventWriter): () => void {
     let signature = chatListSignature(this.store);
-    const refOf = (event: StoredMessageEvent | ChatChangeEvent): ChatRef =>
-      event.groupId === undefined
-        ? { userId: event.userId, peer: event.peer, peerId: event.peerId }
-        : { userId: event.groupId, peer: '', groupId: event.groupId };
-    // The page keys a group's chat by its id as text (see chat-list).
-    const keyOf = (event: StoredMessageEvent | ChatChangeEvent): string => (event.groupId === undefined ? event.peer : String(event.groupId));
     const writeState = (event: StoredMessageEvent | ChatChangeEvent) =>
       write('chat', { peer: keyOf(event), state: chatStateOf(this.store, refOf(event), userId) });
     const unsubscribe = this.onMessage((event) => {
@@ -85,23 +114,10 @@ export class EventStreams {
       const message = this.changedMessage(ref, event.messageId);
       write('changed', { peer: keyOf(event), message: message ? clientMessage(this.store, ref, message) : { message_id: event.messageId, deleted: true } });
     });
-    const heartbeat = setInterval(() => response.write(': heartbeat\n\n'), this.heartbeatMs);
-
-    const stream: OpenStream = {
-      response,
-      close: () => {
-        if (!this.open_.delete(stream)) return;
-        clearInterval(heartbeat);
-        unsubscribe();
-        stopChanges();
-        stopHome();
-        stopRules();
-        if (!response.writableEnded) response.end();
-      },
+    return () => {
+      unsubscribe();
+      stopChanges();
     };
-    this.open_.add(stream);
-    // The response closes when the browser goes away (the request's own 'close' fires once its body is read).
-    response.on('close', stream.close);
   }
 
   /** Whether the page user sees this chat event: their own private chats, groups they are in, and their own leaving. */
