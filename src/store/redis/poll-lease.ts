@@ -3,7 +3,8 @@
 // fencing token (INCR), and the scripts that store fetched updates and confirm the offset check it, so a
 // replica paused past its lease (whose lease another took meanwhile) can neither store nor confirm.
 import { ACQUIRE_LEAD_SCRIPT, RENEW_LEAD_SCRIPT, RESIGN_LEAD_SCRIPT } from './ledger-scripts.js';
-import { script, type RedisLedger } from './redis-ledger.js';
+import { script } from './redis-access.js';
+import type { RedisLedger } from './redis-ledger.js';
 
 const ACQUIRE = script(ACQUIRE_LEAD_SCRIPT);
 const RENEW = script(RENEW_LEAD_SCRIPT);

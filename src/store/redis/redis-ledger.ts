@@ -1,40 +1,21 @@
 // The update ledger and chat-state store in Redis, shared by the replicas of one bot: done marks with their
 // fingerprints, intents, the confirmed offset, the shared inbox and the conversation state, all under the
 // bot's key prefix. Every step that writes is one Lua script (atomic: a commit's done mark, state and inbox
-// removal land together or not at all); a write resolves once the server has it on disk (WAITAOF where the
-// server has it, Redis 7.2+; otherwise `appendfsync always`, which replies only after the fsync).
-import { createHash, randomBytes } from 'node:crypto';
+// removal land together or not at all); a write resolves once the server has it on disk (see redis-access.ts).
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hostname } from 'node:os';
 import type { Update } from '../../api/types.js';
-import { chatKeyOf } from '../../engine/events.js';
 import type { ConversationState } from '../../engine/state.js';
 import { DEFAULT_MAX_USER_BYTES, type StoredFlow, type UserRecord } from '../../journal/journal-state.js';
 import { updateFingerprint } from '../../journal/update-fingerprint.js';
 import { SERVICE_RETENTION_MS } from '../../journal/update-journal.js';
 import type { Logger } from '../../log/logger.js';
-import {
-  StoreUnavailableError,
-  UnstorableUpdateError,
-  type AcceptResult,
-  type ChatStateStore,
-  type StateCommit,
-  type StateScope,
-  type UpdateLedger,
-} from '../../pipeline/ports.js';
-import {
-  ACCEPT_SCRIPT,
-  BEGIN_SCRIPT,
-  CLAIM_SCRIPT,
-  COMMIT_SCRIPT,
-  CONFIRM_SCRIPT,
-  POLL_ACCEPT_SCRIPT,
-  SEEN_SCRIPT,
-  TAKE_OVER_SCRIPT,
-  TURN_SCRIPT,
-} from './ledger-scripts.js';
-import { describeRedisError, type RedisConnection } from './redis-connection.js';
-import { checkPersistence } from './server-persistence.js';
+import { StoreUnavailableError, type AcceptResult, type ChatStateStore, type StateCommit, type StateScope, type UpdateLedger } from '../../pipeline/ports.js';
+import { BEGIN_SCRIPT, COMMIT_SCRIPT, CONFIRM_SCRIPT, SEEN_SCRIPT, TAKE_OVER_SCRIPT, TURN_SCRIPT } from './ledger-scripts.js';
+import { RedisAccess, ReplicaFencedError, script, type Script } from './redis-access.js';
+import { RedisInbox } from './redis-inbox.js';
+import type { RedisConnection } from './redis-connection.js';
 import { StateDocuments } from './state-documents.js';
 
 export interface RedisLedgerOptions {
@@ -58,6 +39,8 @@ export interface RedisLedgerOptions {
   now?: () => number;
 }
 
+export { ReplicaFencedError } from './redis-access.js';
+
 /** The key prefix of one bot: two bots (or two services) can share one Redis database. */
 export function botKeyPrefix(botId: number): string {
   return `hearsay:bot${botId}:`;
@@ -65,34 +48,14 @@ export function botKeyPrefix(botId: number): string {
 
 const DEFAULT_LEASE_MS = 10_000;
 const COMMIT_RETRIES = 100;
-const WAITAOF_TIMEOUT_MS = 5000;
-
-/** A Lua script and its SHA1 (EVALSHA first, EVAL when the server does not have it yet: a restarted Redis). */
-export interface Script {
-  readonly source: string;
-  readonly sha: string;
-}
-/** Prepares a script for {@link RedisLedger.runScript}. */
-export const script = (source: string): Script => ({ source, sha: createHash('sha1').update(source).digest('hex') });
 const SCRIPTS = {
   seen: script(SEEN_SCRIPT),
-  accept: script(ACCEPT_SCRIPT),
-  pollAccept: script(POLL_ACCEPT_SCRIPT),
-  claim: script(CLAIM_SCRIPT),
   commit: script(COMMIT_SCRIPT),
   confirm: script(CONFIRM_SCRIPT),
   takeOver: script(TAKE_OVER_SCRIPT),
   begin: script(BEGIN_SCRIPT),
   turn: script(TURN_SCRIPT),
 };
-
-/**
- * This replica was paused past its lease and another took its update over: it must not start sending. Not a
- * failure of the update (the other replica handles it), so it is never dropped or committed here.
- */
-export class ReplicaFencedError extends StoreUnavailableError {
-  override readonly name = 'ReplicaFencedError';
-}
 
 /** Polls for a chat's turn: soon at first, then at most this often. */
 const TURN_POLL_FIRST_MS = 5;
@@ -101,23 +64,31 @@ const TURN_POLL_MAX_MS = 100;
 export class RedisLedger implements UpdateLedger, ChatStateStore {
   /** This process's name in the store: it owns its intents and inbox entries while its lease lives. */
   readonly owner = `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
-  private readonly storing = new Map<number, { stored: Promise<unknown>; fingerprint: string }>();
   private readonly doubt: number[] = [];
   private heartbeat: NodeJS.Timeout | undefined;
-  private waitAof = false;
   private closed = false;
   private readonly leaseMs: number;
   private readonly now: () => number;
   private readonly documents: StateDocuments;
+  private readonly store: RedisAccess;
+  private readonly inbox: RedisInbox;
 
   private constructor(private readonly options: RedisLedgerOptions) {
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.now = options.now ?? Date.now;
+    this.store = new RedisAccess(options.connection, options.prefix);
+    this.inbox = new RedisInbox({
+      store: this.store,
+      owner: this.owner,
+      now: this.now,
+      enabled: options.inbox,
+      noteSequence: (id, reason) => this.noteSequence(id, reason),
+    });
     this.documents = new StateDocuments({
       client: options.connection.client,
-      command: (operation) => this.command(operation),
-      key: (name) => this.key(name),
-      durable: () => this.durable(),
+      command: (operation) => this.store.command(operation),
+      key: (name) => this.store.key(name),
+      durable: () => this.store.durable(),
       logger: options.logger,
       maxUserBytes: options.maxUserBytes ?? DEFAULT_MAX_USER_BYTES,
     });
@@ -127,7 +98,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
   static async open(options: RedisLedgerOptions): Promise<RedisLedger> {
     const ledger = new RedisLedger(options);
     if (options.maintenance) return ledger;
-    ledger.waitAof = await ledger.command(() => checkPersistence(ledger.client, options.logger));
+    await ledger.store.checkPersistence(options.logger);
     await ledger.renewLease();
     ledger.heartbeat = setInterval(() => void ledger.renewLease().catch(() => undefined), Math.max(100, Math.floor(ledger.leaseMs / 3)));
     ledger.heartbeat.unref();
@@ -136,7 +107,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
   }
 
   async seen(update: Update): Promise<boolean> {
-    const state = String(await this.runScript(SCRIPTS.seen, [], [update.update_id, updateFingerprint(update), this.now(), SERVICE_RETENTION_MS]));
+    const state = String(await this.store.runScript(SCRIPTS.seen, [], [update.update_id, updateFingerprint(update), this.now(), SERVICE_RETENTION_MS]));
     this.noteSequence(update.update_id, state);
     return state === 'done';
   }
@@ -146,44 +117,12 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
    * to {@link claim}, and only while this replica holds the polling lease under that fencing token; otherwise
    * rejects with {@link ReplicaFencedError} and stores nothing.
    */
-  async accept(update: Update, lead?: { token: string }): Promise<AcceptResult> {
-    const id = update.update_id;
-    const fingerprint = updateFingerprint(update);
-    const running = this.storing.get(id);
-    if (running) {
-      if (running.fingerprint !== fingerprint) return 'id_busy';
-      await running.stored;
-      return 'known';
-    }
-    if (!this.options.inbox) throw new Error('this ledger keeps no inbox (polling mode)');
-    let json: string;
-    try {
-      json = JSON.stringify(update);
-    } catch (error) {
-      throw new UnstorableUpdateError(id, error);
-    }
-    const stored = this.store(update, fingerprint, json, lead);
-    this.storing.set(id, { stored, fingerprint });
-    try {
-      return await stored;
-    } finally {
-      this.storing.delete(id);
-    }
-  }
-
-  private async store(update: Update, fingerprint: string, json: string, lead: { token: string } | undefined): Promise<AcceptResult> {
-    const args = [update.update_id, fingerprint, this.now(), SERVICE_RETENTION_MS, json, lead ? '' : this.owner, chatKeyOf(update)];
-    const [result, sequence] = lead
-      ? ((await this.runScript(SCRIPTS.pollAccept, [], [...args, this.owner, lead.token])) as [AcceptResult | 'fenced', string])
-      : ((await this.runScript(SCRIPTS.accept, [], args)) as [AcceptResult, string]);
-    if (result === 'fenced') throw new ReplicaFencedError(`update ${update.update_id}: this replica no longer holds the polling lease; not stored from here`);
-    this.noteSequence(update.update_id, sequence);
-    if (result === 'stored') await this.durable();
-    return result;
+  accept(update: Update, lead?: { token: string }): Promise<AcceptResult> {
+    return this.inbox.accept(update, lead);
   }
 
   async begin(update: Update): Promise<void> {
-    if ((await this.runScript(SCRIPTS.begin, [], [update.update_id, this.owner])) === 'fenced') {
+    if ((await this.store.runScript(SCRIPTS.begin, [], [update.update_id, this.owner])) === 'fenced') {
       throw new ReplicaFencedError(`update ${update.update_id} was taken over by another replica while this one was paused; not sent from here`);
     }
   }
@@ -194,7 +133,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
    */
   async waitForTurn(chatKey: string, updateId: number, signal: AbortSignal): Promise<void> {
     for (let attempt = 0; ; attempt++) {
-      if ((await this.runScript(SCRIPTS.turn, [], [chatKey, updateId])) === 'go') return;
+      if ((await this.store.runScript(SCRIPTS.turn, [], [chatKey, updateId])) === 'go') return;
       await sleep(Math.min(TURN_POLL_MAX_MS, TURN_POLL_FIRST_MS * 2 ** attempt), undefined, { signal });
     }
   }
@@ -219,9 +158,17 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
       const ttl = this.options.stateTtlMs ?? '';
       const reads = keys.map((k) => writes!.get(k)!.read);
       const values = keys.map((k) => writes!.get(k)!.write);
-      const result = await this.runScript(SCRIPTS.commit, keys, [id ?? '', fingerprint, this.now(), this.options.capacity ?? 50_000, ttl, ...reads, ...values]);
+      const result = await this.store.runScript(SCRIPTS.commit, keys, [
+        id ?? '',
+        fingerprint,
+        this.now(),
+        this.options.capacity ?? 50_000,
+        ttl,
+        ...reads,
+        ...values,
+      ]);
       if (result === 'ok') {
-        await this.durable();
+        await this.store.durable();
         return true;
       }
       // Another replica changed one of these documents since they were read (the same user in another chat): read again.
@@ -246,20 +193,18 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
   }
 
   async confirm(offset: number, lead?: { token: string }): Promise<void> {
-    const recorded = await this.runScript(SCRIPTS.confirm, [], [offset, lead ? this.owner : '', lead?.token ?? '']);
+    const recorded = await this.store.runScript(SCRIPTS.confirm, [], [offset, lead ? this.owner : '', lead?.token ?? '']);
     if (recorded === -1) throw new ReplicaFencedError(`offset ${offset}: this replica no longer holds the polling lease; not confirmed from here`);
   }
 
   /** Polling with replicas: takes up to `limit` of the updates the leader stored, oldest first; they are this replica's to handle. */
-  async claim(limit: number): Promise<Update[]> {
-    if (limit < 1) return [];
-    const claimed = (await this.runScript(SCRIPTS.claim, [], [this.owner, limit])) as string[];
-    return claimed.map((json) => JSON.parse(json) as Update);
+  claim(limit: number): Promise<Update[]> {
+    return this.inbox.claim(limit);
   }
 
   /** Polling with replicas: how many stored updates no replica has claimed yet. */
-  async unclaimed(): Promise<number> {
-    return this.command(() => this.client.zcard(this.key('inbox:unclaimed')));
+  unclaimed(): Promise<number> {
+    return this.inbox.unclaimed();
   }
 
   async pending(): Promise<Update[]> {
@@ -276,23 +221,13 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
     this.closed = true;
     clearInterval(this.heartbeat);
     // Leaving on purpose: what this replica holds is free for the others at once, not after the lease.
-    if (!this.options.maintenance) await this.client.del(this.key(`replica:${this.owner}`)).catch(() => undefined);
-    await this.options.connection.close();
-  }
-
-  // The store underneath.
-
-  private get client() {
-    return this.options.connection.client;
-  }
-
-  private key(name: string): string {
-    return `${this.options.prefix}${name}`;
+    if (!this.options.maintenance) await this.store.client.del(this.store.key(`replica:${this.owner}`)).catch(() => undefined);
+    await this.store.close();
   }
 
   /** Dead replicas' intents become this run's in-doubt list, their inbox entries this replica's pending work. */
   private async takeOver(): Promise<Update[]> {
-    const [doubt, pending] = (await this.runScript(SCRIPTS.takeOver, [], [this.owner])) as [string[], string[]];
+    const [doubt, pending] = (await this.store.runScript(SCRIPTS.takeOver, [], [this.owner])) as [string[], string[]];
     if (doubt.length > 0) {
       const ids = doubt.map(Number).sort((a, b) => a - b);
       this.doubt.push(...ids);
@@ -302,14 +237,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
   }
 
   private async renewLease(): Promise<void> {
-    await this.command(() => this.client.set(this.key(`replica:${this.owner}`), '1', 'PX', this.leaseMs));
-  }
-
-  /** After a write: resolves once the server's AOF has it on disk (WAITAOF), or at once under appendfsync always. */
-  async durable(): Promise<void> {
-    if (!this.waitAof) return;
-    const [local] = (await this.command(() => this.client.call('WAITAOF', '1', '0', String(WAITAOF_TIMEOUT_MS)))) as [number, number];
-    if (local < 1) throw new StoreUnavailableError('the Redis store did not write the change to its disk in time');
+    await this.store.command(() => this.store.client.set(this.store.key(`replica:${this.owner}`), '1', 'PX', this.leaseMs));
   }
 
   private noteSequence(id: number, reason: string): void {
@@ -325,29 +253,13 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
     );
   }
 
-  /** Runs one of the store's scripts with the bot's key prefix as KEYS[1]; a failure becomes a StoreUnavailableError. */
-  async runScript(target: Script, keys: string[], args: Array<string | number>): Promise<unknown> {
-    const allKeys = [this.options.prefix, ...keys];
-    return this.command(async () => {
-      try {
-        return await this.client.evalsha(target.sha, allKeys.length, ...allKeys, ...args);
-      } catch (error) {
-        if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error;
-        return this.client.eval(target.source, allKeys.length, ...allKeys, ...args);
-      }
-    });
+  /** Runs one of the store's scripts with the bot's key prefix as KEYS[1] (for the lease, the turns and the shared rate limits). */
+  runScript(target: Script, keys: string[], args: Array<string | number>): Promise<unknown> {
+    return this.store.runScript(target, keys, args);
   }
 
-  /** Runs one store operation: a failure becomes a StoreUnavailableError, and the connection learns of it. */
-  private async command<T>(operation: () => Promise<T>): Promise<T> {
-    const { connection } = this.options;
-    try {
-      const result = await operation();
-      connection.noteSuccess();
-      return result;
-    } catch (error) {
-      connection.noteFailure(error);
-      throw new StoreUnavailableError(`the Redis store failed: ${describeRedisError(error)}`, { cause: error });
-    }
+  /** Resolves once what was written is on the server's disk. */
+  durable(): Promise<void> {
+    return this.store.durable();
   }
 }

@@ -7,7 +7,8 @@
 import { sleep } from '../../api/backoff.js';
 import type { RateLimiter, RateLimitSettings, RateLimitSlot } from '../../delivery/rate-limiter.js';
 import type { Logger } from '../../log/logger.js';
-import { script, type RedisLedger } from './redis-ledger.js';
+import { script } from './redis-access.js';
+import type { RedisLedger } from './redis-ledger.js';
 
 /**
  * KEYS[1]: the bot's prefix. ARGV: windows, hold ms, for each window its key name, limit and length in ms, then

@@ -1,0 +1,88 @@
+// The Redis ledger's shared inbox: updates stored before they are handled, so that none is lost with a replica.
+// In webhook mode a replica stores what it accepted as its own; polling with replicas, the leader stores them
+// unclaimed and any replica claims a share. A replica's entries outlive it only until another takes them over.
+import type { Update } from '../../api/types.js';
+import { chatKeyOf } from '../../engine/events.js';
+import { updateFingerprint } from '../../journal/update-fingerprint.js';
+import { SERVICE_RETENTION_MS } from '../../journal/update-journal.js';
+import { UnstorableUpdateError, type AcceptResult } from '../../pipeline/ports.js';
+import { ACCEPT_SCRIPT, CLAIM_SCRIPT, POLL_ACCEPT_SCRIPT } from './ledger-scripts.js';
+import { ReplicaFencedError, script, type RedisAccess } from './redis-access.js';
+
+const SCRIPTS = {
+  accept: script(ACCEPT_SCRIPT),
+  pollAccept: script(POLL_ACCEPT_SCRIPT),
+  claim: script(CLAIM_SCRIPT),
+};
+
+/** What the inbox shares with its ledger. */
+export interface RedisInboxParts {
+  readonly store: RedisAccess;
+  /** The replica's name in the store (see RedisLedger.owner). */
+  readonly owner: string;
+  readonly now: () => number;
+  /** Whether the ledger keeps an inbox at all (not in plain polling mode). */
+  readonly enabled: boolean;
+  /** Told what the accept script said of the update id sequence (a new sequence is logged). */
+  readonly noteSequence: (id: number, reason: string) => void;
+}
+
+export class RedisInbox {
+  /** Updates being stored right now, by id: the same update again waits for it instead of storing twice. */
+  private readonly storing = new Map<number, { stored: Promise<unknown>; fingerprint: string }>();
+
+  constructor(private readonly parts: RedisInboxParts) {}
+
+  /**
+   * Stores the update in the shared inbox. `lead` (polling with replicas): stored unclaimed, for any replica
+   * to {@link claim}, and only while this replica holds the polling lease under that fencing token; otherwise
+   * rejects with {@link ReplicaFencedError} and stores nothing.
+   */
+  async accept(update: Update, lead?: { token: string }): Promise<AcceptResult> {
+    const id = update.update_id;
+    const fingerprint = updateFingerprint(update);
+    const running = this.storing.get(id);
+    if (running) {
+      if (running.fingerprint !== fingerprint) return 'id_busy';
+      await running.stored;
+      return 'known';
+    }
+    if (!this.parts.enabled) throw new Error('this ledger keeps no inbox (polling mode)');
+    let json: string;
+    try {
+      json = JSON.stringify(update);
+    } catch (error) {
+      throw new UnstorableUpdateError(id, error);
+    }
+    const stored = this.storeInInbox(update, fingerprint, json, lead);
+    this.storing.set(id, { stored, fingerprint });
+    try {
+      return await stored;
+    } finally {
+      this.storing.delete(id);
+    }
+  }
+
+  private async storeInInbox(update: Update, fingerprint: string, json: string, lead: { token: string } | undefined): Promise<AcceptResult> {
+    const args = [update.update_id, fingerprint, this.parts.now(), SERVICE_RETENTION_MS, json, lead ? '' : this.parts.owner, chatKeyOf(update)];
+    const [result, sequence] = lead
+      ? ((await this.parts.store.runScript(SCRIPTS.pollAccept, [], [...args, this.parts.owner, lead.token])) as [AcceptResult | 'fenced', string])
+      : ((await this.parts.store.runScript(SCRIPTS.accept, [], args)) as [AcceptResult, string]);
+    if (result === 'fenced') throw new ReplicaFencedError(`update ${update.update_id}: this replica no longer holds the polling lease; not stored from here`);
+    this.parts.noteSequence(update.update_id, sequence);
+    if (result === 'stored') await this.parts.store.durable();
+    return result;
+  }
+
+  /** Polling with replicas: takes up to `limit` of the updates the leader stored, oldest first; they are this replica's to handle. */
+  async claim(limit: number): Promise<Update[]> {
+    if (limit < 1) return [];
+    const claimed = (await this.parts.store.runScript(SCRIPTS.claim, [], [this.parts.owner, limit])) as string[];
+    return claimed.map((json) => JSON.parse(json) as Update);
+  }
+
+  /** Polling with replicas: how many stored updates no replica has claimed yet. */
+  async unclaimed(): Promise<number> {
+    return this.parts.store.command(() => this.parts.store.client.zcard(this.parts.store.key('inbox:unclaimed')));
+  }
+}
