@@ -1,84 +1,22 @@
 // The sandbox's whole state, in memory: users, bots and their tokens, private chats and groups with their
 // messages, who blocked whom. Every stored message is announced to subscribers (long polls, a web chat page).
-import type { BotCommand, Message, Update } from '@grammyjs/types';
+import type { Message } from '@grammyjs/types';
 import { chatKeyOf, type ChatChangeEvent, type ChatRef, type MessageMeta, type ShownAction, type StoredMarkup } from './message-meta.js';
+import {
+  ASSISTANT,
+  type BotRecord,
+  type GroupRecord,
+  type GroupType,
+  type Peer,
+  type QueuedUpdateEvent,
+  type SandboxUser,
+  type StoredMessageEvent,
+} from './records.js';
 import { generateToken } from './tokens.js';
 import { UpdateQueue } from './update-queue.js';
 
-export interface SandboxUser {
-  id: number;
-  first_name: string;
-  last_name?: string;
-  username?: string;
-  language_code?: string;
-}
-
-export interface WebhookConfig {
-  url: string;
-  secretToken?: string;
-  maxConnections: number;
-}
-
-export interface WebhookStatus {
-  lastErrorDate?: number;
-  lastErrorMessage?: string;
-}
-
-export interface BotRecord {
-  id: number;
-  name: string;
-  username: string;
-  token: string;
-  ownerId: number;
-  queue: UpdateQueue;
-  webhook?: WebhookConfig;
-  webhookStatus: WebhookStatus;
-  /** Command lists by `<scope key>|<language code>` (setmycommands). */
-  commands: Map<string, BotCommand[]>;
-  /** Texts set through setmyname, setmydescription, setmyshortdescription, by `<field>|<language code>`. */
-  profile: Map<string, string>;
-  /** Menu buttons by chat id ('' for the default), from setchatmenubutton. */
-  menuButtons: Map<string, Record<string, unknown>>;
-}
-
-/** A participant a user can talk to: the assistant or a bot. */
-export interface Peer {
-  id: number;
-  name: string;
-  username: string;
-  bot?: BotRecord;
-}
-
-/** An update queued for a bot (its username), as the bot will receive it. */
-export interface QueuedUpdateEvent {
-  bot: string;
-  update: Update;
-}
-
-export interface StoredMessageEvent {
-  /** The user of a private chat; for a group message, the group's (negative) chat id. */
-  userId: number;
-  /** The bot's or the assistant's username; empty for a group message. */
-  peer: string;
-  /** The bot's or the assistant's user id; unset for a group message. */
-  peerId?: number;
-  message: Message;
-  /** Set for a group message: the group's chat id. */
-  groupId?: number;
-}
-
-export type GroupType = 'group' | 'supergroup';
-
-export interface GroupRecord {
-  /** Negative; a supergroup's starts with -100, as on the real service. */
-  id: number;
-  type: GroupType;
-  title: string;
-  memberIds: Set<number>;
-  botIds: Set<number>;
-}
-
-export const ASSISTANT: Peer = { id: 93_372_553, name: 'BotMaker', username: 'BotMaker' };
+/** The records are part of the store's interface: its users import them from here. */
+export * from './records.js';
 
 interface ChatLog {
   ref: ChatRef;
