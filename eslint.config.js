@@ -32,6 +32,15 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // Code we want to live in: a file a reader can hold (blank lines and comments do not count against it).
+      'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    // And functions a reader can hold. Tests are exempt (a `describe` block is long by nature); bench/ is not yet within it.
+    files: ['src/**', 'scripts/**'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
     },
   },
 );
