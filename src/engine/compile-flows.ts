@@ -180,7 +180,7 @@ function compileCancel({ flow, report, template, flowContext }: FlowSite): Compi
       report(['cancel', 'keywords', i], `cancel keyword ${JSON.stringify(keyword)} of flow '${flow.id}' has no letter or digit, so it can never match`);
     else if (!keywords.includes(normalized)) keywords.push(normalized);
   }
-  const reply = template(cancel.reply, ['reply'], flowContext([]), `the cancel reply of flow '${flow.id}'`);
+  const reply = template(cancel.reply, ['cancel', 'reply'], flowContext([]), `the cancel reply of flow '${flow.id}'`);
   if (!reply) return null;
   return Object.freeze({ keywords: Object.freeze(keywords), command: cancel.command?.toLowerCase() ?? null, reply });
 }

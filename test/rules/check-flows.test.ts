@@ -117,6 +117,24 @@ describe('compile errors in flows and variables', () => {
       "20:27: 'flow.zzz' in the `when` of done branch #1 of flow 'booking': step 'zzz' of flow 'booking' does not exist",
     ]);
   });
+
+  it('a placeholder the cancel reply cannot fill is shown at the cancel reply, not at the flow', async () => {
+    const yaml = [
+      'flows:', // 1
+      '  - id: booking', // 2
+      '    start: { command: book }', // 3
+      '    steps:', // 4
+      '      - id: date', // 5
+      '        ask: When?', // 6
+      '    cancel:', // 7
+      '      keywords: [stop]', // 8
+      '      reply: "Cancelled {{flow.nope}}"', // 9
+      '',
+    ].join('\n');
+    expect(await problemsOf(yaml)).toEqual([
+      "9:14: {{flow.nope}}: flow 'booking' has no step 'nope' (no step is answered yet here) (in the cancel reply of flow 'booking')",
+    ]);
+  });
 });
 
 describe('warnings about variables and flows', () => {
