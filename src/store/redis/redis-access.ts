@@ -19,6 +19,7 @@ export interface Script {
 /** Prepares a script for {@link RedisAccess.runScript}. */
 export const script = (source: string): Script => ({ source, sha: createHash('sha1').update(source).digest('hex') });
 
+/** One bot's view of the store: what every Redis part of it (ledger, documents, lease, rate limits) runs its commands through. */
 export class RedisAccess {
   private waitAof = false;
 

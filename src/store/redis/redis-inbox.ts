@@ -27,6 +27,7 @@ export interface RedisInboxParts {
   readonly noteSequence: (id: number, reason: string) => void;
 }
 
+/** The inbox of one replica's ledger (see RedisLedger.accept, claim and unclaimed). */
 export class RedisInbox {
   /** Updates being stored right now, by id: the same update again waits for it instead of storing twice. */
   private readonly storing = new Map<number, { stored: Promise<unknown>; fingerprint: string }>();
