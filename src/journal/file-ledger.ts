@@ -5,7 +5,7 @@ import type { Update } from '../api/types.js';
 import type { ConversationState } from '../engine/state.js';
 import type { Logger } from '../log/logger.js';
 import type { AcceptResult, ChatStateStore, StateCommit, StateScope, UpdateLedger } from '../pipeline/ports.js';
-import { stateOf } from '../pipeline/state-documents.js';
+import { stateOf, type StateDocument } from '../pipeline/state-documents.js';
 import { updateFingerprint } from './update-fingerprint.js';
 import type { StoredFlow, UserRecord } from './journal-state.js';
 import { UpdateJournal, type UpdateJournalOptions } from './update-journal.js';
@@ -59,6 +59,10 @@ export class FileLedger implements UpdateLedger, ChatStateStore {
     return this.journal.has(update.update_id, update);
   }
 
+  seenNow(update: Update): boolean {
+    return this.journal.has(update.update_id, update);
+  }
+
   async accept(update: Update): Promise<AcceptResult> {
     const id = update.update_id;
     const fingerprint = updateFingerprint(update);
@@ -86,10 +90,16 @@ export class FileLedger implements UpdateLedger, ChatStateStore {
     return this.journal.begin(update.update_id);
   }
 
-  async commit(update: Update, state: StateCommit | null): Promise<void> {
-    await this.journal.add(update.update_id, update, state);
+  commit(update: Update, state: StateCommit | null): Promise<void> {
+    let done: Promise<void>;
+    try {
+      done = this.journal.add(update.update_id, update, state);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
     // Only once done is on disk: a crash in between replays it from the inbox, and the journal skips it.
-    this.inbox?.finish(update.update_id);
+    const inbox = this.inbox;
+    return inbox ? done.then(() => inbox.finish(update.update_id)) : done;
   }
 
   async commitState(state: StateCommit): Promise<boolean> {
@@ -123,8 +133,14 @@ export class FileLedger implements UpdateLedger, ChatStateStore {
   }
 
   async load(scope: StateScope): Promise<ConversationState> {
-    return stateOf(scope, (key) => this.journal.document(key));
+    return stateOf(scope, this.readDocument);
   }
+
+  loadNow(scope: StateScope): ConversationState {
+    return stateOf(scope, this.readDocument);
+  }
+
+  private readonly readDocument = (key: string): StateDocument | undefined => this.journal.document(key);
 
   /** Write calls and fdatasyncs so far on the journal and the inbox (group commit: far fewer than updates). */
   get diskCalls(): { journal: { writes: number; syncs: number }; inbox: { writes: number; syncs: number } | null } {

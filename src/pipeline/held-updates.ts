@@ -27,7 +27,7 @@ export const MIN_BACKLOG = 16;
 
 /** What holding needs from the pipeline around it. */
 export interface HoldParts {
-  ledger: Pick<UpdateLedger, 'seen' | 'accept'>;
+  ledger: Pick<UpdateLedger, 'seen' | 'seenNow' | 'accept'>;
   holdMs: number;
   /** The update's id is in hand already (queued, running, or being stored by the store-first path). */
   inHand(id: number): boolean;
@@ -75,7 +75,8 @@ export class HeldUpdates {
     if (!this.parts.hasRoom()) return 'overloaded';
     // An update the inbox could never keep is refused before anything of it is done, as when stored first.
     assertStorable(update);
-    if (await this.parts.ledger.seen(update)) return 'duplicate';
+    const { ledger } = this.parts;
+    if (ledger.seenNow ? ledger.seenNow(update) : await ledger.seen(update)) return 'duplicate';
     // Another delivery of this id may have started while `seen` was asked.
     if (this.unstored.has(id) || this.parts.inHand(id)) return this.receive(update);
     const work = this.parts.start(update);

@@ -1,6 +1,7 @@
 // The seams of the update pipeline: what it needs from storage (an update ledger and a chat-state store)
 // and from scheduling (a per-chat sequencer). Each is an interface with every method async, so a file, an
-// in-process or a networked implementation (Redis, for several replicas) can stand behind it unchanged;
+// in-process or a networked implementation (Redis, for several replicas) can stand behind it unchanged (an
+// in-memory answer may also be offered synchronously: `seenNow`, `loadNow`);
 // test/pipeline/ledger-contract.ts is the suite any ledger must pass.
 import type { Update } from '../api/types.js';
 import type { SetFlowAction, SetStateAction } from '../engine/actions.js';
@@ -40,6 +41,11 @@ export interface StateCommit {
 export interface UpdateLedger {
   /** True when this exact update was committed (a redelivery or a replay); may notice a new id sequence of the service and forget the old one. */
   seen(update: Update): Promise<boolean>;
+  /**
+   * Optional: `seen` answered at once, for a ledger that keeps the answer in memory (the file ledger). The
+   * pipeline uses it when present and spares each update a promise; a networked store leaves it out.
+   */
+  seenNow?(update: Update): boolean;
   /**
    * The durable inbox (webhook mode): resolves `'stored'` only once the update is stored (so the service may be
    * told 200); `'known'` when this exact update is already stored or committed (after the first store of it
@@ -82,6 +88,8 @@ export interface ChatStateStore {
    * `flow` position by chat and user; empty when none.
    */
   load(scope: StateScope): Promise<ConversationState>;
+  /** Optional: `load` answered at once, for a store that keeps the state in memory (the file ledger); used when present. */
+  loadNow?(scope: StateScope): ConversationState;
   /** Every unfinished flow of every user and chat (the runtime schedules their timeouts). */
   flows(): Promise<readonly { readonly chatId: number; readonly userId: number; readonly position: FlowPosition }[]>;
   /** What is kept about one user, for an operator: their variables and unfinished flows (`hearsay state show`). */

@@ -170,22 +170,29 @@ export class UpdatePipeline {
     return this.track(id, this.queue(update));
   }
 
-  private async unlessSeen(update: Update): Promise<void> {
-    if (await this.options.ledger.seen(update)) {
-      this.options.logger.debug({ update_id: update.update_id }, 'update already handled; ignored');
-      return;
+  private unlessSeen(update: Update): Promise<void> {
+    const { ledger } = this.options;
+    // A ledger that knows at once spares the update a hop through the event loop's promise queue.
+    if (!ledger.seenNow) return ledger.seen(update).then((seen) => this.unlessKnown(update, seen));
+    try {
+      return this.unlessKnown(update, ledger.seenNow(update));
+    } catch (error) {
+      return Promise.reject(error);
     }
-    this.options.metrics.updatesReceived.inc();
-    await this.queue(update);
   }
 
+  private unlessKnown(update: Update, seen: boolean): Promise<void> {
+    if (seen) {
+      this.options.logger.debug({ update_id: update.update_id }, 'update already handled; ignored');
+      return Promise.resolve();
+    }
+    this.options.metrics.updatesReceived.inc();
+    return this.queue(update);
+  }
+
+  /** Under the chat's turn (always awaited through `track`, which names a refused token as the reason it was cut short). */
   private queue(update: Update): Promise<void> {
-    return this.options.sequencer
-      .run(chatKeyOf(update), (signal) => this.run(update, signal), update.update_id)
-      .catch((error: unknown) => {
-        // Work cut short because the token was refused says so, not merely that it was aborted.
-        throw this.tokenRejected && error instanceof SequenceAbortedError ? this.tokenRejected : error;
-      });
+    return this.options.sequencer.run(chatKeyOf(update), (signal) => this.run(update, signal), update.update_id);
   }
 
   /** Under the chat's turn: load state, decide, perform, commit, log. */
@@ -199,7 +206,8 @@ export class UpdatePipeline {
         return await ledger.commit(update, null);
       }
       const scope = scopeOf(event);
-      const state = await this.options.states.load(scope);
+      const { states } = this.options;
+      const state = states.loadNow ? states.loadNow(scope) : await states.load(scope);
       const matchStarted = performance.now();
       const ruleSet = this.options.rules.current;
       const decision = (this.options.decide ?? decide)(event, ruleSet, state, this.options.context);
@@ -349,7 +357,16 @@ export class UpdatePipeline {
   }
 
   private track(id: number, work: Promise<void>): Promise<void> {
-    const flight = work.finally(() => this.flights.delete(id));
+    const flight = work.then(
+      () => {
+        this.flights.delete(id);
+      },
+      (error: unknown) => {
+        this.flights.delete(id);
+        // Work cut short because the token was refused says so, not merely that it was aborted.
+        throw this.tokenRejected && error instanceof SequenceAbortedError ? this.tokenRejected : error;
+      },
+    );
     this.flights.set(id, flight);
     return flight;
   }

@@ -17,6 +17,8 @@ describe('the pipeline during a store outage', () => {
     const sent: number[] = [];
     const { pipeline, ledger, committed } = testPipeline({ inbox: false, perform: async (u) => void sent.push(u.update_id) });
     const load = ledger.load.bind(ledger);
+    // A networked store answers `load` asynchronously only (no in-memory `loadNow`), and that answer fails.
+    Object.defineProperty(ledger, 'loadNow', { value: undefined });
     let down = true;
     ledger.load = (scope) => (down ? Promise.reject(new StoreUnavailableError('down')) : load(scope));
     await expect(pipeline.handle(update(1))).rejects.toBeInstanceOf(StoreUnavailableError);
