@@ -8,9 +8,22 @@ import type { Update } from '../api/types.js';
  * date), an update of a new id sequence does not. Short, so the journal stays small.
  */
 export function updateFingerprint(update: Update): string {
-  const [kind, payload] = Object.entries(update).find(([key]) => key !== 'update_id') ?? ['none', null];
+  let kind = 'none';
+  let payload: unknown = null;
+  // The update's one payload field; a loop rather than Object.entries(), which builds an array per field.
+  for (const key of Object.keys(update)) {
+    if (key === 'update_id') continue;
+    kind = key;
+    payload = (update as unknown as Record<string, unknown>)[key];
+    break;
+  }
   const body = (payload ?? {}) as { message_id?: unknown; id?: unknown; date?: unknown; chat?: { id?: unknown }; from?: { id?: unknown } };
-  const source = [kind, body.message_id, body.id, body.date, body.chat?.id, body.from?.id].map((part) => (typeof part === 'object' ? '' : String(part)));
+  const source = `${kind}|${part(body.message_id)}|${part(body.id)}|${part(body.date)}|${part(body.chat?.id)}|${part(body.from?.id)}`;
   // One-shot hashing: no Hash object per update (the fingerprint is taken for every commit).
-  return hash('sha256', source.join('|'), 'base64url').slice(0, 12);
+  return hash('sha256', source, 'base64url').slice(0, 12);
+}
+
+/** One field of the fingerprint's source: an object (or null) counts as empty, anything else as its string. */
+function part(value: unknown): string {
+  return typeof value === 'object' ? '' : String(value);
 }
