@@ -48,7 +48,14 @@ export function retryTransformer(options: RetryTransformerOptions): Transformer 
   const random = options.random ?? Math.random;
   const wait = options.sleep ?? sleep;
   const now = options.now ?? Date.now;
-  const policyOf = (method: MethodName, call: CallOptions): RetryPolicy => ({ ...defaults, ...options.methods?.[method], ...call.retry });
+  // A method's policy is built once (every reply passes here); only a call with its own `retry` gets a new one.
+  const byMethod = new Map<MethodName, RetryPolicy>();
+  const policyOf = (method: MethodName, call: CallOptions): RetryPolicy => {
+    if (call.retry) return { ...defaults, ...options.methods?.[method], ...call.retry };
+    let policy = byMethod.get(method);
+    if (!policy) byMethod.set(method, (policy = { ...defaults, ...options.methods?.[method] }));
+    return policy;
+  };
 
   return async (prev, method, params, callOptions) => {
     const policy = policyOf(method, callOptions);

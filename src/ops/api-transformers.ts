@@ -30,16 +30,17 @@ export function healthTransformer(health: HealthState): Transformer {
  */
 export function metricsTransformer(metrics: ServiceMetrics): Transformer {
   return async (prev, method, params, options) => {
-    const stopTimer = metrics.apiCallDuration.startTimer({ method });
+    // performance.now() rather than startTimer(): no closure and no hrtime tuple per request.
+    const started = performance.now();
     try {
       const result = await prev(method, params, options);
-      stopTimer();
+      metrics.apiCallDuration.observe({ method }, (performance.now() - started) / 1000);
       metrics.apiCalls.inc({ method, outcome: 'ok' });
       if (method === 'sendmessage') metrics.repliesSent.inc();
       return result;
     } catch (error) {
       if (!isAbortError(error)) {
-        stopTimer();
+        metrics.apiCallDuration.observe({ method }, (performance.now() - started) / 1000);
         const { kind } = classifyFailure(error);
         metrics.apiCalls.inc({ method, outcome: kind });
         metrics.error(kind);
