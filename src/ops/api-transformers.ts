@@ -35,7 +35,7 @@ export function metricsTransformer(metrics: ServiceMetrics): Transformer {
     try {
       const result = await prev(method, params, options);
       metrics.apiCallDuration.observe({ method }, (performance.now() - started) / 1000);
-      metrics.apiCalls.inc({ method, outcome: 'ok' });
+      metrics.apiCallOk(method);
       if (method === 'sendmessage') metrics.repliesSent.inc();
       return result;
     } catch (error) {

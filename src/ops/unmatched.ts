@@ -35,7 +35,7 @@ export function recordDecision(
   metrics: ServiceMetrics,
   options: DecisionAnalyticsOptions,
 ): Record<string, unknown> {
-  if (decision.ruleId !== null) metrics.ruleHits.inc({ rule: decision.ruleId });
+  if (decision.ruleId !== null) metrics.ruleHit(decision.ruleId);
   const outcome = unmatchedOutcome(event, decision.ruleId, ruleSet);
   if (outcome) metrics.unmatched.inc({ outcome });
   if (event.kind !== 'message') return {};
