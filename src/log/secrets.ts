@@ -8,6 +8,9 @@ export const REDACTED = '<redacted>';
 // an invalid BASE_URL or a sandbox answer can carry a token before the registry knows it. No \b: a token often
 // follows `/bot` and may end in `-` or `_`, where \b does not hold; the greedy tail takes the whole secret.
 const TOKEN_SHAPE = /(?<!\d)\d+(?::|%3A)[A-Za-z0-9_-]{20,}/gi;
+// Matches exactly when TOKEN_SHAPE does (a digit before the colon and 20 secret characters after it), at half its
+// cost: most texts (every API answer is scrubbed) hold no token, and are then returned as they are.
+const MAY_HOLD_TOKEN_SHAPE = /\d(?::|%3A)[A-Za-z0-9_-]{20}/i;
 
 // The password part of any URL's user info (`redis://user:password@host`), registered or not: a store URL
 // pasted into a setting, an error or a log line carries it.
@@ -62,7 +65,7 @@ export class Secrets {
 
 /** `text` with anything shaped like a bot token (raw or URL-encoded) replaced, registered or not. */
 export function redactTokenShapes(text: string): string {
-  return text.replace(TOKEN_SHAPE, REDACTED);
+  return MAY_HOLD_TOKEN_SHAPE.test(text) ? text.replace(TOKEN_SHAPE, REDACTED) : text;
 }
 
 /** The process-wide registry: the CLI adds the token and webhook secret as soon as it reads them. */
