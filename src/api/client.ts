@@ -79,9 +79,15 @@ export class BotApiClient extends BotApiMethods {
     }
   }
 
-  private async request<T>(method: string, params: object | undefined, options: CallOptions): Promise<T> {
-    const started = performance.now();
+  private request<T>(method: string, params: object | undefined, options: CallOptions): Promise<T> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    // Below debug (a running service) the call is neither timed nor logged, and costs no async frame: this runs for every reply.
+    if (!this.logger?.isLevelEnabled('debug')) return this.exchange(method, params, timeoutMs, options.signal) as Promise<T>;
+    return this.loggedRequest(method, params, timeoutMs, options);
+  }
+
+  private async loggedRequest<T>(method: string, params: object | undefined, timeoutMs: number, options: CallOptions): Promise<T> {
+    const started = performance.now();
     try {
       const result = (await this.exchange(method, params, timeoutMs, options.signal)) as T;
       this.logger?.debug({ method, durationMs: Math.round(performance.now() - started), ok: true }, 'bot api call');
