@@ -43,8 +43,8 @@ export class ReplySender {
     let sent = 0;
     // Becomes the supergroup's id when the group turns out to have migrated (then for every later part too).
     let chatId: number | string = reply.chatId;
-    for (const [index, text] of parts.entries()) {
-      const params: SendMessageParams = { chat_id: chatId, text };
+    for (let index = 0; index < parts.length; index++) {
+      const params: SendMessageParams = { chat_id: chatId, text: parts[index]! };
       if (reply.parseMode) params.parse_mode = reply.parseMode;
       if (reply.disableNotification) params.disable_notification = true;
       // Only the first part answers the triggering message; the rest follow it.
@@ -65,10 +65,12 @@ export class ReplySender {
   private async sendOne(params: SendMessageParams, reply: OutgoingReply, signal?: AbortSignal): Promise<boolean> {
     const { api, logger } = this.options;
     const context = { chat_id: reply.chatId, rule: reply.ruleId };
+    // Built once per part, without spreads: this runs for every reply.
+    const callOptions = signal ? { signal, logFields: context } : { logFields: context };
     for (let migrated = false; ; migrated = true) {
       if (signal?.aborted) throw new DeliveryAbortedError();
       try {
-        await api.sendMessage(params, { ...(signal ? { signal } : {}), logFields: context });
+        await api.sendMessage(params, callOptions);
         return true;
       } catch (error) {
         const failure = classifyFailure(error);
