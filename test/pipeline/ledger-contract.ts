@@ -210,5 +210,20 @@ export function ledgerContract(name: string, createHarness: () => Promise<StoreH
       expect(await store.load(here)).toEqual({ user: { n: 3 }, chat: {}, flow: null });
       await store.close();
     });
+
+    it('seenNow and loadNow, where a store offers them, answer exactly as seen and load do', async () => {
+      const store = await (await createHarness()).open();
+      const { seenNow, loadNow } = store;
+      if (!seenNow && !loadNow) return store.close();
+      await store.commit(update(1), { scope: here, changes: [setUser('name', 'Ada'), setChat('topic', 'shoes')] });
+      await store.begin(update(2));
+      for (const probe of [update(1), update(2), update(1, 'another message', -300, 7)]) {
+        if (seenNow) expect(seenNow.call(store, probe)).toBe(await store.seen(probe));
+      }
+      for (const scope of [here, { chatId: -200, userId: user.id }, { chatId: chat.id, userId: null }, { chatId: null, userId: null }]) {
+        if (loadNow) expect(loadNow.call(store, scope)).toEqual(await store.load(scope));
+      }
+      await store.close();
+    });
   });
 }
