@@ -205,12 +205,24 @@ function sameDelivery(a: Update, b: Update): boolean {
 
 /** How `work` went within `ms`: done (resolved), failed (rejected) or still running. */
 function within(work: Promise<void>, ms: number): Promise<'done' | 'failed' | 'running'> {
-  const outcome = work.then(
-    () => 'done' as const,
-    () => 'failed' as const,
-  );
-  if (ms === Infinity) return outcome;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'running'>((resolve) => (timer = setTimeout(() => resolve('running'), ms)));
-  return Promise.race([outcome, timeout]).finally(() => clearTimeout(timer));
+  if (ms === Infinity)
+    return work.then(
+      () => 'done' as const,
+      () => 'failed' as const,
+    );
+  // One promise and one timer per request, settled by whichever comes first (no race, no finally: every webhook
+  // request waits here).
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve('running'), ms);
+    work.then(
+      () => {
+        clearTimeout(timer);
+        resolve('done');
+      },
+      () => {
+        clearTimeout(timer);
+        resolve('failed');
+      },
+    );
+  });
 }
