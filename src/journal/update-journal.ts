@@ -232,6 +232,8 @@ export class UpdateJournal {
     this.sending.delete(updateId);
     const fingerprint = update ? updateFingerprint(update) : '';
     this.lastActivity = this.now();
+    // Committed already (a retry whose first attempt did get written): newer state must not be overwritten by it.
+    if (this.done.get(updateId) === fingerprint) return this.log.sync();
     const writes = this.stateLine(updateId, state);
     if (writes) {
       this.log.append(`D ${updateId} ${fingerprint || '-'} ${writes.json}`);

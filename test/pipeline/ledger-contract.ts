@@ -110,6 +110,23 @@ export function ledgerContract(name: string, createHarness: () => Promise<StoreH
       await reopened.close();
     });
 
+    it("a commit repeated after it was written (its answer lost) changes nothing: the chat's newer state stays", async () => {
+      const harness = await createHarness();
+      const store = await harness.open();
+      const flow = { flowId: 'form', stepId: 'b', values: { a: 7 }, lastActivity: 1000 };
+      const atB = { scope: here, changes: [{ type: 'set_flow', flow } as StateChange, setUser('answers', 1)] };
+      await store.commit(update(1), atB);
+      // The chat moved on: the next update ended the flow.
+      await store.commit(update(2), { scope: here, changes: [{ type: 'set_flow', flow: null }, setUser('answers', 2)] });
+      await store.commit(update(1), atB);
+      expect(await store.load(here)).toEqual({ user: { answers: 2 }, chat: {}, flow: null });
+      expect(await store.seen(update(1))).toBe(true);
+      await store.close();
+      const reopened = await harness.open();
+      expect(await reopened.load(here)).toEqual({ user: { answers: 2 }, chat: {}, flow: null });
+      await reopened.close();
+    });
+
     it('commit is atomic: at any instant a crash keeps the done mark and the state change together, or neither', async () => {
       const harness = await createHarness();
       const store = await harness.open();

@@ -77,6 +77,9 @@ ${ACCEPT_BODY}`;
  */
 export const COMMIT_SCRIPT = `
 local p = KEYS[1]
+-- Already committed (a retry after the answer to the first commit was lost, e.g. in a Redis restart): the chat
+-- may have moved on since, so its changes must not be applied a second time over newer state.
+if ARGV[1] ~= '' and redis.call('HGET', p .. 'done', ARGV[1]) == ARGV[2] then return 'ok' end
 local n = #KEYS - 1
 local ttl = ARGV[5]
 for i = 1, n do
