@@ -238,7 +238,7 @@ export class UpdateJournal {
     if (writes) {
       this.log.append(`D ${updateId} ${fingerprint || '-'} ${writes.json}`);
       this.documents.store(writes.documents);
-    } else if (this.done.get(updateId) !== fingerprint) {
+    } else {
       this.log.append(fingerprint ? `d ${updateId} ${fingerprint}` : `d ${updateId}`);
     }
     this.done.delete(updateId);
