@@ -5,6 +5,7 @@ import type { Update } from '../api/types.js';
 import type { ConversationState } from '../engine/state.js';
 import type { Logger } from '../log/logger.js';
 import type { AcceptResult, ChatStateStore, StateCommit, StateScope, UpdateLedger } from '../pipeline/ports.js';
+import { AcceptsInFlight } from '../pipeline/accepts-in-flight.js';
 import { stateOf, type StateDocument } from '../pipeline/state-documents.js';
 import { updateFingerprint } from './update-fingerprint.js';
 import type { StoredFlow, UserRecord } from './journal-state.js';
@@ -27,7 +28,7 @@ export interface FileLedgerOptions {
 
 export class FileLedger implements UpdateLedger, ChatStateStore {
   /** Accepts whose store is still running: a second delivery of one waits for it instead of being told 200 early. */
-  private readonly storing = new Map<number, { stored: Promise<void>; fingerprint: string }>();
+  private readonly storing = new AcceptsInFlight();
   private closed = false;
 
   private constructor(
@@ -66,23 +67,13 @@ export class FileLedger implements UpdateLedger, ChatStateStore {
   async accept(update: Update): Promise<AcceptResult> {
     const id = update.update_id;
     const fingerprint = updateFingerprint(update);
-    const running = this.storing.get(id);
-    if (running) {
-      if (running.fingerprint !== fingerprint) return 'id_busy';
-      await running.stored;
-      return 'known';
-    }
+    const joined = this.storing.joined(id, fingerprint);
+    if (joined) return joined;
     if (!this.inbox) throw new Error('this ledger keeps no inbox (polling mode)');
     const held = this.inbox.fingerprintOf(id);
     if (held !== undefined) return held === fingerprint ? 'known' : 'id_busy';
     if (this.journal.has(id, update)) return 'known';
-    const stored = this.inbox.accept(update);
-    this.storing.set(id, { stored, fingerprint });
-    try {
-      await stored;
-    } finally {
-      this.storing.delete(id);
-    }
+    await this.storing.track(id, fingerprint, this.inbox.accept(update));
     return 'stored';
   }
 

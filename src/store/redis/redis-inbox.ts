@@ -5,6 +5,7 @@ import type { Update } from '../../api/types.js';
 import { chatKeyOf } from '../../engine/events.js';
 import { updateFingerprint } from '../../journal/update-fingerprint.js';
 import { SERVICE_RETENTION_MS } from '../../journal/update-journal.js';
+import { AcceptsInFlight } from '../../pipeline/accepts-in-flight.js';
 import { UnstorableUpdateError, type AcceptResult } from '../../pipeline/ports.js';
 import { ACCEPT_SCRIPT, CLAIM_SCRIPT, POLL_ACCEPT_SCRIPT } from './ledger-scripts.js';
 import { ReplicaFencedError, script, type RedisAccess } from './redis-access.js';
@@ -29,8 +30,8 @@ export interface RedisInboxParts {
 
 /** The inbox of one replica's ledger (see RedisLedger.accept, claim and unclaimed). */
 export class RedisInbox {
-  /** Updates being stored right now, by id: the same update again waits for it instead of storing twice. */
-  private readonly storing = new Map<number, { stored: Promise<unknown>; fingerprint: string }>();
+  /** Updates being stored right now: the same update again waits for it instead of storing twice. */
+  private readonly storing = new AcceptsInFlight();
 
   constructor(private readonly parts: RedisInboxParts) {}
 
@@ -42,12 +43,8 @@ export class RedisInbox {
   async accept(update: Update, lead?: { token: string }): Promise<AcceptResult> {
     const id = update.update_id;
     const fingerprint = updateFingerprint(update);
-    const running = this.storing.get(id);
-    if (running) {
-      if (running.fingerprint !== fingerprint) return 'id_busy';
-      await running.stored;
-      return 'known';
-    }
+    const joined = this.storing.joined(id, fingerprint);
+    if (joined) return joined;
     if (!this.parts.enabled) throw new Error('this ledger keeps no inbox (polling mode)');
     let json: string;
     try {
@@ -55,13 +52,7 @@ export class RedisInbox {
     } catch (error) {
       throw new UnstorableUpdateError(id, error);
     }
-    const stored = this.storeInInbox(update, fingerprint, json, lead);
-    this.storing.set(id, { stored, fingerprint });
-    try {
-      return await stored;
-    } finally {
-      this.storing.delete(id);
-    }
+    return this.storing.track(id, fingerprint, this.storeInInbox(update, fingerprint, json, lead));
   }
 
   private async storeInInbox(update: Update, fingerprint: string, json: string, lead: { token: string } | undefined): Promise<AcceptResult> {
