@@ -24,7 +24,15 @@ export interface FileLedgerOptions {
   state?: UpdateJournalOptions['state'];
   /** Appended inbox lines after which it is rewritten (tests). */
   inboxCompactAfterLines?: number;
+  /** The longest a commit's sync waits for updates still running (tests; {@link GROUP_COMMIT_MAX_DELAY_MS} by default). */
+  groupCommitMaxDelayMs?: number;
 }
+
+/**
+ * The longest a commit's fdatasync waits for the commits of updates still running (group commit): one
+ * sync then serves a whole batch instead of a few updates each (it costs ~40 µs of CPU here).
+ */
+export const GROUP_COMMIT_MAX_DELAY_MS = 2;
 
 export class FileLedger implements UpdateLedger, ChatStateStore {
   /** Accepts whose store is still running: a second delivery of one waits for it instead of being told 200 early. */
@@ -35,6 +43,7 @@ export class FileLedger implements UpdateLedger, ChatStateStore {
     /** The journal underneath (tests read its counters). */
     readonly journal: UpdateJournal,
     private readonly inbox: WebhookInbox | null,
+    private readonly groupCommitMaxDelayMs: number,
   ) {}
 
   /** Opens (creating when missing) the journal and, if asked, the inbox; reading them back names what is in doubt and what is pending. */
@@ -53,7 +62,7 @@ export class FileLedger implements UpdateLedger, ChatStateStore {
       void journal.close();
       throw error;
     }
-    return new FileLedger(journal, inbox);
+    return new FileLedger(journal, inbox, options.groupCommitMaxDelayMs ?? GROUP_COMMIT_MAX_DELAY_MS);
   }
 
   async seen(update: Update): Promise<boolean> {
@@ -91,6 +100,10 @@ export class FileLedger implements UpdateLedger, ChatStateStore {
     // Only once done is on disk: a crash in between replays it from the inbox, and the journal skips it.
     const inbox = this.inbox;
     return inbox ? done.then(() => inbox.finish(update.update_id)) : done;
+  }
+
+  groupCommitsWhile(busy: () => boolean): void {
+    this.journal.holdSyncsWhile({ busy, maxDelayMs: this.groupCommitMaxDelayMs });
   }
 
   async commitState(state: StateCommit): Promise<boolean> {

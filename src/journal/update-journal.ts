@@ -12,7 +12,7 @@ import type { Update } from '../api/types.js';
 import type { Logger } from '../log/logger.js';
 import type { StateCommit } from '../pipeline/ports.js';
 import type { StateDocument } from '../pipeline/state-documents.js';
-import { AppendLog } from './append-log.js';
+import { AppendLog, type SyncGate } from './append-log.js';
 import { JournalState, type StoredFlow, type UserRecord } from './journal-state.js';
 import { updateFingerprint } from './update-fingerprint.js';
 
@@ -182,6 +182,11 @@ export class UpdateJournal {
    * Resolves once the intent is written (a kill can no longer lose it; no fdatasync): send only then, so
    * after a crash the next run can say which replies were in doubt. One write serves a whole turn's intents.
    */
+  /** Group commit: see {@link SyncGate}. */
+  holdSyncsWhile(gate: SyncGate): void {
+    this.log.holdSyncsWhile(gate);
+  }
+
   begin(updateId: number): Promise<void> {
     this.sending.add(updateId);
     this.log.append(`s ${updateId}`);

@@ -74,6 +74,12 @@ export interface UpdateLedger {
   pending(): Promise<Update[]>;
   /** Update ids the previous run began and never committed: their replies may have gone out already. */
   inDoubt(): Promise<readonly number[]>;
+  /**
+   * Optional (group commit): while `busy()` is true more commits are on their way, and the ledger may hold a
+   * commit's disk sync back for them, briefly, so that one sync serves them all. The pipeline says so while
+   * updates are running towards their commit.
+   */
+  groupCommitsWhile?(busy: () => boolean): void;
   /** Writes what is left and releases the store; idempotent. */
   close(): Promise<void>;
 }

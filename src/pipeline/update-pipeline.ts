@@ -87,6 +87,8 @@ export class UpdatePipeline {
   private readonly storing = new Set<number>();
   private tokenRejected: TokenRejectedError | undefined;
   private readonly holds: HeldUpdates;
+  /** Updates between the start of their turn and their commit: the ledger may let a commit's sync wait for them. */
+  private running = 0;
 
   constructor(private readonly options: UpdatePipelineOptions) {
     this.holds = new HeldUpdates({
@@ -101,6 +103,7 @@ export class UpdatePipeline {
       },
       keepForNextRun: (work, id) => this.keepForNextRun(work, id),
     });
+    options.ledger.groupCommitsWhile?.(() => this.running > 0);
   }
 
   /** Updates accepted and not finished yet (being stored, queued or running). */
@@ -200,9 +203,14 @@ export class UpdatePipeline {
     const { ledger, logger, metrics } = this.options;
     const started = performance.now();
     const event = toEvent(update);
+    // Counted in `running` until its commit is asked for (group commit: see UpdateLedger.groupCommitsWhile).
+    let counted = true;
+    this.running += 1;
     try {
       if (!event) {
         logger.debug({ update_id: update.update_id, kind: ignoredKind(update) }, 'update ignored: nothing the rules answer');
+        counted = false;
+        this.running -= 1;
         return await ledger.commit(update, null);
       }
       const scope = scopeOf(event);
@@ -223,10 +231,13 @@ export class UpdatePipeline {
       if (effects.length > 0) await ledger.begin(update);
       const outcome = await this.options.perform(effects, { update, ruleId: decision.ruleId }, signal);
       const commit = changes.length > 0 ? { scope, changes } : null;
+      counted = false;
+      this.running -= 1;
       await this.commitOnceStored(update, commit, signal);
       if (commit) this.options.onStateCommitted?.(commit);
       this.logHandled(update, event, decision.ruleId, started, outcome, analytics);
     } catch (error) {
+      if (counted) this.running -= 1;
       await this.onFailure(update, error, signal);
     }
   }

@@ -87,4 +87,31 @@ describe('FileLedger on disk', () => {
     expect(ledger.diskCalls.journal.syncs - before.syncs).toBe(1);
     await ledger.close();
   });
+
+  it('holds a sync while updates are still running towards their commit, and starts it when the last one commits', async () => {
+    const ledger = FileLedger.open({ dir: tempDir(), logger, inbox: false, groupCommitMaxDelayMs: 60_000 });
+    let running = 3;
+    ledger.groupCommitsWhile(() => running > 0);
+    const before = ledger.diskCalls.journal;
+    const commits: Promise<void>[] = [];
+    for (let id = 1; id <= 3; id++) {
+      running -= 1;
+      commits.push(ledger.commit(update(id), null));
+      // Each commit in its own turn of the event loop, as replies arrive.
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(commits);
+    expect(ledger.diskCalls.journal.syncs - before.syncs).toBe(1);
+    await ledger.close();
+  });
+
+  it('holds a sync no longer than its bound when the running updates do not come', async () => {
+    const ledger = FileLedger.open({ dir: tempDir(), logger, inbox: false, groupCommitMaxDelayMs: 20 });
+    ledger.groupCommitsWhile(() => true);
+    await ledger.commit(update(1), null);
+    expect(await ledger.seen(update(1))).toBe(true);
+    expect(ledger.diskCalls.journal.syncs).toBeGreaterThanOrEqual(1);
+    await ledger.close();
+  });
 });

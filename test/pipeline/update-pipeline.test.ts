@@ -38,7 +38,7 @@ const press = (updateId: number): Update =>
     callback_query: { id: `cq-${updateId}`, from: ada, chat_instance: 'ci', data: 'buy', message: { message_id: 5, date: 1, chat, text: 'menu' } },
   }) as Update;
 
-function setup(options: { level?: string; dir?: string; decide?: UpdatePipelineOptions['decide']; maxPending?: number } = {}) {
+function setup(options: { level?: string; dir?: string; decide?: UpdatePipelineOptions['decide']; maxPending?: number; groupCommitMaxDelayMs?: number } = {}) {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'hearsay-pipeline-'));
   const api = new FakeBotApi();
   const lines: Array<Record<string, unknown>> = [];
@@ -50,7 +50,12 @@ function setup(options: { level?: string; dir?: string; decide?: UpdatePipelineO
   });
   const logger = createLogger({ level: options.level ?? 'debug', destination, pretty: false, secrets: new Secrets() });
   const metrics = new ServiceMetrics({ processMetrics: false });
-  const ledger = FileLedger.open({ dir, logger, inbox: true });
+  const ledger = FileLedger.open({
+    dir,
+    logger,
+    inbox: true,
+    ...(options.groupCommitMaxDelayMs ? { groupCommitMaxDelayMs: options.groupCommitMaxDelayMs } : {}),
+  });
   const client = serviceApi(api, { logger, metrics });
   const sender = new ReplySender({ api: client, logger });
   let tokenRejected = 0;
@@ -162,6 +167,25 @@ describe('UpdatePipeline', () => {
     await Promise.all([first, again]);
     await pipeline.handle(message(6, 'hi'));
     expect(api.sent).toHaveLength(1);
+  });
+
+  it('commits updates whose replies come back one by one with one fdatasync (group commit), each still only once it is on disk', async () => {
+    const { api, ledger, pipeline } = setup({ groupCommitMaxDelayMs: 60_000 });
+    const releases: Array<() => void> = [];
+    api.beforeSend = () => new Promise<void>((resolve) => releases.push(resolve));
+    const before = ledger.diskCalls.journal.syncs;
+    let committed = 0;
+    const handled = [1, 2, 3, 4].map((i) => pipeline.handle(message(20 + i, 'hi', -200 - i)).then(() => (committed += 1)));
+    while (releases.length < 4) await new Promise((resolve) => setImmediate(resolve));
+    for (const release of releases) {
+      expect(committed).toBe(0);
+      release();
+      // Each reply in its own turn of the event loop, as they come back from the service.
+      for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(handled);
+    expect(api.sent).toHaveLength(4);
+    expect(ledger.diskCalls.journal.syncs - before).toBe(1);
   });
 
   it('commits the state changes with the update, and the next update of that user reads them in another chat', async () => {
