@@ -9,7 +9,7 @@ import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CONTESTANTS, HEARSAY_MAIN, REPO_ROOT } from './contestants/registry.mjs';
+import { CONTESTANTS, HEARSAY_MAIN, REPO_ROOT, hearsayEntryIn } from './contestants/registry.mjs';
 import { runContestant } from './run-contestant.mjs';
 import { buildNeutralRules } from './workload/neutral-rules.mjs';
 import { WORKLOADS, buildWorkload, sliceWorkload } from './workload/updates.mjs';
@@ -83,7 +83,7 @@ function parseOptions(argv) {
     seed: Number(values.seed),
     profileDir: values.profile,
     // A before/after comparison runs this harness against another checkout's build (its dist/ folder).
-    hearsayMain: values['hearsay-dist'] === undefined ? undefined : path.resolve(values['hearsay-dist'], 'cli', 'main.js'),
+    hearsayMain: values['hearsay-dist'] === undefined ? undefined : hearsayEntryIn(path.resolve(values['hearsay-dist'])),
   };
 }
 
@@ -99,7 +99,8 @@ const HELP = `Usage: node bench/run.mjs [options]   (npm run bench -- [options] 
   --seed N                workload seed (default 42)
   --profile DIR           write a V8 CPU profile of every contestant that exits on SIGTERM (hearsay)
   --hearsay-dist DIR      run the hearsay contestants from this build's dist/ folder instead of this
-                          checkout's (e.g. a worktree of an older commit, for a before/after table)
+                          checkout's (e.g. a worktree of an older commit, for a before/after table):
+                          DIR/hearsay.cjs, or DIR/cli/main.js for builds from before the bundled CLI
   --help                  this text
 `;
 
@@ -139,6 +140,8 @@ async function main() {
   }
   if (options.hearsayMain)
     await access(options.hearsayMain).catch(() => Promise.reject(new Error(`--hearsay-dist: no ${options.hearsayMain} (build that checkout first)`)));
+  else if (options.only.some((name) => name.startsWith('hearsay')))
+    await access(HEARSAY_MAIN).catch(() => Promise.reject(new Error(`no ${HEARSAY_MAIN} (run npm run build first)`)));
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'hearsay-bench-'));
   // Each contestant's stdout/stderr is kept next to the results, to see why a run failed.
   const logDir = path.join(path.dirname(options.out), 'logs');

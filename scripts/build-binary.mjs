@@ -1,10 +1,10 @@
-// Builds hearsay as one executable file: esbuild bundles the CLI and its dependencies into a single
-// CommonJS script, and Node's single executable application support embeds it into a copy of `node`.
+// Builds hearsay as one executable file: the bundled CLI (bundle-cli.mjs, the same step as `npm run build`'s
+// dist/hearsay.cjs) embedded by Node's single executable application support into a copy of `node`.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleCli } from './bundle-cli.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'build');
@@ -13,17 +13,7 @@ const blob = join(outDir, 'sea-prep.blob');
 const binary = join(outDir, process.platform === 'win32' ? 'hearsay.exe' : 'hearsay');
 
 mkdirSync(outDir, { recursive: true });
-await build({
-  entryPoints: [join(root, 'src/cli/main.ts')],
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  outfile: bundle,
-  logLevel: 'warning',
-  // Log level strings and similar are looked up by name; keep names readable in stack traces.
-  keepNames: true,
-});
+await bundleCli(bundle);
 
 const seaConfig = join(outDir, 'sea-config.json');
 writeFileSync(seaConfig, JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true }));

@@ -3,14 +3,24 @@
 // `mode` pairs each with the minimal bot of the same ingress for the ratios; `workloads`
 // lists the workloads it can answer (others are skipped for it); `framework` marks the
 // contestants whose cost grows with the handler count (they get a prefix of the big runs).
+import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(here, '..', '..');
-/** This checkout's build; `ctx.hearsayMain` (--hearsay-dist) may name another one. */
-export const HEARSAY_MAIN = path.join(REPO_ROOT, 'dist', 'cli', 'main.js');
+/** What users run from this checkout's build: package.json's `bin`; `ctx.hearsayMain` (--hearsay-dist) may name another build's. */
+export const HEARSAY_MAIN = path.join(REPO_ROOT, JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).bin.hearsay);
+
+/**
+ * The file to run in another build's dist/ folder: its bundled CLI, or dist/cli/main.js for builds from
+ * before the bundle existed (so an old commit can still be measured against this one).
+ */
+export function hearsayEntryIn(distDir) {
+  const bundle = path.join(distDir, path.basename(HEARSAY_MAIN));
+  return existsSync(bundle) ? bundle : path.join(distDir, 'cli', 'main.js');
+}
 const WEBHOOK_SECRET = 'bench_webhook_secret_0123456789';
 
 function freePort() {
@@ -117,7 +127,7 @@ export const CONTESTANTS = {
     mode: 'polling',
     workloads: MESSAGES_ONLY,
     prepare: async (ctx) => ({
-      args: [path.join(here, 'hearsay-redis.mjs'), HEARSAY_MAIN, 'run', '--rules', ctx.hearsayRulesDir],
+      args: [path.join(here, 'hearsay-redis.mjs'), ctx.hearsayMain ?? HEARSAY_MAIN, 'run', '--rules', ctx.hearsayRulesDir],
       env: hearsayEnv(ctx, 'polling'),
       cwd: ctx.workDir,
     }),
@@ -129,7 +139,7 @@ export const CONTESTANTS = {
     prepare: async (ctx) => {
       const port = await freePort();
       return {
-        args: [path.join(here, 'hearsay-redis.mjs'), HEARSAY_MAIN, 'run', '--rules', ctx.hearsayRulesDir],
+        args: [path.join(here, 'hearsay-redis.mjs'), ctx.hearsayMain ?? HEARSAY_MAIN, 'run', '--rules', ctx.hearsayRulesDir],
         env: {
           ...hearsayEnv(ctx, 'webhook'),
           HEARSAY_WEBHOOK_URL: `http://127.0.0.1:${port}`,

@@ -2,7 +2,7 @@
 // ingress modes and on every workload, passes every check, and injected faults (a wrong,
 // a missing, a duplicate and a late reply) are each caught as what they are.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -90,5 +90,22 @@ describe('bench harness on 200 updates with the minimal bot', () => {
     const [result] = await bench('late', ['--only', 'minimal-polling', '--workloads', 'state', '--fault', 'late:9']);
     expect(result!.replies).toBe(200);
     expect(result!.correctness).toMatchObject({ ok: false, wrong: 0, duplicates: 0, missing: 0, outOfOrder: 1 });
+  });
+});
+
+describe('--hearsay-dist, for before/after runs against another build', () => {
+  it("runs that build's bundled CLI, and names cli/main.js (what builds before the bundle have) when there is none", async () => {
+    const other = path.join(dir, 'other-dist');
+    await mkdir(other);
+    const failed = await run(process.execPath, [BENCH, '--only', 'hearsay-polling', '--hearsay-dist', other], { timeout: 40_000 }).catch(
+      (error: { stderr: string }) => error,
+    );
+    expect('stderr' in failed && failed.stderr).toContain(`--hearsay-dist: no ${path.join(other, 'cli', 'main.js')}`);
+
+    // The bundle alone, without the rest of dist/ or node_modules, is a whole build.
+    await copyFile(path.resolve('dist', 'hearsay.cjs'), path.join(other, 'hearsay.cjs'));
+    const [result] = await bench('other', ['--only', 'hearsay-polling', '--workloads', 'messages', '--hearsay-dist', other]);
+    expect(result!.replies).toBe(200);
+    expect(result!.correctness).toMatchObject(allRight);
   });
 });

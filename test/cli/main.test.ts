@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { HEARSAY_BIN } from '../support/cli.js';
 
-const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+const cli = HEARSAY_BIN;
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 describe('hearsay CLI', () => {

@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
 import { Secrets } from '../../src/log/secrets.js';
+import { HEARSAY_BIN } from '../support/cli.js';
 
 const TOKEN = '123456:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
-const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+const cli = HEARSAY_BIN;
 
 let dir: string;
 beforeEach(async () => {

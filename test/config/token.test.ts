@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { readToken } from '../../src/config/token.js';
 import { ConfigProblem } from '../../src/config/errors.js';
 import { Secrets } from '../../src/log/secrets.js';
+import { HEARSAY_BIN } from '../support/cli.js';
 
-const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+const cli = HEARSAY_BIN;
 
 describe('the token shape', () => {
   it('refuses a token without a colon, or with an empty half, without echoing it', () => {

@@ -1,12 +1,13 @@
-// Runs `node dist/cli/main.js run` as a real child process for end-to-end tests, capturing every output
+// Runs `node <bin> run` (package.json's bin, the bundled CLI) as a real child process for end-to-end tests, capturing every output
 // line so tests can wait for a log line and check that no secret was ever printed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HEARSAY_BIN } from '../support/cli.js';
 
-const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+const cli = HEARSAY_BIN;
 
 export interface RunProcess {
   child: ChildProcess;
@@ -23,7 +24,7 @@ export interface StartRunOptions {
   env: Record<string, string>;
   args?: string[];
   cwd?: string;
-  /** The program to run instead of `node dist/cli/main.js` (e.g. the single executable). */
+  /** The program to run instead of `node <bin>` (e.g. the single executable). */
   executable?: string;
 }
 

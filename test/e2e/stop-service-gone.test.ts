@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBotViaAssistant, sendAsUser } from '../support/sandbox-harness.js';
 import { freePort, startRun, versionedRules, writeRules, type RunProcess } from './run-process.js';
+import { HEARSAY_BIN } from '../support/cli.js';
 
-const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+const cli = HEARSAY_BIN;
 
 async function startSandboxProcess(): Promise<{ child: ChildProcess; baseUrl: string }> {
   const port = await freePort();

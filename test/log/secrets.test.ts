@@ -16,8 +16,9 @@ import { ConfigError, loadConfig } from '../../src/config/index.js';
 import { TOKEN_IN_TEXT } from '../../src/demo/create-demo-bot.js';
 import { createLogger } from '../../src/log/logger.js';
 import { Secrets } from '../../src/log/secrets.js';
+import { HEARSAY_BIN } from '../support/cli.js';
 
-const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+const cli = HEARSAY_BIN;
 const SECRET_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-'.split('');
 
 /** `<bot id>:<35 characters>`, with `-` and `_` endings and starts as likely as any other. */

@@ -7,8 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkRules, loadRules } from '../../src/rules/load.js';
+import { HEARSAY_BIN } from '../support/cli.js';
 
-const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+const cli = HEARSAY_BIN;
 const good = 'rules:\n  - id: a\n    text: ping\n    reply: pong\n';
 
 let dir: string;

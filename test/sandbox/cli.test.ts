@@ -2,8 +2,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createBotViaAssistant } from '../support/sandbox-harness.js';
+import { HEARSAY_BIN } from '../support/cli.js';
 
-const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+const cli = HEARSAY_BIN;
 
 describe('hearsay sandbox', () => {
   it('rejects an invalid port with exit code 2 and says what is expected', () => {

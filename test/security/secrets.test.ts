@@ -11,8 +11,9 @@ import { loadConfig } from '../../src/config/index.js';
 import { Secrets } from '../../src/log/secrets.js';
 import { createBotViaAssistant, sendAsUser, waitForBotReplies } from '../support/sandbox-harness.js';
 import { freePort, startRun, versionedRules, writeRules, type RunProcess } from '../e2e/run-process.js';
+import { HEARSAY_BIN } from '../support/cli.js';
 
-const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+const cli = HEARSAY_BIN;
 const SECRET = 'never_Printed-webhook_Secret_31415';
 /** Anything shaped like a bot token, whoever issued it. */
 const TOKEN_SHAPE = /\d{5,}:[A-Za-z0-9_-]{35}/;

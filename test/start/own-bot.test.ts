@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { askAssistant, sendAsUser, waitForBotReplies } from '../support/sandbox-harness.js';
 import { spawnStart, tokenFreeEnv, waitForLogLine, type StartedDemo } from './start-process.js';
+import { HEARSAY_BIN } from '../support/cli.js';
 
-const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+const cli = HEARSAY_BIN;
 let dir: string;
 const running: StartedDemo[] = [];
 

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chatMessages, createBotViaAssistant, sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
 import { spawnStart, tokenFreeEnv, waitForLogLine, type StartedDemo } from './start-process.js';
+import { HEARSAY_BIN } from '../support/cli.js';
 
 const TOKEN = /\d+:[A-Za-z0-9_-]{35}/;
 
@@ -120,7 +121,7 @@ describe('hearsay start without a token', () => {
       demo = spawnStart(['--port', '0', '--log-format', 'json', '--polling-timeout', '1'], { env: tokenFreeEnv(), cwd: empty });
       const said = await waitForLogLine(
         demo,
-        /^there is no rules\/ folder here, so the demo answers with its built-in rules \('node \S+main\.js init' creates a bot of your own\)$/,
+        /^there is no rules\/ folder here, so the demo answers with its built-in rules \('node \S+hearsay\.cjs init' creates a bot of your own\)$/,
       );
       const ready = await waitForLogLine(demo, /^Open http/);
       expect(ready.rules).toBe(said.rules);
@@ -141,28 +142,24 @@ describe('hearsay start without a token', () => {
   });
 
   it('says plainly that a rule folder named on purpose does not exist (exit 1)', () => {
-    const result = spawnSync(process.execPath, [new URL('../../dist/cli/main.js', import.meta.url).pathname, 'start', '--port', '0', '--rules', 'nowhere'], {
+    const result = spawnSync(process.execPath, [HEARSAY_BIN, 'start', '--port', '0', '--rules', 'nowhere'], {
       env: tokenFreeEnv(),
       cwd: dir,
       encoding: 'utf8',
     });
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(
-      /^hearsay start: there is no rule folder at \S+nowhere; create one with 'node \S+main\.js init', or point --rules at your rules$/m,
+      /^hearsay start: there is no rule folder at \S+nowhere; create one with 'node \S+hearsay\.cjs init', or point --rules at your rules$/m,
     );
     expect(result.stderr).not.toContain('have problems');
   });
 
   it('reports a wrong setting with exit code 2 before starting anything', () => {
-    const result = spawnSync(
-      process.execPath,
-      [new URL('../../dist/cli/main.js', import.meta.url).pathname, 'start', '--port', '0', '--polling-timeout', 'soon'],
-      {
-        env: tokenFreeEnv(),
-        cwd: dir,
-        encoding: 'utf8',
-      },
-    );
+    const result = spawnSync(process.execPath, [HEARSAY_BIN, 'start', '--port', '0', '--polling-timeout', 'soon'], {
+      env: tokenFreeEnv(),
+      cwd: dir,
+      encoding: 'utf8',
+    });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("polling.timeout must be an integer (got 'soon')");
     expect(result.stdout).not.toContain('Open ');
@@ -170,7 +167,7 @@ describe('hearsay start without a token', () => {
 
   it('reports broken rules with their positions before anything listens (exit 1)', async () => {
     await writeFile(join(dir, 'zz.yaml'), 'rules:\n  - id: broken\n    repyl: hi\n    text: x\n');
-    const result = spawnSync(process.execPath, [new URL('../../dist/cli/main.js', import.meta.url).pathname, 'start', '--port', '0', '--rules', dir], {
+    const result = spawnSync(process.execPath, [HEARSAY_BIN, 'start', '--port', '0', '--rules', dir], {
       env: tokenFreeEnv(),
       cwd: dir,
       encoding: 'utf8',
@@ -189,16 +186,12 @@ describe('hearsay start without a token', () => {
     await new Promise<void>((resolve) => blocker.listen({ host: '127.0.0.1', port: 0 }, resolve));
     try {
       const port = (blocker.address() as AddressInfo).port;
-      const result = spawnSync(
-        process.execPath,
-        [new URL('../../dist/cli/main.js', import.meta.url).pathname, 'start', '--port', String(port), '--rules', dir],
-        {
-          env: tokenFreeEnv(),
-          cwd: dir,
-          encoding: 'utf8',
-          timeout: 15_000,
-        },
-      );
+      const result = spawnSync(process.execPath, [HEARSAY_BIN, 'start', '--port', String(port), '--rules', dir], {
+        env: tokenFreeEnv(),
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 15_000,
+      });
       expect(result.status).toBe(1);
       expect(result.stderr).toContain(`hearsay start: cannot listen on 127.0.0.1:${port}: the port is already in use`);
       expect(result.stderr).toContain('--port (0 picks a free one)');
@@ -223,7 +216,7 @@ describe('hearsay start with BOT_TOKEN', () => {
     expect(demo.output()).not.toMatch(/and talk to @|Server listening/);
     // It says so, and how to get the demo instead.
     expect(demo.output()).toContain("hearsay start: BOT_TOKEN is set, so this runs that bot (the same as 'hearsay run'), not the demo.");
-    expect(demo.output()).toMatch(/For the demo, leave it unset: env -u BOT_TOKEN -u BOT_TOKEN_FILE node \S+main\.js start/);
+    expect(demo.output()).toMatch(/For the demo, leave it unset: env -u BOT_TOKEN -u BOT_TOKEN_FILE node \S+hearsay\.cjs start/);
     expect(await stopWithSigterm(demo)).toBe(0);
     expect(demo.output()).not.toContain(bot.token);
   });

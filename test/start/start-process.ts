@@ -1,8 +1,9 @@
 // Test support: spawns `hearsay start` from dist/, collects its output, finds the logged chat page and bot,
 // and stops it with a signal.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { HEARSAY_BIN } from '../support/cli.js';
 
-const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+const cli = HEARSAY_BIN;
 
 export interface StartedDemo {
   child: ChildProcess;

@@ -1,0 +1,46 @@
+// The package's `bin` is the bundled CLI that `npm run build` writes: it exists, runs by itself through its
+// `#!/usr/bin/env node` line (as npm's link on the PATH runs it), and needs nothing from node_modules.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { accessSync, constants, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HEARSAY_BIN } from '../support/cli.js';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string; scripts: Record<string, string> };
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the bin', () => {
+  it('is the bundle, run as an executable: --version and --help', () => {
+    expect(HEARSAY_BIN).toMatch(/dist\/hearsay\.cjs$/);
+    accessSync(HEARSAY_BIN, constants.X_OK);
+    expect(execFileSync(HEARSAY_BIN, ['--version'], { encoding: 'utf8' }).trim()).toBe(pkg.version);
+    const help = spawnSync(HEARSAY_BIN, ['--help'], { encoding: 'utf8' });
+    expect(help.status).toBe(0);
+    for (const command of ['run', 'check', 'test', 'sandbox', 'start', 'init']) expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+  });
+
+  it('needs no node_modules: copied alone into an empty folder it checks rules and runs conversation tests', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hearsay-bin-'));
+    dirs.push(dir);
+    const bin = join(dir, 'hearsay.cjs');
+    copyFileSync(HEARSAY_BIN, bin);
+    mkdirSync(join(dir, 'rules'));
+    mkdirSync(join(dir, 'tests'));
+    writeFileSync(join(dir, 'rules', 'bot.yaml'), 'rules:\n  - id: hi\n    command: start\n    reply: "Hi {{user.first_name}}"\n');
+    writeFileSync(join(dir, 'tests', 'bot.yaml'), 'tests:\n  - name: hi\n    steps:\n      - say: /start\n        expect: "Hi Ann"\n');
+    const check = spawnSync(process.execPath, [bin, 'check', 'rules'], { cwd: dir, encoding: 'utf8' });
+    expect(check.stdout).toContain('1 file, 1 rule, 0 problems');
+    expect(check.status).toBe(0);
+    const test = spawnSync(process.execPath, [bin, 'test'], { cwd: dir, encoding: 'utf8' });
+    expect(test.stdout).toContain('1 file, 1 test, 1 step, 0 failed');
+    expect(test.status).toBe(0);
+  });
+
+  it('is what npm start runs', () => {
+    expect(pkg.scripts.start).toBe('node dist/hearsay.cjs start');
+  });
+});
