@@ -19,6 +19,8 @@ export interface PollingPipeline {
   handle(update: Update): Promise<void>;
   /** The service confirmed every update below `offset`. */
   confirm(offset: number): Promise<void>;
+  /** Optional: resolves once every update handled so far is durable; awaited before a getupdates confirms a new offset. */
+  settle?(): Promise<void>;
   /**
    * Asked before each getupdates that confirms `offset` (replicas: is this one still the leader?); false ends
    * polling quietly, confirming nothing more. Without it, polling always may.
@@ -57,6 +59,8 @@ export class PollingIngress {
   /** Handed to the pipeline and not finished, or cut short by shutdown: the offset must never pass these. */
   private readonly unfinished = new Set<number>();
   private highestReceived: number | undefined;
+  /** Everything handled below this offset is durable (see mayConfirm). */
+  private settledBelow = 0;
   private progress: { promise: Promise<void>; resolve(): void } = PollingIngress.signal();
   private loop: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
@@ -116,8 +120,17 @@ export class PollingIngress {
     }
   }
 
+  /**
+   * Before a getupdates confirms `offset`: what was handled below it is made durable first (one flush for the
+   * whole batch; a disk that fails it ends polling with nothing confirmed), and replicas check they still lead.
+   */
   private async mayConfirm(offset: number): Promise<boolean> {
-    return this.options.pipeline.mayConfirm ? this.options.pipeline.mayConfirm(offset) : true;
+    const { pipeline } = this.options;
+    if (pipeline.settle && offset > this.settledBelow) {
+      await pipeline.settle();
+      this.settledBelow = offset;
+    }
+    return pipeline.mayConfirm ? pipeline.mayConfirm(offset) : true;
   }
 
   private get stopping(): boolean {

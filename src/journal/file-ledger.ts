@@ -91,15 +91,24 @@ export class FileLedger implements UpdateLedger, ChatStateStore {
   }
 
   commit(update: Update, state: StateCommit | null): Promise<void> {
+    const inbox = this.inbox;
+    // An update from the inbox is taken out of it only once its done line is on disk (a power cut must not
+    // lose both). Any other update without state changes needs its line written only: its reply is out, and
+    // the service forgets it only after `settle` (polling) or after the 200 (webhook), when a power cut that
+    // loses the line loses nothing the service would send again.
+    const fromInbox = inbox !== null && inbox.fingerprintOf(update.update_id) !== undefined;
     let done: Promise<void>;
     try {
-      done = this.journal.add(update.update_id, update, state);
+      done = this.journal.add(update.update_id, update, state, fromInbox);
     } catch (error) {
       return Promise.reject(error as Error);
     }
     // Only once done is on disk: a crash in between replays it from the inbox, and the journal skips it.
-    const inbox = this.inbox;
-    return inbox ? done.then(() => inbox.finish(update.update_id)) : done;
+    return fromInbox ? done.then(() => inbox.finish(update.update_id)) : done;
+  }
+
+  settle(): Promise<void> {
+    return this.journal.sync();
   }
 
   groupCommitsWhile(busy: () => boolean): void {

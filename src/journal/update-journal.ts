@@ -230,10 +230,11 @@ export class UpdateJournal {
   }
 
   /**
-   * Written the moment the update's work is done, with its state changes in the same line; resolves once it
-   * is on disk (shared fdatasync).
+   * Written the moment the update's work is done, with its state changes in the same line. Resolves once the
+   * line is on disk (shared fdatasync) when it carries state changes or `mustSync`; otherwise once it is
+   * written (a kill cannot lose it; {@link sync} makes it durable before the service is told).
    */
-  add(updateId: number, update?: Update, state?: StateCommit | null): Promise<void> {
+  add(updateId: number, update?: Update, state?: StateCommit | null, mustSync = true): Promise<void> {
     this.sending.delete(updateId);
     const fingerprint = update ? updateFingerprint(update) : '';
     this.lastActivity = this.now();
@@ -249,6 +250,11 @@ export class UpdateJournal {
     this.done.delete(updateId);
     this.done.set(updateId, fingerprint);
     if (this.done.size > this.capacity * 2) this.compact();
+    return writes || mustSync ? this.log.sync() : this.log.flush();
+  }
+
+  /** Resolves once every line written so far is on disk (before the service is told it may forget those updates). */
+  sync(): Promise<void> {
     return this.log.sync();
   }
 

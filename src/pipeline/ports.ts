@@ -70,6 +70,12 @@ export interface UpdateLedger {
   commitState(state: StateCommit): Promise<boolean>;
   /** The service confirmed every update below `offset` (polling): it never sends them again, so they may be forgotten. */
   confirm(offset: number): Promise<void>;
+  /**
+   * Optional: resolves once every commit so far is durable. A ledger whose `commit` of an update without state
+   * changes resolves before that (the file journal: written, not yet flushed) has it; polling asks it before
+   * a getupdates tells the service to forget those updates.
+   */
+  settle?(): Promise<void>;
   /** Stored by `accept` and not committed (a stop or a crash came first), oldest first: to handle at start. */
   pending(): Promise<Update[]>;
   /** Update ids the previous run began and never committed: their replies may have gone out already. */

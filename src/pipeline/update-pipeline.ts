@@ -321,6 +321,12 @@ export class UpdatePipeline {
     return this.options.ledger.confirm(offset);
   }
 
+  /** Resolves once every update handled so far is durable (asked before the service is told to forget them). */
+  settle(): Promise<void> {
+    const { ledger } = this.options;
+    return ledger.settle ? ledger.settle() : Promise.resolve();
+  }
+
   /** Waits for the work in flight up to `deadlineMs`, then abandons the rest (it stays unconfirmed, or stored). True when all finished. */
   async drain(deadlineMs: number, graceMs: number): Promise<boolean> {
     const clean = await this.options.sequencer.drain(deadlineMs, graceMs);

@@ -87,6 +87,34 @@ describe('PollingIngress offsets', () => {
     expect(api.calls.at(-1)).toEqual({ offset: 13, limit: 1, timeout: 0 });
   });
 
+  it('makes the handled updates durable before a getupdates confirms them', async () => {
+    const api = new ScriptedUpdatesApi([[update(40, 1), update(41, 2)]]);
+    const { pipeline, ledger } = testPipeline({ inbox: false });
+    const fetch = api.getUpdates.bind(api);
+    const syncsWhenConfirming: number[] = [];
+    api.getUpdates = (params, options) => {
+      if (params.offset === 42) syncsWhenConfirming.push(ledger.diskCalls.journal.syncs);
+      return fetch(params, options);
+    };
+    const ingress = new PollingIngress({
+      api,
+      pipeline,
+      logger,
+      metrics: new ServiceMetrics({ processMetrics: false }),
+      timeoutSeconds: 1,
+      limit: 100,
+      deleteWebhook: false,
+      pipelineDelayMs: 20,
+    });
+    await ingress.start();
+    await until(() => syncsWhenConfirming.length > 0);
+    // Their commits only wrote the done lines (no state changes); one flush covered both before the offset moved.
+    expect(syncsWhenConfirming[0]).toBe(1);
+    ingress.stopAccepting();
+    await pipeline.drain(1000, 1000);
+    await ingress.close();
+  });
+
   it('keeps fetching while one chat is stuck, so other chats are answered meanwhile', async () => {
     const api = new ScriptedUpdatesApi([[update(30, 1)], [update(31, 2)], [update(32, 3)]]);
     const stuck = gate();

@@ -96,7 +96,7 @@ describe('FileLedger on disk', () => {
     const commits: Promise<void>[] = [];
     for (let id = 1; id <= 3; id++) {
       running -= 1;
-      commits.push(ledger.commit(update(id), null));
+      commits.push(ledger.commit(update(id), { scope: here, changes: [{ type: 'set_state', scope: 'chat', key: 'n', value: id }] }));
       // Each commit in its own turn of the event loop, as replies arrive.
       await new Promise((resolve) => setImmediate(resolve));
       await new Promise((resolve) => setImmediate(resolve));
@@ -109,9 +109,32 @@ describe('FileLedger on disk', () => {
   it('holds a sync no longer than its bound when the running updates do not come', async () => {
     const ledger = FileLedger.open({ dir: tempDir(), logger, inbox: false, groupCommitMaxDelayMs: 20 });
     ledger.groupCommitsWhile(() => true);
-    await ledger.commit(update(1), null);
+    await ledger.commit(update(1), { scope: here, changes: [{ type: 'set_state', scope: 'chat', key: 'n', value: 1 }] });
     expect(await ledger.seen(update(1))).toBe(true);
     expect(ledger.diskCalls.journal.syncs).toBeGreaterThanOrEqual(1);
+    await ledger.close();
+  });
+
+  it('commits an update without state changes once its line is written, and settle() flushes it to disk', async () => {
+    const dir = tempDir();
+    const ledger = FileLedger.open({ dir, logger, inbox: false });
+    const before = ledger.diskCalls.journal;
+    await ledger.commit(update(1), null);
+    // Written (a killed process keeps it), not flushed yet: its reply is out and the service still holds the update.
+    expect(readFileSync(join(dir, JOURNAL_FILE), 'utf8')).toMatch(/^d 1 /m);
+    expect(ledger.diskCalls.journal.syncs - before.syncs).toBe(0);
+    await ledger.settle();
+    expect(ledger.diskCalls.journal.syncs - before.syncs).toBe(1);
+    await ledger.close();
+  });
+
+  it('flushes the done line of an update from the inbox before taking it out of the inbox', async () => {
+    const ledger = FileLedger.open({ dir: tempDir(), logger, inbox: true });
+    await ledger.accept(update(1));
+    const before = ledger.diskCalls.journal.syncs;
+    await ledger.commit(update(1), null);
+    expect(ledger.diskCalls.journal.syncs - before).toBe(1);
+    expect(await ledger.pending()).toEqual([]);
     await ledger.close();
   });
 });

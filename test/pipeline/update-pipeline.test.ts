@@ -38,7 +38,16 @@ const press = (updateId: number): Update =>
     callback_query: { id: `cq-${updateId}`, from: ada, chat_instance: 'ci', data: 'buy', message: { message_id: 5, date: 1, chat, text: 'menu' } },
   }) as Update;
 
-function setup(options: { level?: string; dir?: string; decide?: UpdatePipelineOptions['decide']; maxPending?: number; groupCommitMaxDelayMs?: number } = {}) {
+function setup(
+  options: {
+    level?: string;
+    dir?: string;
+    decide?: UpdatePipelineOptions['decide'];
+    maxPending?: number;
+    groupCommitMaxDelayMs?: number;
+    rules?: RuleSet;
+  } = {},
+) {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'hearsay-pipeline-'));
   const api = new FakeBotApi();
   const lines: Array<Record<string, unknown>> = [];
@@ -63,7 +72,7 @@ function setup(options: { level?: string; dir?: string; decide?: UpdatePipelineO
     ledger,
     states: ledger,
     sequencer: new LocalChatSequencer({ concurrency: 4 }),
-    rules: { current: compileRules([{ id: 'hi', text: 'hi', reply: 'hello {{user.first_name}}' }]) },
+    rules: { current: options.rules ?? compileRules([{ id: 'hi', text: 'hi', reply: 'hello {{user.first_name}}' }]) },
     context: { botUsername: 'shop_bot' },
     perform: createActionPerformer({ sender, api: client, logger }),
     logger,
@@ -170,7 +179,9 @@ describe('UpdatePipeline', () => {
   });
 
   it('commits updates whose replies come back one by one with one fdatasync (group commit), each still only once it is on disk', async () => {
-    const { api, ledger, pipeline } = setup({ groupCommitMaxDelayMs: 60_000 });
+    // Every update here changes state, so each commit waits for its line to be on disk.
+    const counting: RuleSet = compileRules([{ id: 'hi', text: 'hi', reply: 'hello', set: { 'chat.seen': 'yes' } }]);
+    const { api, ledger, pipeline } = setup({ groupCommitMaxDelayMs: 60_000, rules: counting });
     const releases: Array<() => void> = [];
     api.beforeSend = () => new Promise<void>((resolve) => releases.push(resolve));
     const before = ledger.diskCalls.journal.syncs;
