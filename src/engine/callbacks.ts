@@ -37,13 +37,7 @@ export function decideCallbackQuery(event: CallbackQueryEvent, ruleSet: RuleSet,
 /** The captures of a callback rule's pattern in `data` (0 = the whole match), or undefined when it does not match. */
 export function callbackCaptures(rule: CompiledRule, data: string): Map<number | string, string | null> | undefined {
   if (rule.trigger.kind !== 'callback') return undefined;
-  const regex = rule.trigger.pattern.regex;
-  const matcher = regex.matcher(data);
-  if (!matcher.find()) return undefined;
-  const captures = new Map<number | string, string | null>();
-  for (let g = 0; g <= matcher.groupCount(); g++) captures.set(g, matcher.group(g));
-  for (const [name, g] of Object.entries(regex.namedGroups())) captures.set(name, matcher.group(g));
-  return captures;
+  return rule.trigger.pattern.captures(data);
 }
 
 /**

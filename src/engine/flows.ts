@@ -191,11 +191,9 @@ function acceptedValue(accept: CompiledAccept, prepared: PreparedMessage): State
       return prepared.command || text === '' || text.length > MAX_VALUE_LENGTH ? undefined : text;
     }
     case 'pattern': {
-      const regex = accept.pattern.regex;
-      const matcher = regex.matcher(prepared.patternInput);
-      if (!matcher.find()) return undefined;
-      const group = regex.namedGroups()['value'];
-      const value = (group !== undefined ? matcher.group(group) : null) ?? matcher.group(0);
+      const captures = accept.pattern.captures(prepared.patternInput);
+      if (!captures) return undefined;
+      const value = captures.get('value') ?? captures.get(0) ?? null;
       return value === null || value.length > MAX_VALUE_LENGTH ? undefined : value;
     }
     case 'number': {

@@ -17,7 +17,7 @@ export function matchLinear(message: Message, rules: RuleSet, botUsername: strin
       (t.kind === 'command' && prepared.command?.name === t.name) ||
       (t.kind === 'text' && text === t.text) ||
       (t.kind === 'keywords' && t.keywords.some((k) => containsKeyword(text, k))) ||
-      (t.kind === 'pattern' && t.pattern.regex.test(prepared.patternInput));
+      (t.kind === 'pattern' && t.pattern.test(prepared.patternInput));
     if (hit) return resultFor(rule, prepared);
   }
   for (const rule of rules.rules) {

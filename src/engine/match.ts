@@ -156,12 +156,5 @@ export function resultFor(rule: CompiledRule, prepared: PreparedMessage): MatchR
  * `test()` followed by it (re2js: ~0.8 against ~1.1 µs for a hit here, and less for a miss too).
  */
 export function patternCaptures(rule: CompiledRule, input: string): Map<number | string, string | null> | undefined {
-  if (rule.trigger.kind !== 'pattern') return undefined;
-  const pattern = rule.trigger.pattern;
-  const matcher = pattern.regex.matcher(input);
-  if (!matcher.find()) return undefined;
-  const captures = new Map<number | string, string | null>();
-  for (let g = 0; g <= pattern.groupCount; g++) captures.set(g, matcher.group(g));
-  for (const name of pattern.groupNames) captures.set(name, matcher.group(name));
-  return captures;
+  return rule.trigger.kind === 'pattern' ? rule.trigger.pattern.captures(input) : undefined;
 }
