@@ -96,7 +96,7 @@ export class FileLedger implements UpdateLedger, ChatStateStore {
     // lose both). Any other update without state changes needs its line written only: its reply is out, and
     // the service forgets it only after `settle` (polling) or after the 200 (webhook), when a power cut that
     // loses the line loses nothing the service would send again.
-    const fromInbox = inbox !== null && inbox.fingerprintOf(update.update_id) !== undefined;
+    const fromInbox = inbox !== null && inbox.has(update.update_id);
     let done: Promise<void>;
     try {
       done = this.journal.add(update.update_id, update, state, fromInbox);
