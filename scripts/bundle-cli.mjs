@@ -1,11 +1,12 @@
 // Bundles the hearsay CLI and its dependencies into one CommonJS file with esbuild. `npm run build` writes
 // dist/hearsay.cjs, the package's `bin` and what users run: one file for Node to compile instead of hundreds of
-// modules resolved one by one through its ESM loader (start-up ~30% faster, see BENCHMARKS.md); build-binary.mjs
+// modules resolved one by one through its ESM loader (start-up ~25–35% faster, see BENCHMARKS.md); build-binary.mjs
 // embeds the same bundle into the single executable.
-import { chmodSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { dropRedundantNames } from './drop-redundant-names.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where `npm run build` puts the bundle; package.json's `bin` points here. */
@@ -13,7 +14,7 @@ export const CLI_BUNDLE = join(root, 'dist', 'hearsay.cjs');
 
 /** Writes the bundled CLI to `outfile` (default dist/hearsay.cjs), runnable as `node <outfile>` or directly. */
 export async function bundleCli(outfile = CLI_BUNDLE) {
-  await build({
+  const result = await build({
     entryPoints: [join(root, 'src/cli/main.ts')],
     bundle: true,
     platform: 'node',
@@ -23,16 +24,19 @@ export async function bundleCli(outfile = CLI_BUNDLE) {
     format: 'cjs',
     target: 'node20',
     outfile,
+    write: false,
     // Not minified: measured no faster to start (V8 pre-parses by tokens, not bytes), and an unexpected
     // failure's stack trace stays readable without a source map (each module is marked by its src/ path).
     minify: false,
-    // No keepNames: it wraps every function and class, closures included, in a `__name()` call that
-    // redefines its `.name` each time one is created; on the per-update path that cost 8–10 µs per update
-    // polling and 15–20 µs webhook (BENCHMARKS.md). esbuild renames only names that clash across modules,
-    // and none of ours does (the error classes' names, which logs show, come through unchanged).
-    keepNames: false,
+    // esbuild renames identifiers that clash across modules (CommanderError2, Pool2, ... in the dependencies)
+    // and libraries read `constructor.name` (pino's `type` of a logged error, commander's error names): keep
+    // the real names. The `__name()` calls this adds where nothing was renamed are removed again below: run for
+    // every closure made per update they cost 8–10 µs per update polling, 15–20 µs webhook (BENCHMARKS.md).
+    keepNames: true,
     logLevel: 'warning',
   });
+  const [output] = result.outputFiles;
+  writeFileSync(outfile, dropRedundantNames(output.text, outfile).code, { mode: 0o755 });
   // The file starts with main.ts's `#!/usr/bin/env node`, so a checkout can run it directly too.
   chmodSync(outfile, 0o755);
   return outfile;
