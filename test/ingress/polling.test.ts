@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BotApiClient } from '../../src/api/client.js';
 import type { GetUpdatesParams, Update } from '../../src/api/types.js';
 import { HearsayError } from '../../src/errors/hearsay-error.js';
-import { PollingIngress } from '../../src/ingress/polling.js';
+import { PollingIngress, type PollingIngressOptions } from '../../src/ingress/polling.js';
 import { createLogger } from '../../src/log/logger.js';
 import { ServiceMetrics } from '../../src/ops/metrics.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
@@ -49,6 +49,20 @@ const until = async (condition: () => boolean, timeoutMs = 5000) => {
   }
 };
 
+/** Polling as the service runs it, over a scripted service and a test pipeline (short pauses). */
+const pollingOver = (api: FakeBotApi, pipeline: PollingIngressOptions['pipeline'], options: Partial<PollingIngressOptions> = {}) =>
+  new PollingIngress({
+    api,
+    pipeline,
+    logger,
+    metrics: new ServiceMetrics({ processMetrics: false }),
+    timeoutSeconds: 1,
+    limit: 100,
+    deleteWebhook: false,
+    pipelineDelayMs: 20,
+    ...options,
+  });
+
 describe('PollingIngress offsets', () => {
   it('never confirms past an update still being handled, and confirms everything once it is done', async () => {
     const api = new ScriptedUpdatesApi([[update(10, 1), update(11, 2)], [update(12, 1)]]);
@@ -61,16 +75,7 @@ describe('PollingIngress offsets', () => {
         handled.push(u.update_id);
       },
     });
-    const ingress = new PollingIngress({
-      api,
-      pipeline,
-      logger,
-      metrics: new ServiceMetrics({ processMetrics: false }),
-      timeoutSeconds: 1,
-      limit: 100,
-      deleteWebhook: false,
-      pipelineDelayMs: 20,
-    });
+    const ingress = pollingOver(api, pipeline);
     await ingress.start();
     await until(() => handled.includes(11) && api.calls.length >= 3);
     // 11 is done but 10 is not: fetching goes on, but no call confirms 10 (offset above 10).
@@ -96,16 +101,7 @@ describe('PollingIngress offsets', () => {
       if (params.offset === 42) syncsWhenConfirming.push(ledger.diskCalls.journal.syncs);
       return fetch(params, options);
     };
-    const ingress = new PollingIngress({
-      api,
-      pipeline,
-      logger,
-      metrics: new ServiceMetrics({ processMetrics: false }),
-      timeoutSeconds: 1,
-      limit: 100,
-      deleteWebhook: false,
-      pipelineDelayMs: 20,
-    });
+    const ingress = pollingOver(api, pipeline);
     await ingress.start();
     await until(() => syncsWhenConfirming.length > 0);
     // Their commits only wrote the done lines (no state changes); one flush covered both before the offset moved.
@@ -126,16 +122,7 @@ describe('PollingIngress offsets', () => {
         handled.push(u.update_id);
       },
     });
-    const ingress = new PollingIngress({
-      api,
-      pipeline,
-      logger,
-      metrics: new ServiceMetrics({ processMetrics: false }),
-      timeoutSeconds: 1,
-      limit: 100,
-      deleteWebhook: false,
-      pipelineDelayMs: 20,
-    });
+    const ingress = pollingOver(api, pipeline);
     await ingress.start();
     await until(() => handled.length === 2);
     expect(handled).toEqual([31, 32]);
@@ -157,15 +144,7 @@ describe('PollingIngress offsets', () => {
         if (u.update_id === 21) await new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
       },
     });
-    const ingress = new PollingIngress({
-      api,
-      pipeline,
-      logger,
-      metrics: new ServiceMetrics({ processMetrics: false }),
-      timeoutSeconds: 1,
-      limit: 100,
-      deleteWebhook: false,
-    });
+    const ingress = pollingOver(api, pipeline, { pipelineDelayMs: 250 });
     await ingress.start();
     await until(() => pipeline.inFlight === 1);
     ingress.stopAccepting();
