@@ -50,7 +50,7 @@ const until = async (condition: () => boolean, timeoutMs = 5000) => {
 };
 
 /** Polling as the service runs it, over a scripted service and a test pipeline (short pauses). */
-const pollingOver = (api: FakeBotApi, pipeline: PollingIngressOptions['pipeline'], options: Partial<PollingIngressOptions> = {}) =>
+const pollingOver = (api: PollingIngressOptions['api'], pipeline: PollingIngressOptions['pipeline'], options: Partial<PollingIngressOptions> = {}) =>
   new PollingIngress({
     api,
     pipeline,
@@ -177,13 +177,8 @@ describe('PollingIngress against the sandbox', () => {
   const poller = (token: string, options: { deleteWebhook?: boolean; onUpdate?: (u: Update) => void; maxConflicts?: number } = {}) => {
     const api = new CountingClient({ baseUrl: sandbox.baseUrl, token });
     const { pipeline } = testPipeline({ inbox: false, concurrency: 2, perform: async (u) => options.onUpdate?.(u) });
-    const ingress = new PollingIngress({
-      api,
-      pipeline,
-      logger,
-      metrics: new ServiceMetrics({ processMetrics: false }),
-      timeoutSeconds: 1,
-      limit: 100,
+    const ingress = pollingOver(api, pipeline, {
+      pipelineDelayMs: 250,
       deleteWebhook: options.deleteWebhook ?? false,
       backoff: { baseMs: 20, maxMs: 100 },
       ...(options.maxConflicts !== undefined ? { maxConflicts: options.maxConflicts } : {}),
