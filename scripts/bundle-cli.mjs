@@ -1,6 +1,6 @@
 // Bundles the hearsay CLI and its dependencies into one CommonJS file with esbuild. `npm run build` writes
 // dist/hearsay.cjs, the package's `bin` and what users run: one file for Node to compile instead of hundreds of
-// modules resolved one by one through its ESM loader (start-up ~25–35% faster, see BENCHMARKS.md); build-binary.mjs
+// modules resolved one by one through its ESM loader (start-up about a third faster, BENCHMARKS.md); build-binary.mjs
 // embeds the same bundle into the single executable.
 import { chmodSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

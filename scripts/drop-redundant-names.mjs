@@ -55,18 +55,21 @@ function classNameStatement(call, name, source) {
 export function dropRedundantNames(code, fileName = 'bundle.cjs') {
   const source = ts.createSourceFile(fileName, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
   const edits = [];
+  let dropped = 0;
   const visit = (node) => {
     if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === '__name' && node.arguments.length === 2) {
       const [target, literal] = node.arguments;
       if (ts.isStringLiteral(literal)) {
         const name = literal.text;
         const inClass = classNameStatement(node, name, source);
+        const before = edits.length;
         if (inClass) edits.push(inClass);
         else if (isDeclarationNameStatement(node, name)) edits.push([node.parent.getStart(source), node.parent.end]);
         else if ((ts.isFunctionExpression(target) && target.name?.text === name) || (bindingName(node) === name && namedByBinding(target, name))) {
           // Unwrap: drop `__name(` and `, "name")`, keeping the function (and the edits inside it) in place.
           edits.push([node.getStart(source), target.getStart(source)], [target.end, node.end]);
         }
+        if (edits.length > before) dropped += 1;
       }
     }
     ts.forEachChild(node, visit);
@@ -81,5 +84,5 @@ export function dropRedundantNames(code, fileName = 'bundle.cjs') {
     at = end;
   }
   parts.push(code.slice(at));
-  return { code: parts.join(''), dropped: edits.length };
+  return { code: parts.join(''), dropped };
 }
