@@ -1,11 +1,14 @@
 // The package's `bin` is the bundled CLI that `npm run build` writes: it exists, runs by itself through its
-// `#!/usr/bin/env node` line (as npm's link on the PATH runs it), and needs nothing from node_modules.
-import { execFileSync, spawnSync } from 'node:child_process';
+// `#!/usr/bin/env node` line (as npm's link on the PATH runs it), and needs nothing from node_modules: copied
+// alone it checks, tests and runs the demo with pretty logs and the chat page.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HEARSAY_BIN } from '../support/cli.js';
+import { tokenFreeEnv } from '../start/start-process.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string; scripts: Record<string, string> };
 const dirs: string[] = [];
@@ -39,6 +42,35 @@ describe('the bin', () => {
     expect(test.stdout).toContain('1 file, 1 test, 1 step, 0 failed');
     expect(test.status).toBe(0);
   });
+
+  it('runs the demo alone: pino-pretty logs and the chat page come from the bundle', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hearsay-bin-'));
+    dirs.push(dir);
+    const bin = join(dir, 'hearsay.cjs');
+    copyFileSync(HEARSAY_BIN, bin);
+    const child = spawn(process.execPath, [bin, 'start', '--port', '0', '--log-format', 'pretty', '--polling-timeout', '1'], {
+      cwd: dir,
+      env: tokenFreeEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      const plain = () => stripVTControlCharacters(output);
+      const deadline = Date.now() + 15_000;
+      while (!/INFO: polling for updates/.test(plain()) && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const sandbox = /INFO \(sandbox\): Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(plain())?.[1];
+      expect(sandbox, plain()).toBeDefined();
+      expect(plain()).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: rules loaded\n {4}rules: \d+/m);
+      const page = await fetch(`${sandbox}/`);
+      expect(page.headers.get('content-type')).toContain('text/html');
+      expect(await page.text()).toContain('<script');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  }, 30_000);
 
   it('is what npm start runs', () => {
     expect(pkg.scripts.start).toBe('node dist/hearsay.cjs start');
