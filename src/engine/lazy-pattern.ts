@@ -1,9 +1,10 @@
-// A validated pattern and how it runs. A simple, start-anchored shape (see simple-pattern.ts) runs on a JavaScript
-// RegExp, with the same result as re2js and in linear time. Any other pattern compiled once with re2js (so it is valid
-// and its groups are known), and its program is built again only when a message first reaches it: a compiled re2js
-// program takes ~14 KB, and with the literal prefilter most patterns of a large rule set never run, or run much later.
+// A validated pattern and how it runs. A simple, start-anchored shape (see simple-pattern.ts) is matched by a greedy
+// walk, with the same result as re2js and in linear time. Any other pattern is compiled once with re2js (so it is
+// valid and its groups are known), and its program is built again only when a message first reaches it: a compiled
+// re2js program takes ~14 KB, and with the literal prefilter most patterns of a large rule set never run, or run much
+// later.
 import { RE2JS } from 're2js';
-import { simplePattern } from './simple-pattern.js';
+import { simplePattern, type SimplePattern } from './simple-pattern.js';
 
 /** A pattern's captures by number (0 = the whole match) and by name; null for a group that did not take part. */
 export type PatternCaptures = Map<number | string, string | null>;
@@ -16,14 +17,14 @@ export class LazyPattern {
     readonly caseSensitive: boolean,
     readonly groupCount: number,
     readonly groupNames: readonly string[],
-    /** The same pattern as a JavaScript RegExp, when it is in the simple subset. */
-    private readonly simple: RegExp | undefined = undefined,
+    /** The same pattern as a greedy walk, when it is in the simple subset. */
+    private readonly simple: SimplePattern | undefined = undefined,
   ) {}
 
   /** Validates `source` (throws like RE2JS.compile on invalid syntax) and keeps only what matching needs later. */
   static validate(source: string, caseSensitive: boolean): LazyPattern {
     const simple = simplePattern(source, caseSensitive);
-    if (simple) return new LazyPattern(source, caseSensitive, simple.groupCount, simple.groupNames, new RegExp(simple.source, simple.flags));
+    if (simple) return new LazyPattern(source, caseSensitive, simple.groupCount, simple.groupNames, simple);
     const regex = RE2JS.compile(source, flagsFor(caseSensitive));
     return new LazyPattern(source, caseSensitive, regex.groupCount(), Object.keys(regex.namedGroups()));
   }
@@ -35,14 +36,8 @@ export class LazyPattern {
 
   /** Searches `input` once: the captures of the first match, or undefined when there is none. */
   captures(input: string): PatternCaptures | undefined {
+    if (this.simple) return this.simple.captures(input);
     const captures: PatternCaptures = new Map();
-    if (this.simple) {
-      const found = this.simple.exec(input);
-      if (!found) return undefined;
-      for (let g = 0; g <= this.groupCount; g++) captures.set(g, found[g] ?? null);
-      for (const name of this.groupNames) captures.set(name, found.groups?.[name] ?? null);
-      return captures;
-    }
     const matcher = this.regex.matcher(input);
     if (!matcher.find()) return undefined;
     for (let g = 0; g <= this.groupCount; g++) captures.set(g, matcher.group(g));
