@@ -150,6 +150,8 @@ export class PollingIngress {
       const busy = this.unfinished.size > 0;
       const pollStarted = Date.now();
       if (asked !== undefined && !(await this.mayConfirm(asked))) break;
+      // A stop that came while the batch was made durable: no new long poll (close() confirms the offset).
+      if (this.stopping) break;
       try {
         updates = await api.getUpdates(
           {

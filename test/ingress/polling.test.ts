@@ -30,6 +30,7 @@ class ScriptedUpdatesApi extends FakeBotApi {
     this.unconfirmed.push(...(this.batches.shift() ?? []));
     if (this.unconfirmed.length > 0) return [...this.unconfirmed];
     if (params.timeout === 0) return [];
+    if (options?.signal?.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
     await new Promise((_, reject) => options?.signal?.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }))));
     return [];
   }
