@@ -171,7 +171,7 @@ export class AppendLog {
     setImmediate(this.endOfTurn);
   }
 
-  // Runs once the code that appended is done (a microtask: no added latency), so a batch of updates handled
+  // Runs once the event loop's I/O phase is done (see scheduleFlush), so a batch of updates handled
   // together shares one write. Lines only waiting for a sync that is already running are not written here:
   // that sync's next round writes them all at once (a webhook burst under load costs one write + one sync).
   private readonly endOfTurn = (): void => {

@@ -178,15 +178,15 @@ export class UpdateJournal {
     return !update || known === '' || known === updateFingerprint(update);
   }
 
-  /**
-   * Resolves once the intent is written (a kill can no longer lose it; no fdatasync): send only then, so
-   * after a crash the next run can say which replies were in doubt. One write serves a whole turn's intents.
-   */
   /** Group commit: see {@link SyncGate}. */
   holdSyncsWhile(gate: SyncGate): void {
     this.log.holdSyncsWhile(gate);
   }
 
+  /**
+   * Resolves once the intent is written (a kill can no longer lose it; no fdatasync): send only then, so
+   * after a crash the next run can say which replies were in doubt. One write serves a whole turn's intents.
+   */
   begin(updateId: number): Promise<void> {
     this.sending.add(updateId);
     this.log.append(`s ${updateId}`);
