@@ -30,7 +30,8 @@ const SIMPLE_ESCAPES: ReadonlyMap<string, string> = new Map([
   ['a', '\x07'],
 ]);
 const ZERO_OR_CLASS_ESCAPES = new Set(['d', 'D', 's', 'S', 'w', 'W', 'b', 'B', 'A', 'z']);
-const PUNCTUATION = /^[!-/:-@[-`{-~]$/;
+/** Characters RE2 takes escaped as themselves (`\` + ASCII punctuation). */
+export const RE2_ESCAPED_PUNCTUATION = /^[!-/:-@[-`{-~]$/;
 const REPEAT = /^\{(\d+)(?:,(\d*))?\}/;
 const FLAGS = /^\(\?([imsU]*(?:-[imsU]*)?)([:)])/;
 
@@ -169,7 +170,7 @@ class LiteralParser {
     }
     const simple = SIMPLE_ESCAPES.get(e);
     if (simple !== undefined) return this.literal(simple);
-    if (PUNCTUATION.test(e)) return this.literal(e);
+    if (RE2_ESCAPED_PUNCTUATION.test(e)) return this.literal(e);
     throw new Unsupported(); // \Q…\E, octal, \C and anything else: not worth the risk
   }
 

@@ -13,6 +13,8 @@
 // case-insensitive atoms hold both cases of their letters, plus the only non-ASCII partners of ASCII letters in
 // Unicode simple case folding, which re2js also uses: the Kelvin sign (k) and the long s (s).
 
+import { RE2_ESCAPED_PUNCTUATION } from './pattern-literals.js';
+
 /** One atom with its repetition; `set` is a 128-bit map of the ASCII characters it matches (case-folded when it applies). */
 interface Atom {
   readonly set: Uint32Array;
@@ -87,8 +89,6 @@ const NONE: readonly string[] = [];
 /** RE2's maximum repeat count; larger counts are left to re2js, which reports them. */
 const MAX_REPEAT = 1000;
 const META = new Set('\\.+*?()|[]{}^$');
-/** Characters RE2 takes escaped as themselves (`\` + ASCII punctuation). */
-const PUNCTUATION = /^[!-/:-@[-`{-~]$/;
 const RE2_SPACE = '\t\n\f\r ';
 const DIGITS = '0123456789';
 const WORD = `${DIGITS}ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_`;
@@ -196,7 +196,7 @@ class SubsetParser {
     if (escaped === 'd') return new Set(DIGITS);
     if (escaped === 'w') return new Set(WORD);
     if (escaped === 's') return new Set(RE2_SPACE);
-    if (!PUNCTUATION.test(escaped)) throw new Unsupported();
+    if (!RE2_ESCAPED_PUNCTUATION.test(escaped)) throw new Unsupported();
     return new Set(escaped);
   }
 
@@ -239,7 +239,7 @@ class SubsetParser {
       if (this.source[this.at] === '-' && this.source[this.at + 1] !== ']') throw new Unsupported();
       return undefined;
     }
-    if (!PUNCTUATION.test(escaped)) throw new Unsupported();
+    if (!RE2_ESCAPED_PUNCTUATION.test(escaped)) throw new Unsupported();
     return escaped;
   }
 
