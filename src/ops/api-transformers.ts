@@ -34,13 +34,13 @@ export function metricsTransformer(metrics: ServiceMetrics): Transformer {
     const started = performance.now();
     try {
       const result = await prev(method, params, options);
-      metrics.apiCallDuration.observe({ method }, (performance.now() - started) / 1000);
+      metrics.apiCallDuration.observe(method, (performance.now() - started) / 1000);
       metrics.apiCallOk(method);
       if (method === 'sendmessage') metrics.repliesSent.inc();
       return result;
     } catch (error) {
       if (!isAbortError(error)) {
-        metrics.apiCallDuration.observe({ method }, (performance.now() - started) / 1000);
+        metrics.apiCallDuration.observe(method, (performance.now() - started) / 1000);
         const { kind } = classifyFailure(error);
         metrics.apiCalls.inc({ method, outcome: kind });
         metrics.error(kind);

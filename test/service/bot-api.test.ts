@@ -39,6 +39,10 @@ describe('the service client', () => {
       expect(metrics).toMatch(/^hearsay_api_calls_total\{method="getme",outcome="server_error"\} 1$/m);
       expect(metrics).toMatch(/^hearsay_api_calls_total\{method="getme",outcome="ok"\} 1$/m);
       expect(metrics).toMatch(/^hearsay_errors_total\{kind="server_error"\} 1$/m);
+      // Both attempts are timed, the refused one too, in the method's own series.
+      expect(metrics).toMatch(/^# TYPE hearsay_api_call_duration_seconds histogram$/m);
+      expect(metrics).toMatch(/^hearsay_api_call_duration_seconds_count\{method="getme"\} 2$/m);
+      expect(metrics).toMatch(/^hearsay_api_call_duration_seconds_bucket\{le="\+Inf",method="getme"\} 2$/m);
     } finally {
       await service.stop();
     }
