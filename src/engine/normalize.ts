@@ -5,7 +5,8 @@
 // characters removed (bidirectional marks and controls, zero-width space, byte-order mark, emoji and text
 // variation selectors); Arabic vowel marks and tatweel removed (most text is written without them); then,
 // unless case-sensitive, case folding (see foldCase), NFKC again (folding may decompose), every run of
-// whitespace collapsed to one space, and the ends trimmed.
+// whitespace collapsed to one space, and the ends trimmed. ASCII text, nearly every message, takes a shortcut
+// with the same result: on it NFKC and the removals change nothing and folding is lowercasing.
 
 const WHITESPACE = /\s+/gu;
 
@@ -16,8 +17,20 @@ const INVISIBLE = /[\u200B\u200E\u200F\u061C\u202A-\u202E\u2066-\u2069\uFEFF]|\p
 // Harakat (fatha, damma, kasra, tanwin, shadda, sukun…), superscript alef, Quranic marks, and tatweel.
 const ARABIC_MARKS = /[\u0610-\u061A\u064B-\u065F\u0670\u06D6-\u06DC\u06DF-\u06E4\u06E7\u06E8\u06EA-\u06ED\u0640]/gu;
 
+// Any character outside ASCII; its absence is what allows the shortcut.
+const NON_ASCII = /[^\0-\x7F]/;
+// Whitespace in ASCII text that the collapse would change: any but the space, or two spaces in a row.
+const ASCII_WHITESPACE_TO_COLLAPSE = /[\t-\r]| {2}/;
+
 /** Text for `text` and `keywords` triggers, on both the rule and the message side. */
 export function normalize(text: string, caseSensitive = false): string {
+  if (NON_ASCII.test(text)) return normalizeByAllSteps(text, caseSensitive);
+  const out = caseSensitive ? text : text.toLowerCase();
+  return (ASCII_WHITESPACE_TO_COLLAPSE.test(out) ? out.replace(WHITESPACE, ' ') : out).trim();
+}
+
+/** `normalize` without the ASCII shortcut: every step, for any text. Exported for the test that compares the two. */
+export function normalizeByAllSteps(text: string, caseSensitive = false): string {
   let out = withoutInvisibles(text.normalize('NFKC')).replace(ARABIC_MARKS, '');
   if (!caseSensitive) out = foldCase(out).normalize('NFKC');
   return out.replace(WHITESPACE, ' ').trim();
@@ -42,6 +55,11 @@ function withoutInvisibles(text: string): string {
 
 /** What patterns are matched against: NFKC, invisible characters removed, and trimmed; case and inner whitespace kept. */
 export function normalizeForPattern(text: string): string {
+  return NON_ASCII.test(text) ? normalizeForPatternByAllSteps(text) : text.trim();
+}
+
+/** `normalizeForPattern` without the ASCII shortcut. Exported for the test that compares the two. */
+export function normalizeForPatternByAllSteps(text: string): string {
   return withoutInvisibles(text.normalize('NFKC')).trim();
 }
 

@@ -3,9 +3,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RuleSet } from '../../src/engine/rule-set.js';
-import { normalize, normalizeForPattern } from '../../src/engine/normalize.js';
+import { normalize, normalizeByAllSteps, normalizeForPattern, normalizeForPatternByAllSteps } from '../../src/engine/normalize.js';
 import { loadRuleSet } from '../../src/rules/load.js';
 import { decideMessage, message, replyText } from './messages.js';
 
@@ -73,5 +74,38 @@ describe('normalisation as a user expects it', () => {
     expect(normalize('می\u200Cخواهم')).toBe('می\u200Cخواهم');
     expect(normalize('İstanbul', true)).toBe('İstanbul');
     expect(normalizeForPattern(' \u200FAbc\u200E ')).toBe('Abc');
+  });
+});
+
+// ASCII text takes a shortcut (no NFKC, no removals, lowercasing for folding); it must give what every step gives.
+describe('the ASCII shortcut', () => {
+  const whitespace = fc.constantFrom(' ', '  ', '\t', '\n', '\v', '\f', '\r', ' \t ');
+  const ascii = fc.string({ unit: fc.oneof(fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 1 }), whitespace), maxLength: 40 });
+  // Characters the full path changes (or that look like ASCII but are not): they must never take the shortcut.
+  const unusual = fc.constantFrom('İ', 'ı', 'ß', 'ẞ', 'K', 'ſ', 'ﬁ', 'Ａ', 'µ', '\u00A0', '\u2003', '\u200E', '\u200B', '\uFE0F', 'é', 'e\u0301', 'ـ', 'َ', 'Σ');
+  const mixed = fc.string({ unit: fc.oneof(fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 1 }), whitespace, unusual), maxLength: 40 });
+
+  it('normalize gives what every step gives, folded or case-sensitive, on ASCII and on mixed text', () => {
+    fc.assert(
+      fc.property(fc.oneof(ascii, mixed), fc.boolean(), (text, caseSensitive) => {
+        expect(normalize(text, caseSensitive)).toBe(normalizeByAllSteps(text, caseSensitive));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('normalizeForPattern gives what every step gives, on ASCII and on mixed text', () => {
+    fc.assert(
+      fc.property(fc.oneof(ascii, mixed), (text) => {
+        expect(normalizeForPattern(text)).toBe(normalizeForPatternByAllSteps(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('still folds, collapses and trims ASCII text', () => {
+    expect(normalize('  Hello\t\tWORLD \n ')).toBe('hello world');
+    expect(normalize('  Hello\t\tWORLD \n ', true)).toBe('Hello WORLD');
+    expect(normalizeForPattern('\t Order  12 \n')).toBe('Order  12');
   });
 });
