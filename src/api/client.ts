@@ -1,12 +1,14 @@
-// The Bot API client's wire: POST JSON to {baseUrl}/bot<token>/<method> over a keep-alive undici pool, and turn
-// every outcome into a result or one typed error. The token lives only in the request path.
-import { EventEmitter } from 'node:events';
+// The Bot API client's wire: POST JSON to {baseUrl}/bot<token>/<method> over a keep-alive undici pool, each request a
+// WireCall (src/api/wire-call.ts) that turns every outcome into a result or one typed error; ordinary calls share one
+// timer for their timeouts (src/api/deadline-queue.ts). The token lives only in the request path.
 import { Pool } from 'undici';
 import type { Logger } from '../log/logger.js';
 import { Secrets } from '../log/secrets.js';
 import { BotApiMethods } from './bot-api.js';
-import { ApiError, ApiTimeoutError, HttpError, NetworkError, RequestAbortedError, type ApiErrorParameters } from './errors.js';
+import { DeadlineQueue } from './deadline-queue.js';
+import { ApiError, RequestAbortedError } from './errors.js';
 import type { ApiCallFn, CallOptions, MethodName, MethodParams, MethodResult } from './types.js';
+import { WireCall } from './wire-call.js';
 
 export interface BotApiClientOptions {
   baseUrl: string;
@@ -18,14 +20,6 @@ export interface BotApiClientOptions {
   logger?: Logger;
 }
 
-interface Envelope {
-  ok: boolean;
-  result?: unknown;
-  error_code?: number;
-  description?: string;
-  parameters?: { retry_after?: number; migrate_to_chat_id?: number };
-}
-
 /** The wire: `call` sends one request and answers with its result or one typed error; no retry (a transformer's job). */
 export class BotApiClient extends BotApiMethods {
   private readonly pool: Pool;
@@ -33,7 +27,8 @@ export class BotApiClient extends BotApiMethods {
   private readonly token: string;
   /** The token in every form it could be echoed in (raw, URL-encoded, its secret half). */
   private readonly tokenForms = new Secrets();
-  private readonly timeoutMs: number;
+  /** The timeouts of calls with the client's own timeoutMs (nearly all): one timer for all of them. */
+  private readonly deadlines: DeadlineQueue<WireCall>;
   private readonly longPollMarginMs: number;
   private readonly logger: Logger | undefined;
   /** Long polls in flight: close() ends them instead of waiting up to 50 s for their answer. */
@@ -46,7 +41,7 @@ export class BotApiClient extends BotApiMethods {
     this.pathPrefix = base.pathname.replace(/\/+$/, '');
     this.token = options.token;
     this.tokenForms.add(options.token);
-    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.deadlines = new DeadlineQueue(options.timeoutMs ?? 10_000);
     this.longPollMarginMs = options.longPollMarginMs ?? 5_000;
     this.logger = options.logger;
   }
@@ -80,7 +75,7 @@ export class BotApiClient extends BotApiMethods {
   }
 
   private request<T>(method: string, params: object | undefined, options: CallOptions): Promise<T> {
-    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const timeoutMs = options.timeoutMs ?? this.deadlines.timeoutMs;
     // Below debug (a running service) the call is neither timed nor logged, and costs no async frame: this runs for every reply.
     if (!this.logger?.isLevelEnabled('debug')) return this.exchange(method, params, timeoutMs, options.signal) as Promise<T>;
     return this.loggedRequest(method, params, timeoutMs, options);
@@ -99,73 +94,31 @@ export class BotApiClient extends BotApiMethods {
     }
   }
 
-  private async exchange(method: string, params: object | undefined, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
-    if (signal?.aborted) throw new RequestAbortedError(method);
-    // The request's own cancel switch: undici takes an emitter of 'abort' as its signal, which costs a fraction of
-    // an AbortController (one per call was a measurable share of each update's CPU).
-    const cancel = new EventEmitter();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      cancel.emit('abort');
-    }, timeoutMs);
-    const onAbort = (): void => void cancel.emit('abort');
-    signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      const response = await this.pool.request({
+  private exchange(method: string, params: object | undefined, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
+    if (signal?.aborted) return Promise.reject(new RequestAbortedError(method));
+    let call!: WireCall;
+    const answer = new Promise<unknown>((resolve, reject) => (call = new WireCall(method, timeoutMs, this.tokenForms, resolve, reject)));
+    // The deadline first: a request that fails at once (a closed pool) finishes during dispatch().
+    if (timeoutMs === this.deadlines.timeoutMs) this.deadlines.add(call);
+    else call.ownTimer = setTimeout(expireCall, timeoutMs, call).unref();
+    if (signal) call.listenTo(signal);
+    this.pool.dispatch(
+      {
         path: `${this.pathPrefix}/bot${this.token}/${method}`,
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        headers: JSON_HEADERS,
         body: JSON.stringify(params ?? {}),
-        signal: cancel,
         headersTimeout: 0,
         bodyTimeout: 0,
-      });
-      const text = await response.body.text();
-      return parseAnswer(method, response.statusCode, response.headers['retry-after'], this.tokenForms.scrub(text));
-    } catch (error) {
-      if (error instanceof ApiError || error instanceof HttpError) throw error;
-      if (timedOut) throw new ApiTimeoutError(method, timeoutMs);
-      if (signal?.aborted) throw new RequestAbortedError(method);
-      throw toNetworkError(method, error, this.tokenForms);
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    }
+      },
+      call,
+    );
+    return answer;
   }
 }
 
-function parseAnswer(method: string, status: number, retryAfterHeader: string | string[] | undefined, text: string): unknown {
-  let envelope: Envelope | undefined;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (parsed && typeof parsed === 'object' && typeof (parsed as Envelope).ok === 'boolean') envelope = parsed as Envelope;
-  } catch {
-    envelope = undefined;
-  }
-  if (!envelope) throw new HttpError(method, status, text.slice(0, 200));
-  if (envelope.ok) return envelope.result;
-  const parameters: ApiErrorParameters = {};
-  const retryAfter = envelope.parameters?.retry_after ?? headerSeconds(retryAfterHeader);
-  if (retryAfter !== undefined) parameters.retryAfter = retryAfter;
-  if (envelope.parameters?.migrate_to_chat_id !== undefined) parameters.migrateToChatId = envelope.parameters.migrate_to_chat_id;
-  throw new ApiError(method, envelope.error_code ?? status, envelope.description ?? `HTTP ${status}`, parameters);
-}
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
-function headerSeconds(value: string | string[] | undefined): number | undefined {
-  const raw = Array.isArray(value) ? value[0] : value;
-  if (raw === undefined) return undefined;
-  const seconds = Number(raw);
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
-}
-
-/** Wraps a transport failure without its message or stack, which may quote the URL and so the token. */
-function toNetworkError(method: string, error: unknown, tokenForms: Secrets): NetworkError {
-  const source = error as { code?: unknown; name?: unknown; message?: unknown };
-  const code = typeof source?.code === 'string' ? source.code : typeof source?.name === 'string' ? source.name : 'UNKNOWN';
-  const message = typeof source?.message === 'string' ? tokenForms.scrub(source.message) : String(code);
-  const cause = new Error(message.replace(/\/bot[^/\s]*\//g, '/bot<redacted>/'));
-  cause.name = typeof source?.name === 'string' ? source.name : 'Error';
-  cause.stack = `${cause.name}: ${cause.message}`;
-  return new NetworkError(method, code, { cause });
+function expireCall(call: WireCall): void {
+  call.expire();
 }

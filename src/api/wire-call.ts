@@ -1,0 +1,148 @@
+// One request on the wire: undici's dispatch handler for it, which collects the answer and settles the call's
+// promise with its result or one typed error — also when its timeout or the caller's signal ends it first.
+import type { Dispatcher } from 'undici';
+import type { Secrets } from '../log/secrets.js';
+import type { Expiring } from './deadline-queue.js';
+import { ApiError, ApiTimeoutError, HttpError, NetworkError, RequestAbortedError, type ApiErrorParameters } from './errors.js';
+
+interface Envelope {
+  ok: boolean;
+  result?: unknown;
+  error_code?: number;
+  description?: string;
+  parameters?: { retry_after?: number; migrate_to_chat_id?: number };
+}
+
+/**
+ * A call in flight, one per request: undici's handler (the current API, onRequestStart … onResponseError), an
+ * entry of the client's deadline queue, and the caller's abort listener. Whatever comes first settles the promise;
+ * later events change nothing. The answer's text is scrubbed of the token before any error can carry it.
+ */
+export class WireCall implements Dispatcher.DispatchHandler, Expiring {
+  finished = false;
+  /** undici's handle on the request; absent while the request waits in the pool for a connection. */
+  private controller: Dispatcher.DispatchController | undefined;
+  private status = 0;
+  /** A 429's `Retry-After`, the fallback when its envelope names no retry_after. */
+  private retryAfterHeader: string | string[] | undefined;
+  /** Why the call ended before undici had a controller for it (the request then stops as soon as it gets one). */
+  private endedWith: Error | undefined;
+  private chunks: Buffer[] = [];
+  /** Only for a call whose timeout differs from the client's (a long poll, a caller's own timeoutMs). */
+  ownTimer: NodeJS.Timeout | undefined;
+  private signal: AbortSignal | undefined;
+
+  constructor(
+    readonly method: string,
+    readonly timeoutMs: number,
+    private readonly tokenForms: Secrets,
+    private readonly resolve: (result: unknown) => void,
+    private readonly reject: (error: Error) => void,
+  ) {}
+
+  /** Ends the call with RequestAbortedError when `signal` aborts (the listener goes when the call ends). */
+  listenTo(signal: AbortSignal): void {
+    this.signal = signal;
+    signal.addEventListener('abort', this, { once: true });
+  }
+
+  /** The caller's signal aborted (this object is its listener: no closure per call). */
+  handleEvent(): void {
+    this.end(new RequestAbortedError(this.method));
+  }
+
+  /** The timeout passed first. */
+  expire(): void {
+    this.end(new ApiTimeoutError(this.method, this.timeoutMs));
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    // Ended while it waited for a connection: it must not be sent now.
+    if (this.endedWith) controller.abort(this.endedWith);
+    else this.controller = controller;
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    this.status = statusCode;
+    this.retryAfterHeader = headers['retry-after'];
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.finished) return;
+    const chunks = this.chunks;
+    const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    let result: unknown;
+    try {
+      result = parseAnswer(this.method, this.status, this.retryAfterHeader, this.tokenForms.scrub(text));
+    } catch (error) {
+      this.fail(error as Error);
+      return;
+    }
+    this.settle();
+    this.resolve(result);
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    if (!this.finished) this.fail(toNetworkError(this.method, error, this.tokenForms));
+  }
+
+  /** Settles with `error` and stops the request (at once, or as soon as it gets a connection). */
+  private end(error: Error): void {
+    if (this.finished) return;
+    this.fail(error);
+    if (this.controller) this.controller.abort(error);
+    else this.endedWith = error;
+  }
+
+  private fail(error: Error): void {
+    this.settle();
+    this.reject(error);
+  }
+
+  private settle(): void {
+    this.finished = true;
+    // The entry may stay in the deadline queue a while: it keeps no answer.
+    this.chunks = [];
+    if (this.ownTimer !== undefined) clearTimeout(this.ownTimer);
+    this.signal?.removeEventListener('abort', this);
+  }
+}
+
+function parseAnswer(method: string, status: number, retryAfterHeader: string | string[] | undefined, text: string): unknown {
+  let envelope: Envelope | undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && typeof (parsed as Envelope).ok === 'boolean') envelope = parsed as Envelope;
+  } catch {
+    envelope = undefined;
+  }
+  if (!envelope) throw new HttpError(method, status, text.slice(0, 200));
+  if (envelope.ok) return envelope.result;
+  const parameters: ApiErrorParameters = {};
+  const retryAfter = envelope.parameters?.retry_after ?? headerSeconds(retryAfterHeader);
+  if (retryAfter !== undefined) parameters.retryAfter = retryAfter;
+  if (envelope.parameters?.migrate_to_chat_id !== undefined) parameters.migrateToChatId = envelope.parameters.migrate_to_chat_id;
+  throw new ApiError(method, envelope.error_code ?? status, envelope.description ?? `HTTP ${status}`, parameters);
+}
+
+function headerSeconds(value: string | string[] | undefined): number | undefined {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (raw === undefined) return undefined;
+  const seconds = Number(raw);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+}
+
+/** Wraps a transport failure without its message or stack, which may quote the URL and so the token. */
+function toNetworkError(method: string, error: unknown, tokenForms: Secrets): NetworkError {
+  const source = error as { code?: unknown; name?: unknown; message?: unknown };
+  const code = typeof source?.code === 'string' ? source.code : typeof source?.name === 'string' ? source.name : 'UNKNOWN';
+  const message = typeof source?.message === 'string' ? tokenForms.scrub(source.message) : String(code);
+  const cause = new Error(message.replace(/\/bot[^/\s]*\//g, '/bot<redacted>/'));
+  cause.name = typeof source?.name === 'string' ? source.name : 'Error';
+  cause.stack = `${cause.name}: ${cause.message}`;
+  return new NetworkError(method, code, { cause });
+}
