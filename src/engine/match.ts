@@ -124,6 +124,9 @@ export function matchMessage(
   return null;
 }
 
+/** The message's word runs, for the keyword look-up (lastIndex is set before every use). */
+const WORDS = new RegExp(WORD_RUN.source, WORD_RUN.flags);
+
 function bestKeyword(
   text: string,
   map: ReadonlyMap<string, readonly KeywordEntry[]>,
@@ -131,7 +134,12 @@ function bestKeyword(
   best: CompiledRule | undefined,
   whenHolds: WhenCheck,
 ): CompiledRule | undefined {
-  for (const token of text.matchAll(WORD_RUN)) {
+  // An exec() loop on a regex of this module's own: matchAll() would copy the regex and build an iterator per message.
+  for (let from = 0; ;) {
+    WORDS.lastIndex = from;
+    const token = WORDS.exec(text);
+    if (!token) return best;
+    from = WORDS.lastIndex;
     const entries = map.get(token[0]);
     if (!entries) continue;
     for (const entry of entries) {
@@ -139,7 +147,6 @@ function bestKeyword(
       if (keywordAt(text, entry.keyword, token.index - entry.lead) && conditionsPass(entry.rule, msg, whenHolds)) best = entry.rule;
     }
   }
-  return best;
 }
 
 export function resultFor(rule: CompiledRule, prepared: PreparedMessage): MatchResult {
