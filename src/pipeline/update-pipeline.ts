@@ -13,13 +13,13 @@ import type { Logger } from '../log/logger.js';
 import { recordDecision } from '../ops/unmatched.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 import { DEFAULT_HOLD_MS, HeldUpdates, type AcceptOutcome } from './held-updates.js';
+import { isStateChange, splitStateChanges } from './state-changes.js';
 import {
   SequenceAbortedError,
   StoreUnavailableError,
   type AcceptResult,
   type ChatSequencer,
   type ChatStateStore,
-  type StateChange,
   type StateCommit,
   type StateScope,
   type UpdateLedger,
@@ -224,8 +224,7 @@ export class UpdatePipeline {
         logUnmatchedText: this.options.logUnmatched ?? false,
         debug: logger.isLevelEnabled('debug'),
       });
-      const changes = decision.actions.filter(isStateChange);
-      const effects = decision.actions.filter((action) => !isStateChange(action));
+      const { changes, effects } = splitStateChanges(decision.actions);
       // The intent before the first side effect, the result with the state after the last: after a crash,
       // only updates caught between the two can be answered twice, and the ledger names them.
       if (effects.length > 0) await ledger.begin(update);
@@ -402,10 +401,6 @@ export class UpdatePipeline {
 /** Whose state the event reads and writes. */
 function scopeOf(event: BotEvent): StateScope {
   return { chatId: event.chat?.id ?? null, userId: event.from?.id ?? null };
-}
-
-function isStateChange(action: Action): action is StateChange {
-  return action.type === 'set_state' || action.type === 'set_flow';
 }
 
 function ignoredKind(update: Update): string {
