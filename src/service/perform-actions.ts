@@ -17,22 +17,27 @@ export interface ActionPerformerDeps {
 
 /** Builds the perform step: the actions in order; returns the delivery outcome of the messages sent, if any. */
 export function createActionPerformer(deps: ActionPerformerDeps): PerformActions {
-  return async (actions, { ruleId }, signal) => {
-    let outcome: SendOutcome | null = null;
-    for (const action of actions) {
-      const sent = await perform(action, ruleId, deps, signal);
-      if (sent) outcome = outcome ? { sent: outcome.sent + sent.sent, dropped: outcome.dropped || sent.dropped } : sent;
-    }
-    return outcome;
-  };
+  // Most decisions are one reply: it is performed without a loop's async frame around it (this runs for every update).
+  return (actions, { ruleId }, signal) => (actions.length === 1 ? perform(actions[0]!, ruleId, deps, signal) : performAll(actions, ruleId, deps, signal));
 }
 
-async function perform(action: Action, ruleId: string | null, deps: ActionPerformerDeps, signal: AbortSignal): Promise<SendOutcome | null> {
+async function performAll(actions: readonly Action[], ruleId: string | null, deps: ActionPerformerDeps, signal: AbortSignal): Promise<SendOutcome | null> {
+  let outcome: SendOutcome | null = null;
+  for (const action of actions) {
+    const sent = await perform(action, ruleId, deps, signal);
+    if (sent) outcome = outcome ? { sent: outcome.sent + sent.sent, dropped: outcome.dropped || sent.dropped } : sent;
+  }
+  return outcome;
+}
+
+function perform(action: Action, ruleId: string | null, deps: ActionPerformerDeps, signal: AbortSignal): Promise<SendOutcome | null> {
+  if (action.type !== 'send_message') return performOther(action, deps, signal);
+  const { type: _type, ...reply } = action;
+  return deps.sender.send({ ruleId, ...reply }, signal);
+}
+
+async function performOther(action: Exclude<Action, { type: 'send_message' }>, deps: ActionPerformerDeps, signal: AbortSignal): Promise<null> {
   switch (action.type) {
-    case 'send_message': {
-      const { type: _type, ...reply } = action;
-      return deps.sender.send({ ruleId, ...reply }, signal);
-    }
     case 'answer_callback':
       await oneAttempt('answercallbackquery', { callback_query_id: action.callbackQueryId }, deps, signal, () => answerCallback(action, deps, signal));
       return null;
