@@ -7,6 +7,7 @@
 // throughput); beyond that the request is answered 503 and the service keeps the update. Exactly-once is unchanged:
 // a 200 is given only for an update whose done mark or inbox line is on disk; anything else is answered 503 and
 // the service sends it again (the journal then says it was handled, or it runs again).
+import { DeadlineQueue } from '../api/deadline-queue.js';
 import type { Update } from '../api/types.js';
 import { UnstorableUpdateError, type AcceptResult, type UpdateLedger } from './ports.js';
 
@@ -56,9 +57,12 @@ export class HeldUpdates {
   /** Stored after their hold ran out and not finished: acknowledged to the service, still to do. */
   private backlog = 0;
   private readonly finished: ThroughputMeter;
+  /** Every request's hold has the same length: one timer for all of them (see DeadlineQueue), not one each. */
+  private readonly holds: DeadlineQueue<Hold>;
 
   constructor(private readonly parts: HoldParts) {
     this.finished = new ThroughputMeter(parts.now ?? Date.now);
+    this.holds = new DeadlineQueue<Hold>(parts.holdMs);
   }
 
   /** Updates acknowledged after their hold ran out and not finished yet. */
@@ -92,9 +96,9 @@ export class HeldUpdates {
 
   /** 200 once handled within the hold; past it, 200 once stored; 503 when the work was cut short unstored. */
   private async answer(held: Held): Promise<AcceptOutcome> {
-    const settled = await within(held.work, this.parts.holdMs);
-    if (settled === 'done') return 'accepted';
-    if (settled === 'failed') return 'interrupted';
+    const withinHold = await this.holdWithin(held.work);
+    if (withinHold === 'done') return 'accepted';
+    if (withinHold === 'failed') return 'interrupted';
     // More acknowledged work than a couple of seconds' worth: the service keeps this one (it goes on running
     // here; a redelivery joins it, or finds it handled).
     if (!held.stored && this.backlog >= this.window()) return 'overloaded';
@@ -104,7 +108,19 @@ export class HeldUpdates {
     if (stored === 'stored') return 'accepted';
     if (stored === 'id_busy') return 'id_busy';
     // 'known': committed meanwhile; answered once the commit is on disk.
-    return (await within(held.work, Infinity)) === 'done' ? 'accepted' : 'interrupted';
+    return (await outcomeOf(held.work)) === 'done' ? 'accepted' : 'interrupted';
+  }
+
+  /** How `work` went within the hold: done (resolved), failed (rejected) or still running when the hold ran out. */
+  private holdWithin(work: Promise<void>): Promise<Outcome> {
+    return new Promise((resolve) => {
+      const hold = new Hold(resolve);
+      this.holds.add(hold);
+      work.then(
+        () => hold.settle('done'),
+        () => hold.settle('failed'),
+      );
+    });
   }
 
   private async store(held: Held): Promise<AcceptResult> {
@@ -203,26 +219,29 @@ function sameDelivery(a: Update, b: Update): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** How `work` went within `ms`: done (resolved), failed (rejected) or still running. */
-function within(work: Promise<void>, ms: number): Promise<'done' | 'failed' | 'running'> {
-  if (ms === Infinity)
-    return work.then(
-      () => 'done' as const,
-      () => 'failed' as const,
-    );
-  // One promise and one timer per request, settled by whichever comes first (no race, no finally: every webhook
-  // request waits here).
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve('running'), ms);
-    work.then(
-      () => {
-        clearTimeout(timer);
-        resolve('done');
-      },
-      () => {
-        clearTimeout(timer);
-        resolve('failed');
-      },
-    );
-  });
+type Outcome = 'done' | 'failed' | 'running';
+
+/** One request's hold: settled by its work, or by the queue when the hold runs out first. */
+class Hold {
+  finished = false;
+
+  constructor(private readonly resolve: (outcome: Outcome) => void) {}
+
+  settle(outcome: Outcome): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.resolve(outcome);
+  }
+
+  expire(): void {
+    this.settle('running');
+  }
+}
+
+/** How `work` ends: done (resolved) or failed (rejected). */
+function outcomeOf(work: Promise<void>): Promise<Outcome> {
+  return work.then(
+    () => 'done' as const,
+    () => 'failed' as const,
+  );
 }
