@@ -7,6 +7,7 @@ import { Secrets } from '../log/secrets.js';
 import { BotApiMethods } from './bot-api.js';
 import { DeadlineQueue } from './deadline-queue.js';
 import { ApiError, RequestAbortedError } from './errors.js';
+import { SignalWatch } from './signal-watch.js';
 import type { ApiCallFn, CallOptions, MethodName, MethodParams, MethodResult } from './types.js';
 import { WireCall } from './wire-call.js';
 
@@ -29,6 +30,8 @@ export class BotApiClient extends BotApiMethods {
   private readonly tokenForms = new Secrets();
   /** The timeouts of calls with the client's own timeoutMs (nearly all): one timer for all of them. */
   private readonly deadlines: DeadlineQueue<WireCall>;
+  /** The callers' signals, one listener each however many calls share one. */
+  private readonly signalWatch = new SignalWatch<WireCall>();
   private readonly longPollMarginMs: number;
   private readonly logger: Logger | undefined;
   /** Long polls in flight: close() ends them instead of waiting up to 50 s for their answer. */
@@ -100,8 +103,8 @@ export class BotApiClient extends BotApiMethods {
     const answer = new Promise<unknown>((resolve, reject) => (call = new WireCall(method, timeoutMs, this.tokenForms, resolve, reject)));
     // The deadline first: a request that fails at once (a closed pool) finishes during dispatch().
     if (timeoutMs === this.deadlines.timeoutMs) this.deadlines.add(call);
-    else call.ownTimer = setTimeout(expireCall, timeoutMs, call).unref();
-    if (signal) call.listenTo(signal);
+    else call.startOwnTimer();
+    if (signal) call.listenTo(signal, this.signalWatch);
     this.pool.dispatch(
       {
         path: `${this.pathPrefix}/bot${this.token}/${method}`,
@@ -118,7 +121,3 @@ export class BotApiClient extends BotApiMethods {
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
-
-function expireCall(call: WireCall): void {
-  call.expire();
-}

@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import type { Secrets } from '../log/secrets.js';
 import type { Expiring } from './deadline-queue.js';
 import { ApiError, ApiTimeoutError, HttpError, NetworkError, RequestAbortedError, type ApiErrorParameters } from './errors.js';
+import type { CallerAbortable, SignalWatch } from './signal-watch.js';
 
 interface Envelope {
   ok: boolean;
@@ -15,10 +16,10 @@ interface Envelope {
 
 /**
  * A call in flight, one per request: undici's handler (the current API, onRequestStart … onResponseError), an
- * entry of the client's deadline queue, and the caller's abort listener. Whatever comes first settles the promise;
+ * entry of the client's deadline queue (or a timer of its own), and what the caller's signal ends. Whatever comes first settles the promise;
  * later events change nothing. The answer's text is scrubbed of the token before any error can carry it.
  */
-export class WireCall implements Dispatcher.DispatchHandler, Expiring {
+export class WireCall implements Dispatcher.DispatchHandler, Expiring, CallerAbortable<WireCall> {
   finished = false;
   /** undici's handle on the request; absent while the request waits in the pool for a connection. */
   private controller: Dispatcher.DispatchController | undefined;
@@ -29,25 +30,41 @@ export class WireCall implements Dispatcher.DispatchHandler, Expiring {
   private endedWith: Error | undefined;
   private chunks: Buffer[] = [];
   /** Only for a call whose timeout differs from the client's (a long poll, a caller's own timeoutMs). */
-  ownTimer: NodeJS.Timeout | undefined;
+  private ownTimer: NodeJS.Timeout | undefined;
   private signal: AbortSignal | undefined;
+  private signalWatch: SignalWatch<WireCall> | undefined;
+  /** Links of the signal's list of calls in flight (SignalWatch's). */
+  watchPrevious: WireCall | undefined = undefined;
+  watchNext: WireCall | undefined = undefined;
+  // Dropped once the call is settled, with the controller: whatever still holds the call then holds little.
+  private resolve: ((result: unknown) => void) | undefined;
+  private reject: ((error: Error) => void) | undefined;
 
   constructor(
     readonly method: string,
     readonly timeoutMs: number,
     private readonly tokenForms: Secrets,
-    private readonly resolve: (result: unknown) => void,
-    private readonly reject: (error: Error) => void,
-  ) {}
-
-  /** Ends the call with RequestAbortedError when `signal` aborts (the listener goes when the call ends). */
-  listenTo(signal: AbortSignal): void {
-    this.signal = signal;
-    signal.addEventListener('abort', this, { once: true });
+    resolve: (result: unknown) => void,
+    reject: (error: Error) => void,
+  ) {
+    this.resolve = resolve;
+    this.reject = reject;
   }
 
-  /** The caller's signal aborted (this object is its listener: no closure per call). */
-  handleEvent(): void {
+  /** Starts a timer of the call's own (a timeout other than the client's, which its deadline queue keeps). */
+  startOwnTimer(): void {
+    this.ownTimer = setTimeout(expireCall, this.timeoutMs, this).unref();
+  }
+
+  /** Ends the call with RequestAbortedError when `signal` aborts (`watch` stops watching for it when the call ends). */
+  listenTo(signal: AbortSignal, watch: SignalWatch<WireCall>): void {
+    this.signal = signal;
+    this.signalWatch = watch;
+    watch.watch(signal, this);
+  }
+
+  /** The caller's signal aborted. */
+  abortedByCaller(): void {
     this.end(new RequestAbortedError(this.method));
   }
 
@@ -82,8 +99,9 @@ export class WireCall implements Dispatcher.DispatchHandler, Expiring {
       this.fail(error as Error);
       return;
     }
+    const resolve = this.resolve!;
     this.settle();
-    this.resolve(result);
+    resolve(result);
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
@@ -93,23 +111,32 @@ export class WireCall implements Dispatcher.DispatchHandler, Expiring {
   /** Settles with `error` and stops the request (at once, or as soon as it gets a connection). */
   private end(error: Error): void {
     if (this.finished) return;
+    const controller = this.controller;
     this.fail(error);
-    if (this.controller) this.controller.abort(error);
+    if (controller) controller.abort(error);
     else this.endedWith = error;
   }
 
   private fail(error: Error): void {
+    const reject = this.reject!;
     this.settle();
-    this.reject(error);
+    reject(error);
   }
 
   private settle(): void {
     this.finished = true;
     // The entry may stay in the deadline queue a while: it keeps no answer.
     this.chunks = [];
+    this.controller = undefined;
+    this.resolve = undefined;
+    this.reject = undefined;
     if (this.ownTimer !== undefined) clearTimeout(this.ownTimer);
-    this.signal?.removeEventListener('abort', this);
+    if (this.signal) this.signalWatch!.unwatch(this.signal, this);
   }
+}
+
+function expireCall(call: WireCall): void {
+  call.expire();
 }
 
 function parseAnswer(method: string, status: number, retryAfterHeader: string | string[] | undefined, text: string): unknown {

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -160,6 +161,25 @@ describe('BotApiClient on the wire', () => {
     expect(await call).toBeInstanceOf(RequestAbortedError);
     await held.closed;
     expect((await send('after the abort')).text).toBe('after the abort');
+  });
+
+  it("calls that ended leave no listener on the caller's signal", async () => {
+    const controller = new AbortController();
+    const texts = await Promise.all(['a', 'b', 'c'].map(async (text) => (await send(text, { signal: controller.signal })).text));
+    expect(texts).toEqual(['a', 'b', 'c']);
+    expect(await failureOf(send('empty-500', { signal: controller.signal }))).toBeInstanceOf(HttpError);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('one signal shared by several calls in flight ends all of them, and none on another signal', async () => {
+    const shared = new AbortController();
+    const calls = ['one', 'two', 'three'].map((name) => failureOf(send(`hold:shared-${name}`, { signal: shared.signal })));
+    const other = send('hold:other-signal', { signal: new AbortController().signal });
+    const held = await Promise.all(['one', 'two', 'three', 'other-signal'].map((name) => server.received(name.startsWith('other') ? name : `shared-${name}`)));
+    shared.abort();
+    for (const error of await Promise.all(calls)) expect(error).toBeInstanceOf(RequestAbortedError);
+    held[3]!.answer();
+    expect((await other).text).toBe('hold:other-signal');
   });
 
   it('a call aborted while it waits for a free connection fails at once and is never sent', async () => {
