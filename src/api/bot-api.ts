@@ -9,6 +9,9 @@ import type {
   EditMessageTextParams,
   GetUpdatesParams,
   Message,
+  MethodName,
+  MethodParams,
+  MethodResult,
   SendMessageParams,
   SetWebhookParams,
   Transformer,
@@ -52,6 +55,18 @@ export abstract class BotApiMethods implements BotApi {
  * Chains transformers around `prev`, the first listed outermost: `composeCall(wire, [retry, health])` runs retry,
  * which runs health once per attempt, which runs the wire.
  */
+/**
+ * `prev`'s answer as a promise, also when a layer below throws instead of rejecting: transformers that work
+ * without an async frame of their own (those every reply passes through) call the next layer through this.
+ */
+export function callNext<M extends MethodName>(prev: ApiCallFn, method: M, params: MethodParams<M>, options: CallOptions): Promise<MethodResult<M>> {
+  try {
+    return prev(method, params, options);
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+}
+
 export function composeCall(prev: ApiCallFn, transformers: readonly Transformer[]): ApiCallFn {
   return transformers.reduceRight<ApiCallFn>(
     (inner, transformer) =>

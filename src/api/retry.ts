@@ -4,9 +4,10 @@
 // Attempts, the longest 429 wait and a time budget are set per method here, not re-written per caller.
 import type { Logger } from '../log/logger.js';
 import { DEFAULT_BACKOFF, backoffDelay, sleep } from './backoff.js';
+import { callNext } from './bot-api.js';
 import { RequestAbortedError } from './errors.js';
 import { classifyFailure } from './failure.js';
-import type { CallOptions, MethodName, RetryPolicy, Transformer } from './types.js';
+import type { ApiCallFn, CallOptions, MethodName, MethodParams, RetryPolicy, Transformer } from './types.js';
 
 /** A call's policy when nothing else is said: a few attempts within half a minute. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 5, maxRetryAfterSeconds: 300, budgetMs: 30_000, backoff: DEFAULT_BACKOFF };
@@ -57,35 +58,56 @@ export function retryTransformer(options: RetryTransformerOptions): Transformer 
     return policy;
   };
 
-  return async (prev, method, params, callOptions) => {
+  // The first attempt runs without an async frame of its own (nearly every call succeeds at once, and every reply
+  // passes here); only a failure goes on to the retry loop.
+  return (prev, method, params, callOptions) => {
+    if (callOptions.signal?.aborted) return Promise.reject(new RequestAbortedError(method));
+    const started = now();
+    return callNext(prev, method, params, callOptions).catch((error: unknown) => retryAfter(error, { prev, method, params, callOptions, started }));
+  };
+
+  /** Attempts 2, 3, …: each failure judged by the policy, then waited out or thrown. */
+  async function retryAfter(firstError: unknown, call: RetriedCall): Promise<never> {
+    const { prev, method, params, callOptions, started } = call;
     const policy = policyOf(method, callOptions);
     const { signal } = callOptions;
-    const started = now();
     // 429 waits are dictated by the service; only 5xx / network failures grow the backoff.
     let backoffStep = 0;
+    let error = firstError;
     for (let attempt = 1; ; attempt++) {
+      const failure = classifyFailure(error);
+      if (failure.action === 'aborted' || signal?.aborted) throw error;
+      if (failure.action === 'drop' || failure.action === 'stop') throw error;
+      const waitMs = failure.action === 'wait_retry_after' ? failure.retryAfter! * 1000 : backoffDelay(++backoffStep, policy.backoff, random);
+      const tooLong = failure.action === 'wait_retry_after' && failure.retryAfter! > policy.maxRetryAfterSeconds;
+      const limit = tooLong ? 'retry_after' : attempt >= policy.maxAttempts ? 'attempts' : now() + waitMs - started > policy.budgetMs ? 'budget' : null;
+      if (limit) {
+        if (typeof error === 'object' && error !== null) exhausted.set(error, { attempts: attempt, limit });
+        throw error;
+      }
+      const reason = error instanceof Error ? error.message : String(error);
+      options.logger.warn({ ...callOptions.logFields, method, reason, attempt, retry_in_ms: waitMs }, `${method} failed; retrying`);
+      try {
+        await wait(waitMs, signal);
+      } catch {
+        throw new RequestAbortedError(method);
+      }
       if (signal?.aborted) throw new RequestAbortedError(method);
       try {
-        return await prev(method, params, callOptions);
-      } catch (error) {
-        const failure = classifyFailure(error);
-        if (failure.action === 'aborted' || signal?.aborted) throw error;
-        if (failure.action === 'drop' || failure.action === 'stop') throw error;
-        const waitMs = failure.action === 'wait_retry_after' ? failure.retryAfter! * 1000 : backoffDelay(++backoffStep, policy.backoff, random);
-        const tooLong = failure.action === 'wait_retry_after' && failure.retryAfter! > policy.maxRetryAfterSeconds;
-        const limit = tooLong ? 'retry_after' : attempt >= policy.maxAttempts ? 'attempts' : now() + waitMs - started > policy.budgetMs ? 'budget' : null;
-        if (limit) {
-          if (typeof error === 'object' && error !== null) exhausted.set(error, { attempts: attempt, limit });
-          throw error;
-        }
-        const reason = error instanceof Error ? error.message : String(error);
-        options.logger.warn({ ...callOptions.logFields, method, reason, attempt, retry_in_ms: waitMs }, `${method} failed; retrying`);
-        try {
-          await wait(waitMs, signal);
-        } catch {
-          throw new RequestAbortedError(method);
-        }
+        return (await prev(method, params, callOptions)) as never;
+      } catch (next) {
+        error = next;
       }
     }
-  };
+  }
+}
+
+/** A call the retry transformer goes on with after its first attempt failed. */
+interface RetriedCall {
+  prev: ApiCallFn;
+  method: MethodName;
+  params: MethodParams<MethodName>;
+  callOptions: CallOptions;
+  /** When the first attempt started (the policy's time budget counts from it). */
+  started: number;
 }

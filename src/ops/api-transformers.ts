@@ -1,6 +1,7 @@
 // The operations side of every Bot API call, as transformers (src/api/bot-api.ts composes them): health
 // remembers whether the last request reached a working service (/healthz), metrics count each request by
 // method and outcome. Both see every attempt, so they run inside the retry transformer.
+import { callNext } from '../api/bot-api.js';
 import { isAbortError } from '../api/errors.js';
 import { classifyFailure, serviceLooksHealthy } from '../api/failure.js';
 import type { Transformer } from '../api/types.js';
@@ -12,16 +13,18 @@ import type { ServiceMetrics } from './metrics.js';
  * failures do not. A caller's own abort says nothing either way.
  */
 export function healthTransformer(health: HealthState): Transformer {
-  return async (prev, method, params, options) => {
-    try {
-      const result = await prev(method, params, options);
-      health.lastApiCallOk = true;
-      return result;
-    } catch (error) {
-      if (!isAbortError(error)) health.lastApiCallOk = serviceLooksHealthy(error);
-      throw error;
-    }
-  };
+  // Without an async frame of its own (see callNext): every attempt of every call passes here.
+  return (prev, method, params, options) =>
+    callNext(prev, method, params, options).then(
+      (result) => {
+        health.lastApiCallOk = true;
+        return result;
+      },
+      (error: unknown) => {
+        if (!isAbortError(error)) health.lastApiCallOk = serviceLooksHealthy(error);
+        throw error;
+      },
+    );
 }
 
 /**
@@ -29,23 +32,25 @@ export function healthTransformer(health: HealthState): Transformer {
  * in hearsay_errors_total, and each sendmessage that succeeded in hearsay_replies_sent_total. Aborts are not counted.
  */
 export function metricsTransformer(metrics: ServiceMetrics): Transformer {
-  return async (prev, method, params, options) => {
-    // performance.now() rather than startTimer(): no closure and no hrtime tuple per request.
+  return (prev, method, params, options) => {
+    // performance.now() rather than startTimer(): no closure and no hrtime tuple per request; no async frame (see callNext).
     const started = performance.now();
-    try {
-      const result = await prev(method, params, options);
-      metrics.apiCallDuration.observe(method, (performance.now() - started) / 1000);
-      metrics.apiCallOk(method);
-      if (method === 'sendmessage') metrics.repliesSent.inc();
-      return result;
-    } catch (error) {
-      if (!isAbortError(error)) {
+    return callNext(prev, method, params, options).then(
+      (result) => {
         metrics.apiCallDuration.observe(method, (performance.now() - started) / 1000);
-        const { kind } = classifyFailure(error);
-        metrics.apiCalls.inc({ method, outcome: kind });
-        metrics.error(kind);
-      }
-      throw error;
-    }
+        metrics.apiCallOk(method);
+        if (method === 'sendmessage') metrics.repliesSent.inc();
+        return result;
+      },
+      (error: unknown) => {
+        if (!isAbortError(error)) {
+          metrics.apiCallDuration.observe(method, (performance.now() - started) / 1000);
+          const { kind } = classifyFailure(error);
+          metrics.apiCalls.inc({ method, outcome: kind });
+          metrics.error(kind);
+        }
+        throw error;
+      },
+    );
   };
 }

@@ -192,6 +192,27 @@ describe('retry transformer: the start-up budget', () => {
   });
 });
 
+describe('retry transformer: a layer below that throws instead of rejecting', () => {
+  it('is retried like a rejection, and its final error rejects the call (never a synchronous throw)', async () => {
+    let calls = 0;
+    const throwing: ApiCallFn = (method) => {
+      calls += 1;
+      if (calls < 3) throw new NetworkError(method, 'ECONNRESET');
+      return Promise.resolve(true as never);
+    };
+    const retry = retryTransformer({ logger, random: () => 0.5, sleep: async () => undefined });
+    await expect(composeCall(throwing, [retry])('deletewebhook', undefined)).resolves.toBe(true);
+    expect(calls).toBe(3);
+
+    const refusing: ApiCallFn = (method) => {
+      throw new ApiError(method, 400, 'Bad Request: no');
+    };
+    let returned: Promise<unknown> | undefined;
+    expect(() => (returned = composeCall(refusing, [retry])('deletewebhook', undefined))).not.toThrow();
+    expect(((await failureOf(returned!)) as ApiError).errorCode).toBe(400);
+  });
+});
+
 describe('composeCall', () => {
   it('runs the first transformer outermost and passes method, params and options through', async () => {
     const seen: string[] = [];
