@@ -37,22 +37,20 @@ export class DeliveryAbortedError extends Error {
 export class ReplySender {
   constructor(private readonly options: ReplySenderOptions) {}
 
-  async send(reply: OutgoingReply, signal?: AbortSignal): Promise<SendOutcome> {
+  send(reply: OutgoingReply, signal?: AbortSignal): Promise<SendOutcome> {
     // Formatted replies are cut outside their markup and re-balanced, so the service accepts every part.
     const parts = splitFormattedText(reply.text, reply.parseMode);
+    // Nearly every reply is one part: sent without the loop's async frame (this runs for every update).
+    if (parts.length === 1) return this.sendOne(partParams(reply, reply.chatId, parts, 0), reply, signal).then(outcomeOfOne);
+    return this.sendParts(parts, reply, signal);
+  }
+
+  private async sendParts(parts: readonly string[], reply: OutgoingReply, signal?: AbortSignal): Promise<SendOutcome> {
     let sent = 0;
     // Becomes the supergroup's id when the group turns out to have migrated (then for every later part too).
     let chatId: number | string = reply.chatId;
     for (let index = 0; index < parts.length; index++) {
-      const params: SendMessageParams = { chat_id: chatId, text: parts[index]! };
-      if (reply.parseMode) params.parse_mode = reply.parseMode;
-      if (reply.disableNotification) params.disable_notification = true;
-      // Only the first part answers the triggering message; the rest follow it.
-      if (index === 0 && reply.replyToMessageId !== undefined) {
-        params.reply_parameters = { message_id: reply.replyToMessageId, allow_sending_without_reply: true };
-      }
-      // Buttons go under the whole reply, and a request for a reply follows the question: both on the last part.
-      if (index === parts.length - 1 && reply.replyMarkup) params.reply_markup = reply.replyMarkup;
+      const params = partParams(reply, chatId, parts, index);
       const delivered = await this.sendOne(params, reply, signal);
       chatId = params.chat_id;
       if (!delivered) return { sent, dropped: true };
@@ -61,34 +59,49 @@ export class ReplySender {
     return { sent, dropped: false };
   }
 
-  /** True when sent; false when dropped for good. Moves `params` to the supergroup when the group migrated. */
-  private async sendOne(params: SendMessageParams, reply: OutgoingReply, signal?: AbortSignal): Promise<boolean> {
-    const { api, logger } = this.options;
-    const context = { chat_id: reply.chatId, rule: reply.ruleId };
-    // Built once per part, without spreads: this runs for every reply.
+  /**
+   * True when sent; false when dropped for good. Moves `params` to the supergroup when the group migrated. The
+   * first attempt runs without an async frame; a failure is judged (and a migration followed) in `afterFailure`.
+   */
+  private sendOne(params: SendMessageParams, reply: OutgoingReply, signal?: AbortSignal): Promise<boolean> {
+    if (signal?.aborted) return Promise.reject(new DeliveryAbortedError());
+    const part: Part = { params, context: { chat_id: reply.chatId, rule: reply.ruleId }, signal };
+    return this.attempt(part).then(delivered, (error: unknown) => this.afterFailure(error, part));
+  }
+
+  /** One sendmessage call for the part (a synchronous throw below counts as a failed attempt). */
+  private attempt({ params, context, signal }: Part): Promise<unknown> {
+    // Built once per attempt, without spreads: this runs for every reply.
     const callOptions = signal ? { signal, logFields: context } : { logFields: context };
-    for (let migrated = false; ; migrated = true) {
+    try {
+      return this.options.api.sendMessage(params, callOptions);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
+  private async afterFailure(error: unknown, part: Part, migrated = false): Promise<boolean> {
+    const { params, context, signal } = part;
+    const failure = classifyFailure(error);
+    if (failure.action === 'aborted' || signal?.aborted) throw new DeliveryAbortedError();
+    if (failure.action === 'stop') throw new TokenRejectedError('sendmessage');
+    const movedTo = error instanceof ApiError ? error.parameters.migrateToChatId : undefined;
+    if (movedTo !== undefined && movedTo !== params.chat_id && !migrated) {
+      // The group became a supergroup: the same reply goes to its new id at once. The message it answered
+      // stays in the old chat, so it is no longer replied to.
+      this.options.logger.info({ ...context, migrate_to_chat_id: movedTo }, 'the group became a supergroup; sending the reply there');
+      params.chat_id = movedTo;
+      delete params.reply_parameters;
       if (signal?.aborted) throw new DeliveryAbortedError();
       try {
-        await api.sendMessage(params, callOptions);
+        await this.attempt(part);
         return true;
-      } catch (error) {
-        const failure = classifyFailure(error);
-        if (failure.action === 'aborted' || signal?.aborted) throw new DeliveryAbortedError();
-        if (failure.action === 'stop') throw new TokenRejectedError('sendmessage');
-        const movedTo = error instanceof ApiError ? error.parameters.migrateToChatId : undefined;
-        if (movedTo !== undefined && movedTo !== params.chat_id && !migrated) {
-          // The group became a supergroup: the same reply goes to its new id at once. The message it answered
-          // stays in the old chat, so it is no longer replied to.
-          logger.info({ ...context, migrate_to_chat_id: movedTo }, 'the group became a supergroup; sending the reply there');
-          params.chat_id = movedTo;
-          delete params.reply_parameters;
-          continue;
-        }
-        this.dropped(error, context);
-        return false;
+      } catch (next) {
+        return this.afterFailure(next, part, true);
       }
     }
+    this.dropped(error, context);
+    return false;
   }
 
   /** Logs why a part is given up (refused, last attempt, too long a 429) and counts it. */
@@ -106,4 +119,28 @@ export class ReplySender {
     }
     metrics?.error('reply_dropped');
   }
+}
+
+/** One part of a reply on its way: what is sent, what the log lines name, and the stop that may cut it short. */
+interface Part {
+  readonly params: SendMessageParams;
+  readonly context: { chat_id: number; rule: string | null };
+  readonly signal: AbortSignal | undefined;
+}
+
+const delivered = (): boolean => true;
+const outcomeOfOne = (sent: boolean): SendOutcome => (sent ? { sent: 1, dropped: false } : { sent: 0, dropped: true });
+
+/** The sendmessage parameters of part `index` of `parts`, sent to `chatId`. */
+function partParams(reply: OutgoingReply, chatId: number | string, parts: readonly string[], index: number): SendMessageParams {
+  const params: SendMessageParams = { chat_id: chatId, text: parts[index]! };
+  if (reply.parseMode) params.parse_mode = reply.parseMode;
+  if (reply.disableNotification) params.disable_notification = true;
+  // Only the first part answers the triggering message; the rest follow it.
+  if (index === 0 && reply.replyToMessageId !== undefined) {
+    params.reply_parameters = { message_id: reply.replyToMessageId, allow_sending_without_reply: true };
+  }
+  // Buttons go under the whole reply, and a request for a reply follows the question: both on the last part.
+  if (index === parts.length - 1 && reply.replyMarkup) params.reply_markup = reply.replyMarkup;
+  return params;
 }
