@@ -97,18 +97,29 @@ export class LocalChatSequencer implements ChatSequencer {
     while (this.running.size < this.options.concurrency && this.ready.length > 0) {
       const key = this.ready.shift()!;
       this.running.add(key);
-      void this.runNext(key);
+      this.runNext(key);
     }
   }
 
-  private async runNext(key: string): Promise<void> {
+  /** Starts the head of the key's queue; its end settles it and lets the key's next task (or another key) run. */
+  private runNext(key: string): void {
     const queue = this.queues.get(key)!;
     const task = queue[0]!;
+    let work: Promise<unknown>;
     try {
-      this.settle(task, await task.run(this.controller.signal));
+      work = task.run(this.controller.signal);
     } catch (error) {
-      this.settle(task, undefined, this.aborted ? new SequenceAbortedError(key) : (error as Error));
+      work = Promise.reject(error as Error);
     }
+    // then() rather than an async frame around the task: this runs for every update.
+    work.then(
+      (value) => this.finish(key, queue, task, value),
+      (error: unknown) => this.finish(key, queue, task, undefined, this.aborted ? new SequenceAbortedError(key) : (error as Error)),
+    );
+  }
+
+  private finish(key: string, queue: Task[], task: Task, value: unknown, error?: Error): void {
+    this.settle(task, value, error);
     queue.shift();
     this.running.delete(key);
     if (queue.length > 0 && !this.aborted) this.ready.push(key);
