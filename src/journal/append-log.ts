@@ -16,6 +16,47 @@ interface Waiter {
   reject(error: Error): void;
 }
 
+/**
+ * Everyone waiting for the same moment (the next write, the next fdatasync), as one promise made when the first
+ * one asks: a promise and its callbacks per turn, not per update.
+ */
+class SharedWait {
+  private round: (Waiter & { promise: Promise<void> }) | null = null;
+
+  /** Whether anyone waits. */
+  get any(): boolean {
+    return this.round !== null;
+  }
+
+  join(): Promise<void> {
+    if (!this.round) {
+      let resolve!: () => void;
+      let reject!: (error: Error) => void;
+      const promise = new Promise<void>((yes, no) => {
+        resolve = yes;
+        reject = no;
+      });
+      this.round = { promise, resolve, reject };
+    }
+    return this.round.promise;
+  }
+
+  /** Those waiting now, taken out: whoever joins from here on waits for the next round. */
+  take(): Waiter | null {
+    const round = this.round;
+    this.round = null;
+    return round;
+  }
+
+  resolve(): void {
+    this.take()?.resolve();
+  }
+
+  reject(error: Error): void {
+    this.take()?.reject(error);
+  }
+}
+
 export interface OpenedLog {
   log: AppendLog;
   /** A last line without its newline was found and dropped. */
@@ -55,10 +96,10 @@ export class AppendLog {
   private flushScheduled = false;
   private laterScheduled = false;
   /** Waiting for the pending lines to be written (in the page cache). */
-  private flushWaiters: Waiter[] = [];
+  private readonly flushed = new SharedWait();
   private syncing: Promise<void> | null = null;
   /** Waiting for an fdatasync that starts after their lines were written. */
-  private waiters: Waiter[] = [];
+  private readonly synced = new SharedWait();
   private closed = false;
   private writeCalls = 0;
   private syncCalls = 0;
@@ -119,20 +160,16 @@ export class AppendLog {
   /** Resolves once everything appended so far is written: it then survives the process being killed. */
   flush(): Promise<void> {
     if (this.closed || this.pending.length === 0) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      this.flushWaiters.push({ resolve, reject });
-      this.scheduleFlush();
-    });
+    this.scheduleFlush();
+    return this.flushed.join();
   }
 
   /** Resolves once everything appended so far is on disk; concurrent callers share one write and one fdatasync. */
   sync(): Promise<void> {
     if (this.closed) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      this.waiters.push({ resolve, reject });
-      // Started at the end of the turn, so every append and sync of this turn shares it.
-      this.scheduleFlush();
-    });
+    // Started at the end of the turn, so every append and sync of this turn shares it.
+    this.scheduleFlush();
+    return this.synced.join();
   }
 
   /**
@@ -143,7 +180,7 @@ export class AppendLog {
     const old = this.fd;
     this.fd = this.rewriteFile(lines);
     this.pending = [];
-    for (const waiter of this.flushWaiters.splice(0)) waiter.resolve();
+    this.flushed.resolve();
     // An fdatasync may still be running on the old descriptor: close it once that is over. The new file
     // was fsynced whole, so whoever waits on the old one is durable either way.
     if (this.syncing) this.retired.push(old);
@@ -159,7 +196,8 @@ export class AppendLog {
     } finally {
       this.closed = true;
       closeSync(this.fd);
-      for (const waiter of [...this.flushWaiters.splice(0), ...this.waiters.splice(0)]) waiter.resolve();
+      this.flushed.resolve();
+      this.synced.resolve();
     }
   }
 
@@ -177,13 +215,14 @@ export class AppendLog {
   private readonly endOfTurn = (): void => {
     this.flushScheduled = false;
     if (this.closed) return;
-    const syncNow = this.waiters.length > 0 && !this.syncing && !this.held();
-    if (this.flushWaiters.length > 0 || syncNow) {
+    const syncNow = this.synced.any && !this.syncing && !this.held();
+    if (this.flushed.any || syncNow) {
       try {
         this.writePending();
       } catch (error) {
         // The lines stay queued for the next attempt; nobody waiting now may think they were written.
-        for (const waiter of [...this.flushWaiters.splice(0), ...this.waiters.splice(0)]) waiter.reject(error as Error);
+        this.flushed.reject(error as Error);
+        this.synced.reject(error as Error);
         return;
       }
     }
@@ -203,7 +242,7 @@ export class AppendLog {
     if (this.gate?.busy()) {
       this.gateTimer ??= setTimeout(() => {
         this.gateTimer = undefined;
-        if (!this.closed && !this.syncing && this.waiters.length > 0) this.syncing = this.runSync();
+        if (!this.closed && !this.syncing && this.synced.any) this.syncing = this.runSync();
       }, this.gate.maxDelayMs);
       return true;
     }
@@ -241,29 +280,29 @@ export class AppendLog {
       this.linesWritten += this.pending.length;
       this.pending = [];
     }
-    for (const waiter of this.flushWaiters.splice(0)) waiter.resolve();
+    this.flushed.resolve();
   }
 
   private async runSync(): Promise<void> {
     do {
-      const waiting = this.waiters.splice(0);
+      const waiting = this.synced.take();
       try {
         this.writePending();
       } catch (error) {
-        for (const waiter of waiting) waiter.reject(error as Error);
+        waiting?.reject(error as Error);
         continue;
       }
       const fd = this.fd;
       this.syncCalls += 1;
       try {
         await new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
-        for (const waiter of waiting) waiter.resolve();
+        waiting?.resolve();
       } catch (error) {
         // Closed or rewritten meanwhile (both sync themselves), or the disk failed: the callers must know.
-        if (this.closed || fd !== this.fd) for (const waiter of waiting) waiter.resolve();
-        else for (const waiter of waiting) waiter.reject(wrap(this.path, 'cannot sync', error));
+        if (this.closed || fd !== this.fd) waiting?.resolve();
+        else waiting?.reject(wrap(this.path, 'cannot sync', error));
       }
-    } while (!this.closed && this.waiters.length > 0 && !this.held());
+    } while (!this.closed && this.synced.any && !this.held());
     this.syncing = null;
     // Lines queued during the last fdatasync that nobody waits for.
     if (!this.closed && this.pending.length > 0) this.writeQuietly();
