@@ -288,15 +288,13 @@ export class UpdatePipeline {
    * twice), so the commit waits for the store, holding the chat's turn; only a stop cuts it short (the update
    * is then in doubt for the next run).
    */
-  private async commitOnceStored(update: Update, state: StateCommit | null, signal: AbortSignal): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.options.ledger.commit(update, state);
-      } catch (error) {
-        if (!(error instanceof StoreUnavailableError)) throw error;
-        await sleep(Math.min(COMMIT_RETRY_MAX_MS, COMMIT_RETRY_FIRST_MS * 2 ** attempt), undefined, { signal });
-      }
-    }
+  private commitOnceStored(update: Update, state: StateCommit | null, signal: AbortSignal, attempt = 0): Promise<void> {
+    // The first attempt without an async frame of its own: every update commits here, and the store is nearly always up.
+    return this.options.ledger.commit(update, state).catch(async (error: unknown) => {
+      if (!(error instanceof StoreUnavailableError)) throw error;
+      await sleep(Math.min(COMMIT_RETRY_MAX_MS, COMMIT_RETRY_FIRST_MS * 2 ** attempt), undefined, { signal });
+      return this.commitOnceStored(update, state, signal, attempt + 1);
+    });
   }
 
   /** A refused token stops everything; a stop leaves the update unfinished; anything else drops it for good. */
