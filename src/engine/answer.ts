@@ -14,11 +14,11 @@ import { applyAssignments, type VariableValues } from './variables.js';
 
 /** What a template of this match can read from the message (the variables are added by the caller). */
 export function messageValues(message: Message, match?: MatchResult): Omit<RenderValues, 'vars' | 'flow'> {
-  return {
-    message,
-    ...(match?.args !== undefined ? { args: match.args } : {}),
-    ...(match?.captures ? { captures: match.captures } : {}),
-  };
+  // Built field by field (no spreads): this runs for every message answered.
+  const values: RenderValues = { message };
+  if (match?.args !== undefined) values.args = match.args;
+  if (match?.captures) values.captures = match.captures;
+  return values;
 }
 
 /**
@@ -36,13 +36,16 @@ export function answerRule(
   const { message } = event;
   const base = messageValues(message, match);
   const applied = applyAssignments(rule.set, values, base, event.from !== undefined);
-  const rendered = { ...base, vars: applied.values, ...flowOf(applied.values) };
+  // The message's values are this call's own: completed in place rather than copied.
+  const rendered = base as RenderValues;
+  rendered.vars = applied.values;
+  if (applied.values.flow) rendered.flow = applied.values.flow;
   // After the rule's set: a rule that stores the user's language choice already answers in it.
   const language = languageOf?.(applied.values);
   // A member event has no message of its own to reply to (message_id 0).
   const triggerId = message.message_id > 0 ? message.message_id : undefined;
-  const actions: Action[] = [...applied.actions, ...ruleReplies(rule, rendered, event.chat.id, triggerId, context, language)];
-  return { ruleId: rule.id, actions };
+  const replies: Action[] = ruleReplies(rule, rendered, event.chat.id, triggerId, context, language);
+  return { ruleId: rule.id, actions: applied.actions.length === 0 ? replies : [...applied.actions, ...replies] };
 }
 
 /**
@@ -107,10 +110,6 @@ function sendMessage(
     ...(options.disableNotification ? { disableNotification: true } : {}),
     ...(markup ? { replyMarkup: markup } : {}),
   };
-}
-
-function flowOf(values: VariableValues): Pick<RenderValues, 'flow'> {
-  return values.flow ? { flow: values.flow } : {};
 }
 
 /** A plain text message to the chat. */
