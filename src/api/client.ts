@@ -1,6 +1,7 @@
 // The Bot API client's wire: POST JSON to {baseUrl}/bot<token>/<method> over a keep-alive undici pool, each request a
 // WireCall (src/api/wire-call.ts) that turns every outcome into a result or one typed error; ordinary calls share one
-// timer for their timeouts (src/api/deadline-queue.ts). The token lives only in the request path.
+// timer for their timeouts (src/api/deadline-queue.ts), and a caller's signal one listener (src/api/signal-watch.ts).
+// The token lives only in the request path.
 import { Pool } from 'undici';
 import type { Logger } from '../log/logger.js';
 import { Secrets } from '../log/secrets.js';

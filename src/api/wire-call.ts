@@ -126,7 +126,7 @@ export class WireCall implements Dispatcher.DispatchHandler, Expiring, CallerAbo
   private settle(): void {
     this.finished = true;
     // The entry may stay in the deadline queue a while: it keeps no answer.
-    this.chunks = [];
+    this.chunks.length = 0;
     this.controller = undefined;
     this.resolve = undefined;
     this.reject = undefined;
