@@ -70,17 +70,30 @@ export class HeldUpdates {
     return this.backlog;
   }
 
-  /** Handles the update while the request waits; resolves with what to answer (see AcceptOutcome). */
-  async receive(update: Update): Promise<AcceptOutcome> {
+  /**
+   * Handles the update while the request waits; resolves with what to answer (see AcceptOutcome). Every webhook
+   * request passes here: the common path runs without async frames.
+   */
+  receive(update: Update): Promise<AcceptOutcome> {
     const id = update.update_id;
     const held = this.unstored.get(id);
-    if (held) return sameDelivery(held.update, update) ? this.answer(held) : 'id_busy';
+    if (held) return sameDelivery(held.update, update) ? this.answer(held) : Promise.resolve('id_busy');
     if (this.parts.inHand(id)) return this.parts.acceptStored(update);
-    if (!this.parts.hasRoom()) return 'overloaded';
-    // An update the inbox could never keep is refused before anything of it is done, as when stored first.
-    assertStorable(update);
+    if (!this.parts.hasRoom()) return Promise.resolve('overloaded');
     const { ledger } = this.parts;
-    if (ledger.seenNow ? ledger.seenNow(update) : await ledger.seen(update)) return 'duplicate';
+    try {
+      // An update the inbox could never keep is refused before anything of it is done, as when stored first.
+      assertStorable(update);
+      if (ledger.seenNow) return this.unlessSeen(update, ledger.seenNow(update));
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    return ledger.seen(update).then((seen) => this.unlessSeen(update, seen));
+  }
+
+  private unlessSeen(update: Update, seen: boolean): Promise<AcceptOutcome> {
+    if (seen) return Promise.resolve('duplicate');
+    const id = update.update_id;
     // Another delivery of this id may have started while `seen` was asked.
     if (this.unstored.has(id) || this.parts.inHand(id)) return this.receive(update);
     const work = this.parts.start(update);
@@ -95,10 +108,19 @@ export class HeldUpdates {
   }
 
   /** 200 once handled within the hold; past it, 200 once stored; 503 when the work was cut short unstored. */
-  private async answer(held: Held): Promise<AcceptOutcome> {
-    const withinHold = await this.holdWithin(held.work);
-    if (withinHold === 'done') return 'accepted';
-    if (withinHold === 'failed') return 'interrupted';
+  private answer(held: Held): Promise<AcceptOutcome> {
+    return new Promise((resolve) => {
+      const hold = new Hold((outcome) => resolve(outcome === 'done' ? 'accepted' : outcome === 'failed' ? 'interrupted' : this.pastHold(held)));
+      this.holds.add(hold);
+      held.work.then(
+        () => hold.settle('done'),
+        () => hold.settle('failed'),
+      );
+    });
+  }
+
+  /** The hold ran out with the update still running: stored and acknowledged, unless too much is acknowledged already. */
+  private async pastHold(held: Held): Promise<AcceptOutcome> {
     // More acknowledged work than a couple of seconds' worth: the service keeps this one (it goes on running
     // here; a redelivery joins it, or finds it handled).
     if (!held.stored && this.backlog >= this.window()) return 'overloaded';
@@ -109,18 +131,6 @@ export class HeldUpdates {
     if (stored === 'id_busy') return 'id_busy';
     // 'known': committed meanwhile; answered once the commit is on disk.
     return (await outcomeOf(held.work)) === 'done' ? 'accepted' : 'interrupted';
-  }
-
-  /** How `work` went within the hold: done (resolved), failed (rejected) or still running when the hold ran out. */
-  private holdWithin(work: Promise<void>): Promise<Outcome> {
-    return new Promise((resolve) => {
-      const hold = new Hold(resolve);
-      this.holds.add(hold);
-      work.then(
-        () => hold.settle('done'),
-        () => hold.settle('failed'),
-      );
-    });
   }
 
   private async store(held: Held): Promise<AcceptResult> {
