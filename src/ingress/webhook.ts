@@ -95,8 +95,10 @@ export class WebhookIngress {
     app.setValidatorCompiler(() => validateWebhookUpdate);
     app.setErrorHandler((error: FastifyError, _request, reply) => this.onError(error, reply));
     registerOpsRoutes(app, { health: this.options.health, metrics: this.options.metrics });
-    app.post(this.options.path, { schema: { body: webhookUpdateSchema }, onRequest: (request, reply) => this.gate(request, reply) }, (request, reply) =>
-      this.accept(request.body as Update, reply),
+    app.post(
+      this.options.path,
+      { schema: { body: webhookUpdateSchema }, onRequest: (request, reply, next) => this.gate(request, reply, next) },
+      (request, reply) => this.accept(request.body as Update, reply),
     );
 
     try {
@@ -152,15 +154,19 @@ export class WebhookIngress {
     return this.closed;
   }
 
-  /** Runs before the body is read: wrong secret → 401, closing → 503. */
-  private async gate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  /** Runs before the body is read: wrong secret → 401, closing → 503. A callback hook (no promise per request); it answers or calls `next`. */
+  private gate(request: FastifyRequest, reply: FastifyReply, next: () => void): void {
     if (!this.secretMatches(request.headers['x-telegram-bot-api-secret-token'])) {
       this.options.metrics.error('webhook_unauthorized');
       this.options.logger.warn({ remote: request.ip }, 'webhook request with a missing or wrong secret token rejected');
-      await reply.code(401).send({ ok: false, error: 'missing or wrong X-Telegram-Bot-Api-Secret-Token' });
+      reply.code(401).send({ ok: false, error: 'missing or wrong X-Telegram-Bot-Api-Secret-Token' });
       return;
     }
-    if (this.closing) await unavailable(reply, 'shutting down');
+    if (this.closing) {
+      unavailable(reply, 'shutting down');
+      return;
+    }
+    next();
   }
 
   private async accept(update: Update, reply: FastifyReply): Promise<FastifyReply> {
