@@ -169,30 +169,44 @@ export class WebhookIngress {
     next();
   }
 
-  private async accept(update: Update, reply: FastifyReply): Promise<FastifyReply> {
-    const { pipeline, logger, metrics } = this.options;
-    const id = update.update_id;
-    if (this.closing) return unavailable(reply, 'shutting down');
-    let outcome: AcceptOutcome;
-    try {
-      outcome = await pipeline.receive(update);
-    } catch (error) {
-      if (error instanceof UnstorableUpdateError) {
-        // It can never be stored, so it is refused, not acknowledged and lost: the service applies its own rules.
-        metrics.error('webhook_invalid');
-        logger.warn({ update_id: id, problem: error.message }, 'webhook update cannot be stored; refused');
-        return reply.code(400).send({ ok: false, error: 'update cannot be stored (nested too deeply)' });
-      }
-      if (error instanceof StoreUnavailableError) {
-        // Logged once by the store when the outage began: the service resends the update after Retry-After.
-        metrics.error('store_unavailable');
-        logger.debug({ update_id: id }, 'the store is unavailable; asking the service to resend the update');
-        return unavailable(reply, 'the store is unavailable');
-      }
-      metrics.error('unknown');
-      logger.error({ err: error, update_id: id }, 'cannot keep the update in the inbox; asking the service to resend it');
-      return unavailable(reply, 'cannot store the update');
+  /**
+   * Every webhook request passes here: one then() on what the pipeline says, no async frame. The answer is sent
+   * here and nothing is returned to Fastify (a returned reply is a thenable Fastify would wait on once more).
+   */
+  private accept(update: Update, reply: FastifyReply): Promise<void> | undefined {
+    if (this.closing) {
+      unavailable(reply, 'shutting down');
+      return undefined;
     }
+    return this.options.pipeline.receive(update).then(
+      (outcome) => void this.answer(outcome, update.update_id, reply),
+      (error: unknown) => void this.refuse(error, update.update_id, reply),
+    );
+  }
+
+  /** The pipeline could neither handle nor keep the update: 400 when it never can, else 503 (the service resends it). */
+  private refuse(error: unknown, id: number, reply: FastifyReply): FastifyReply {
+    const { logger, metrics } = this.options;
+    if (error instanceof UnstorableUpdateError) {
+      // It can never be stored, so it is refused, not acknowledged and lost: the service applies its own rules.
+      metrics.error('webhook_invalid');
+      logger.warn({ update_id: id, problem: error.message }, 'webhook update cannot be stored; refused');
+      return reply.code(400).send({ ok: false, error: 'update cannot be stored (nested too deeply)' });
+    }
+    if (error instanceof StoreUnavailableError) {
+      // Logged once by the store when the outage began: the service resends the update after Retry-After.
+      metrics.error('store_unavailable');
+      logger.debug({ update_id: id }, 'the store is unavailable; asking the service to resend the update');
+      return unavailable(reply, 'the store is unavailable');
+    }
+    metrics.error('unknown');
+    logger.error({ err: error, update_id: id }, 'cannot keep the update in the inbox; asking the service to resend it');
+    return unavailable(reply, 'cannot store the update');
+  }
+
+  /** What to answer for the pipeline's outcome: 200 for handled, stored or known; 503 otherwise. */
+  private answer(outcome: AcceptOutcome, id: number, reply: FastifyReply): FastifyReply {
+    const { pipeline, logger, metrics } = this.options;
     if (outcome === 'overloaded') {
       metrics.error('webhook_overloaded');
       logger.warn({ in_flight: pipeline.inFlight }, 'too many updates in flight; asking the service to resend later');

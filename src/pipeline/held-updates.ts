@@ -99,22 +99,29 @@ export class HeldUpdates {
     const work = this.parts.start(update);
     const entry: Held = { update, work };
     this.unstored.set(id, entry);
-    const forget = (): void => {
+    return this.answer(entry, () => {
       if (this.unstored.get(id) === entry) this.unstored.delete(id);
       this.finished.record();
-    };
-    work.then(forget, forget);
-    return this.answer(entry);
+    });
   }
 
-  /** 200 once handled within the hold; past it, 200 once stored; 503 when the work was cut short unstored. */
-  private answer(held: Held): Promise<AcceptOutcome> {
+  /**
+   * 200 once handled within the hold; past it, 200 once stored; 503 when the work was cut short unstored.
+   * `onEnd` (the first delivery's bookkeeping) runs when the work ends, before the answer is settled.
+   */
+  private answer(held: Held, onEnd?: () => void): Promise<AcceptOutcome> {
     return new Promise((resolve) => {
       const hold = new Hold((outcome) => resolve(outcome === 'done' ? 'accepted' : outcome === 'failed' ? 'interrupted' : this.pastHold(held)));
       this.holds.add(hold);
       held.work.then(
-        () => hold.settle('done'),
-        () => hold.settle('failed'),
+        () => {
+          onEnd?.();
+          hold.settle('done');
+        },
+        () => {
+          onEnd?.();
+          hold.settle('failed');
+        },
       );
     });
   }
