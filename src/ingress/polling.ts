@@ -61,25 +61,19 @@ export class PollingIngress {
   private highestReceived: number | undefined;
   /** Everything handled below this offset is durable (see mayConfirm). */
   private settledBelow = 0;
-  private progress: { promise: Promise<void>; resolve(): void } = PollingIngress.signal();
+  /** Ends the wait for the batch in hand (see waitForProgress); set only while polling waits. */
+  private wake: (() => void) | undefined;
   private loop: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
-  private readonly stopped: Promise<void>;
 
   constructor(private readonly options: PollingIngressOptions) {
-    this.stopped = new Promise((resolve) => this.controller.signal.addEventListener('abort', () => resolve(), { once: true }));
+    this.controller.signal.addEventListener('abort', () => this.wake?.(), { once: true });
   }
 
   /** The next offset to confirm: the lowest update not finished yet, or the highest received + 1. */
   get nextOffset(): number | undefined {
     if (this.unfinished.size > 0) return Math.min(...this.unfinished);
     return this.highestReceived === undefined ? undefined : this.highestReceived + 1;
-  }
-
-  private static signal(): { promise: Promise<void>; resolve(): void } {
-    let resolve!: () => void;
-    const promise = new Promise<void>((r) => (resolve = r));
-    return { promise, resolve };
   }
 
   /** Starts the loop. `done` settles when it ends: resolves after stop, rejects with HearsayError on a fatal error. */
@@ -197,10 +191,10 @@ export class PollingIngress {
     this.options.pipeline.handle(update).then(
       () => {
         this.unfinished.delete(id);
-        this.progress.resolve();
+        if (this.unfinished.size === 0) this.wake?.();
       },
       // Cut short by shutdown: it stays unfinished, so the offset stops below it and the service resends it.
-      () => this.progress.resolve(),
+      () => undefined,
     );
   }
 
@@ -209,24 +203,19 @@ export class PollingIngress {
     this.options.pipeline.confirm(offset).catch((error: unknown) => this.options.logger.warn({ err: error, offset }, 'could not record the confirmed offset'));
   }
 
-  /** Waits until everything in flight is handled, or the pipeline delay passes, or stop. */
+  /**
+   * Waits until everything in flight is handled, or the pipeline delay passes, or stop. One wait per batch, woken
+   * by the batch's last update (not a promise race per finished update, each of which left a reaction behind).
+   */
   private async waitForProgress(): Promise<void> {
+    if (this.unfinished.size === 0 || this.stopping) return;
     let timer: NodeJS.Timeout | undefined;
-    let timedOut = false;
-    const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(() => {
-        timedOut = true;
-        resolve();
-      }, this.options.pipelineDelayMs ?? 250);
+    await new Promise<void>((resolve) => {
+      this.wake = resolve;
+      timer = setTimeout(resolve, this.options.pipelineDelayMs ?? 250);
     });
-    try {
-      while (this.unfinished.size > 0 && !this.stopping && !timedOut) {
-        this.progress = PollingIngress.signal();
-        await Promise.race([this.progress.promise, timeout, this.stopped]);
-      }
-    } finally {
-      clearTimeout(timer);
-    }
+    clearTimeout(timer);
+    this.wake = undefined;
   }
 
   /** Decides what a failed getupdates means; throws HearsayError when polling cannot go on. */
