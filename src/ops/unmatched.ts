@@ -34,11 +34,15 @@ export function recordDecision(
   ruleSet: RuleSet,
   metrics: ServiceMetrics,
   options: DecisionAnalyticsOptions,
-): Record<string, unknown> {
+): Readonly<Record<string, unknown>> {
   if (decision.ruleId !== null) metrics.ruleHit(decision.ruleId);
   const outcome = unmatchedOutcome(event, decision.ruleId, ruleSet);
   if (outcome) metrics.unmatched.inc({ outcome });
-  if (event.kind !== 'message') return {};
+  if (event.kind !== 'message') return NO_FIELDS;
   const showText = options.debug || (outcome !== null && options.logUnmatchedText);
+  if (!outcome && !showText) return NO_FIELDS;
   return { ...(outcome ? { unmatched: outcome } : {}), ...(showText ? { text: event.message.text } : {}) };
 }
+
+/** What most updates add to their log line: nothing (shared, never written to). */
+const NO_FIELDS: Readonly<Record<string, unknown>> = Object.freeze({});

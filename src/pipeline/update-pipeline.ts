@@ -10,7 +10,7 @@ import { decide, type DecideContext } from '../engine/decide.js';
 import { chatKeyOf, toEvent, type BotEvent } from '../engine/events.js';
 import type { RuleSet } from '../engine/rule-set.js';
 import type { Logger } from '../log/logger.js';
-import { recordDecision } from '../ops/unmatched.js';
+import { recordDecision, type DecisionAnalyticsOptions } from '../ops/unmatched.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 import { DEFAULT_HOLD_MS, HeldUpdates, type AcceptOutcome } from './held-updates.js';
 import { isStateChange, splitStateChanges } from './state-changes.js';
@@ -89,8 +89,11 @@ export class UpdatePipeline {
   private readonly holds: HeldUpdates;
   /** Updates between the start of their turn and their commit: the ledger may let a commit's sync wait for them. */
   private running = 0;
+  /** recordDecision's options, one object for every update (`debug` follows the log level). */
+  private readonly analyticsOptions: DecisionAnalyticsOptions;
 
   constructor(private readonly options: UpdatePipelineOptions) {
+    this.analyticsOptions = { logUnmatchedText: options.logUnmatched ?? false, debug: false };
     this.holds = new HeldUpdates({
       ledger: options.ledger,
       holdMs: options.holdMs ?? DEFAULT_HOLD_MS,
@@ -201,7 +204,8 @@ export class UpdatePipeline {
   /** Under the chat's turn: load state, decide, perform, commit, log. */
   private async run(update: Update, signal: AbortSignal): Promise<void> {
     const { ledger, logger, metrics } = this.options;
-    const started = performance.now();
+    // Timed only when the line is written: a number kept across the awaits below is boxed at each one.
+    const started = logger.isLevelEnabled('info') ? performance.now() : 0;
     const event = toEvent(update);
     // Counted in `running` until its commit is asked for (group commit: see UpdateLedger.groupCommitsWhile).
     let counted = true;
@@ -220,10 +224,8 @@ export class UpdatePipeline {
       const ruleSet = this.options.rules.current;
       const decision = (this.options.decide ?? decide)(event, ruleSet, state, this.options.context);
       metrics.matchDuration.observe((performance.now() - matchStarted) / 1000);
-      const analytics = recordDecision(event, decision, ruleSet, metrics, {
-        logUnmatchedText: this.options.logUnmatched ?? false,
-        debug: logger.isLevelEnabled('debug'),
-      });
+      this.analyticsOptions.debug = logger.isLevelEnabled('debug');
+      const analytics = recordDecision(event, decision, ruleSet, metrics, this.analyticsOptions);
       const { changes, effects } = splitStateChanges(decision.actions);
       // The intent before the first side effect, the result with the state after the last: after a crash,
       // only updates caught between the two can be answered twice, and the ledger names them.
