@@ -20,6 +20,8 @@ export interface BotApiClientOptions {
   /** Added to a long poll's own timeout, so the service answers before the client gives up. */
   longPollMarginMs?: number;
   logger?: Logger;
+  /** Connections kept to the service at most (default 16); requests beyond them wait for one to be free. */
+  connections?: number;
 }
 
 /** The wire: `call` sends one request and answers with its result or one typed error; no retry (a transformer's job). */
@@ -41,7 +43,7 @@ export class BotApiClient extends BotApiMethods {
   constructor(options: BotApiClientOptions) {
     super();
     const base = new URL(options.baseUrl);
-    this.pool = new Pool(base.origin, { keepAliveTimeout: 30_000, connections: 16 });
+    this.pool = new Pool(base.origin, { keepAliveTimeout: 30_000, connections: options.connections ?? 16 });
     this.pathPrefix = base.pathname.replace(/\/+$/, '');
     this.token = options.token;
     this.tokenForms.add(options.token);

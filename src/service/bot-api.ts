@@ -13,7 +13,9 @@ import type { HealthState } from '../ops/health.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 
 export interface ServiceBotApiParts {
-  config: Pick<ServiceConfig, 'baseUrl' | 'token' | 'api' | 'rateLimits'> & { delivery: Pick<ServiceConfig['delivery'], 'maxAttempts'> };
+  config: Pick<ServiceConfig, 'baseUrl' | 'token' | 'api' | 'rateLimits'> & {
+    delivery: Pick<ServiceConfig['delivery'], 'maxAttempts'> & Partial<Pick<ServiceConfig['delivery'], 'concurrency'>>;
+  };
   logger: Logger;
   metrics: ServiceMetrics;
   health: HealthState;
@@ -34,7 +36,12 @@ export interface ServiceBotApi {
 }
 
 export function createServiceBotApi({ config, logger, metrics, health, transport }: ServiceBotApiParts): ServiceBotApi {
-  const wire = transport ?? new BotApiClient({ baseUrl: config.baseUrl, token: config.token, logger, timeoutMs: config.api.timeoutMs });
+  // A connection for every chat handled at once, and one for polling's long poll: a running chat never waits for a
+  // connection another chat holds (with 16 for 32 chats, a held webhook request's p50 was 1.1-1.2 ms, with 40 0.75-0.94).
+  const connections = config.delivery.concurrency === undefined ? undefined : config.delivery.concurrency + 1;
+  const wire =
+    transport ??
+    new BotApiClient({ baseUrl: config.baseUrl, token: config.token, logger, timeoutMs: config.api.timeoutMs, ...(connections ? { connections } : {}) });
   const transformers: Transformer[] = [retryTransformer({ logger, methods: retryPolicies(config.delivery.maxAttempts) })];
   const localLimiter = config.rateLimits ? new OutgoingRateLimiter(config.rateLimits) : null;
   // The store is opened after the bot is identified (its keys carry the bot's id): the shared limiter comes later.
