@@ -7,7 +7,7 @@ import { DEFAULT_BACKOFF, backoffDelay, sleep } from './backoff.js';
 import { callNext } from './bot-api.js';
 import { RequestAbortedError } from './errors.js';
 import { classifyFailure } from './failure.js';
-import type { ApiCallFn, CallOptions, MethodName, MethodParams, RetryPolicy, Transformer } from './types.js';
+import type { ApiCallFn, CallOptions, MethodName, MethodParams, MethodResult, RetryPolicy, Transformer } from './types.js';
 
 /** A call's policy when nothing else is said: a few attempts within half a minute. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 5, maxRetryAfterSeconds: 300, budgetMs: 30_000, backoff: DEFAULT_BACKOFF };
@@ -67,7 +67,7 @@ export function retryTransformer(options: RetryTransformerOptions): Transformer 
   };
 
   /** Attempts 2, 3, …: each failure judged by the policy, then waited out or thrown. */
-  async function retryAfter(firstError: unknown, call: RetriedCall): Promise<never> {
+  async function retryAfter<M extends MethodName>(firstError: unknown, call: RetriedCall<M>): Promise<MethodResult<M>> {
     const { prev, method, params, callOptions, started } = call;
     const policy = policyOf(method, callOptions);
     const { signal } = callOptions;
@@ -94,7 +94,7 @@ export function retryTransformer(options: RetryTransformerOptions): Transformer 
       }
       if (signal?.aborted) throw new RequestAbortedError(method);
       try {
-        return (await prev(method, params, callOptions)) as never;
+        return await prev(method, params, callOptions);
       } catch (next) {
         error = next;
       }
@@ -103,10 +103,10 @@ export function retryTransformer(options: RetryTransformerOptions): Transformer 
 }
 
 /** A call the retry transformer goes on with after its first attempt failed. */
-interface RetriedCall {
+interface RetriedCall<M extends MethodName> {
   prev: ApiCallFn;
-  method: MethodName;
-  params: MethodParams<MethodName>;
+  method: M;
+  params: MethodParams<M>;
   callOptions: CallOptions;
   /** When the first attempt started (the policy's time budget counts from it). */
   started: number;
