@@ -13,7 +13,7 @@ import type { Logger } from '../log/logger.js';
 import { recordDecision, type DecisionAnalyticsOptions } from '../ops/unmatched.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 import { DEFAULT_HOLD_MS, HeldUpdates, type AcceptOutcome } from './held-updates.js';
-import { isStateChange, splitStateChanges } from './state-changes.js';
+import { splitStateChanges } from './state-changes.js';
 import {
   SequenceAbortedError,
   StoreUnavailableError,
@@ -265,7 +265,7 @@ export class UpdatePipeline {
     const state = await this.options.states.load(scope);
     const event = { kind: 'flow_timeout', chat: { id: chatId }, from: { id: userId } } as const;
     const decision = (this.options.decide ?? decide)(event, this.options.rules.current, state, this.options.context);
-    const changes = decision.actions.filter(isStateChange);
+    const { changes, effects } = splitStateChanges(decision.actions);
     // Replicas each time the flows they know: the first to commit leaving it sends the reply, the others find it gone.
     if (changes.length === 0 || !(await this.options.ledger.commitState({ scope, changes, flowWas: state.flow }))) {
       this.options.logger.debug({ chat_id: chatId, user_id: userId }, 'flow timeout: nothing to do (the user moved on, or another replica timed the flow out)');
@@ -273,11 +273,7 @@ export class UpdatePipeline {
     }
     this.options.onStateCommitted?.({ scope, changes });
     try {
-      await this.options.perform(
-        decision.actions.filter((action) => !isStateChange(action)),
-        { update: null, ruleId: decision.ruleId },
-        signal,
-      );
+      await this.options.perform(effects, { update: null, ruleId: decision.ruleId }, signal);
     } catch (error) {
       if (error instanceof TokenRejectedError) this.stopForToken(error);
       throw error;
