@@ -1,6 +1,7 @@
 // `npm run bench`: every contestant, one after another, each against a fresh stand-in,
 // on the same workload per rule-set size and workload kind; prints the tables and writes
-// results JSON. Options: --quick (a smoke run of about a minute), --updates N,
+// results JSON. Options: --quick (a smoke run of about a minute), --rounds N (every contestant N
+// times, interleaved, with medians over the rounds), --updates N,
 // --rules 50,1000,10000, --workloads messages,presses,state, --only a,b, --out FILE,
 // --idle-ms MS, --seed N, --profile DIR (CPU profile of each contestant that exits cleanly
 // on SIGTERM), --hearsay-dist DIR (another build of hearsay, for before/after), --fault KIND:ID
@@ -14,7 +15,7 @@ import { runContestant } from './run-contestant.mjs';
 import { buildNeutralRules } from './workload/neutral-rules.mjs';
 import { WORKLOADS, buildWorkload, sliceWorkload } from './workload/updates.mjs';
 import { writeHearsayRules } from './workload/hearsay-yaml.mjs';
-import { formatTable, formatCostByRules, correctnessLabel } from './report/table.mjs';
+import { formatTable, formatCostByRules, formatRoundMedians, correctnessLabel } from './report/table.mjs';
 import { machineInfo } from './report/machine.mjs';
 
 /**
@@ -58,6 +59,7 @@ function parseOptions(argv) {
       fault: { type: 'string' },
       seed: { type: 'string', default: '42' },
       profile: { type: 'string' },
+      rounds: { type: 'string', default: '1' },
       'hearsay-dist': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -71,8 +73,11 @@ function parseOptions(argv) {
   const workloads = parseList(values.workloads, '--workloads', WORKLOADS);
   const updates = values.updates === undefined ? undefined : Number(values.updates);
   if (updates !== undefined && (!Number.isInteger(updates) || updates < 1)) throw new Error(`--updates: a positive integer, got ${values.updates}`);
+  const rounds = Number(values.rounds);
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds: a positive integer, got ${values.rounds}`);
   return {
     quick: values.quick,
+    rounds,
     ruleCounts,
     workloads,
     only,
@@ -90,6 +95,9 @@ function parseOptions(argv) {
 const HELP = `Usage: node bench/run.mjs [options]   (npm run bench -- [options] also runs the matching step)
 
   --quick                 smoke run: 2,000 updates (200 for frameworks at 1,000 rules), rules 50,1000
+  --rounds N              run every contestant N times, interleaved (round 1 of each, then round 2…), and
+                          add a table of medians over the rounds: on a small machine one run of a pair
+                          moves ±10–15%, so ratios are judged by the median of several (default 1)
   --updates N             updates per contestant (default: 40,000; fewer for frameworks on big sets)
   --rules LIST            rule-set sizes, comma-separated, each >= 10 (default 50,1000,10000)
   --workloads LIST        messages,presses,state (default: all three)
@@ -167,17 +175,12 @@ async function main() {
         logDir,
         hearsayMain: options.hearsayMain ?? HEARSAY_MAIN,
       };
-      for (const [i, name] of names.entries()) {
-        const contestant = CONTESTANTS[name];
-        const idleMs = options.idleMs ?? defaultIdleMs(ruleCount, options.quick);
-        const result = await runContestant({ name, contestant, workload: sliceWorkload(workload, counts[i]), ctx, idleMs });
-        results.push(result);
-        process.stderr.write(
-          `  ${name}: ${Math.round(result.updatesPerSecond)} updates/s, p50 ${result.p50Ms?.toFixed(2)} ms, p99 ${result.p99Ms?.toFixed(2)} ms, ` +
-            `CPU ${result.cpuUsPerUpdate?.toFixed(0)} µs/update, RSS ${Math.round(result.peakRssMb)} MB, start-up ${Math.round(result.startupMs)} ms, ` +
-            `${correctnessLabel(result.correctness)} (${result.outcome})\n`,
-        );
-        for (const example of result.correctness.examples) process.stderr.write(`    ${example}\n`);
+      // Interleaved: a slow spell of the machine hits one round of every contestant, not every run of one.
+      for (let round = 1; round <= options.rounds; round += 1) {
+        for (const [i, name] of names.entries()) {
+          const result = await runOne(name, sliceWorkload(workload, counts[i]), { ...ctx, round }, options);
+          results.push({ ...result, round });
+        }
       }
     }
     const durationS = Math.round((performance.now() - startedAt) / 1000);
@@ -185,14 +188,30 @@ async function main() {
     const report = { when: new Date().toISOString(), durationS, machine, options: { ...options, out: undefined }, results };
     await mkdir(path.dirname(options.out), { recursive: true });
     await writeFile(options.out, `${JSON.stringify(report, null, 2)}\n`);
+    const medians = options.rounds > 1 ? `\n\nMedians over ${options.rounds} rounds:\n\n${formatRoundMedians(results)}` : '';
     process.stdout.write(
-      `${formatTable(results)}\n\nCPU µs per update by rule count (messages workload):\n\n${formatCostByRules(results)}\n\n` +
+      `${formatTable(results)}${medians}\n\nCPU µs per update by rule count (messages workload${options.rounds > 1 ? ', medians' : ''}):\n\n${formatCostByRules(results)}\n\n` +
         `${durationS} s; load average ${machine.loadAverage.join(' ')} at the start, ${machine.loadAverageAtEnd.join(' ')} at the end\n` +
         `results written to ${path.relative(process.cwd(), options.out) || options.out}\n`,
     );
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+/** One contestant's run, reported on stderr as it ends. */
+async function runOne(name, workload, ctx, options) {
+  const contestant = CONTESTANTS[name];
+  const idleMs = options.idleMs ?? defaultIdleMs(ctx.ruleCount, options.quick);
+  const result = await runContestant({ name, contestant, workload, ctx, idleMs });
+  const round = options.rounds > 1 ? ` (round ${ctx.round})` : '';
+  process.stderr.write(
+    `  ${name}${round}: ${Math.round(result.updatesPerSecond)} updates/s, p50 ${result.p50Ms?.toFixed(2)} ms, p99 ${result.p99Ms?.toFixed(2)} ms, ` +
+      `CPU ${result.cpuUsPerUpdate?.toFixed(0)} µs/update (service ${result.serviceCpuUsPerUpdate?.toFixed(0)}), RSS ${Math.round(result.peakRssMb)} MB, ` +
+      `start-up ${Math.round(result.startupMs)} ms, ${correctnessLabel(result.correctness)} (${result.outcome})\n`,
+  );
+  for (const example of result.correctness.examples) process.stderr.write(`    ${example}\n`);
+  return result;
 }
 
 main().catch((error) => {

@@ -27,6 +27,8 @@ interface Result {
   p50Ms: number;
   p99Ms: number;
   cpuUsPerUpdate: number;
+  serviceCpuUsPerUpdate: number;
+  round: number;
   startupMs: number;
   peakRssMb: number;
   correctness: Correctness;
@@ -66,6 +68,15 @@ describe('bench harness on 200 updates with the minimal bot', () => {
       for (const metric of [result.updatesPerSecond, result.p50Ms, result.p99Ms, result.cpuUsPerUpdate, result.startupMs, result.peakRssMb]) {
         expect(Number.isFinite(metric)).toBe(true);
       }
+    }
+  });
+
+  it('runs every contestant once per round, interleaved, with the service CPU beside the bot CPU', async () => {
+    const results = await bench('rounds', ['--only', 'minimal-polling,minimal-webhook', '--workloads', 'messages', '--rounds', '2']);
+    expect(results.map((r) => `${r.round} ${r.name}`)).toEqual(['1 minimal-polling', '1 minimal-webhook', '2 minimal-polling', '2 minimal-webhook']);
+    for (const result of results) {
+      expect(result.correctness).toMatchObject(allRight);
+      expect(Number.isFinite(result.serviceCpuUsPerUpdate)).toBe(true);
     }
   });
 
