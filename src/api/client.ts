@@ -1,12 +1,12 @@
 // The Bot API client's wire: POST JSON to {baseUrl}/bot<token>/<method> over a keep-alive undici pool, each request a
 // WireCall (src/api/wire-call.ts) that turns every outcome into a result or one typed error; ordinary calls share one
-// timer for their timeouts (src/api/deadline-queue.ts), and a caller's signal one listener (src/api/signal-watch.ts).
+// timer for their timeouts (src/timing/deadline-queue.ts), and a caller's signal one listener (src/api/signal-watch.ts).
 // The token lives only in the request path.
 import { Pool } from 'undici';
 import type { Logger } from '../log/logger.js';
 import { Secrets } from '../log/secrets.js';
 import { BotApiMethods } from './bot-api.js';
-import { DeadlineQueue } from './deadline-queue.js';
+import { DeadlineQueue } from '../timing/deadline-queue.js';
 import { ApiError, RequestAbortedError } from './errors.js';
 import { SignalWatch } from './signal-watch.js';
 import type { ApiCallFn, CallOptions, MethodName, MethodParams, MethodResult } from './types.js';

@@ -2,7 +2,7 @@
 // promise with its result or one typed error — also when its timeout or the caller's signal ends it first.
 import type { Dispatcher } from 'undici';
 import type { Secrets } from '../log/secrets.js';
-import type { Expiring } from './deadline-queue.js';
+import type { Expiring } from '../timing/deadline-queue.js';
 import { ApiError, ApiTimeoutError, HttpError, NetworkError, RequestAbortedError, type ApiErrorParameters } from './errors.js';
 import type { CallerAbortable, SignalWatch } from './signal-watch.js';
 

@@ -7,7 +7,7 @@
 // throughput); beyond that the request is answered 503 and the service keeps the update. Exactly-once is unchanged:
 // a 200 is given only for an update whose done mark or inbox line is on disk; anything else is answered 503 and
 // the service sends it again (the journal then says it was handled, or it runs again).
-import { DeadlineQueue } from '../api/deadline-queue.js';
+import { DeadlineQueue } from '../timing/deadline-queue.js';
 import type { Update } from '../api/types.js';
 import { UnstorableUpdateError, type AcceptResult, type UpdateLedger } from './ports.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DeadlineQueue, type Expiring } from '../../src/api/deadline-queue.js';
+import { DeadlineQueue, type Expiring } from '../../src/timing/deadline-queue.js';
 
 /** A call as the queue sees it: records when it expired. */
 class Call implements Expiring {
