@@ -14,6 +14,7 @@ import { StoreUnavailableError } from '../pipeline/ports.js';
 import type { UpdatePipeline } from '../pipeline/update-pipeline.js';
 import { PollLease } from '../store/redis/poll-lease.js';
 import { ReplicaFencedError, type RedisLedger } from '../store/redis/redis-ledger.js';
+import { pollingSettings } from './polling-settings.js';
 
 export interface PollingReplicaParts {
   config: ServiceConfig;
@@ -136,20 +137,13 @@ export class PollingReplicas {
   }
 
   private startPoller(token: string): void {
-    const { config, api, ledger, logger, metrics } = this.parts;
+    const { config, ledger } = this.parts;
     const fenced = (error: unknown) => {
       if (error instanceof ReplicaFencedError) this.stepDown(token, 'another replica holds the polling lease');
       throw error;
     };
     const poller = new PollingIngress({
-      api,
-      logger,
-      metrics,
-      timeoutSeconds: config.polling.timeoutSeconds,
-      limit: config.polling.limit,
-      deleteWebhook: config.polling.deleteWebhook,
-      tokenSource: config.tokenSource,
-      ...(this.parts.allowedUpdates ? { allowedUpdates: this.parts.allowedUpdates } : {}),
+      ...pollingSettings(this.parts, this.parts.allowedUpdates),
       pipeline: {
         // Fetched means stored for any replica to claim: the offset passes an update once it is in Redis.
         handle: async (update: Update) => {

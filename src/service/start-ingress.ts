@@ -15,6 +15,7 @@ import type { UpdatePipeline } from '../pipeline/update-pipeline.js';
 import { HearsayError, isHearsayError } from '../errors/hearsay-error.js';
 import type { OpenedRedisStore } from '../store/redis/open-redis-store.js';
 import type { PollingReplicas } from './polling-replicas.js';
+import { pollingSettings } from './polling-settings.js';
 
 export interface IngressParts {
   config: ServiceConfig;
@@ -102,17 +103,7 @@ async function startPolling({ config, api, pipeline, logger, metrics, health, re
   // Replicas' polling (and the Redis client under it) is loaded only on a shared store: a faster start without it.
   const polling: PollingReplicas | PollingIngress = redis
     ? new (await import('./polling-replicas.js')).PollingReplicas({ config, api, pipeline, ledger: redis.ledger, logger, metrics, health, allowedUpdates })
-    : new PollingIngress({
-        api,
-        pipeline,
-        logger,
-        metrics,
-        timeoutSeconds: config.polling.timeoutSeconds,
-        limit: config.polling.limit,
-        deleteWebhook: config.polling.deleteWebhook,
-        tokenSource: config.tokenSource,
-        allowedUpdates,
-      });
+    : new PollingIngress({ ...pollingSettings({ config, api, logger, metrics }, allowedUpdates), pipeline });
   await polling.start();
   // One process alone polls while it runs; replicas say so as they take and lose the lease.
   if (polling instanceof PollingIngress) metrics.pollingLeader.set(1);
