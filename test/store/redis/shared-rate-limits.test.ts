@@ -2,7 +2,11 @@
 // service's limits switched on (30 messages per second per bot, 1 per second per chat): three replicas
 // answering a burst from 150 chats at once stay together within the per-bot limit, as measured by the
 // sandbox when each message arrives — no 429, and no second in which more than 30 messages arrived.
+// Both ingress modes: polling (one leader polls, all answer) and webhook (a round-robin forwarder in front of
+// the three spreads the service's POSTs, and each replica answers what it was given).
 import { mkdtemp } from 'node:fs/promises';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,66 +18,151 @@ import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } 
 
 const CHATS = 150;
 const PER_BOT_PER_SECOND = 30;
+const REPLICAS = 3;
+const WEBHOOK_SECRET = 'shared_limits-Secret_42';
+
+/** A round-robin HTTP forwarder, as a load balancer in front of webhook replicas; counts the POSTs each backend answered 200. */
+interface Forwarder {
+  readonly url: string;
+  /** Backend base URLs (`http://127.0.0.1:<port>`); may grow while the forwarder runs. */
+  readonly backends: string[];
+  /** Per backend URL, the requests it answered with 200. */
+  readonly accepted: Map<string, number>;
+  close(): Promise<void>;
+}
+
+async function startForwarder(): Promise<Forwarder> {
+  const backends: string[] = [];
+  const accepted = new Map<string, number>();
+  let next = 0;
+  const server: Server = createServer((incoming, outgoing) => {
+    const backend = backends[next++ % backends.length];
+    if (!backend) return void outgoing.writeHead(502).end();
+    const { port } = new URL(backend);
+    // Method, path, headers (the secret token among them) and body go through unchanged; so does the answer.
+    const forward = request({ host: '127.0.0.1', port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
+      if (answer.statusCode === 200) accepted.set(backend, (accepted.get(backend) ?? 0) + 1);
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(outgoing);
+    });
+    forward.on('error', () => {
+      if (!outgoing.headersSent) outgoing.writeHead(502).end();
+      else outgoing.destroy();
+    });
+    incoming.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, backends, accepted, close };
+}
+
+/** The most arrivals (ms timestamps) within any one second. */
+function busiestSecond(arrivals: number[]): number {
+  const sorted = [...arrivals].sort((a, b) => a - b);
+  let busiest = 0;
+  for (let first = 0, last = 0; last < sorted.length; last++) {
+    while (sorted[last]! - sorted[first]! >= 1000) first++;
+    busiest = Math.max(busiest, last - first + 1);
+  }
+  return busiest;
+}
 
 describe('rate limits shared by replicas', () => {
   let sandbox: StartedSandbox;
   let redis: RedisServer;
+  let forwarder: Forwarder | undefined;
   const runs: RunProcess[] = [];
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ rateLimits: true });
+    sandbox = await startSandbox({ rateLimits: true, webhook: { retryBaseMs: 50, retryMaxMs: 400 } });
     redis = await startRedisServer();
   });
   afterAll(async () => {
     await Promise.all(runs.map((run) => run.stop('SIGKILL')));
+    await forwarder?.close();
     await sandbox?.close();
     await redis?.close();
   });
 
-  it('three replicas answering 150 chats at once stay within 30 messages per second together: no 429', async () => {
-    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 9_997, name: 'Shared', username: `shared_limits_${process.pid}_bot` });
+  /** Three replicas of one bot on the shared Redis store, each with its own data dir and `env` on top; resolves once all run. */
+  async function launchReplicas(token: string, env: (replica: number) => Record<string, string>): Promise<RunProcess[]> {
     const rules = await writeRules(versionedRules('v1'));
-    const ledger = new ReplyLedger(sandbox.sandbox, bot.username);
-    const arrivals: number[] = [];
-    const stopWatching = sandbox.sandbox.onMessage(({ peer, message }) => {
-      if (peer.toLowerCase() === bot.username.toLowerCase() && message.from?.is_bot) arrivals.push(performance.now());
-    });
-    const launch = async (): Promise<RunProcess> => {
+    const launch = async (replica: number): Promise<RunProcess> => {
       const run = startRun({
         env: {
-          BOT_TOKEN: bot.token,
+          BOT_TOKEN: token,
           BASE_URL: sandbox.baseUrl,
           HEARSAY_RULES: rules.dir,
           HEARSAY_DATA_DIR: await mkdtemp(join(tmpdir(), 'hearsay-shared-limits-')),
-          HEARSAY_MODE: 'polling',
-          HEARSAY_POLLING_TIMEOUT: '2',
           HEARSAY_STORE: redis.url,
           HEARSAY_LOG_LEVEL: 'info',
           // Defaults of the service's limits: rate_limits.enabled is on unless switched off.
+          ...env(replica),
         },
       });
       runs.push(run);
       await run.waitForLine(/hearsay is running/, 20_000);
       return run;
     };
-    await Promise.all([launch(), launch(), launch()]);
-    await expect.poll(() => runs.filter((run) => run.lines.some((line) => /holds the polling lease/.test(line))).length, { timeout: 20_000 }).toBe(1);
+    return Promise.all(Array.from({ length: REPLICAS }, (_, replica) => launch(replica)));
+  }
 
-    await Promise.all(Array.from({ length: CHATS }, (_, chat) => sendAsUser(sandbox.baseUrl, 40_000 + chat, bot.username, `burst ${chat}`)));
+  /**
+   * Sends one message from each of 150 chats at once and checks what the sandbox saw: every chat answered exactly once,
+   * one sendmessage per reply (never a 429), no replica told of a refusal, and never more than 30 arrivals in a second.
+   */
+  async function expectBurstWithinLimit(botUsername: string, replicas: RunProcess[]): Promise<void> {
+    const ledger = new ReplyLedger(sandbox.sandbox, botUsername);
+    const arrivals: number[] = [];
+    const stopWatching = sandbox.sandbox.onMessage(({ peer, message }) => {
+      if (peer.toLowerCase() === botUsername.toLowerCase() && message.from?.is_bot) arrivals.push(performance.now());
+    });
+    await Promise.all(Array.from({ length: CHATS }, (_, chat) => sendAsUser(sandbox.baseUrl, 40_000 + chat, botUsername, `burst ${chat}`)));
     await ledger.waitForReplies(CHATS, 60_000);
     stopWatching();
-
-    // Every replica sent some of them: the limit held for the three together, not for one doing all the work.
-    for (const run of runs) expect(run.lines.filter((line) => /"update handled"/.test(line)).length).toBeGreaterThan(0);
-    // One sendmessage per reply: the sandbox never refused one with 429.
-    expect(await sendmessageCount(sandbox.baseUrl, bot.username)).toBe(CHATS);
-    arrivals.sort((a, b) => a - b);
-    let busiest = 0;
-    for (let first = 0, last = 0; last < arrivals.length; last++) {
-      while (arrivals[last]! - arrivals[first]! >= 1000) first++;
-      busiest = Math.max(busiest, last - first + 1);
-    }
-    expect(busiest).toBeLessThanOrEqual(PER_BOT_PER_SECOND);
     ledger.close();
+
+    for (let chat = 0; chat < CHATS; chat++) expect(ledger.replies.get(40_000 + chat)).toEqual([`v1: burst ${chat}`]);
+    // Every replica sent some of them: the limit held for the three together, not for one doing all the work.
+    for (const run of replicas) expect(run.lines.filter((line) => /"update handled"/.test(line)).length).toBeGreaterThan(0);
+    // One sendmessage per reply: the sandbox never refused one with 429, and no replica had to retry one.
+    expect(await sendmessageCount(sandbox.baseUrl, botUsername)).toBe(CHATS);
+    for (const run of replicas) expect(run.lines.filter((line) => /failed; retrying|Too Many Requests|retry_after/i.test(line))).toEqual([]);
+    expect(busiestSecond(arrivals)).toBeLessThanOrEqual(PER_BOT_PER_SECOND);
+  }
+
+  it('three replicas answering 150 chats at once stay within 30 messages per second together: no 429', async () => {
+    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 9_997, name: 'Shared', username: `shared_limits_${process.pid}_bot` });
+    const replicas = await launchReplicas(bot.token, () => ({ HEARSAY_MODE: 'polling', HEARSAY_POLLING_TIMEOUT: '2' }));
+    await expect.poll(() => replicas.filter((run) => run.lines.some((line) => /holds the polling lease/.test(line))).length, { timeout: 20_000 }).toBe(1);
+    await expectBurstWithinLimit(bot.username, replicas);
+  }, 120_000);
+
+  it('three webhook replicas behind one URL, each answering the POSTs it is given, stay within 30 messages per second together: no 429', async () => {
+    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 9_996, name: 'Shared hook', username: `shared_limits_hook_${process.pid}_bot` });
+    forwarder = await startForwarder();
+    const publicUrl = forwarder.url;
+    const replicas = await launchReplicas(bot.token, () => ({
+      HEARSAY_MODE: 'webhook',
+      HEARSAY_WEBHOOK_URL: publicUrl,
+      HEARSAY_WEBHOOK_LISTEN: '127.0.0.1:0',
+      HEARSAY_WEBHOOK_PATH: '/hook',
+      HEARSAY_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    }));
+    for (const run of replicas) {
+      const listening = JSON.parse(await run.waitForLine(/"webhook server listening"/)) as { listen: string };
+      forwarder.backends.push(listening.listen);
+    }
+
+    await expectBurstWithinLimit(bot.username, replicas);
+    // The forwarder really spread the service's POSTs: each replica accepted some of the 150 updates.
+    expect(forwarder.backends).toHaveLength(REPLICAS);
+    for (const backend of forwarder.backends) expect(forwarder.accepted.get(backend) ?? 0).toBeGreaterThan(0);
+    expect([...forwarder.accepted.values()].reduce((sum, count) => sum + count, 0)).toBe(CHATS);
+    for (const run of replicas) expect(run.lines.join('\n')).not.toContain(WEBHOOK_SECRET);
   }, 120_000);
 });
