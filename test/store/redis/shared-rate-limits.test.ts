@@ -3,7 +3,7 @@
 // answering a burst from 150 chats at once stay together within the per-bot limit, as measured by the
 // sandbox when each message arrives — no 429, and no second in which more than 30 messages arrived.
 // Both ingress modes: polling (one leader polls, all answer) and webhook (a round-robin forwarder in front of
-// the three spreads the service's POSTs, and each replica answers what it was given).
+// the three spreads the service's POSTs over them, as a load balancer behind the one public URL would).
 import { mkdtemp } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -142,7 +142,7 @@ describe('rate limits shared by replicas', () => {
     await expectBurstWithinLimit(bot.username, replicas);
   }, 120_000);
 
-  it('three webhook replicas behind one URL, each answering the POSTs it is given, stay within 30 messages per second together: no 429', async () => {
+  it('three webhook replicas behind one round-robin URL, each accepting some of the POSTs, stay within 30 messages per second together: no 429', async () => {
     const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 9_996, name: 'Shared hook', username: `shared_limits_hook_${process.pid}_bot` });
     forwarder = await startForwarder();
     const publicUrl = forwarder.url;
