@@ -117,6 +117,44 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** One bot's `hearsay run` against the sandbox: its rules and data directory, and the list its runs go on (for the test to stop them). */
+export interface BotRunSettings {
+  baseUrl: string;
+  token: string;
+  rulesDir: string;
+  dataDir: string;
+  running: RunProcess[];
+}
+
+/**
+ * Starts `hearsay run` for the bot with rate limits off (they are not what these tests look at) and pushes it onto `running`;
+ * `env` adds the ingress and the log level.
+ */
+export function startBotRun(settings: BotRunSettings, env: Record<string, string>): RunProcess {
+  const run = startRun({
+    env: {
+      BOT_TOKEN: settings.token,
+      BASE_URL: settings.baseUrl,
+      HEARSAY_RULES: settings.rulesDir,
+      HEARSAY_DATA_DIR: settings.dataDir,
+      HEARSAY_RATE_LIMITS_ENABLED: 'false',
+      ...env,
+    },
+  });
+  settings.running.push(run);
+  return run;
+}
+
+/** The settings of a webhook served on 127.0.0.1:`port` at /hook with `secret`, the address the service is told to deliver to. */
+export function webhookEnv(port: number, secret: string): Record<string, string> {
+  return {
+    HEARSAY_WEBHOOK_URL: `http://127.0.0.1:${port}`,
+    HEARSAY_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
+    HEARSAY_WEBHOOK_SECRET: secret,
+    HEARSAY_WEBHOOK_PATH: '/hook',
+  };
+}
+
 /** A temp dir with one rule file; returns the dir and the file path (for edits). */
 export async function writeRules(yaml: string): Promise<{ dir: string; file: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'hearsay-e2e-rules-'));

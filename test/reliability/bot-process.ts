@@ -4,7 +4,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBotViaAssistant, type StartedSandbox } from '../support/sandbox-harness.js';
-import { freePort, startRun, versionedRules, writeRules, type RunProcess } from '../e2e/run-process.js';
+import { freePort, startBotRun, versionedRules, webhookEnv, writeRules, type RunProcess } from '../e2e/run-process.js';
 
 export const WEBHOOK_SECRET = 'nothing_lost-Secret_42';
 
@@ -30,25 +30,10 @@ export async function setUpBot(sandbox: StartedSandbox, mode: 'polling' | 'webho
   const rules = await writeRules(versionedRules('v1'));
   const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-nothing-lost-'));
   const port = await freePort();
+  const settings = { baseUrl: sandbox.baseUrl, rulesDir: rules.dir, dataDir, running };
   const launch: BotProcess['launch'] = async ({ env = {}, token = bot.token, wait = true } = {}) => {
-    const run = startRun({
-      env: {
-        BOT_TOKEN: token,
-        BASE_URL: sandbox.baseUrl,
-        HEARSAY_RULES: rules.dir,
-        HEARSAY_DATA_DIR: dataDir,
-        HEARSAY_MODE: mode,
-        HEARSAY_POLLING_TIMEOUT: '1',
-        HEARSAY_WEBHOOK_URL: `http://127.0.0.1:${port}`,
-        HEARSAY_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
-        HEARSAY_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        HEARSAY_WEBHOOK_PATH: '/hook',
-        HEARSAY_LOG_LEVEL: 'info',
-        HEARSAY_RATE_LIMITS_ENABLED: 'false',
-        ...env,
-      },
-    });
-    running.push(run);
+    const ingress = { HEARSAY_MODE: mode, HEARSAY_POLLING_TIMEOUT: '1', ...webhookEnv(port, WEBHOOK_SECRET) };
+    const run = startBotRun({ ...settings, token }, { ...ingress, HEARSAY_LOG_LEVEL: 'info', ...env });
     if (wait) await run.waitForLine(/hearsay is running/);
     return run;
   };

@@ -3,15 +3,12 @@
 // again on the same data directory. Every reply must come once and in order (only updates the journal
 // names as in doubt may be answered twice, identically): a `set` applied twice would skip a count, a lost
 // one would repeat it, and a lost or doubled flow step would ask the wrong question.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
-import { startRun, writeRules, type RunProcess } from '../e2e/run-process.js';
+import { describe, expect, it } from 'vitest';
+import { sendAsUser } from '../support/sandbox-harness.js';
+import { type RunProcess } from '../e2e/run-process.js';
+import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
 import { inDoubtUpdateIds } from '../support/in-doubt.js';
-import { ReplyLedger } from '../support/reply-ledger.js';
-import { seededRandom } from './seeded-random.js';
+import { killSchedule, playKills, setUpCrashBot } from './crash-run.js';
 
 const USERS = 20;
 const CYCLES = 15;
@@ -49,40 +46,13 @@ function cycle(i: number): { send: string[]; expect: string[] } {
 }
 
 describe('crash safety of conversation state (polling)', () => {
-  let sandbox: StartedSandbox;
-  const running: RunProcess[] = [];
-
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-  });
-  afterAll(async () => {
-    await Promise.all(running.map((p) => p.stop('SIGKILL')));
-    await sandbox?.close();
-  });
+  const world = sandboxAndRuns();
 
   it(`keeps counts and flow steps exact through 3 kill -9 restarts (${TOTAL} updates, seed ${SEED})`, async () => {
-    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 700, name: 'CrashFlows', username: 'crash_flows_bot' });
-    const rules = await writeRules(RULES);
-    const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-crash-flows-'));
-    const ledger = new ReplyLedger(sandbox.sandbox, bot.username);
-    const random = seededRandom(SEED);
-    const kills = Array.from({ length: 3 }, () => Math.floor(150 + random() * (TOTAL - 400))).sort((a, b) => a - b);
-    const pauses = kills.map(() => Math.floor(random() * 40));
-    const launch = () => {
-      const run = startRun({
-        env: {
-          BOT_TOKEN: bot.token,
-          BASE_URL: sandbox.baseUrl,
-          HEARSAY_RULES: rules.dir,
-          HEARSAY_DATA_DIR: dataDir,
-          HEARSAY_POLLING_TIMEOUT: '1',
-          HEARSAY_LOG_LEVEL: 'warn',
-          HEARSAY_RATE_LIMITS_ENABLED: 'false',
-        },
-      });
-      running.push(run);
-      return run;
-    };
+    const { sandbox, running } = world;
+    const crashBot = { ownerId: 700, name: 'CrashFlows', username: 'crash_flows_bot', rules: RULES, ingress: { HEARSAY_POLLING_TIMEOUT: '1' } };
+    const { bot, ledger, launch } = await setUpCrashBot(sandbox, running, crashBot);
+    const schedule = killSchedule(SEED, 3, 150, TOTAL - 400);
 
     const users = Array.from({ length: USERS }, (_, i) => 30_000 + i);
     const sending = Promise.all(
@@ -91,20 +61,8 @@ describe('crash safety of conversation state (polling)', () => {
       }),
     );
     const runs: RunProcess[] = [];
-    for (const [k, at] of kills.entries()) {
-      const run = launch();
-      runs.push(run);
-      await ledger.waitForReplies(at, 60_000);
-      await new Promise((resolve) => setTimeout(resolve, pauses[k]));
-      run.child.kill('SIGKILL');
-      await run.exited;
-    }
-    const last = launch();
-    runs.push(last);
-    await sending;
-    await ledger.waitForReplies(TOTAL, 60_000);
-    // Grace for a late duplicate.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const reached = (count: number) => ledger.waitForReplies(count, 60_000);
+    const last = await playKills({ schedule, runs, launch, reached, sending, total: TOTAL });
     expect(await last.stop('SIGTERM')).toBe(0);
 
     const inDoubt = inDoubtUpdateIds(runs);
@@ -123,7 +81,7 @@ describe('crash safety of conversation state (polling)', () => {
         expect(inDoubt.has(update), `update ${update} ("${replies[i]}") answered twice but not reported in doubt`).toBe(true);
       }
     }
-    console.info(`crash-flows: kills after ${kills.join(', ')} replies; ${inDoubt.size} in doubt; ${duplicates} answered twice`);
+    console.info(`crash-flows: kills after ${schedule.kills.join(', ')} replies; ${inDoubt.size} in doubt; ${duplicates} answered twice`);
     ledger.close();
   }, 120_000);
 });

@@ -4,15 +4,13 @@
 // stands in the chat's order. Every press must be answered (answercallbackquery accepted) exactly once and
 // its edit applied once, in order with the chat's messages; only updates the journal names as in doubt may
 // be handled twice (and the service refuses a second answer of a press, and an edit that changes nothing).
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBotViaAssistant, pressButton, sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
+import { describe, expect, it } from 'vitest';
+import { pressButton, sendAsUser, waitForBotReplies } from '../support/sandbox-harness.js';
 import { inDoubtUpdateIds } from '../support/in-doubt.js';
-import { ReplyLedger, type SeenEntry } from '../support/reply-ledger.js';
-import { freePort, startRun, writeRules, type RunProcess } from '../e2e/run-process.js';
-import { seededRandom } from './seeded-random.js';
+import { type SeenEntry } from '../support/reply-ledger.js';
+import { freePort, webhookEnv, type RunProcess } from '../e2e/run-process.js';
+import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
+import { killSchedule, playKills, setUpCrashBot } from './crash-run.js';
 
 const USERS = 20;
 const CYCLES = 25;
@@ -48,17 +46,8 @@ function expectedTimeline(): SeenEntry[] {
 }
 
 describe('crash safety of button presses', () => {
-  let sandbox: StartedSandbox;
-  const running: RunProcess[] = [];
-
-  beforeAll(async () => {
-    // Presses wait in the queue through the restarts: long enough that none expires unanswered on the way.
-    sandbox = await startSandbox({ callbackTimeoutMs: 120_000, webhook: { retryBaseMs: 50, retryMaxMs: 300 } });
-  });
-  afterAll(async () => {
-    await Promise.all(running.map((p) => p.stop('SIGKILL')));
-    await sandbox?.close();
-  });
+  // Presses wait in the queue through the restarts: long enough that none expires unanswered on the way.
+  const world = sandboxAndRuns({ callbackTimeoutMs: 120_000, webhook: { retryBaseMs: 50, retryMaxMs: 300 } });
 
   it.each([
     ['polling', 900],
@@ -66,41 +55,14 @@ describe('crash safety of button presses', () => {
   ] as const)(
     `%s: answers every press once, edits once and keeps order with messages through 3 kill -9 restarts (${TOTAL} updates, seed ${SEED})`,
     async (mode, owner) => {
-      const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: owner, name: 'CrashPresses', username: `crash_presses_${mode}_bot` });
-      const rules = await writeRules(RULES);
-      const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-crash-presses-'));
-      const ledger = new ReplyLedger(sandbox.sandbox, bot.username);
-      const random = seededRandom(SEED);
-      const kills = Array.from({ length: 3 }, () => Math.floor(USERS + 100 + random() * (TOTAL - USERS - 400))).sort((a, b) => a - b);
-      // The sandbox shares this process: a seeded pause unties the kill from the moment it stores a reply.
-      const pauses = kills.map(() => Math.floor(random() * 40));
+      const { sandbox, running } = world;
       const port = await freePort();
       // Webhook mode: the same port at every start; the sandbox retries deliveries while the process is down.
       const ingress: Record<string, string> =
-        mode === 'polling'
-          ? { HEARSAY_POLLING_TIMEOUT: '1' }
-          : {
-              HEARSAY_MODE: 'webhook',
-              HEARSAY_WEBHOOK_URL: `http://127.0.0.1:${port}`,
-              HEARSAY_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
-              HEARSAY_WEBHOOK_SECRET: 'crash_presses-Secret_9',
-              HEARSAY_WEBHOOK_PATH: '/hook',
-            };
-      const launch = () => {
-        const run = startRun({
-          env: {
-            BOT_TOKEN: bot.token,
-            BASE_URL: sandbox.baseUrl,
-            HEARSAY_RULES: rules.dir,
-            HEARSAY_DATA_DIR: dataDir,
-            HEARSAY_LOG_LEVEL: 'warn',
-            HEARSAY_RATE_LIMITS_ENABLED: 'false',
-            ...ingress,
-          },
-        });
-        running.push(run);
-        return run;
-      };
+        mode === 'polling' ? { HEARSAY_POLLING_TIMEOUT: '1' } : { HEARSAY_MODE: 'webhook', ...webhookEnv(port, 'crash_presses-Secret_9') };
+      const crashBot = { ownerId: owner, name: 'CrashPresses', username: `crash_presses_${mode}_bot`, rules: RULES, ingress };
+      const { bot, ledger, launch } = await setUpCrashBot(sandbox, running, crashBot);
+      const schedule = killSchedule(SEED, 3, USERS + 100, TOTAL - USERS - 400);
 
       const runs: RunProcess[] = [launch()];
       const users = Array.from({ length: USERS }, (_, i) => 40_000 + i);
@@ -119,19 +81,8 @@ describe('crash safety of button presses', () => {
           }
         }),
       );
-      for (const [k, at] of kills.entries()) {
-        if (k > 0) runs.push(launch());
-        await ledger.waitForHandled(at, 60_000);
-        await new Promise((resolve) => setTimeout(resolve, pauses[k]));
-        runs.at(-1)!.child.kill('SIGKILL');
-        await runs.at(-1)!.exited;
-      }
-      const last = launch();
-      runs.push(last);
-      await sending;
-      await ledger.waitForHandled(TOTAL, 60_000);
-      // Grace for a late duplicate.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      const reached = (count: number) => ledger.waitForHandled(count, 60_000);
+      const last = await playKills({ schedule, runs, launch, reached, sending, total: TOTAL });
       expect(await last.stop('SIGTERM')).toBe(0);
 
       const inDoubt = inDoubtUpdateIds(runs);
@@ -172,9 +123,9 @@ describe('crash safety of button presses', () => {
         }
       }
       // Bounded by what was in flight at each kill (delivery.concurrency = 32).
-      expect(twice.replies + twice.answers).toBeLessThanOrEqual(kills.length * 32);
+      expect(twice.replies + twice.answers).toBeLessThanOrEqual(schedule.kills.length * 32);
       console.info(
-        `crash-presses (${mode}): kills after ${kills.join(', ')} handled; ${inDoubt.size} in doubt; handled twice: ${twice.replies} messages, ${twice.answers} presses (${twice.edits} edits refused as unchanged)`,
+        `crash-presses (${mode}): kills after ${schedule.kills.join(', ')} handled; ${inDoubt.size} in doubt; handled twice: ${twice.replies} messages, ${twice.answers} presses (${twice.edits} edits refused as unchanged)`,
       );
       for (const run of runs) expect(run.lines.join('\n')).not.toContain(bot.token);
       // The updates came the way the mode says.

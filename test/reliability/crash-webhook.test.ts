@@ -1,21 +1,18 @@
 // Crash safety in webhook mode: updates answered 200 but not yet replied to when the process is killed
 // (or stopped past its shutdown deadline) are kept in the inbox and answered once at the next start; those
 // beyond the acknowledged backlog stay with the service, which sends them again, and are answered once too.
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
-import { freePort, startRun, versionedRules, writeRules, type RunProcess } from '../e2e/run-process.js';
+import { sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { type RunProcess } from '../e2e/run-process.js';
 import { ReplyLedger } from '../support/reply-ledger.js';
+import { setUpBot } from './bot-process.js';
 import { MIN_BACKLOG } from '../../src/pipeline/held-updates.js';
-
-const SECRET = 'crash_webhook-Secret_42';
 
 describe('crash safety (webhook)', () => {
   let sandbox: StartedSandbox;
   const running: RunProcess[] = [];
-  let botCounter = 0;
 
   beforeAll(async () => {
     sandbox = await startSandbox({ webhook: { retryBaseMs: 50, retryMaxMs: 300 } });
@@ -29,34 +26,9 @@ describe('crash safety (webhook)', () => {
   });
 
   async function setUp() {
-    botCounter += 1;
-    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 300 + botCounter, name: 'Hook', username: `crash_hook_${botCounter}_bot` });
-    const rules = await writeRules(versionedRules('v1'));
-    const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-crash-hook-'));
-    const port = await freePort();
-    const launch = async (extra: Record<string, string> = {}) => {
-      const run = startRun({
-        env: {
-          BOT_TOKEN: bot.token,
-          BASE_URL: sandbox.baseUrl,
-          HEARSAY_RULES: rules.dir,
-          HEARSAY_DATA_DIR: dataDir,
-          HEARSAY_MODE: 'webhook',
-          HEARSAY_WEBHOOK_URL: `http://127.0.0.1:${port}`,
-          HEARSAY_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
-          HEARSAY_WEBHOOK_SECRET: SECRET,
-          HEARSAY_WEBHOOK_PATH: '/hook',
-          HEARSAY_LOG_LEVEL: 'info',
-          HEARSAY_RATE_LIMITS_ENABLED: 'false',
-          ...extra,
-        },
-      });
-      running.push(run);
-      await run.waitForLine(/hearsay is running/);
-      return run;
-    };
-    const inboxLines = async () => (await readFile(join(dataDir, `bot-${bot.id}`, 'webhook.inbox'), 'utf8')).split('\n').filter((l) => l.startsWith('a '));
-    return { bot, launch, inboxLines };
+    const { bot, stateDir, launch } = await setUpBot(sandbox, 'webhook', running);
+    const inboxLines = async () => (await readFile(join(stateDir, 'webhook.inbox'), 'utf8')).split('\n').filter((l) => l.startsWith('a '));
+    return { bot, launch: (env: Record<string, string> = {}) => launch({ env }), inboxLines };
   }
 
   async function faults(rule: object) {
