@@ -6,27 +6,17 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, runCli, startRun, writeRules, type CliResult, type RunProcess } from '../e2e/run-process.js';
+import { freePort, runCli, startRun, writeRules, type RunProcess } from '../e2e/run-process.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
+import { NAME_MEMORY_RULES } from '../support/name-memory-rules.js';
 
 const RULES = `
 rules:
-  - id: remember-name
-    pattern: '^my name is (?<name>\\p{L}+)'
-    set: { user.name: "{{match.name}}" }
-    reply: "Nice to meet you, {{match.name}}!"
-  - id: note
+${NAME_MEMORY_RULES}  - id: note
     pattern: '^note (?<note>.+)$'
     set: { user.note: "{{match.note}}" }
     reply: "Noted."
-  - id: greet-known
-    text: hi
-    when: { user.name: { exists: true } }
-    reply: "Hi again, {{var.user.name}}!"
-  - id: greet
-    text: hi
-    reply: "Hi! Who are you?"
 flows:
   - id: booking
     start: { command: book }
@@ -34,11 +24,6 @@ flows:
       - id: date
         ask: "For which date?"
 `;
-
-/** Runs `hearsay state ...` to its end. */
-function stateCommand(args: string[], env: Record<string, string>): Promise<CliResult> {
-  return runCli(['state', ...args], env);
-}
 
 describe('hearsay state on a Redis store', () => {
   let sandbox: StartedSandbox;
@@ -85,7 +70,7 @@ describe('hearsay state on a Redis store', () => {
     await run.waitForLine(/would pass state\.max_user_bytes/);
     expect(await say('/book')).toBe('For which date?');
 
-    const shown = await stateCommand(['show', '--user', String(user)], env);
+    const shown = await runCli(['state', 'show', '--user', String(user)], env);
     expect(shown).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(shown.stdout)).toMatchObject({
       userId: user,
@@ -93,9 +78,9 @@ describe('hearsay state on a Redis store', () => {
       flows: [{ chatId: user, flowId: 'booking', stepId: 'date' }],
     });
 
-    const forgotten = await stateCommand(['forget', '--user', String(user)], env);
+    const forgotten = await runCli(['state', 'forget', '--user', String(user)], env);
     expect(forgotten).toMatchObject({ code: 0, stdout: 'forgot user 651: 2 variables, 1 unfinished flow\n' });
-    expect(JSON.parse((await stateCommand(['show', '--user', String(user)], env)).stdout)).toEqual({ userId: user, variables: null, flows: [] });
+    expect(JSON.parse((await runCli(['state', 'show', '--user', String(user)], env)).stdout)).toEqual({ userId: user, variables: null, flows: [] });
     // The running replica starts the user from nothing: no name, no open flow.
     expect(await say('hi')).toBe('Hi! Who are you?');
   }, 60_000);
@@ -103,7 +88,7 @@ describe('hearsay state on a Redis store', () => {
   it('a Redis store that cannot be reached: exit 1, host:port and why, no password', async () => {
     const port = await freePort();
     const password = 'state-Pass_word_91';
-    const result = await stateCommand(['show', '--user', '1'], {
+    const result = await runCli(['state', 'show', '--user', '1'], {
       BOT_TOKEN: '123456:state-redis-token',
       HEARSAY_STORE: `redis://127.0.0.1:${port}/0`,
       HEARSAY_STORE_PASSWORD: password,

@@ -5,18 +5,10 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createBotViaAssistant,
-  pressButton,
-  sendAsUser,
-  startSandbox,
-  waitForBotReplies,
-  waitForChat,
-  type ClientMessage,
-  type StartedSandbox,
-} from '../support/sandbox-harness.js';
-import { freePort, startRun, writeRules, type RunProcess } from './run-process.js';
+import { describe, expect, it } from 'vitest';
+import { createBotViaAssistant, pressButton, sendAsUser, waitForBotReplies, waitForChat, type ClientMessage } from '../support/sandbox-harness.js';
+import { freePort, startBotRun, webhookEnv, writeRules } from './run-process.js';
+import { sandboxAndRuns } from './sandbox-and-runs.js';
 
 const RULES = `
 rules:
@@ -43,28 +35,12 @@ rules:
 `;
 
 describe('buttons end to end', () => {
-  let sandbox: StartedSandbox;
-  const running: RunProcess[] = [];
-
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-  });
-  afterAll(async () => {
-    await Promise.all(running.map((p) => p.stop('SIGKILL')));
-    await sandbox?.close();
-  });
+  const world = sandboxAndRuns();
 
   /** The settings of one ingress mode: polling, or a webhook the sandbox delivers to on a free loopback port. */
   async function ingress(mode: 'polling' | 'webhook'): Promise<Record<string, string>> {
     if (mode === 'polling') return { HEARSAY_POLLING_TIMEOUT: '1' };
-    const port = await freePort();
-    return {
-      HEARSAY_MODE: 'webhook',
-      HEARSAY_WEBHOOK_URL: `http://127.0.0.1:${port}`,
-      HEARSAY_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
-      HEARSAY_WEBHOOK_SECRET: 'buttons_e2e-Secret_7',
-      HEARSAY_WEBHOOK_PATH: '/hook',
-    };
+    return { HEARSAY_MODE: 'webhook', ...webhookEnv(await freePort(), 'buttons_e2e-Secret_7') };
   }
 
   it.each([
@@ -73,21 +49,12 @@ describe('buttons end to end', () => {
   ] as const)(
     '%s: shows the poll with its buttons, answers a press with the toast and the edit, and keeps presses in order with messages',
     async (mode, owner) => {
+      const { sandbox, running } = world;
       const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: owner, name: 'Buttons', username: `buttons_${mode}_e2e_bot` });
       const rules = await writeRules(RULES);
       const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-buttons-data-'));
-      const run = startRun({
-        env: {
-          BOT_TOKEN: bot.token,
-          BASE_URL: sandbox.baseUrl,
-          HEARSAY_RULES: rules.dir,
-          HEARSAY_DATA_DIR: dataDir,
-          HEARSAY_LOG_LEVEL: 'info',
-          HEARSAY_RATE_LIMITS_ENABLED: 'false',
-          ...(await ingress(mode)),
-        },
-      });
-      running.push(run);
+      const settings = { baseUrl: sandbox.baseUrl, token: bot.token, rulesDir: rules.dir, dataDir, running };
+      const run = startBotRun(settings, { HEARSAY_LOG_LEVEL: 'info', ...(await ingress(mode)) });
       expect(await run.waitForLine(/hearsay is running/)).toContain(`"mode":"${mode}"`);
       const user = owner + 1;
 

@@ -5,24 +5,15 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBotViaAssistant, sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
-import { runCli, startRun, writeRules, type CliResult, type RunProcess } from './run-process.js';
+import { describe, expect, it } from 'vitest';
+import { createBotViaAssistant, sendAsUser, waitForBotReplies } from '../support/sandbox-harness.js';
+import { NAME_MEMORY_RULES } from '../support/name-memory-rules.js';
+import { runCli, startBotRun, writeRules } from './run-process.js';
+import { sandboxAndRuns } from './sandbox-and-runs.js';
 
 const RULES = `
 rules:
-  - id: remember-name
-    pattern: '^my name is (?<name>\\p{L}+)'
-    set: { user.name: "{{match.name}}" }
-    reply: "Nice to meet you, {{match.name}}!"
-  - id: greet-known
-    text: hi
-    when: { user.name: { exists: true } }
-    reply: "Hi again, {{var.user.name}}!"
-  - id: greet
-    text: hi
-    reply: "Hi! Who are you?"
-flows:
+${NAME_MEMORY_RULES}flows:
   - id: booking
     start: { command: book }
     timeout: { after: 1h, reply: "Booking timed out." }
@@ -44,31 +35,18 @@ flows:
         ask: "Quick, say something!"
 `;
 
-/** Runs `hearsay state ...` to its end. */
-function stateCommand(args: string[], env: Record<string, string>): Promise<CliResult> {
-  return runCli(['state', ...args], env);
-}
-
 describe('conversations end to end', () => {
-  let sandbox: StartedSandbox;
-  const running: RunProcess[] = [];
-
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-  });
-  afterAll(async () => {
-    await Promise.all(running.map((p) => p.stop('SIGKILL')));
-    await sandbox?.close();
-  });
+  const world = sandboxAndRuns();
 
   it('keeps variables and flows across restarts, times flows out on its own, and shows and forgets a user', async () => {
+    const { sandbox, running } = world;
     const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 600, name: 'Conv', username: 'conversations_e2e_bot' });
     const rules = await writeRules(RULES);
     const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-conv-data-'));
     const env = { BOT_TOKEN: bot.token, BASE_URL: sandbox.baseUrl, HEARSAY_RULES: rules.dir, HEARSAY_DATA_DIR: dataDir, HEARSAY_POLLING_TIMEOUT: '1' };
+    const settings = { baseUrl: sandbox.baseUrl, token: bot.token, rulesDir: rules.dir, dataDir, running };
     const launch = async () => {
-      const run = startRun({ env: { ...env, HEARSAY_LOG_LEVEL: 'info', HEARSAY_RATE_LIMITS_ENABLED: 'false' } });
-      running.push(run);
+      const run = startBotRun(settings, { HEARSAY_POLLING_TIMEOUT: '1', HEARSAY_LOG_LEVEL: 'info' });
       await run.waitForLine(/hearsay is running/);
       return run;
     };
@@ -109,20 +87,20 @@ describe('conversations end to end', () => {
     expect(await nextReply()).toBe('Quick timed out.');
 
     // hearsay state while the bot runs: it answers the request.
-    const shown = await stateCommand(['show', '--user', String(user)], env);
+    const shown = await runCli(['state', 'show', '--user', String(user)], env);
     expect(shown.code).toBe(0);
     expect(JSON.parse(shown.stdout)).toEqual({ userId: user, variables: { name: 'Ada', last_booking: 'Friday' }, flows: [] });
     expect(await say('/book')).toEqual(['For which date?']);
-    const forgotten = await stateCommand(['forget', '--user', String(user)], env);
+    const forgotten = await runCli(['state', 'forget', '--user', String(user)], env);
     expect(forgotten).toMatchObject({ code: 0, stdout: 'forgot user 601: 2 variables, 1 unfinished flow\n' });
     expect(await say('hi')).toEqual(['Hi! Who are you?']);
 
     // ... and while it is stopped: the command works on the journal itself, which the next run reads as before.
     expect(await say('my name is Grace')).toEqual(['Nice to meet you, Grace!']);
     expect(await run.stop('SIGTERM')).toBe(0);
-    const stopped = await stateCommand(['show', '--user', String(user)], env);
+    const stopped = await runCli(['state', 'show', '--user', String(user)], env);
     expect(JSON.parse(stopped.stdout)).toEqual({ userId: user, variables: { name: 'Grace' }, flows: [] });
-    expect((await stateCommand(['forget', '--user', String(user)], env)).stdout).toBe('forgot user 601: 1 variable, 0 unfinished flows\n');
+    expect((await runCli(['state', 'forget', '--user', String(user)], env)).stdout).toBe('forgot user 601: 1 variable, 0 unfinished flows\n');
     run = await launch();
     expect(await say('hi')).toEqual(['Hi! Who are you?']);
     expect(await run.stop('SIGTERM')).toBe(0);

@@ -1,22 +1,19 @@
 // `hearsay run` (a real child process, polling) against the sandbox's groups: rules limited by chat_types,
 // a command addressed to this bot answered in the group, one for another bot never seen, and the
 // private-chat rule still answering in a private chat.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createBotViaAssistant,
   createGroup,
   groupMessages,
   sendAsUser,
   sendToGroup,
-  startSandbox,
   waitForBotReplies,
   waitForGroupReplies,
   type StartedSandbox,
 } from '../support/sandbox-harness.js';
-import { startRun, writeRules, type RunProcess } from './run-process.js';
+import { startPollingRun, type RunProcess } from './run-process.js';
+import { sandboxAndRuns } from './sandbox-and-runs.js';
 
 const RULES = [
   'rules:',
@@ -35,32 +32,19 @@ const ANN = { id: 6101, first_name: 'Ann', username: 'ann' };
 const BOB = { id: 6102, first_name: 'Bob' };
 
 describe('hearsay run in groups', () => {
+  const world = sandboxAndRuns();
   let sandbox: StartedSandbox;
-  let run: RunProcess | undefined;
+  let run: RunProcess;
   let bot: { token: string; username: string };
   let otherBot: { username: string };
   let groupId: number;
 
   beforeAll(async () => {
-    sandbox = await startSandbox();
+    sandbox = world.sandbox;
     bot = await createBotViaAssistant(sandbox.baseUrl, { userId: ANN.id, name: 'Grouped', username: 'grouped_hearsay_bot' });
     otherBot = await createBotViaAssistant(sandbox.baseUrl, { userId: BOB.id, name: 'Other', username: 'someone_else_bot' });
     groupId = await createGroup(sandbox.baseUrl, { title: 'Team', members: [ANN, BOB], bots: [bot.username, otherBot.username] });
-    const rules = await writeRules(RULES);
-    run = startRun({
-      env: {
-        BOT_TOKEN: bot.token,
-        BASE_URL: sandbox.baseUrl,
-        HEARSAY_RULES: rules.dir,
-        HEARSAY_POLLING_TIMEOUT: '1',
-        HEARSAY_DATA_DIR: await mkdtemp(join(tmpdir(), 'hearsay-e2e-groups-')),
-      },
-    });
-    await run.waitForLine(/hearsay is running/);
-  });
-  afterAll(async () => {
-    await run?.stop();
-    await sandbox?.close();
+    run = await startPollingRun(sandbox.baseUrl, bot.token, RULES, world.running);
   });
 
   it('answers /help@thisbot in the group with the group rule, and never a command for another bot', async () => {
@@ -79,6 +63,6 @@ describe('hearsay run in groups', () => {
     const sent = await sendAsUser(sandbox.baseUrl, ANN, bot.username, '/help');
     const [reply] = await waitForBotReplies(sandbox.baseUrl, { userId: ANN.id, bot: bot.username, after: sent.message_id, timeoutMs: 8000 });
     expect(reply).toMatchObject({ text: 'Private help: just write to me', chat: { id: ANN.id, type: 'private' } });
-    expect(run!.lines.join('\n')).not.toContain(bot.token);
+    expect(run.lines.join('\n')).not.toContain(bot.token);
   });
 });

@@ -1,10 +1,7 @@
 // `hearsay run` (a real child process, polling) against the sandbox, for what reaches more people: replies in
 // the user's client language, a member joining a group greeted once although the bot gets the join twice
 // (the service message and a chat_member update it asked for), and "text @bot" in a group reaching `text:`.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   changeGroupMembership,
   createBotViaAssistant,
@@ -12,12 +9,12 @@ import {
   groupMessages,
   sendAsUser,
   sendToGroup,
-  startSandbox,
   waitForBotReplies,
   waitForGroupReplies,
   type StartedSandbox,
 } from '../support/sandbox-harness.js';
-import { startRun, writeRules, type RunProcess } from './run-process.js';
+import { startPollingRun, type RunProcess } from './run-process.js';
+import { sandboxAndRuns } from './sandbox-and-runs.js';
 
 const RULES = `
 languages: { default: en, supported: [en, de] }
@@ -38,30 +35,17 @@ const JONAS = { id: 6202, first_name: 'Jonas', language_code: 'de-AT' };
 const LEA = { id: 6203, first_name: 'Lea', language_code: 'de' };
 
 describe('hearsay run: languages, member events, mentions', () => {
+  const world = sandboxAndRuns();
   let sandbox: StartedSandbox;
-  let run: RunProcess | undefined;
+  let run: RunProcess;
   let bot: { token: string; username: string };
   let groupId: number;
 
   beforeAll(async () => {
-    sandbox = await startSandbox();
+    sandbox = world.sandbox;
     bot = await createBotViaAssistant(sandbox.baseUrl, { userId: ANN.id, name: 'Reach', username: 'reach_hearsay_bot' });
     groupId = await createGroup(sandbox.baseUrl, { title: 'Club', members: [ANN], bots: [bot.username] });
-    const rules = await writeRules(RULES);
-    run = startRun({
-      env: {
-        BOT_TOKEN: bot.token,
-        BASE_URL: sandbox.baseUrl,
-        HEARSAY_RULES: rules.dir,
-        HEARSAY_POLLING_TIMEOUT: '1',
-        HEARSAY_DATA_DIR: await mkdtemp(join(tmpdir(), 'hearsay-e2e-reach-')),
-      },
-    });
-    await run.waitForLine(/hearsay is running/);
-  });
-  afterAll(async () => {
-    await run?.stop();
-    await sandbox?.close();
+    run = await startPollingRun(sandbox.baseUrl, bot.token, RULES, world.running);
   });
 
   it('answers in the language of the user’s client: de and de-AT get German, en English', async () => {
@@ -87,7 +71,7 @@ describe('hearsay run: languages, member events, mentions', () => {
     expect(fromBot.map((message) => message.text)).toEqual(['Willkommen, Lea!', 'pong']);
     // Both copies of the join were handled before the ping: the service message (greeted) and the chat_member
     // update (asked for because a rule answers member joins), which answered nothing.
-    const handled = run!.lines.filter((line) => line.includes('"update handled"') && line.includes(`"chat_id":${groupId}`));
+    const handled = run.lines.filter((line) => line.includes('"update handled"') && line.includes(`"chat_id":${groupId}`));
     expect(handled.slice(0, 2).map((line) => (JSON.parse(line) as { rule: string | null }).rule)).toEqual(['welcome', null]);
   });
 });

@@ -145,6 +145,16 @@ export function startBotRun(settings: BotRunSettings, env: Record<string, string
   return run;
 }
 
+/** Writes `rules` and starts `hearsay run` of the bot polling the sandbox, on a new data directory, pushed onto `running`; resolves once it runs. */
+export async function startPollingRun(baseUrl: string, token: string, rules: string, running: RunProcess[]): Promise<RunProcess> {
+  const rulesDir = (await writeRules(rules)).dir;
+  const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-e2e-data-'));
+  const run = startRun({ env: { BOT_TOKEN: token, BASE_URL: baseUrl, HEARSAY_RULES: rulesDir, HEARSAY_POLLING_TIMEOUT: '1', HEARSAY_DATA_DIR: dataDir } });
+  running.push(run);
+  await run.waitForLine(/hearsay is running/);
+  return run;
+}
+
 /** The settings of a webhook served on 127.0.0.1:`port` at /hook with `secret`, the address the service is told to deliver to. */
 export function webhookEnv(port: number, secret: string): Record<string, string> {
   return {

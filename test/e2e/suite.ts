@@ -4,7 +4,7 @@ import { mkdtemp, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { createBotViaAssistant, injectFault, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
 import { botRepliesTo, fetchText } from './chat-checks.js';
 import { freePort, startRun, versionedRules, writeRules, type RunProcess } from './run-process.js';
 
@@ -146,8 +146,8 @@ export function defineRunSuite(mode: Mode): void {
       const answers = await Promise.all(users.map((user) => botRepliesTo(sandbox.baseUrl, bot.username, user, 10)));
       users.forEach((user, u) => expect(answers[u]).toEqual(Array.from({ length: 10 }, (_, i) => `v1: c${user} m${i}`)));
 
-      await faults({ bot: bot.username, method: 'sendmessage', count: 2, status: 429, retry_after: 1 });
-      await faults({ bot: bot.username, method: 'sendmessage', count: 2, status: 500 });
+      await injectFault(sandbox.baseUrl, { bot: bot.username, method: 'sendmessage', count: 2, status: 429, retry_after: 1 });
+      await injectFault(sandbox.baseUrl, { bot: bot.username, method: 'sendmessage', count: 2, status: 500 });
       const user = 7001;
       for (const text of ['f1', 'f2', 'f3']) await sendAsUser(sandbox.baseUrl, user, bot.username, text);
       expect(await botRepliesTo(sandbox.baseUrl, bot.username, user, 3, 20_000)).toEqual(['v1: f1', 'v1: f2', 'v1: f3']);
@@ -237,15 +237,6 @@ export function defineRunSuite(mode: Mode): void {
         expect(await run.stop('SIGTERM')).toBe(0);
         expectNoSecrets(run, bot.token);
       });
-    }
-
-    async function faults(rule: object) {
-      const response = await fetch(`${sandbox.baseUrl}/client/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(rule),
-      });
-      expect(response.status).toBe(200);
     }
   });
 }

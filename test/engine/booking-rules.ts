@@ -1,20 +1,10 @@
 // The conversations issue's example bot (name memory and table booking), shared by the engine and check tests.
+import { NAME_MEMORY_RULES } from '../support/name-memory-rules.js';
 
 /** The rule file, as the issue writes it, plus the plain greeting it falls back to. */
 export const BOOKING = `
 rules:
-  - id: remember-name
-    pattern: '^my name is (?<name>\\p{L}+)'
-    set: { user.name: "{{match.name}}" }
-    reply: "Nice to meet you, {{match.name}}!"
-  - id: greet-known
-    text: hi
-    when: { user.name: { exists: true } }
-    reply: "Hi again, {{var.user.name}}!"
-  - id: greet
-    text: hi
-    reply: "Hi! Who are you?"
-  - id: help
+${NAME_MEMORY_RULES}  - id: help
     command: help
     during_flows: true
     reply: "Answer the question, or say cancel."

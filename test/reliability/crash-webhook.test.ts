@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { injectFault, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
 import { type RunProcess } from '../e2e/run-process.js';
 import { ReplyLedger } from '../support/reply-ledger.js';
 import { setUpBot } from './bot-process.js';
@@ -29,15 +29,6 @@ describe('crash safety (webhook)', () => {
     const { bot, stateDir, launch } = await setUpBot(sandbox, 'webhook', running);
     const inboxLines = async () => (await readFile(join(stateDir, 'webhook.inbox'), 'utf8')).split('\n').filter((l) => l.startsWith('a '));
     return { bot, launch: (env: Record<string, string> = {}) => launch({ env }), inboxLines };
-  }
-
-  async function faults(rule: object) {
-    const response = await fetch(`${sandbox.baseUrl}/client/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(rule),
-    });
-    expect(response.status).toBe(200);
   }
 
   async function pendingDeliveries(token: string): Promise<number> {
@@ -65,7 +56,7 @@ describe('crash safety (webhook)', () => {
     const run = await launch({ HEARSAY_DELIVERY_MAX_ATTEMPTS: '100' });
     // Replies hang (then fail): updates are acknowledged once their hold runs out (stored), none is answered;
     // beyond the backlog of MIN_BACKLOG (16) acknowledged-and-unfinished updates the service keeps the rest.
-    await faults({ bot: bot.username, method: 'sendmessage', count: 1000, status: 500, delay_ms: 2000 });
+    await injectFault(sandbox.baseUrl, { bot: bot.username, method: 'sendmessage', count: 1000, status: 500, delay_ms: 2000 });
     await sendAll(bot.username, users, 4);
     await expect.poll(async () => (await inboxLines()).length, { timeout: 15_000 }).toBe(MIN_BACKLOG);
     // The rest were refused (503): the service still holds them.
@@ -93,7 +84,7 @@ describe('crash safety (webhook)', () => {
     const ledger = new ReplyLedger(sandbox.sandbox, bot.username);
     const users = [51, 52];
     const run = await launch({ HEARSAY_DELIVERY_SHUTDOWN_TIMEOUT: '0.3' });
-    await faults({ bot: bot.username, method: 'sendmessage', count: 1000, status: 500, delay_ms: 1500 });
+    await injectFault(sandbox.baseUrl, { bot: bot.username, method: 'sendmessage', count: 1000, status: 500, delay_ms: 1500 });
     await sendAll(bot.username, users, 3);
     await expect.poll(() => pendingDeliveries(bot.token), { timeout: 10_000 }).toBe(0);
     expect(await run.stop('SIGTERM')).toBe(0);

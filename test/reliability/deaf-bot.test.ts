@@ -9,9 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Update } from '../../src/api/types.js';
 import { SERVICE_RETENTION_MS, UpdateJournal } from '../../src/journal/update-journal.js';
 import { createLogger } from '../../src/log/logger.js';
-import { sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
+import { injectFault, sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
 import type { RunProcess } from '../e2e/run-process.js';
-import { injectFault } from '../support/in-process-service.js';
 import { postToWebhook, setUpBot, textUpdate } from './bot-process.js';
 
 describe('a restarted update id sequence is answered (issue 10, item 1)', () => {

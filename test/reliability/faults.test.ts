@@ -2,9 +2,9 @@
 // resets and answers slower than the client timeout. No reply is lost, each chat keeps its order, retries
 // wait (the sandbox counts the requests: no busy loop), and delivery recovers by itself.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { createBotViaAssistant, injectFault, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
 import { ReplyLedger } from '../support/reply-ledger.js';
-import { injectFault, sendmessageCount, startInProcess, type InProcessService } from '../support/in-process-service.js';
+import { sendmessageCount, startInProcess, type InProcessService } from '../support/in-process-service.js';
 
 describe('faults from the service', () => {
   let sandbox: StartedSandbox;

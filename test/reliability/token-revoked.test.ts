@@ -2,8 +2,7 @@
 // hearsay stops taking updates (webhook: 503, so the service keeps them), marks nothing in flight as done,
 // says which setting to fix, and exits non-zero; started again with the new token it answers every message.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { askAssistant, sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
-import { injectFault } from '../support/in-process-service.js';
+import { askAssistant, injectFault, sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
 import type { RunProcess } from '../e2e/run-process.js';
 import { setUpBot } from './bot-process.js';
 import { ReplyLedger } from '../support/reply-ledger.js';

@@ -11,8 +11,8 @@ import { HealthState } from '../../src/ops/health.js';
 import { ServiceMetrics } from '../../src/ops/metrics.js';
 import { createServiceBotApi } from '../../src/service/bot-api.js';
 import { HearsayError } from '../../src/errors/hearsay-error.js';
-import { createBotViaAssistant, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
-import { injectFault, startInProcess } from '../support/in-process-service.js';
+import { createBotViaAssistant, injectFault, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { startInProcess } from '../support/in-process-service.js';
 
 const requests = async (baseUrl: string, bot: string): Promise<Record<string, number>> => {
   const response = await fetch(`${baseUrl}/client/stats?bot=${bot}`);

@@ -41,8 +41,3 @@ export async function sendmessageCount(baseUrl: string, bot: string): Promise<nu
   const body = (await response.json()) as { result: { requests: Record<string, number> } };
   return body.result.requests.sendmessage ?? 0;
 }
-
-export async function injectFault(baseUrl: string, rule: object): Promise<void> {
-  const response = await fetch(`${baseUrl}/client/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) });
-  if (response.status !== 200) throw new Error(`fault refused: ${await response.text()}`);
-}

@@ -215,6 +215,12 @@ export async function waitForChat(
   }
 }
 
+/** Adds a fault rule to the sandbox (POST /client/faults: which bot and method fail, how, how often); rejects when the sandbox refuses it. */
+export async function injectFault(baseUrl: string, rule: object): Promise<void> {
+  const response = await fetch(`${baseUrl}/client/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) });
+  if (response.status !== 200) throw new Error(`fault refused: ${await response.text()}`);
+}
+
 /** What the chat shows besides messages: the bot's chat action, the reply keyboard in force, the command menu. */
 export async function chatState(
   baseUrl: string,
