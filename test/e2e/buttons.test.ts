@@ -35,7 +35,7 @@ rules:
 `;
 
 describe('buttons end to end', () => {
-  const world = sandboxAndRuns();
+  const { sandbox, running } = sandboxAndRuns();
 
   /** The settings of one ingress mode: polling, or a webhook the sandbox delivers to on a free loopback port. */
   async function ingress(mode: 'polling' | 'webhook'): Promise<Record<string, string>> {
@@ -49,7 +49,6 @@ describe('buttons end to end', () => {
   ] as const)(
     '%s: shows the poll with its buttons, answers a press with the toast and the edit, and keeps presses in order with messages',
     async (mode, owner) => {
-      const { sandbox, running } = world;
       const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: owner, name: 'Buttons', username: `buttons_${mode}_e2e_bot` });
       const rules = await writeRules(RULES);
       const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-buttons-data-'));

@@ -36,10 +36,9 @@ ${NAME_MEMORY_RULES}flows:
 `;
 
 describe('conversations end to end', () => {
-  const world = sandboxAndRuns();
+  const { sandbox, running } = sandboxAndRuns();
 
   it('keeps variables and flows across restarts, times flows out on its own, and shows and forgets a user', async () => {
-    const { sandbox, running } = world;
     const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 600, name: 'Conv', username: 'conversations_e2e_bot' });
     const rules = await writeRules(RULES);
     const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-conv-data-'));

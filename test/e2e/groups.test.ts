@@ -10,7 +10,6 @@ import {
   sendToGroup,
   waitForBotReplies,
   waitForGroupReplies,
-  type StartedSandbox,
 } from '../support/sandbox-harness.js';
 import { startPollingRun, type RunProcess } from './run-process.js';
 import { sandboxAndRuns } from './sandbox-and-runs.js';
@@ -32,19 +31,17 @@ const ANN = { id: 6101, first_name: 'Ann', username: 'ann' };
 const BOB = { id: 6102, first_name: 'Bob' };
 
 describe('hearsay run in groups', () => {
-  const world = sandboxAndRuns();
-  let sandbox: StartedSandbox;
+  const { sandbox, running } = sandboxAndRuns();
   let run: RunProcess;
   let bot: { token: string; username: string };
   let otherBot: { username: string };
   let groupId: number;
 
   beforeAll(async () => {
-    sandbox = world.sandbox;
     bot = await createBotViaAssistant(sandbox.baseUrl, { userId: ANN.id, name: 'Grouped', username: 'grouped_hearsay_bot' });
     otherBot = await createBotViaAssistant(sandbox.baseUrl, { userId: BOB.id, name: 'Other', username: 'someone_else_bot' });
     groupId = await createGroup(sandbox.baseUrl, { title: 'Team', members: [ANN, BOB], bots: [bot.username, otherBot.username] });
-    run = await startPollingRun(sandbox.baseUrl, bot.token, RULES, world.running);
+    run = await startPollingRun(sandbox.baseUrl, bot.token, RULES, running);
   });
 
   it('answers /help@thisbot in the group with the group rule, and never a command for another bot', async () => {

@@ -11,7 +11,6 @@ import {
   sendToGroup,
   waitForBotReplies,
   waitForGroupReplies,
-  type StartedSandbox,
 } from '../support/sandbox-harness.js';
 import { startPollingRun, type RunProcess } from './run-process.js';
 import { sandboxAndRuns } from './sandbox-and-runs.js';
@@ -35,17 +34,15 @@ const JONAS = { id: 6202, first_name: 'Jonas', language_code: 'de-AT' };
 const LEA = { id: 6203, first_name: 'Lea', language_code: 'de' };
 
 describe('hearsay run: languages, member events, mentions', () => {
-  const world = sandboxAndRuns();
-  let sandbox: StartedSandbox;
+  const { sandbox, running } = sandboxAndRuns();
   let run: RunProcess;
   let bot: { token: string; username: string };
   let groupId: number;
 
   beforeAll(async () => {
-    sandbox = world.sandbox;
     bot = await createBotViaAssistant(sandbox.baseUrl, { userId: ANN.id, name: 'Reach', username: 'reach_hearsay_bot' });
     groupId = await createGroup(sandbox.baseUrl, { title: 'Club', members: [ANN], bots: [bot.username] });
-    run = await startPollingRun(sandbox.baseUrl, bot.token, RULES, world.running);
+    run = await startPollingRun(sandbox.baseUrl, bot.token, RULES, running);
   });
 
   it('answers in the language of the user’s client: de and de-AT get German, en English', async () => {

@@ -1,25 +1,56 @@
-// The sandbox a test file's `hearsay run` processes talk to, started before its tests, and the clean-up after them:
-// every run still alive is killed, then the sandbox is closed.
-import { afterAll, beforeAll } from 'vitest';
-import { startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+// The sandbox a test file's `hearsay run` processes talk to, started before its tests, and the clean-up of the runs
+// (killed after each test or after the last) and of the sandbox (closed after the last test).
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { clearFaults, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
 import type { SandboxOptions } from '../../src/sandbox/index.js';
 import type { RunProcess } from './run-process.js';
 
-/** The started sandbox (set once `beforeAll` has run) and the runs the tests push, to be killed at the end. */
+/** The sandbox (usable from the tests and hooks on) and the list the tests push their runs onto, for the clean-up to kill. */
 export interface SandboxAndRuns {
-  sandbox: StartedSandbox;
+  readonly sandbox: StartedSandbox;
   readonly running: RunProcess[];
 }
 
-/** Registers, in the calling `describe` block, the hooks that start the sandbox and, after all its tests, kill the runs and close it. */
-export function sandboxAndRuns(options?: SandboxOptions): SandboxAndRuns {
-  const state = { running: [] as RunProcess[] } as SandboxAndRuns;
+/** When the clean-up kills the runs (by default after the last test), and whether it also drops the sandbox's fault rules then. */
+export interface RunCleanUp {
+  /** Kill the runs after every test, so that each test starts from none running. */
+  afterEachTest?: boolean;
+  /** After every test, also drop the fault rules a test left in the sandbox. */
+  clearFaultsAfterEachTest?: boolean;
+}
+
+/** Registers, in the calling `describe` block, the hooks that start the sandbox, kill the runs and close the sandbox. */
+export function sandboxAndRuns(options?: SandboxOptions, cleanUp: RunCleanUp = {}): SandboxAndRuns {
+  let started: StartedSandbox | undefined;
+  const current = (): StartedSandbox => {
+    if (!started) throw new Error('the sandbox starts in beforeAll: use it from a test or a hook');
+    return started;
+  };
+  // Stands for the sandbox before it exists, so that a describe block can name it once; every read goes to the started one.
+  const sandbox: StartedSandbox = {
+    get baseUrl() {
+      return current().baseUrl;
+    },
+    get sandbox() {
+      return current().sandbox;
+    },
+    close: () => current().close(),
+  };
+  const running: RunProcess[] = [];
+  const killRuns = () => Promise.all(running.splice(0).map((run) => run.stop('SIGKILL')));
+
   beforeAll(async () => {
-    state.sandbox = await startSandbox(options);
+    started = await startSandbox(options);
   });
+  if (cleanUp.afterEachTest || cleanUp.clearFaultsAfterEachTest) {
+    afterEach(async () => {
+      if (cleanUp.afterEachTest) await killRuns();
+      if (cleanUp.clearFaultsAfterEachTest) await clearFaults(current().baseUrl);
+    });
+  }
   afterAll(async () => {
-    await Promise.all(state.running.map((p) => p.stop('SIGKILL')));
-    await state.sandbox?.close();
+    await killRuns();
+    await started?.close();
   });
-  return state;
+  return { sandbox, running };
 }

@@ -3,10 +3,11 @@
 import { mkdtemp, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createBotViaAssistant, injectFault, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { describe, expect, it } from 'vitest';
+import { sandboxAndRuns } from './sandbox-and-runs.js';
+import { createBotViaAssistant, injectFault, sendAsUser } from '../support/sandbox-harness.js';
 import { botRepliesTo, fetchText } from './chat-checks.js';
-import { freePort, startRun, versionedRules, writeRules, type RunProcess } from './run-process.js';
+import { freePort, startRun, versionedRules, webhookEnv, writeRules, type RunProcess } from './run-process.js';
 
 type Mode = 'polling' | 'webhook';
 
@@ -14,21 +15,10 @@ const WEBHOOK_SECRET = 'e2e_webhook-Secret_0123456789';
 
 export function defineRunSuite(mode: Mode): void {
   describe(`hearsay run (${mode})`, () => {
-    let sandbox: StartedSandbox;
+    const { sandbox, running } = sandboxAndRuns({ webhook: { retryBaseMs: 50, retryMaxMs: 400 } }, { afterEachTest: true });
     let botCounter = 0;
-    const running: RunProcess[] = [];
     /** One data directory per bot, kept across restarts as an operator would. */
     const dataDirs = new Map<string, string>();
-
-    beforeAll(async () => {
-      sandbox = await startSandbox({ webhook: { retryBaseMs: 50, retryMaxMs: 400 } });
-    });
-    afterEach(async () => {
-      await Promise.all(running.splice(0).map((p) => p.stop('SIGKILL')));
-    });
-    afterAll(async () => {
-      await sandbox?.close();
-    });
 
     async function newBot() {
       botCounter += 1;
@@ -49,14 +39,7 @@ export function defineRunSuite(mode: Mode): void {
         HEARSAY_RATE_LIMITS_PER_CHAT_PER_SECOND: '1000',
         HEARSAY_RATE_LIMITS_OVERALL_PER_SECOND: '1000',
         HEARSAY_DATA_DIR: dataDirs.get(token) ?? (await mkdtemp(join(tmpdir(), 'hearsay-e2e-data-'))),
-        ...(mode === 'polling'
-          ? { HEARSAY_ADMIN_LISTEN: `127.0.0.1:${port}` }
-          : {
-              HEARSAY_WEBHOOK_URL: `http://127.0.0.1:${port}`,
-              HEARSAY_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
-              HEARSAY_WEBHOOK_SECRET: WEBHOOK_SECRET,
-              HEARSAY_WEBHOOK_PATH: '/hook',
-            }),
+        ...(mode === 'polling' ? { HEARSAY_ADMIN_LISTEN: `127.0.0.1:${port}` } : webhookEnv(port, WEBHOOK_SECRET)),
         ...extra,
       };
       dataDirs.set(token, env.HEARSAY_DATA_DIR!);

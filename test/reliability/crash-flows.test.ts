@@ -46,10 +46,9 @@ function cycle(i: number): { send: string[]; expect: string[] } {
 }
 
 describe('crash safety of conversation state (polling)', () => {
-  const world = sandboxAndRuns();
+  const { sandbox, running } = sandboxAndRuns();
 
   it(`keeps counts and flow steps exact through 3 kill -9 restarts (${TOTAL} updates, seed ${SEED})`, async () => {
-    const { sandbox, running } = world;
     const crashBot = { ownerId: 700, name: 'CrashFlows', username: 'crash_flows_bot', rules: RULES, ingress: { HEARSAY_POLLING_TIMEOUT: '1' } };
     const { bot, ledger, launch } = await setUpCrashBot(sandbox, running, crashBot);
     const schedule = killSchedule(SEED, 3, 150, TOTAL - 400);

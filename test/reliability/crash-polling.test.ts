@@ -14,10 +14,9 @@ const TOTAL = USERS * PER_USER;
 const SEED = Number(process.env.HEARSAY_CRASH_SEED ?? 20240607);
 
 describe('crash safety (polling)', () => {
-  const world = sandboxAndRuns();
+  const { sandbox, running } = sandboxAndRuns();
 
   it(`answers each of ${TOTAL} updates once and in order through 4 kill -9 restarts (seed ${SEED})`, async () => {
-    const { sandbox, running } = world;
     const crashBot = { ownerId: 100, name: 'Crash', username: 'crash_polling_bot', rules: versionedRules('v1'), ingress: { HEARSAY_POLLING_TIMEOUT: '1' } };
     const { bot, ledger, launch } = await setUpCrashBot(sandbox, running, crashBot);
     const schedule = killSchedule(SEED, 4, 300, TOTAL - 800);

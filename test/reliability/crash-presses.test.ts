@@ -47,7 +47,7 @@ function expectedTimeline(): SeenEntry[] {
 
 describe('crash safety of button presses', () => {
   // Presses wait in the queue through the restarts: long enough that none expires unanswered on the way.
-  const world = sandboxAndRuns({ callbackTimeoutMs: 120_000, webhook: { retryBaseMs: 50, retryMaxMs: 300 } });
+  const { sandbox, running } = sandboxAndRuns({ callbackTimeoutMs: 120_000, webhook: { retryBaseMs: 50, retryMaxMs: 300 } });
 
   it.each([
     ['polling', 900],
@@ -55,7 +55,6 @@ describe('crash safety of button presses', () => {
   ] as const)(
     `%s: answers every press once, edits once and keeps order with messages through 3 kill -9 restarts (${TOTAL} updates, seed ${SEED})`,
     async (mode, owner) => {
-      const { sandbox, running } = world;
       const port = await freePort();
       // Webhook mode: the same port at every start; the sandbox retries deliveries while the process is down.
       const ingress: Record<string, string> =

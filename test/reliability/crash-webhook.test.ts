@@ -3,27 +3,16 @@
 // beyond the acknowledged backlog stay with the service, which sends them again, and are answered once too.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { injectFault, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
-import { type RunProcess } from '../e2e/run-process.js';
+import { describe, expect, it } from 'vitest';
+import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
+import { clearFaults, injectFault, sendAsUser } from '../support/sandbox-harness.js';
+
 import { ReplyLedger } from '../support/reply-ledger.js';
 import { setUpBot } from './bot-process.js';
 import { MIN_BACKLOG } from '../../src/pipeline/held-updates.js';
 
 describe('crash safety (webhook)', () => {
-  let sandbox: StartedSandbox;
-  const running: RunProcess[] = [];
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ webhook: { retryBaseMs: 50, retryMaxMs: 300 } });
-  });
-  afterEach(async () => {
-    await Promise.all(running.splice(0).map((p) => p.stop('SIGKILL')));
-    await fetch(`${sandbox.baseUrl}/client/faults`, { method: 'DELETE' });
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-  });
+  const { sandbox, running } = sandboxAndRuns({ webhook: { retryBaseMs: 50, retryMaxMs: 300 } }, { afterEachTest: true, clearFaultsAfterEachTest: true });
 
   async function setUp() {
     const { bot, stateDir, launch } = await setUpBot(sandbox, 'webhook', running);
@@ -68,7 +57,7 @@ describe('crash safety (webhook)', () => {
     expect(ledger.replyCount).toBe(0);
     expect(await inboxLines()).toHaveLength(MIN_BACKLOG);
 
-    await fetch(`${sandbox.baseUrl}/client/faults`, { method: 'DELETE' });
+    await clearFaults(sandbox.baseUrl);
     const again = await launch();
     await ledger.waitForReplies(20, 15_000);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -90,7 +79,7 @@ describe('crash safety (webhook)', () => {
     expect(await run.stop('SIGTERM')).toBe(0);
     expect(await inboxLines()).toHaveLength(6);
 
-    await fetch(`${sandbox.baseUrl}/client/faults`, { method: 'DELETE' });
+    await clearFaults(sandbox.baseUrl);
     const again = await launch();
     await ledger.waitForReplies(6, 15_000);
     await new Promise((resolve) => setTimeout(resolve, 300));

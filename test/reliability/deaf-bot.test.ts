@@ -5,27 +5,16 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
 import type { Update } from '../../src/api/types.js';
 import { SERVICE_RETENTION_MS, UpdateJournal } from '../../src/journal/update-journal.js';
 import { createLogger } from '../../src/log/logger.js';
-import { injectFault, sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
-import type { RunProcess } from '../e2e/run-process.js';
+import { injectFault, sendAsUser, waitForBotReplies } from '../support/sandbox-harness.js';
 import { postToWebhook, setUpBot, textUpdate } from './bot-process.js';
 
 describe('a restarted update id sequence is answered (issue 10, item 1)', () => {
-  let sandbox: StartedSandbox;
-  const running: RunProcess[] = [];
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ webhook: { retryBaseMs: 50, retryMaxMs: 300 } });
-  });
-  afterEach(async () => {
-    await Promise.all(running.splice(0).map((run) => run.stop('SIGKILL')));
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-  });
+  const { sandbox, running } = sandboxAndRuns({ webhook: { retryBaseMs: 50, retryMaxMs: 300 } }, { afterEachTest: true });
 
   for (const mode of ['polling', 'webhook'] as const) {
     it(`${mode}: after the service starts its ids over, the same data dir answers every new message and says why`, async () => {
@@ -53,19 +42,7 @@ describe('a restarted update id sequence is answered (issue 10, item 1)', () => 
 });
 
 describe('webhook intake tells a new sequence from a redelivery (issue 10, item 1)', () => {
-  let sandbox: StartedSandbox;
-  const running: RunProcess[] = [];
-
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-  });
-  afterEach(async () => {
-    await Promise.all(running.splice(0).map((run) => run.stop('SIGKILL')));
-    await fetch(`${sandbox.baseUrl}/client/faults`, { method: 'DELETE' });
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-  });
+  const { sandbox, running } = sandboxAndRuns(undefined, { afterEachTest: true, clearFaultsAfterEachTest: true });
 
   it('another message under the id of one still being handled is not acknowledged (503), a true redelivery is (200), and it is answered later', async () => {
     const { bot, launch, webhookUrl } = await setUpBot(sandbox, 'webhook', running);

@@ -3,24 +3,13 @@
 // never runs an update while the journal closes.
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
-import type { RunProcess } from '../e2e/run-process.js';
+import { describe, expect, it } from 'vitest';
+import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
+import { sendAsUser, waitForBotReplies } from '../support/sandbox-harness.js';
 import { postToWebhook, setUpBot, stickerUpdate, textUpdate } from './bot-process.js';
 
 describe('intake and stop (issue 10, items 4-7)', () => {
-  let sandbox: StartedSandbox;
-  const running: RunProcess[] = [];
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ webhook: { retryBaseMs: 50, retryMaxMs: 300 } });
-  });
-  afterEach(async () => {
-    await Promise.all(running.splice(0).map((run) => run.stop('SIGKILL')));
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-  });
+  const { sandbox, running } = sandboxAndRuns({ webhook: { retryBaseMs: 50, retryMaxMs: 300 } }, { afterEachTest: true });
 
   it('item 4: an update that cannot be stored (20,000-deep JSON) is refused every time, never acknowledged, and stop stays clean', async () => {
     const { launch, webhookUrl } = await setUpBot(sandbox, 'webhook', running);

@@ -1,28 +1,16 @@
 // Issue 10, item 3: a 401 is never the message's fault. When the token is revoked (or wrong) while running,
 // hearsay stops taking updates (webhook: 503, so the service keeps them), marks nothing in flight as done,
 // says which setting to fix, and exits non-zero; started again with the new token it answers every message.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { askAssistant, injectFault, sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
-import type { RunProcess } from '../e2e/run-process.js';
+import { describe, expect, it } from 'vitest';
+import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
+import { askAssistant, injectFault, sendAsUser, waitForBotReplies } from '../support/sandbox-harness.js';
 import { setUpBot } from './bot-process.js';
 import { ReplyLedger } from '../support/reply-ledger.js';
 
 const TOKEN_MESSAGE = /token was rejected \(401 Unauthorized\): it was revoked .* or is wrong; set the bot's current token in BOT_TOKEN/;
 
 describe('a revoked token loses nothing (issue 10, item 3)', () => {
-  let sandbox: StartedSandbox;
-  const running: RunProcess[] = [];
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ webhook: { retryBaseMs: 50, retryMaxMs: 300 } });
-  });
-  afterEach(async () => {
-    await Promise.all(running.splice(0).map((run) => run.stop('SIGKILL')));
-    await fetch(`${sandbox.baseUrl}/client/faults`, { method: 'DELETE' });
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-  });
+  const { sandbox, running } = sandboxAndRuns({ webhook: { retryBaseMs: 50, retryMaxMs: 300 } }, { afterEachTest: true, clearFaultsAfterEachTest: true });
 
   /** Revokes the bot's token through BotMaker's /token conversation, as its owner would; returns the new one. */
   async function revokeToken(ownerId: number, username: string): Promise<string> {

@@ -221,6 +221,11 @@ export async function injectFault(baseUrl: string, rule: object): Promise<void> 
   if (response.status !== 200) throw new Error(`fault refused: ${await response.text()}`);
 }
 
+/** Drops every fault rule the sandbox still holds (DELETE /client/faults). */
+export async function clearFaults(baseUrl: string): Promise<void> {
+  await fetch(`${baseUrl}/client/faults`, { method: 'DELETE' });
+}
+
 /** What the chat shows besides messages: the bot's chat action, the reply keyboard in force, the command menu. */
 export async function chatState(
   baseUrl: string,
