@@ -5,13 +5,13 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Update } from '../../src/api/types.js';
 import { FileLedger } from '../../src/journal/file-ledger.js';
 import { JOURNAL_FILE, UpdateJournal } from '../../src/journal/update-journal.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { StateChange } from '../../src/pipeline/ports.js';
+import { lineCapture } from '../support/log-capture.js';
 
 const DAY = 86_400_000;
 const silent = createLogger({ level: 'silent' });
@@ -49,8 +49,7 @@ describe('journal state', () => {
 
   it("keeps a user's variables within state.max_user_bytes: a change beyond is not kept, and logged", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hearsay-bound-'));
-    const lines: string[] = [];
-    const destination = new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) });
+    const { destination, lines } = lineCapture();
     const logger = createLogger({ level: 'warn', destination, pretty: false });
     const ledger = FileLedger.open({ dir, logger, inbox: false, state: { ttlMs: DAY, maxUserBytes: 1024 } });
     await ledger.commit(update(1), { scope: here, changes: [setUser('a', 'x'.repeat(900))] });

@@ -8,7 +8,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BotApiClient } from '../../src/api/client.js';
@@ -17,6 +16,7 @@ import { TOKEN_IN_TEXT } from '../../src/demo/create-demo-bot.js';
 import { createLogger } from '../../src/log/logger.js';
 import { Secrets } from '../../src/log/secrets.js';
 import { HEARSAY_BIN } from '../support/cli.js';
+import { lineCapture } from '../support/log-capture.js';
 
 const cli = HEARSAY_BIN;
 const SECRET_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-'.split('');
@@ -96,13 +96,7 @@ describe('the token never leaks, whatever its shape', () => {
       fc.asyncProperty(tokens, async (token) => {
         const secrets = new Secrets();
         secrets.add(token);
-        const lines: string[] = [];
-        const destination = new Writable({
-          write(chunk: Buffer, _encoding, done) {
-            lines.push(chunk.toString());
-            done();
-          },
-        });
+        const { destination, lines } = lineCapture();
         const logger = createLogger({ level: 'trace', destination, pretty: false, secrets });
         const client = new BotApiClient({ baseUrl: echoUrl, token, logger });
         try {
@@ -170,16 +164,8 @@ describe('store passwords', () => {
     );
     expect(secrets.scrub('"rediss://app:x%40y-z@host/1"')).toBe('"rediss://app:<redacted>@host/1"');
     expect(secrets.scrub('redis://host:6379/0 and https://example.com/a:b@c')).toBe('redis://host:6379/0 and https://example.com/a:b@c');
-    const lines: string[] = [];
-    const logger = createLogger({
-      secrets,
-      destination: new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          lines.push(chunk.toString());
-          done();
-        },
-      }),
-    });
+    const { destination, lines } = lineCapture();
+    const logger = createLogger({ secrets, destination });
     secrets.add('short-pw', 4);
     logger.error({ url: 'redis://u:pa55word@h/0' }, 'store down; AUTH short-pw refused');
     expect(lines.join('')).not.toMatch(/pa55word|short-pw/);

@@ -4,7 +4,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log/logger.js';
@@ -12,6 +11,7 @@ import { Secrets } from '../../src/log/secrets.js';
 import { startService, type RunningService } from '../../src/service/start.js';
 import { writeRules } from '../e2e/run-process.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
+import { recordCapture } from '../support/log-capture.js';
 
 const RULES = [
   'rules:',
@@ -46,13 +46,7 @@ describe('unmatched-message analytics', () => {
     const secrets = new Secrets();
     const base = { BOT_TOKEN: bot.token, BASE_URL: sandbox.baseUrl, HEARSAY_RULES: rules.dir, HEARSAY_DATA_DIR: dataDir, HEARSAY_POLLING_TIMEOUT: '1' };
     const config = await loadConfig({ cwd: rules.dir, env: { ...base, ...env }, secrets });
-    const lines: Array<Record<string, unknown>> = [];
-    const destination = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
-        done();
-      },
-    });
+    const { destination, lines } = recordCapture();
     const service = await startService(config, { logger: createLogger({ level: 'info', destination, secrets, pretty: false }) });
     return { service, lines };
   }

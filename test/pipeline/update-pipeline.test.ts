@@ -7,7 +7,6 @@ import { readFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
 import type { Update } from '../../src/api/types.js';
@@ -27,6 +26,7 @@ import { UpdatePipeline, type UpdatePipelineOptions } from '../../src/pipeline/u
 import { createActionPerformer } from '../../src/service/perform-actions.js';
 import { FakeBotApi } from '../delivery/fake-bot-api.js';
 import { serviceApi } from '../support/service-api.js';
+import { recordCapture } from '../support/log-capture.js';
 
 const chat = { id: -100, type: 'group' as const, title: 'Shop' };
 const ada = { id: 42, is_bot: false, first_name: 'Ada' };
@@ -50,13 +50,7 @@ function setup(
 ) {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'hearsay-pipeline-'));
   const api = new FakeBotApi();
-  const lines: Array<Record<string, unknown>> = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
+  const { destination, lines } = recordCapture();
   const logger = createLogger({ level: options.level ?? 'debug', destination, pretty: false, secrets: new Secrets() });
   const metrics = new ServiceMetrics({ processMetrics: false });
   const ledger = FileLedger.open({

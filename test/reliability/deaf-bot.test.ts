@@ -4,14 +4,13 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
 import type { Update } from '../../src/api/types.js';
 import { SERVICE_RETENTION_MS, UpdateJournal } from '../../src/journal/update-journal.js';
-import { createLogger } from '../../src/log/logger.js';
 import { injectFault, sendAsUser, waitForBotReplies } from '../support/sandbox-harness.js';
 import { postToWebhook, setUpBot, textUpdate } from './bot-process.js';
+import { capturingLogger } from '../support/log-capture.js';
 
 describe('a restarted update id sequence is answered (issue 10, item 1)', () => {
   const { sandbox, running } = sandboxAndRuns({ webhook: { retryBaseMs: 50, retryMaxMs: 300 } }, { afterEachTest: true });
@@ -70,24 +69,13 @@ describe('webhook intake tells a new sequence from a redelivery (issue 10, item 
   }, 40_000);
 });
 
-function quietLogger() {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  return { logger: createLogger({ level: 'debug', destination }), lines };
-}
-
 const update = (id: number, chat = 1, date = 1): Update =>
   ({ update_id: id, message: { message_id: id, date, chat: { id: chat, type: 'private', first_name: 'A' }, text: `t${id}` } }) as Update;
 
 describe('no bound on remembered ids makes an unseen update "handled" (issue 10, item 2)', () => {
   it('an update still waiting (e.g. on a 429) while far more than the capacity of newer ones are handled is answered afterwards', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'hearsay-capacity-'));
-    const journal = UpdateJournal.open({ dir, logger: quietLogger().logger, capacity: 100 });
+    const journal = UpdateJournal.open({ dir, logger: capturingLogger().logger, capacity: 100 });
     const waiting = update(5, 7);
     expect(journal.has(5, waiting)).toBe(false);
     for (let id = 6; id <= 1000; id++) await journal.add(id, update(id, 8));
@@ -95,7 +83,7 @@ describe('no bound on remembered ids makes an unseen update "handled" (issue 10,
     // The waiting chat's update was never handled: it must not count as handled now, nor after a restart.
     expect(journal.has(5, waiting)).toBe(false);
     await journal.close();
-    const reopened = UpdateJournal.open({ dir, logger: quietLogger().logger, capacity: 100 });
+    const reopened = UpdateJournal.open({ dir, logger: capturingLogger().logger, capacity: 100 });
     expect(reopened.has(5, waiting)).toBe(false);
     expect(reopened.has(1000, update(1000, 8))).toBe(true);
     await reopened.close();
@@ -103,7 +91,7 @@ describe('no bound on remembered ids makes an unseen update "handled" (issue 10,
 
   it('a known id carrying another message is a new sequence, not a duplicate; a true redelivery still is', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'hearsay-sequence-'));
-    const { logger, lines } = quietLogger();
+    const { logger, lines } = capturingLogger();
     const journal = UpdateJournal.open({ dir, logger });
     for (let id = 1; id <= 3; id++) await journal.add(id, update(id, 1, 100));
     expect(journal.has(2, update(2, 1, 100))).toBe(true);
@@ -117,7 +105,7 @@ describe('no bound on remembered ids makes an unseen update "handled" (issue 10,
   it('after a quiet period longer than the service keeps updates, remembered ids are forgotten', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'hearsay-quiet-'));
     let now = 1_000_000;
-    const { logger, lines } = quietLogger();
+    const { logger, lines } = capturingLogger();
     const journal = UpdateJournal.open({ dir, logger, now: () => now });
     await journal.add(40, update(40));
     now += SERVICE_RETENTION_MS + 1;

@@ -4,23 +4,11 @@ import { readFileSync } from 'node:fs';
 import { appendFile, mkdtemp, readFile, stat, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Update } from '../../src/api/types.js';
 import { JOURNAL_FILE, UpdateJournal, botStateDir } from '../../src/journal/update-journal.js';
 import { INBOX_FILE, WebhookInbox } from '../../src/journal/webhook-inbox.js';
-import { createLogger } from '../../src/log/logger.js';
-
-function capturingLogger() {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  return { logger: createLogger({ level: 'debug', destination }), lines };
-}
+import { capturingLogger } from '../support/log-capture.js';
 
 const tempDir = () => mkdtemp(join(tmpdir(), 'hearsay-journal-'));
 const update = (id: number): Update =>

@@ -1,24 +1,18 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BotApiClient } from '../../src/api/client.js';
 import { createLogger } from '../../src/log/logger.js';
 import { Secrets } from '../../src/log/secrets.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { lineCapture } from '../support/log-capture.js';
 
 describe('the Bot API endpoint on the wire', () => {
   let sandbox: StartedSandbox;
   let token: string;
   let username: string;
-  const logLines: string[] = [];
+  // Everything the sandbox and client log at the most verbose level.
+  const { destination, lines: logLines } = lineCapture();
 
   beforeAll(async () => {
-    // Capture everything the sandbox and client log at the most verbose level.
-    const destination = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logLines.push(chunk.toString());
-        done();
-      },
-    });
     const logger = createLogger({ level: 'trace', destination, pretty: false, secrets: new Secrets() });
     sandbox = await startSandbox({ logger });
     ({ token, username } = await createBotViaAssistant(sandbox.baseUrl, { userId: 1, name: 'Wire', username: 'wire_bot' }));

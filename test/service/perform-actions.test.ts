@@ -1,6 +1,5 @@
 // The service's perform step: a message goes through the reply sender, a press is answered and a message
 // edited with one attempt each; a refusal of a press or an edit is logged and counted, a 401 stops the update.
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
 import type { Update } from '../../src/api/types.js';
@@ -11,16 +10,11 @@ import { ServiceMetrics } from '../../src/ops/metrics.js';
 import { createActionPerformer } from '../../src/service/perform-actions.js';
 import { FakeBotApi } from '../delivery/fake-bot-api.js';
 import { serviceApi } from '../support/service-api.js';
+import { recordCapture } from '../support/log-capture.js';
 
 function setup() {
   const api = new FakeBotApi();
-  const lines: Array<Record<string, unknown>> = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
+  const { destination, lines } = recordCapture();
   const logger = createLogger({ level: 'debug', destination, pretty: false });
   const metrics = new ServiceMetrics({ processMetrics: false });
   const client = serviceApi(api, { logger, metrics });

@@ -3,12 +3,12 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log/logger.js';
 import { Secrets } from '../../src/log/secrets.js';
 import { startService, type RunningService } from '../../src/service/start.js';
 import { versionedRules, writeRules } from '../e2e/run-process.js';
+import { lineCapture } from './log-capture.js';
 
 export interface InProcessService {
   service: RunningService;
@@ -25,13 +25,7 @@ export async function startInProcess(baseUrl: string, token: string, env: Record
     env: { BOT_TOKEN: token, BASE_URL: baseUrl, HEARSAY_RULES: rules.dir, HEARSAY_DATA_DIR: dataDir, HEARSAY_POLLING_TIMEOUT: '1', ...env },
     secrets,
   });
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
+  const { destination, lines } = lineCapture();
   const service = await startService(config, { logger: createLogger({ level: 'debug', destination, secrets }) });
   return { service, lines };
 }
