@@ -5,13 +5,12 @@
 // it in doubt, each chat's replies keep its order and every flow goes on at the right step. Users who leave
 // a flow unanswered get its timeout once, though every replica started since knows the flow and times it.
 import { mkdtemp } from 'node:fs/promises';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startRun, writeRules, type RunProcess } from '../e2e/run-process.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { startRoundRobinBalancer, type RoundRobinBalancer } from '../support/round-robin-balancer.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
 import { inDoubtUpdateIds } from '../support/in-doubt.js';
 import { ReplyLedger } from '../support/reply-ledger.js';
@@ -69,29 +68,10 @@ function collapse(replies: readonly string[]): { once: string[]; repeated: numbe
   return { once, repeated };
 }
 
-/** A round-robin HTTP load balancer; a backend that cannot be reached gets 502 (the service sends again). */
-async function startBalancer(ports: number[]): Promise<{ url: string; server: Server }> {
-  let next = 0;
-  const server = createServer((incoming, outgoing) => {
-    const port = ports[next++ % ports.length]!;
-    const forward = request({ host: '127.0.0.1', port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
-    forward.on('error', () => {
-      if (!outgoing.headersSent) outgoing.writeHead(502).end();
-      else outgoing.destroy();
-    });
-    incoming.pipe(forward);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
 describe('replicas on a shared Redis store under chaos', () => {
   let sandbox: StartedSandbox;
   let redis: RedisServer;
-  let balancer: { url: string; server: Server };
+  let balancer: RoundRobinBalancer | undefined;
   const runs: RunProcess[] = [];
 
   beforeAll(async () => {
@@ -100,7 +80,7 @@ describe('replicas on a shared Redis store under chaos', () => {
   });
   afterAll(async () => {
     await Promise.all(runs.map((run) => run.stop('SIGKILL')));
-    balancer?.server.close();
+    await balancer?.close();
     await sandbox?.close();
     await redis?.close();
   });
@@ -109,7 +89,8 @@ describe('replicas on a shared Redis store under chaos', () => {
     const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 9_999, name: 'Chaos', username: `chaos_replicas_${process.pid}_bot` });
     const rules = await writeRules(RULES);
     const ports = [await freePort(), await freePort(), await freePort()];
-    balancer = await startBalancer(ports);
+    const front = await startRoundRobinBalancer(ports.map((port) => `http://127.0.0.1:${port}`));
+    balancer = front;
     const ledger = new ReplyLedger(sandbox.sandbox, bot.username);
     const launch = async (index: number): Promise<RunProcess> => {
       const run = startRun({
@@ -120,7 +101,7 @@ describe('replicas on a shared Redis store under chaos', () => {
           HEARSAY_DATA_DIR: await mkdtemp(join(tmpdir(), 'hearsay-chaos-')),
           HEARSAY_MODE: 'webhook',
           HEARSAY_STORE: redis.url,
-          HEARSAY_WEBHOOK_URL: balancer.url,
+          HEARSAY_WEBHOOK_URL: front.url,
           HEARSAY_WEBHOOK_LISTEN: `127.0.0.1:${ports[index]}`,
           HEARSAY_WEBHOOK_SECRET: SECRET,
           HEARSAY_WEBHOOK_PATH: '/hook',

@@ -5,8 +5,6 @@
 // Both ingress modes: polling (one leader polls, all answer) and webhook (a round-robin forwarder in front of
 // the three spreads the service's POSTs over them, as a load balancer behind the one public URL would).
 import { mkdtemp } from 'node:fs/promises';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,51 +12,13 @@ import { startRun, versionedRules, writeRules, type RunProcess } from '../../e2e
 import { ReplyLedger } from '../../support/reply-ledger.js';
 import { sendmessageCount } from '../../support/in-process-service.js';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
+import { startRoundRobinBalancer, type RoundRobinBalancer } from '../../support/round-robin-balancer.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../../support/sandbox-harness.js';
 
 const CHATS = 150;
 const PER_BOT_PER_SECOND = 30;
 const REPLICAS = 3;
 const WEBHOOK_SECRET = 'shared_limits-Secret_42';
-
-/** A round-robin HTTP forwarder, as a load balancer in front of webhook replicas; counts the POSTs each backend answered 200. */
-interface Forwarder {
-  readonly url: string;
-  /** Backend base URLs (`http://127.0.0.1:<port>`); may grow while the forwarder runs. */
-  readonly backends: string[];
-  /** Per backend URL, the requests it answered with 200. */
-  readonly accepted: Map<string, number>;
-  close(): Promise<void>;
-}
-
-async function startForwarder(): Promise<Forwarder> {
-  const backends: string[] = [];
-  const accepted = new Map<string, number>();
-  let next = 0;
-  const server: Server = createServer((incoming, outgoing) => {
-    const backend = backends[next++ % backends.length];
-    if (!backend) return void outgoing.writeHead(502).end();
-    const { port } = new URL(backend);
-    // Method, path, headers (the secret token among them) and body go through unchanged; so does the answer.
-    const forward = request({ host: '127.0.0.1', port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
-      if (answer.statusCode === 200) accepted.set(backend, (accepted.get(backend) ?? 0) + 1);
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
-    forward.on('error', () => {
-      if (!outgoing.headersSent) outgoing.writeHead(502).end();
-      else outgoing.destroy();
-    });
-    incoming.pipe(forward);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, backends, accepted, close };
-}
 
 /** The most arrivals (ms timestamps) within any one second. */
 function busiestSecond(arrivals: number[]): number {
@@ -74,7 +34,7 @@ function busiestSecond(arrivals: number[]): number {
 describe('rate limits shared by replicas', () => {
   let sandbox: StartedSandbox;
   let redis: RedisServer;
-  let forwarder: Forwarder | undefined;
+  let forwarder: RoundRobinBalancer | undefined;
   const runs: RunProcess[] = [];
 
   beforeAll(async () => {
@@ -144,7 +104,7 @@ describe('rate limits shared by replicas', () => {
 
   it('three webhook replicas behind one round-robin URL, each accepting some of the POSTs, stay within 30 messages per second together: no 429', async () => {
     const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 9_996, name: 'Shared hook', username: `shared_limits_hook_${process.pid}_bot` });
-    forwarder = await startForwarder();
+    forwarder = await startRoundRobinBalancer();
     const publicUrl = forwarder.url;
     const replicas = await launchReplicas(bot.token, () => ({
       HEARSAY_MODE: 'webhook',
