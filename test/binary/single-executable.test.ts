@@ -5,9 +5,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox, createBotViaAssistant, sendAsUser, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
+import { createBotViaAssistant, sendAsUser, waitForBotReplies } from '../support/sandbox-harness.js';
 import { startRun } from '../e2e/run-process.js';
 import { spawnStart, tokenFreeEnv, waitForLogLine, type StartedDemo } from '../start/start-process.js';
+import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 let dir: string;
@@ -69,13 +70,7 @@ describe('the single executable', () => {
   });
 
   describe('run against the sandbox', () => {
-    let sandbox: StartedSandbox;
-    beforeAll(async () => {
-      sandbox = await startSandbox();
-    });
-    afterAll(async () => {
-      await sandbox?.close();
-    });
+    const { sandbox } = sandboxAndRuns();
 
     it('answers messages and stops cleanly on SIGTERM', async () => {
       const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 501, name: 'Binary bot', username: 'binary_test_bot' });

@@ -1,17 +1,12 @@
 // `hearsay run` stopping on an ingress failure the operator must fix (here: polling while a webhook is
 // set): exit 1, the message says what to do, and no stack trace is logged for it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBotViaAssistant, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { describe, expect, it } from 'vitest';
+import { createBotViaAssistant } from '../support/sandbox-harness.js';
 import { startRun, versionedRules, writeRules } from '../e2e/run-process.js';
+import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
 
 describe('hearsay run on an ingress failure', () => {
-  let sandbox: StartedSandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-  });
+  const { sandbox } = sandboxAndRuns();
 
   it('exits 1 with what to do, logging the failure without a stack trace', async () => {
     const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 4343, name: 'Hooked', username: 'hooked_cli_bot' });

@@ -1,21 +1,16 @@
 // `hearsay run` failing before it serves: wrong settings exit 2, a rejected token or broken rules exit 1,
 // and neither prints the token.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { createBotViaAssistant, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { createBotViaAssistant } from '../support/sandbox-harness.js';
 import { freePort, startRun, versionedRules, writeRules } from './run-process.js';
+import { sandboxAndRuns } from './sandbox-and-runs.js';
 
 const FAKE_TOKEN = '123456789:AAHfakefakefakefakefakefakefakefake1';
 
 describe('hearsay run refuses to start', () => {
-  let sandbox: StartedSandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-  });
+  const { sandbox } = sandboxAndRuns();
 
   it('exits 2 on a wrong setting, naming the setting and where it came from', async () => {
     const rules = await writeRules(versionedRules('v1'));

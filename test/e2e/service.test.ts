@@ -1,22 +1,17 @@
 // startService as a library (the embedded demo will call it this way): real sandbox, in-process service.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log/logger.js';
 import { Secrets } from '../../src/log/secrets.js';
 import { HearsayError } from '../../src/errors/hearsay-error.js';
 import { startService } from '../../src/service/start.js';
-import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { createBotViaAssistant, sendAsUser } from '../support/sandbox-harness.js';
 import { botRepliesTo } from './chat-checks.js';
 import { startInProcess } from '../support/in-process-service.js';
+import { sandboxAndRuns } from './sandbox-and-runs.js';
 
 describe('startService', () => {
-  let sandbox: StartedSandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-  });
+  const { sandbox } = sandboxAndRuns();
 
   it('runs in-process, answers, and stops idempotently with a quiet log', async () => {
     const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 3101, name: 'Lib', username: 'library_mode_bot' });

@@ -1,13 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BotApiClient } from '../../src/api/client.js';
 import type { GetUpdatesParams, Update } from '../../src/api/types.js';
 import { HearsayError } from '../../src/errors/hearsay-error.js';
 import { PollingIngress, type PollingIngressOptions } from '../../src/ingress/polling.js';
 import { createLogger } from '../../src/log/logger.js';
 import { ServiceMetrics } from '../../src/ops/metrics.js';
-import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { createBotViaAssistant, sendAsUser } from '../support/sandbox-harness.js';
 import { FakeBotApi } from '../delivery/fake-bot-api.js';
 import { testPipeline } from '../support/test-pipeline.js';
+import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
 
 const logger = createLogger({ level: 'silent' });
 const update = (id: number, chat: number): Update =>
@@ -158,13 +159,7 @@ describe('PollingIngress offsets', () => {
 });
 
 describe('PollingIngress against the sandbox', () => {
-  let sandbox: StartedSandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-  });
+  const { sandbox } = sandboxAndRuns();
 
   /** Counts getupdates calls, so a test can wait for the first poll instead of sleeping. */
   class CountingClient extends BotApiClient {

@@ -1,19 +1,14 @@
 // Outgoing rate limits against the sandbox with the service's limits switched on (1 per second per chat,
 // 30 per second overall): a burst to many chats plus several messages to one chat causes no 429 (each
 // reply takes exactly one sendmessage) and every reply arrives, in order.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { describe, expect, it } from 'vitest';
+import { createBotViaAssistant, sendAsUser } from '../support/sandbox-harness.js';
 import { ReplyLedger } from '../support/reply-ledger.js';
 import { sendmessageCount, startInProcess } from '../support/in-process-service.js';
+import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
 
 describe('outgoing rate limits', () => {
-  let sandbox: StartedSandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ rateLimits: true });
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-  });
+  const { sandbox } = sandboxAndRuns({ rateLimits: true });
 
   it('a burst to 45 chats and 4 messages to one chat: no 429, nothing dropped, order kept', async () => {
     const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 500, name: 'Limits', username: 'limits_bot' });

@@ -3,7 +3,7 @@
 // per method and outcome, and /healthz follows the last request.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log/logger.js';
 import { Secrets } from '../../src/log/secrets.js';
@@ -11,8 +11,9 @@ import { HealthState } from '../../src/ops/health.js';
 import { ServiceMetrics } from '../../src/ops/metrics.js';
 import { createServiceBotApi } from '../../src/service/bot-api.js';
 import { HearsayError } from '../../src/errors/hearsay-error.js';
-import { createBotViaAssistant, injectFault, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { createBotViaAssistant, injectFault } from '../support/sandbox-harness.js';
 import { startInProcess } from '../support/in-process-service.js';
+import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
 
 const requests = async (baseUrl: string, bot: string): Promise<Record<string, number>> => {
   const response = await fetch(`${baseUrl}/client/stats?bot=${bot}`);
@@ -20,13 +21,7 @@ const requests = async (baseUrl: string, bot: string): Promise<Record<string, nu
 };
 
 describe('the service client', () => {
-  let sandbox: StartedSandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-  });
+  const { sandbox } = sandboxAndRuns();
 
   it('starts although getMe first answers 502: the start-up call is retried, and counted per method', async () => {
     const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 3201, name: 'Patient', username: 'patient_start_bot' });
