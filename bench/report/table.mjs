@@ -46,6 +46,11 @@ function minimalPeer(index, r) {
   return index.get(key(r, `minimal-${r.mode}`));
 }
 
+/** Each run's `field` over its minimal peer's (the same round's): NaN where there is no peer. */
+function ratiosToMinimal(index, runs, field) {
+  return runs.map((r) => r[field] / minimalPeer(index, r)?.[field]);
+}
+
 function markdown(header, rows) {
   return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }
@@ -110,7 +115,7 @@ export function formatCostByRules(results) {
       if (!Number.isFinite(cpu)) return '—';
       const parts = [`${fmt(cpu)} µs`];
       if (count !== ruleCounts[0]) parts.push(`${ratio(cpu, base)} of ${ruleCounts[0]}`);
-      const vsMinimal = median(runs.map((r) => r.cpuUsPerUpdate / minimalPeer(index, r)?.cpuUsPerUpdate));
+      const vsMinimal = median(ratiosToMinimal(index, runs, 'cpuUsPerUpdate'));
       if (Number.isFinite(vsMinimal)) parts.push(`${vsMinimal.toFixed(2)}× minimal`);
       return parts.join(', ');
     });
@@ -153,7 +158,6 @@ export function formatRoundMedians(results) {
   ];
   const rows = [...groups.values()].map((runs) => {
     const [first] = runs;
-    const peers = runs.map((r) => minimalPeer(index, r));
     const wrong = runs.filter((r) => !r.correctness.ok).length;
     return [
       String(first.ruleCount),
@@ -164,8 +168,8 @@ export function formatRoundMedians(results) {
       fmt(median(runs.map((r) => r.p99Ms)), 1),
       fmt(median(runs.map((r) => r.cpuUsPerUpdate))),
       fmt(median(runs.map((r) => r.serviceCpuUsPerUpdate))),
-      ratioSpread(runs.map((r, i) => r.updatesPerSecond / peers[i]?.updatesPerSecond)),
-      ratioSpread(runs.map((r, i) => r.cpuUsPerUpdate / peers[i]?.cpuUsPerUpdate)),
+      ratioSpread(ratiosToMinimal(index, runs, 'updatesPerSecond')),
+      ratioSpread(ratiosToMinimal(index, runs, 'cpuUsPerUpdate')),
       wrong === 0 ? correctnessLabel(first.correctness) : `${wrong} of ${runs.length} rounds wrong`,
     ];
   });

@@ -52,10 +52,6 @@ export abstract class BotApiMethods implements BotApi {
 }
 
 /**
- * Chains transformers around `prev`, the first listed outermost: `composeCall(wire, [retry, health])` runs retry,
- * which runs health once per attempt, which runs the wire.
- */
-/**
  * `prev`'s answer as a promise, also when a layer below throws instead of rejecting: transformers that work
  * without an async frame of their own (those every reply passes through) call the next layer through this.
  */
@@ -67,6 +63,10 @@ export function callNext<M extends MethodName>(prev: ApiCallFn, method: M, param
   }
 }
 
+/**
+ * Chains transformers around `prev`, the first listed outermost: `composeCall(wire, [retry, health])` runs retry,
+ * which runs health once per attempt, which runs the wire.
+ */
 export function composeCall(prev: ApiCallFn, transformers: readonly Transformer[]): ApiCallFn {
   return transformers.reduceRight<ApiCallFn>(
     (inner, transformer) =>
