@@ -3,6 +3,7 @@
 // cannot starve the others. Draining waits for the work in flight up to a deadline, then aborts it.
 import { setMaxListeners } from 'node:events';
 import { SequenceAbortedError, type ChatSequencer, type SequencedTask } from './ports.js';
+import { TransientMap } from './transient-map.js';
 
 interface Task {
   run: SequencedTask<unknown>;
@@ -19,7 +20,8 @@ export interface LocalChatSequencerOptions {
 const LISTENERS_PER_TASK = 8;
 
 export class LocalChatSequencer implements ChatSequencer {
-  private readonly queues = new Map<string, Task[]>();
+  /** Each key's tasks, the running one first; a key goes once its queue is empty. */
+  private readonly queues = new TransientMap<string, Task[]>();
   private readonly ready: string[] = [];
   private readonly running = new Set<string>();
   private readonly controller = new AbortController();
@@ -84,7 +86,7 @@ export class LocalChatSequencer implements ChatSequencer {
   abort(): void {
     if (this.aborted) return;
     this.controller.abort();
-    for (const [key, queue] of this.queues) {
+    for (const [key, queue] of this.queues.entries()) {
       // The running head of each queue settles through its task; the rest never started.
       const waiting = this.running.has(key) ? queue.splice(1) : queue.splice(0);
       for (const task of waiting) this.settle(task, undefined, new SequenceAbortedError(key));

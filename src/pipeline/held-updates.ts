@@ -10,6 +10,7 @@
 import { DeadlineQueue } from '../timing/deadline-queue.js';
 import type { Update } from '../api/types.js';
 import { UnstorableUpdateError, type AcceptResult, type UpdateLedger } from './ports.js';
+import { TransientMap } from './transient-map.js';
 
 /**
  * What the webhook may answer: 200 for accepted and duplicate (both are handled or stored); 503 for overloaded,
@@ -53,7 +54,7 @@ interface Held {
 
 export class HeldUpdates {
   /** Updates being handled that are not in the inbox: only their own requests (or a redelivery) can answer for them. */
-  private readonly unstored = new Map<number, Held>();
+  private readonly unstored = new TransientMap<number, Held>();
   /** Stored after their hold ran out and not finished: acknowledged to the service, still to do. */
   private backlog = 0;
   private readonly finished: ThroughputMeter;

@@ -9,8 +9,11 @@ export interface Expiring {
   expire(): void;
 }
 
-// Finished entries at the head are dropped in place; the arrays are cut down only once that many have gone.
-const COMPACT_AFTER = 1024;
+// The entries live in a ring of slots, emptied as entries leave and reused: the queue never drops its head by
+// slicing an array or lets one grow by pushing, both of which leave dead copies of the array in the old generation
+// that keep the entries they pointed at (a call and all it holds) alive and promoted until the next full collection.
+// The ring doubles when full and never shrinks (a slot is 16 bytes).
+const INITIAL_SLOTS = 64;
 
 /**
  * The deadlines of calls that share one timeout. An entry is added when its call starts and only marked finished
@@ -18,9 +21,11 @@ const COMPACT_AFTER = 1024;
  * expires what is due, drops what finished, and re-arms for the next.
  */
 export class DeadlineQueue<T extends Expiring> {
-  private entries: Array<T | undefined> = [];
-  private deadlines: number[] = [];
+  private entries: Array<T | undefined> = new Array<T | undefined>(INITIAL_SLOTS).fill(undefined);
+  private deadlines: Float64Array = new Float64Array(INITIAL_SLOTS);
+  /** Slot of the oldest entry, and how many entries follow from it (wrapping around). */
   private head = 0;
+  private count = 0;
   private timer: NodeJS.Timeout | undefined;
 
   /** `now` is a monotonic clock in milliseconds (injectable for tests). */
@@ -32,14 +37,17 @@ export class DeadlineQueue<T extends Expiring> {
   /** Starts `entry`'s timeout: it expires `timeoutMs` from now unless it has finished by then. */
   add(entry: T): void {
     this.dropFinished();
-    this.entries.push(entry);
-    this.deadlines.push(this.now() + this.timeoutMs);
+    if (this.count === this.entries.length) this.grow();
+    const slot = (this.head + this.count) % this.entries.length;
+    this.entries[slot] = entry;
+    this.deadlines[slot] = this.now() + this.timeoutMs;
+    this.count += 1;
     if (this.timer === undefined) this.arm(this.deadlines[this.head]!);
   }
 
   /** Entries held: pending ones and finished ones not dropped yet. */
   get size(): number {
-    return this.entries.length - this.head;
+    return this.count;
   }
 
   private arm(deadline: number): void {
@@ -51,33 +59,41 @@ export class DeadlineQueue<T extends Expiring> {
   private readonly fire = (): void => {
     this.timer = undefined;
     const now = this.now();
-    while (this.head < this.entries.length) {
+    while (this.count > 0) {
       const entry = this.entries[this.head]!;
-      if (!entry.finished) {
-        if (this.deadlines[this.head]! > now) break;
-        entry.expire();
-      }
-      this.entries[this.head++] = undefined;
+      if (!entry.finished && this.deadlines[this.head]! > now) break;
+      // Out of the ring before expire(), which may start calls that add entries of their own.
+      this.shift();
+      if (!entry.finished) entry.expire();
     }
-    this.compact();
     // expire() may have started calls of its own, which armed the timer already.
-    if (this.timer === undefined && this.head < this.entries.length) this.arm(this.deadlines[this.head]!);
+    if (this.timer === undefined && this.count > 0) this.arm(this.deadlines[this.head]!);
   };
 
   private dropFinished(): void {
-    while (this.head < this.entries.length && this.entries[this.head]!.finished) this.entries[this.head++] = undefined;
-    this.compact();
+    while (this.count > 0 && this.entries[this.head]!.finished) this.shift();
   }
 
-  private compact(): void {
-    if (this.head === this.entries.length) {
-      this.entries.length = 0;
-      this.deadlines.length = 0;
-      this.head = 0;
-    } else if (this.head >= COMPACT_AFTER && this.head * 2 >= this.entries.length) {
-      this.entries = this.entries.slice(this.head);
-      this.deadlines = this.deadlines.slice(this.head);
-      this.head = 0;
+  /** Empties the head slot (so it holds nothing any more) and moves the head on. */
+  private shift(): void {
+    this.entries[this.head] = undefined;
+    this.head = (this.head + 1) % this.entries.length;
+    this.count -= 1;
+  }
+
+  /** Twice the slots, entries moved to the start in order; the old ring is emptied first so that it keeps nothing alive. */
+  private grow(): void {
+    const size = this.entries.length;
+    const entries = new Array<T | undefined>(size * 2).fill(undefined);
+    const deadlines = new Float64Array(size * 2);
+    for (let i = 0; i < this.count; i++) {
+      const slot = (this.head + i) % size;
+      entries[i] = this.entries[slot];
+      deadlines[i] = this.deadlines[slot]!;
+      this.entries[slot] = undefined;
     }
+    this.entries = entries;
+    this.deadlines = deadlines;
+    this.head = 0;
   }
 }

@@ -110,6 +110,30 @@ describe('DeadlineQueue', () => {
     expect(queue.size).toBe(0);
   });
 
+  it('expires in deadline order when its slots have wrapped around and then had to grow', () => {
+    const queue = new DeadlineQueue<Call>(1000, now);
+    // Finished calls move the head along, so the pending ones below wrap around the end of the slots...
+    for (let i = 0; i < 50; i++) {
+      const call = new Call(now);
+      queue.add(call);
+      call.finished = true;
+    }
+    const pending: Call[] = [];
+    // ...and more pending calls than there are slots make it grow while wrapped.
+    for (let i = 0; i < 150; i++) {
+      const call = new Call(now);
+      queue.add(call);
+      pending.push(call);
+      advance(1);
+    }
+    expect(queue.size).toBe(150);
+    advance(1000 - 150);
+    expect(pending.filter((call) => call.expiredAt.length > 0)).toHaveLength(1);
+    for (let ms = 0; ms < 149; ms++) advance(1);
+    expect(pending.map((call) => call.expiredAt[0])).toEqual(pending.map((_, i) => 1000 + i));
+    expect(queue.size).toBe(0);
+  });
+
   it('when the timer fires before the clock reaches the deadline, waits again instead of expiring early', () => {
     const queue = new DeadlineQueue<Call>(100, now);
     const call = new Call(now);
