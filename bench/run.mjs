@@ -17,6 +17,7 @@ import { WORKLOADS, buildWorkload, sliceWorkload } from './workload/updates.mjs'
 import { writeHearsayRules } from './workload/hearsay-yaml.mjs';
 import { formatTable, formatCostByRules, formatRoundMedians, correctnessLabel } from './report/table.mjs';
 import { machineInfo } from './report/machine.mjs';
+import { roundOrder } from './round-order.mjs';
 
 /**
  * Updates per run. hearsay, the minimal bot and the ceiling get the same number at every size, so that
@@ -98,7 +99,8 @@ function parseOptions(argv) {
 const HELP = `Usage: node bench/run.mjs [options]   (npm run bench -- [options] also runs the matching step)
 
   --quick                 smoke run: 2,000 updates (200 for frameworks at 1,000 rules), rules 50,1000
-  --rounds N              run every contestant N times, interleaved (round 1 of each, then round 2…), and
+  --rounds N              run every contestant N times, interleaved (round 1 of each, then round 2…, each
+                          round starting one contestant further along), and
                           add a table of medians over the rounds: on a small machine one run of a pair
                           moves ±10–15%, so ratios are judged by the median of several (default 1)
   --updates N             updates per contestant (default: 40,000; fewer for frameworks on big sets)
@@ -178,9 +180,11 @@ async function main() {
         logDir,
         hearsayMain: options.hearsayMain ?? HEARSAY_MAIN,
       };
-      // Interleaved: a slow spell of the machine hits one round of every contestant, not every run of one.
+      // Interleaved: a slow spell of the machine hits one round of every contestant, not every run of one; rotated
+      // (see roundOrder) so that no contestant always runs first or last.
       for (let round = 1; round <= options.rounds; round += 1) {
-        for (const [i, name] of names.entries()) {
+        for (const i of roundOrder(names.length, round)) {
+          const name = names[i];
           const result = await runOne(name, sliceWorkload(workload, counts[i]), { ...ctx, round }, options);
           results.push({ ...result, round });
         }
