@@ -2,9 +2,12 @@
 // (secret in constant time, size, shape) and handed to the pipeline, which holds it while the update is handled
 // (or stores it durably first); the answer follows what the pipeline says: 200 once handled or stored (or already
 // known), 503 when it cannot take it now (overloaded, closing, cut short, the store failing), 400 when it can
-// never be stored.
+// never be stored. The common POST is read on node:http ahead of Fastify's router (webhook-post.ts); both paths
+// give the same answers, made here once.
 import { readFile } from 'node:fs/promises';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import http from 'node:http';
+import https from 'node:https';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { BotApi, Update } from '../api/types.js';
 import type { ListenAddress, WebhookConnectionLimits } from '../config/types.js';
 import { formatListenAddress } from '../config/listen-address.js';
@@ -21,6 +24,7 @@ import { createSecretCheck } from './secret-token.js';
 import { webhookUpdateSchema } from '../generated/webhook-update-schema.js';
 import { validate as validateWebhookUpdate } from '../generated/webhook-update-validator.js';
 import { listenFailureMessage, settingListenHints } from '../ops/listen-failure.js';
+import { createWebhookPostPath, type BodyProblem, type WebhookAnswer } from './webhook-post.js';
 
 /** What the webhook needs from the update pipeline. */
 export interface WebhookPipeline {
@@ -75,15 +79,23 @@ export class WebhookIngress {
 
   async start(): Promise<void> {
     const { logger, listen, tls } = this.options;
-    const https = tls ? { cert: await readFile(tls.certPath), key: await readFile(tls.keyPath) } : null;
+    const certificate = tls ? { cert: await readFile(tls.certPath), key: await readFile(tls.keyPath) } : null;
     const limits = connectionOptions(this.options.connections);
+    const takePost = createWebhookPostPath({
+      path: this.options.path,
+      maxBodyBytes: this.options.maxBodyBytes,
+      admits: (request) => !this.closing && this.secretMatches(request.headers['x-telegram-bot-api-secret-token']),
+      receive: (update) => this.handle(update as Update),
+      invalid: (problem) => this.invalidBody(problem),
+    });
     const app = Fastify({
       logger: false,
       bodyLimit: this.options.maxBodyBytes,
       forceCloseConnections: true,
       ...limits.fastify,
-      http: limits.server,
-      ...(https ? { https: { ...https, ...limits.server } } : {}),
+      // The server Fastify would make, with the update POST looked at first (see webhook-post.ts).
+      serverFactory: (fastifyHandler: http.RequestListener, settings: FastifyServerOptions) =>
+        createServer(certificate, limits.server, settings, (request, response) => takePost(request, response) || fastifyHandler(request, response)),
     } as object) as unknown as FastifyInstance;
     this.app = app;
     // Beyond the cap a new connection is closed on arrival: buffered bodies stay within cap × max_body_bytes.
@@ -108,8 +120,8 @@ export class WebhookIngress {
       const hints = settingListenHints('webhook.listen', 'HEARSAY_WEBHOOK_LISTEN', '--webhook-listen');
       throw new HearsayError('HS_ERR_LISTEN_FAILED', [listenFailureMessage(formatListenAddress(listen), error, hints)], { cause: error });
     }
-    this.localUrl = serverUrl(app, https ? 'https' : 'http');
-    logger.info({ listen: this.localUrl, path: this.options.path, tls: https !== null }, 'webhook server listening');
+    this.localUrl = serverUrl(app, certificate ? 'https' : 'http');
+    logger.info({ listen: this.localUrl, path: this.options.path, tls: certificate !== null }, 'webhook server listening');
 
     try {
       await this.setWebhook(this.options.allowedUpdates ?? ALLOWED_UPDATES);
@@ -163,83 +175,107 @@ export class WebhookIngress {
       return;
     }
     if (this.closing) {
-      unavailable(reply, 'shutting down');
+      send(reply, unavailable('shutting down'));
       return;
     }
     next();
   }
 
   /**
-   * Every webhook request passes here: one then() on what the pipeline says, no async frame. The answer is sent
-   * here and nothing is returned to Fastify (a returned reply is a thenable Fastify would wait on once more).
+   * An update POST that reached Fastify's route (see webhook-post.ts for the usual one). The answer is sent here and
+   * nothing is returned to Fastify (a returned reply is a thenable Fastify would wait on once more).
    */
-  private accept(update: Update, reply: FastifyReply): Promise<void> | undefined {
-    if (this.closing) {
-      unavailable(reply, 'shutting down');
-      return undefined;
-    }
+  private accept(update: Update, reply: FastifyReply): Promise<void> {
+    return this.handle(update).then((answer) => void send(reply, answer));
+  }
+
+  /** Every valid update passes here: one then() on what the pipeline says, no async frame; never rejects. */
+  private handle(update: Update): Promise<WebhookAnswer> {
+    if (this.closing) return Promise.resolve(unavailable('shutting down'));
     return this.options.pipeline.receive(update).then(
-      (outcome) => void this.answer(outcome, update.update_id, reply),
-      (error: unknown) => void this.refuse(error, update.update_id, reply),
+      (outcome) => this.answer(outcome, update.update_id),
+      (error: unknown) => this.refuse(error, update.update_id),
     );
   }
 
   /** The pipeline could neither handle nor keep the update: 400 when it never can, else 503 (the service resends it). */
-  private refuse(error: unknown, id: number, reply: FastifyReply): FastifyReply {
+  private refuse(error: unknown, id: number): WebhookAnswer {
     const { logger, metrics } = this.options;
     if (error instanceof UnstorableUpdateError) {
       // It can never be stored, so it is refused, not acknowledged and lost: the service applies its own rules.
       metrics.error('webhook_invalid');
       logger.warn({ update_id: id, problem: error.message }, 'webhook update cannot be stored; refused');
-      return reply.code(400).send({ ok: false, error: 'update cannot be stored (nested too deeply)' });
+      return { status: 400, error: 'update cannot be stored (nested too deeply)' };
     }
     if (error instanceof StoreUnavailableError) {
       // Logged once by the store when the outage began: the service resends the update after Retry-After.
       metrics.error('store_unavailable');
       logger.debug({ update_id: id }, 'the store is unavailable; asking the service to resend the update');
-      return unavailable(reply, 'the store is unavailable');
+      return unavailable('the store is unavailable');
     }
     metrics.error('unknown');
     logger.error({ err: error, update_id: id }, 'cannot keep the update in the inbox; asking the service to resend it');
-    return unavailable(reply, 'cannot store the update');
+    return unavailable('cannot store the update');
   }
 
   /** What to answer for the pipeline's outcome: 200 for handled, stored or known; 503 otherwise. */
-  private answer(outcome: AcceptOutcome, id: number, reply: FastifyReply): FastifyReply {
+  private answer(outcome: AcceptOutcome, id: number): WebhookAnswer {
     const { pipeline, logger, metrics } = this.options;
     if (outcome === 'overloaded') {
       metrics.error('webhook_overloaded');
       logger.warn({ in_flight: pipeline.inFlight }, 'too many updates in flight; asking the service to resend later');
-      return unavailable(reply, 'overloaded');
+      return unavailable('overloaded');
     }
     if (outcome === 'interrupted') {
       // Neither handled nor stored (a stop, a refused token or a store outage came first): the service resends it.
       logger.debug({ update_id: id }, 'update not handled; asking the service to resend it');
-      return unavailable(reply, this.closing ? 'shutting down' : 'the update could not be handled now');
+      return unavailable(this.closing ? 'shutting down' : 'the update could not be handled now');
     }
     if (outcome === 'id_busy') {
       // Another message under the id of one still being handled: the service started a new id sequence. Not
       // acknowledged (one inbox entry per id): the service sends it again, once the old one is done.
       logger.info({ update_id: id }, 'an update reuses the id of one still being handled (a new id sequence); asking the service to resend it');
-      return unavailable(reply, 'an update with this id is still being handled');
+      return unavailable('an update with this id is still being handled');
     }
     if (outcome === 'duplicate') logger.debug({ update_id: id }, 'update delivered again; already accepted, not answered twice');
-    return reply.code(200).send();
+    return OK;
+  }
+
+  /** A body that is not an update (not JSON, or not its shape): 400, on either path. */
+  private invalidBody({ message, validation }: BodyProblem): WebhookAnswer {
+    this.options.metrics.error('webhook_invalid');
+    if (!validation) return { status: 400, error: message };
+    this.options.logger.warn({ problem: message }, 'webhook body is not a valid update');
+    return { status: 400, error: `invalid update: ${message}` };
   }
 
   private onError(error: FastifyError, reply: FastifyReply): FastifyReply {
-    const { logger, metrics } = this.options;
-    if (error.validation) {
-      metrics.error('webhook_invalid');
-      logger.warn({ problem: error.message }, 'webhook body is not a valid update');
-      return reply.code(400).send({ ok: false, error: `invalid update: ${error.message}` });
-    }
     const status = error.statusCode ?? 500;
-    if (status >= 500) logger.error({ err: error }, 'webhook request failed');
-    else metrics.error('webhook_invalid');
+    if (error.validation || (status === 400 && error.code === 'FST_ERR_CTP_INVALID_JSON_BODY')) {
+      return send(reply, this.invalidBody({ message: error.message, validation: Boolean(error.validation) }));
+    }
+    if (status >= 500) this.options.logger.error({ err: error }, 'webhook request failed');
+    else this.options.metrics.error('webhook_invalid');
     const message = status === 413 ? `body larger than ${this.options.maxBodyBytes} bytes` : status >= 500 ? 'internal error' : error.message;
-    return reply.code(status).send({ ok: false, error: message });
+    return send(reply, { status, error: message });
   }
+}
+
+/**
+ * The HTTP/1 server Fastify makes for these options (it leaves that to `serverFactory` when given one), with
+ * `listener` in front: the header and request deadlines, the idle timeout, the keep-alive time.
+ */
+function createServer(
+  certificate: { cert: Buffer; key: Buffer } | null,
+  serverOptions: http.ServerOptions,
+  settings: FastifyServerOptions,
+  listener: http.RequestListener,
+): http.Server {
+  const server = certificate ? https.createServer({ ...certificate, ...serverOptions }, listener) : http.createServer(serverOptions, listener);
+  server.keepAliveTimeout = settings.keepAliveTimeout ?? server.keepAliveTimeout;
+  server.requestTimeout = settings.requestTimeout ?? server.requestTimeout;
+  server.setTimeout(settings.connectionTimeout ?? 0);
+  return server;
 }
 
 /** Node server options for the limits: the header and whole-request deadlines, checked often enough to matter. */
@@ -252,6 +288,16 @@ function connectionOptions({ headerTimeoutMs, bodyTimeoutMs, idleTimeoutMs }: We
   };
 }
 
-function unavailable(reply: FastifyReply, why: string): FastifyReply {
-  return reply.code(503).header('retry-after', '1').send({ ok: false, error: why });
+const OK: WebhookAnswer = { status: 200 };
+
+/** 503 with Retry-After: the service keeps the update and sends it again. */
+function unavailable(why: string): WebhookAnswer {
+  return { status: 503, error: why, retryAfter: true };
+}
+
+/** Sends `answer` through Fastify, as sendAnswer (webhook-post.ts) writes it on the other path. */
+function send(reply: FastifyReply, answer: WebhookAnswer): FastifyReply {
+  if (answer.error === undefined) return reply.code(answer.status).send();
+  if (answer.retryAfter) reply.header('retry-after', '1');
+  return reply.code(answer.status).send({ ok: false, error: answer.error });
 }

@@ -1,0 +1,109 @@
+// The webhook's hot path: the service's POST of an update — the webhook path, the right secret, a JSON body of a
+// declared length within the limit — read and answered on node:http directly, ahead of Fastify's router. Fastify's
+// lifecycle for that one request (routing, hooks, body parser, schema step, reply) cost about 2 µs of the ~40 µs an
+// update costs in the bench's webhook run, a twentieth of the throughput (BENCHMARKS.md). Whatever this path does not
+// take goes to Fastify, which answers it as before: other methods and paths, a wrong secret (401), a shutdown (503),
+// a body sent without a length or over the limit (413), another content type (415), an empty body (400). What it
+// does take is judged as Fastify would: the same JSON parser and settings, the same validator, the same messages.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorCodes } from 'fastify';
+import secureJsonParse from 'secure-json-parse';
+import { validate as validateWebhookUpdate } from '../generated/webhook-update-validator.js';
+
+/** How a webhook request is answered: its status; for a refusal the error told, and whether to add Retry-After. */
+export interface WebhookAnswer {
+  status: number;
+  error?: string;
+  retryAfter?: boolean;
+}
+
+export interface WebhookPostOptions {
+  path: string;
+  maxBodyBytes: number;
+  /** Whether a request this path could take may be taken now: its secret is right and the webhook is not closing. */
+  admits(request: IncomingMessage): boolean;
+  /** Hands a valid update on; resolves with what to answer. */
+  receive(update: unknown): Promise<WebhookAnswer>;
+  /** The answer to a body that is not a valid update: not JSON, or not the shape of one (`validation`), in Fastify's words. */
+  invalid(problem: BodyProblem): WebhookAnswer;
+}
+
+/** Why a body was refused, as Fastify's error for it would say. */
+export interface BodyProblem {
+  message: string;
+  /** The schema refused it (else it is not JSON). */
+  validation: boolean;
+}
+
+/** As Fastify parses JSON bodies by default: prototype and constructor poisoning is refused, not stripped. */
+const JSON_PARSE_OPTIONS = { protoAction: 'error', constructorAction: 'error' } as const;
+const INVALID_JSON = new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY().message;
+
+/**
+ * The request listener's first look: takes the request (and answers it) when it is an update POST it can read on its
+ * own, and returns true; otherwise returns false, having touched nothing, for Fastify to handle.
+ */
+export function createWebhookPostPath(options: WebhookPostOptions): (request: IncomingMessage, response: ServerResponse) => boolean {
+  return (request, response) => {
+    if (request.method !== 'POST' || request.url !== options.path) return false;
+    const length = declaredLength(request, options.maxBodyBytes);
+    if (length === null || !isPlainJson(request.headers['content-type']) || !options.admits(request)) return false;
+    readBody(request, length, (body) => {
+      const answer = parseUpdate(body, options);
+      if ('status' in answer) sendAnswer(response, answer);
+      else options.receive(answer.update).then((result) => sendAnswer(response, result));
+    });
+    return true;
+  };
+}
+
+/** Writes `answer`, shaped as Fastify shapes it: a JSON error body for a refusal, no body for a 200. */
+export function sendAnswer(response: ServerResponse, answer: WebhookAnswer): void {
+  if (answer.error === undefined) {
+    response.writeHead(answer.status).end();
+    return;
+  }
+  const body = JSON.stringify({ ok: false, error: answer.error });
+  const headers: Record<string, string | number> = { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) };
+  if (answer.retryAfter) headers['retry-after'] = '1';
+  response.writeHead(answer.status, headers).end(body);
+}
+
+/** The body's declared length when it is one to read here (no chunked body, nothing empty, nothing over the limit). */
+function declaredLength(request: IncomingMessage, maxBodyBytes: number): number | null {
+  const header = request.headers['content-length'];
+  if (header === undefined || request.headers['transfer-encoding'] !== undefined) return null;
+  const length = Number(header);
+  return Number.isInteger(length) && length > 0 && length <= maxBodyBytes ? length : null;
+}
+
+/** `application/json`, bare or with `charset=utf-8` (what the service sends); anything else is Fastify's to judge. */
+function isPlainJson(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const type = contentType.toLowerCase();
+  return type === 'application/json' || type.replace(/\s+/g, '') === 'application/json;charset=utf-8';
+}
+
+/** Collects the body (Node's parser stops at the declared length); a request cut off mid-body is dropped. */
+function readBody(request: IncomingMessage, length: number, onBody: (body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', () => onBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length)));
+  // The client went away: no update was taken, nothing to answer.
+  request.on('error', () => undefined);
+}
+
+function parseUpdate(body: Buffer, options: WebhookPostOptions): { update: unknown } | WebhookAnswer {
+  let update: unknown;
+  try {
+    update = secureJsonParse.parse(body.toString('utf8'), undefined, JSON_PARSE_OPTIONS);
+  } catch {
+    return options.invalid({ message: INVALID_JSON, validation: false });
+  }
+  if (!validateWebhookUpdate(update)) {
+    // Fastify's schema error text (its default formatter, the body being "body").
+    const message = (validateWebhookUpdate.errors ?? []).map((error) => `body${error.instancePath} ${error.message ?? ''}`).join(', ');
+    return options.invalid({ message, validation: true });
+  }
+  return { update };
+}

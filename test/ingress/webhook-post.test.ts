@@ -1,0 +1,183 @@
+// The update POST is read on node:http ahead of Fastify's router when its body has a declared length, and by
+// Fastify when it is sent chunked: over real HTTP, both paths must take the same updates and refuse the same
+// bodies with the same answers (status, body, headers), and a client that goes away mid-body changes nothing.
+import http from 'node:http';
+import { connect } from 'node:net';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebhookIngress } from '../../src/ingress/webhook.js';
+import { createWebhookPostPath } from '../../src/ingress/webhook-post.js';
+import { createLogger } from '../../src/log/logger.js';
+import { HealthState } from '../../src/ops/health.js';
+import { ServiceMetrics } from '../../src/ops/metrics.js';
+import { FakeBotApi } from '../delivery/fake-bot-api.js';
+import { testPipeline } from '../support/test-pipeline.js';
+
+const logger = createLogger({ level: 'silent' });
+const SECRET = 'post_path_secret-0123456789';
+
+const started: WebhookIngress[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((w) => w.close()));
+});
+
+async function startWebhook(): Promise<{ webhook: WebhookIngress; port: number; handled: number[]; metrics: ServiceMetrics }> {
+  const { pipeline, committed: handled } = testPipeline({ dir: await mkdtemp(join(tmpdir(), 'hearsay-post-')) });
+  const metrics = new ServiceMetrics({ processMetrics: false });
+  const webhook = new WebhookIngress({
+    api: new FakeBotApi(),
+    pipeline,
+    logger,
+    metrics,
+    health: new HealthState('webhook'),
+    publicUrl: 'https://bot.example.com/hook',
+    listen: { host: '127.0.0.1', port: 0 },
+    path: '/hook',
+    secret: SECRET,
+    tls: null,
+    maxBodyBytes: 4096,
+    maxConnections: 40,
+    connections: { headerTimeoutMs: 2000, bodyTimeoutMs: 2000, idleTimeoutMs: 5000, limit: 50 },
+  });
+  await webhook.start();
+  started.push(webhook);
+  return { webhook, port: Number(new URL(webhook.address!).port), handled, metrics };
+}
+
+interface Answer {
+  status: number;
+  type: string | undefined;
+  retryAfter: string | undefined;
+  body: string;
+}
+
+/** POSTs `body` with a Content-Length, or chunked (no length: Fastify reads it). */
+function post(port: number, body: string, { chunked = false, type = 'application/json', secret = SECRET } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = { 'content-type': type, 'x-telegram-bot-api-secret-token': secret };
+    if (!chunked) headers['content-length'] = Buffer.byteLength(body);
+    const request = http.request({ host: '127.0.0.1', port, path: '/hook', method: 'POST', headers, agent: false }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode!, type: response.headers['content-type'], retryAfter: response.headers['retry-after'], body: text }),
+      );
+    });
+    request.on('error', reject);
+    if (chunked) {
+      // Two writes, so it really goes out in chunks.
+      request.write(body.slice(0, 1));
+      request.end(body.slice(1));
+    } else request.end(body);
+  });
+}
+
+const update = (id: number) => JSON.stringify({ update_id: id, message: { message_id: id, date: 0, chat: { id: 1, type: 'private' }, text: `t${id}` } });
+
+describe('the webhook POST, with a declared length and chunked', () => {
+  it('takes an update either way, with or without a charset', async () => {
+    const { port, handled } = await startWebhook();
+    expect((await post(port, update(1))).status).toBe(200);
+    expect((await post(port, update(2), { chunked: true })).status).toBe(200);
+    expect((await post(port, update(3), { type: 'application/json; charset=utf-8' })).status).toBe(200);
+    expect(handled.sort()).toEqual([1, 2, 3]);
+  });
+
+  it('refuses each body that is not an update with the same answer on both paths, and handles none', async () => {
+    const { port, handled, metrics } = await startWebhook();
+    const cases: Array<[string, number, RegExp]> = [
+      ['{"update_id": 1,', 400, /^Body is not valid JSON/],
+      ['{"update_id": 2, "__proto__": {"x": 1}}', 400, /^Body is not valid JSON/],
+      ['{"update_id": "3"}', 400, /^invalid update: body\/update_id must be integer$/],
+      ['[4]', 400, /^invalid update: body must be object$/],
+      ['{"update_id": 5, "message": {"message_id": 5, "date": 0}}', 400, /^invalid update: body\/message must have required property 'chat'$/],
+    ];
+    for (const [body, status, error] of cases) {
+      const direct = await post(port, body);
+      const chunked = await post(port, body, { chunked: true });
+      expect(direct, body).toEqual(chunked);
+      expect(direct.status, body).toBe(status);
+      expect(direct.type).toBe('application/json; charset=utf-8');
+      expect((JSON.parse(direct.body) as { ok: boolean; error: string }).error).toMatch(error);
+    }
+    expect(handled).toEqual([]);
+    expect((await metrics.render()).body).toMatch(/hearsay_errors_total\{kind="webhook_invalid"\} 10\b/);
+  });
+
+  it('leaves to Fastify what the quick path does not read: a wrong secret, an empty body, another type, a body over the limit', async () => {
+    const { port, handled } = await startWebhook();
+    const wrong = await post(port, update(1), { secret: 'not-the-secret-at-all' });
+    expect(wrong.status).toBe(401);
+    expect((await post(port, '')).status).toBe(400);
+    expect((await post(port, update(2), { type: 'text/plain' })).status).toBe(415);
+    const big = await post(port, JSON.stringify({ update_id: 3, pad: 'x'.repeat(5000) }));
+    expect(big.status).toBe(413);
+    expect(JSON.parse(big.body)).toEqual({ ok: false, error: 'body larger than 4096 bytes' });
+    expect(handled).toEqual([]);
+  });
+
+  it('drops a request whose client goes away mid-body and goes on serving', async () => {
+    const { port, handled } = await startWebhook();
+    const body = update(7);
+    const socket = connect(port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(
+      `POST /hook HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Telegram-Bot-Api-Secret-Token: ${SECRET}\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    expect((await post(port, update(8))).status).toBe(200);
+    expect(handled).toEqual([8]);
+  });
+});
+
+describe('which requests the quick path takes', () => {
+  it('takes the update POST with a declared length and the right secret; hands everything else on unread', async () => {
+    const received: unknown[] = [];
+    let closing = false;
+    const take = createWebhookPostPath({
+      path: '/hook',
+      maxBodyBytes: 4096,
+      admits: (request) => !closing && request.headers['x-telegram-bot-api-secret-token'] === SECRET,
+      receive: (value) => {
+        received.push(value);
+        return Promise.resolve({ status: 200 });
+      },
+      invalid: (problem) => ({ status: 400, error: problem.message }),
+    });
+    // The fallback stands for Fastify: it reads the body itself, so a request handed on must arrive whole.
+    const handedOn: string[] = [];
+    const server = http.createServer((request, response) => {
+      if (take(request, response)) return;
+      let body = '';
+      request.setEncoding('utf8');
+      request.on('data', (chunk: string) => (body += chunk));
+      request.on('end', () => {
+        handedOn.push(body);
+        response.writeHead(299).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    try {
+      expect((await post(port, update(1))).status).toBe(200);
+      expect(received).toEqual([JSON.parse(update(1))]);
+      const handOn = [
+        post(port, update(2), { chunked: true }),
+        post(port, update(3), { type: 'text/plain' }),
+        post(port, update(4), { secret: 'wrong-secret-0123456789' }),
+        post(port, JSON.stringify({ update_id: 5, pad: 'x'.repeat(5000) })),
+      ];
+      expect((await Promise.all(handOn)).map((answer) => answer.status)).toEqual([299, 299, 299, 299]);
+      closing = true;
+      expect((await post(port, update(6))).status).toBe(299);
+      expect(handedOn.map((body) => (JSON.parse(body) as { update_id: number }).update_id).sort()).toEqual([2, 3, 4, 5, 6]);
+      expect(received).toHaveLength(1);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
