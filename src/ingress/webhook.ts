@@ -283,8 +283,10 @@ function connectionOptions({ headerTimeoutMs, bodyTimeoutMs, idleTimeoutMs }: We
   const requestTimeout = headerTimeoutMs + bodyTimeoutMs;
   return {
     server: { headersTimeout: headerTimeoutMs, requestTimeout, connectionsCheckingInterval: Math.min(1000, Math.ceil(headerTimeoutMs / 4)) },
-    // Fastify sets these on the server itself; connectionTimeout is the socket's idle timeout, mid-request too.
-    fastify: { requestTimeout, connectionTimeout: idleTimeoutMs, keepAliveTimeout: idleTimeoutMs },
+    // Set on the server by createServer. No socket timeout besides these (Fastify's connectionTimeout): the header and request deadlines cover a request
+    // on its way in, the keep-alive timeout a connection between requests, and a socket timeout would cost a timer
+    // per request.
+    fastify: { requestTimeout, keepAliveTimeout: idleTimeoutMs },
   };
 }
 
