@@ -155,7 +155,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--webhook-idle-timeout',
     kind: 'number',
     defaultText: '30',
-    meaning: 'Seconds a connection may stay open without sending anything before it is closed (1–3600).',
+    meaning: 'Seconds a connection may stay open between requests without sending anything before it is closed (1–3600).',
   },
   {
     key: 'webhook.connection_limit',

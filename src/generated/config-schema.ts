@@ -153,7 +153,7 @@ export const configSchema = {
           "maximum": 300
         },
         "idle_timeout": {
-          "description": "Seconds a connection may stay open without sending anything before it is closed.",
+          "description": "Seconds a connection may stay open between requests without sending anything before it is closed.",
           "type": "number",
           "minimum": 1,
           "maximum": 3600
@@ -402,7 +402,7 @@ export interface WebhookSettings {
    */
   body_timeout?: number;
   /**
-   * Seconds a connection may stay open without sending anything before it is closed.
+   * Seconds a connection may stay open between requests without sending anything before it is closed.
    */
   idle_timeout?: number;
   /**
