@@ -3,50 +3,25 @@
 // is closed, and the server never holds more than the cap (so buffered bodies stay within cap × body limit).
 // Bodies it cannot take are refused precisely: text/plain is 415, an update_id beyond 2^53 - 1 is 400.
 import { connect, type Socket } from 'node:net';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebhookIngress } from '../../src/ingress/webhook.js';
-import { createLogger } from '../../src/log/logger.js';
-import { HealthState } from '../../src/ops/health.js';
-import { ServiceMetrics } from '../../src/ops/metrics.js';
-import { FakeBotApi } from '../delivery/fake-bot-api.js';
-import { testPipeline } from '../support/test-pipeline.js';
+import { closeTestWebhooks, startTestWebhook, type TestWebhook } from '../support/test-webhook.js';
 
-const logger = createLogger({ level: 'silent' });
 const SECRET = 'slow_client_secret-0123456789';
 const LIMIT = 20;
 const MAX_BODY = 64 * 1024;
 
-const started: WebhookIngress[] = [];
 const sockets: Socket[] = [];
 afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.destroy();
-  await Promise.all(started.splice(0).map((w) => w.close()));
+  await closeTestWebhooks();
 });
 
-async function startWebhook(): Promise<{ webhook: WebhookIngress; port: number; handled: number[] }> {
-  // Every update the pipeline finished, whether it had a reply or not.
-  const { pipeline, committed: handled } = testPipeline({ dir: await mkdtemp(join(tmpdir(), 'hearsay-slow-')) });
-  const webhook = new WebhookIngress({
-    api: new FakeBotApi(),
-    pipeline,
-    logger,
-    metrics: new ServiceMetrics({ processMetrics: false }),
-    health: new HealthState('webhook'),
-    publicUrl: 'https://bot.example.com/hook',
-    listen: { host: '127.0.0.1', port: 0 },
-    path: '/hook',
+function startWebhook(): Promise<TestWebhook> {
+  return startTestWebhook({
     secret: SECRET,
-    tls: null,
     maxBodyBytes: MAX_BODY,
-    maxConnections: 40,
     connections: { headerTimeoutMs: 1000, bodyTimeoutMs: 1000, idleTimeoutMs: 1500, limit: LIMIT },
   });
-  await webhook.start();
-  started.push(webhook);
-  return { webhook, port: Number(new URL(webhook.address!).port), handled };
 }
 
 /** A raw connection; `closed` resolves when the server (or anyone) closes it, with everything it answered. */

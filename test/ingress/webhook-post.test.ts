@@ -3,47 +3,20 @@
 // bodies with the same answers (status, body, headers), and a client that goes away mid-body changes nothing.
 import http from 'node:http';
 import { connect } from 'node:net';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebhookIngress } from '../../src/ingress/webhook.js';
 import { createWebhookPostPath } from '../../src/ingress/webhook-post.js';
-import { createLogger } from '../../src/log/logger.js';
-import { HealthState } from '../../src/ops/health.js';
-import { ServiceMetrics } from '../../src/ops/metrics.js';
-import { FakeBotApi } from '../delivery/fake-bot-api.js';
-import { testPipeline } from '../support/test-pipeline.js';
+import { closeTestWebhooks, startTestWebhook, type TestWebhook } from '../support/test-webhook.js';
 
-const logger = createLogger({ level: 'silent' });
 const SECRET = 'post_path_secret-0123456789';
 
-const started: WebhookIngress[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((w) => w.close()));
-});
+afterEach(closeTestWebhooks);
 
-async function startWebhook(): Promise<{ webhook: WebhookIngress; port: number; handled: number[]; metrics: ServiceMetrics }> {
-  const { pipeline, committed: handled } = testPipeline({ dir: await mkdtemp(join(tmpdir(), 'hearsay-post-')) });
-  const metrics = new ServiceMetrics({ processMetrics: false });
-  const webhook = new WebhookIngress({
-    api: new FakeBotApi(),
-    pipeline,
-    logger,
-    metrics,
-    health: new HealthState('webhook'),
-    publicUrl: 'https://bot.example.com/hook',
-    listen: { host: '127.0.0.1', port: 0 },
-    path: '/hook',
+function startWebhook(): Promise<TestWebhook> {
+  return startTestWebhook({
     secret: SECRET,
-    tls: null,
     maxBodyBytes: 4096,
-    maxConnections: 40,
     connections: { headerTimeoutMs: 2000, bodyTimeoutMs: 2000, idleTimeoutMs: 5000, limit: 50 },
   });
-  await webhook.start();
-  started.push(webhook);
-  return { webhook, port: Number(new URL(webhook.address!).port), handled, metrics };
 }
 
 interface Answer {
