@@ -26,6 +26,8 @@ export interface WebhookPostOptions {
   receive(update: unknown): Promise<WebhookAnswer>;
   /** The answer to a body that is not a valid update: not JSON, or not the shape of one (`validation`), in Fastify's words. */
   invalid(problem: BodyProblem): WebhookAnswer;
+  /** The answer when handing it on failed unexpectedly (a bug): a 500, as Fastify gives for an error it did not expect. */
+  failed(error: unknown): WebhookAnswer;
 }
 
 /** Why a body was refused, as Fastify's error for it would say. */
@@ -49,9 +51,18 @@ export function createWebhookPostPath(options: WebhookPostOptions): (request: In
     const length = declaredLength(request, options.maxBodyBytes);
     if (length === null || !isPlainJson(request.headers['content-type']) || !options.admits(request)) return false;
     readBody(request, length, (body) => {
-      const answer = parseUpdate(body, options);
-      if ('status' in answer) sendAnswer(response, answer);
-      else options.receive(answer.update).then((result) => sendAnswer(response, result));
+      // Runs in an event handler: nothing may escape it, or it would take the process down.
+      try {
+        const parsed = parseUpdate(body, options);
+        if ('status' in parsed) sendAnswer(response, parsed);
+        else
+          options.receive(parsed.update).then(
+            (answer) => sendAnswer(response, answer),
+            (error: unknown) => sendAnswer(response, options.failed(error)),
+          );
+      } catch (error) {
+        sendAnswer(response, options.failed(error));
+      }
     });
     return true;
   };

@@ -87,6 +87,7 @@ export class WebhookIngress {
       admits: (request) => !this.closing && this.secretMatches(request.headers['x-telegram-bot-api-secret-token']),
       receive: (update) => this.handle(update as Update),
       invalid: (problem) => this.invalidBody(problem),
+      failed: (error) => this.failed(error),
     });
     const app = Fastify({
       logger: false,
@@ -249,21 +250,27 @@ export class WebhookIngress {
     return { status: 400, error: `invalid update: ${message}` };
   }
 
+  /** An error nobody expected (a bug): logged, and answered 500 without its details. */
+  private failed(error: unknown): WebhookAnswer {
+    this.options.logger.error({ err: error }, 'webhook request failed');
+    return { status: 500, error: 'internal error' };
+  }
+
   private onError(error: FastifyError, reply: FastifyReply): FastifyReply {
     const status = error.statusCode ?? 500;
     if (error.validation || (status === 400 && error.code === 'FST_ERR_CTP_INVALID_JSON_BODY')) {
       return send(reply, this.invalidBody({ message: error.message, validation: Boolean(error.validation) }));
     }
-    if (status >= 500) this.options.logger.error({ err: error }, 'webhook request failed');
-    else this.options.metrics.error('webhook_invalid');
-    const message = status === 413 ? `body larger than ${this.options.maxBodyBytes} bytes` : status >= 500 ? 'internal error' : error.message;
+    if (status >= 500) return send(reply, { ...this.failed(error), status });
+    this.options.metrics.error('webhook_invalid');
+    const message = status === 413 ? `body larger than ${this.options.maxBodyBytes} bytes` : error.message;
     return send(reply, { status, error: message });
   }
 }
 
 /**
  * The HTTP/1 server Fastify makes for these options (it leaves that to `serverFactory` when given one), with
- * `listener` in front: the header and request deadlines, the idle timeout, the keep-alive time.
+ * `listener` in front: the header and request deadlines, the keep-alive time, and the socket timeout (none here).
  */
 function createServer(
   certificate: { cert: Buffer; key: Buffer } | null,
@@ -283,14 +290,14 @@ function connectionOptions({ headerTimeoutMs, bodyTimeoutMs, idleTimeoutMs }: We
   const requestTimeout = headerTimeoutMs + bodyTimeoutMs;
   return {
     server: { headersTimeout: headerTimeoutMs, requestTimeout, connectionsCheckingInterval: Math.min(1000, Math.ceil(headerTimeoutMs / 4)) },
-    // Set on the server by createServer. No socket timeout besides these (Fastify's connectionTimeout): the header and request deadlines cover a request
-    // on its way in, the keep-alive timeout a connection between requests, and a socket timeout would cost a timer
-    // per request.
+    // Set on the server by createServer. No socket timeout besides these (Fastify's connectionTimeout): the header
+    // and request deadlines cover a request on its way in, the keep-alive timeout a connection between requests, and
+    // a socket timeout would cost a timer per request.
     fastify: { requestTimeout, keepAliveTimeout: idleTimeoutMs },
   };
 }
 
-const OK: WebhookAnswer = { status: 200 };
+const OK: Readonly<WebhookAnswer> = Object.freeze({ status: 200 });
 
 /** 503 with Retry-After: the service keeps the update and sends it again. */
 function unavailable(why: string): WebhookAnswer {

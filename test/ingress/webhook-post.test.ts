@@ -127,6 +127,7 @@ describe('which requests the quick path takes', () => {
         return Promise.resolve({ status: 200 });
       },
       invalid: (problem) => ({ status: 400, error: problem.message }),
+      failed: () => ({ status: 500, error: 'internal error' }),
     });
     // The fallback stands for Fastify: it reads the body itself, so a request handed on must arrive whole.
     const handedOn: string[] = [];
@@ -156,6 +157,42 @@ describe('which requests the quick path takes', () => {
       expect((await post(port, update(6))).status).toBe(299);
       expect(handedOn.map((body) => (JSON.parse(body) as { update_id: number }).update_id).sort()).toEqual([2, 3, 4, 5, 6]);
       expect(received).toHaveLength(1);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('a failure nobody expected on the quick path', () => {
+  it('answers 500 without details, whether handing on rejects or throws, and the server goes on', async () => {
+    let mode: 'reject' | 'throw' | 'ok' = 'reject';
+    const failures: unknown[] = [];
+    const take = createWebhookPostPath({
+      path: '/hook',
+      maxBodyBytes: 4096,
+      admits: () => true,
+      receive: () => {
+        if (mode === 'throw') throw new Error('a bug, thrown');
+        return mode === 'reject' ? Promise.reject(new Error('a bug, rejected')) : Promise.resolve({ status: 200 });
+      },
+      invalid: (problem) => ({ status: 400, error: problem.message }),
+      failed: (error) => {
+        failures.push(error);
+        return { status: 500, error: 'internal error' };
+      },
+    });
+    const server = http.createServer((request, response) => void take(request, response));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const rejected = await post(port, update(1));
+      expect(rejected.status).toBe(500);
+      expect(JSON.parse(rejected.body)).toEqual({ ok: false, error: 'internal error' });
+      mode = 'throw';
+      expect((await post(port, update(2))).status).toBe(500);
+      mode = 'ok';
+      expect((await post(port, update(3))).status).toBe(200);
+      expect(failures.map((error) => (error as Error).message)).toEqual(['a bug, rejected', 'a bug, thrown']);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
