@@ -258,9 +258,7 @@ export class WebhookIngress {
 
   private onError(error: FastifyError, reply: FastifyReply): FastifyReply {
     const status = error.statusCode ?? 500;
-    if (error.validation || (status === 400 && error.code === 'FST_ERR_CTP_INVALID_JSON_BODY')) {
-      return send(reply, this.invalidBody({ message: error.message, validation: Boolean(error.validation) }));
-    }
+    if (error.validation) return send(reply, this.invalidBody({ message: error.message, validation: true }));
     if (status >= 500) return send(reply, { ...this.failed(error), status });
     this.options.metrics.error('webhook_invalid');
     const message = status === 413 ? `body larger than ${this.options.maxBodyBytes} bytes` : error.message;
