@@ -39,6 +39,8 @@ export class BotApiClient extends BotApiMethods {
   private readonly logger: Logger | undefined;
   /** Long polls in flight: close() ends them instead of waiting up to 50 s for their answer. */
   private readonly longPolls = new Set<AbortController>();
+  /** Request paths by method (they carry the token: never logged). */
+  private readonly paths = new Map<string, string>();
 
   constructor(options: BotApiClientOptions) {
     super();
@@ -100,6 +102,13 @@ export class BotApiClient extends BotApiMethods {
     }
   }
 
+  /** The request path of `method`, built once per method (the methods are the table's few): every reply asks for it. */
+  private pathOf(method: string): string {
+    let path = this.paths.get(method);
+    if (path === undefined) this.paths.set(method, (path = `${this.pathPrefix}/bot${this.token}/${method}`));
+    return path;
+  }
+
   private exchange(method: string, params: object | undefined, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
     if (signal?.aborted) return Promise.reject(new RequestAbortedError(method));
     let call!: WireCall;
@@ -110,7 +119,7 @@ export class BotApiClient extends BotApiMethods {
     if (signal) call.listenTo(signal, this.signalWatch);
     this.pool.dispatch(
       {
-        path: `${this.pathPrefix}/bot${this.token}/${method}`,
+        path: this.pathOf(method),
         method: 'POST',
         headers: JSON_HEADERS,
         body: JSON.stringify(params ?? {}),

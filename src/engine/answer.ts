@@ -101,15 +101,13 @@ function sendMessage(
   triggerId: number | undefined,
   markup: SendMessageAction['replyMarkup'],
 ): SendMessageAction {
-  return {
-    type: 'send_message',
-    chatId,
-    text,
-    ...(options.parseMode ? { parseMode: options.parseMode } : {}),
-    ...(options.replyToMessage && triggerId !== undefined ? { replyToMessageId: triggerId } : {}),
-    ...(options.disableNotification ? { disableNotification: true } : {}),
-    ...(markup ? { replyMarkup: markup } : {}),
-  };
+  // Assigned one by one rather than spread into the literal: the spread's slow path ran for every reply.
+  const action: { -readonly [K in keyof SendMessageAction]: SendMessageAction[K] } = { type: 'send_message', chatId, text };
+  if (options.parseMode) action.parseMode = options.parseMode;
+  if (options.replyToMessage && triggerId !== undefined) action.replyToMessageId = triggerId;
+  if (options.disableNotification) action.disableNotification = true;
+  if (markup) action.replyMarkup = markup;
+  return action;
 }
 
 /** A plain text message to the chat. */

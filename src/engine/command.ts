@@ -6,8 +6,8 @@ import type { MessageEntity } from '@grammyjs/types';
 export interface ParsedCommand {
   /** Lower-cased command name (Telegram commands are lower-case; we compare without case). */
   name: string;
-  /** The @username the command was addressed to, if any (as written). */
-  target?: string;
+  /** The @username the command was addressed to (as written); undefined when none. */
+  target: string | undefined;
   /** Everything after the command and the whitespace that follows it. */
   args: string;
 }
@@ -23,11 +23,7 @@ export function parseCommand(text: string, entities?: readonly MessageEntity[]):
   if (!match) return undefined;
   const end = entity ? entity.length : match[0].length;
   if (end < text.length && !/^\s/.test(text.slice(end))) return undefined;
-  return {
-    name: match[1]!.toLowerCase(),
-    ...(match[2] !== undefined ? { target: match[2] } : {}),
-    args: text.slice(end).trim(),
-  };
+  return { name: match[1]!.toLowerCase(), target: match[2], args: text.slice(end).trim() };
 }
 
 /** A command addressed to another bot (`/start@otherbot`) is not ours; usernames compare without case. */

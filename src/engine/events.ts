@@ -89,8 +89,9 @@ export function toEvent(update: Update): BotEvent | null {
 }
 
 function messageEvent(updateId: number, message: Message): BotEvent | null {
+  // Every text message's event is built as one literal of one shape (`from` undefined when absent): the common case.
+  if (typeof message.text === 'string') return { kind: 'message', updateId, chat: message.chat, from: message.from, message: message as Message.TextMessage };
   const base = { updateId, chat: message.chat, ...(message.from ? { from: message.from } : {}) };
-  if (typeof message.text === 'string') return { kind: 'message', ...base, message: message as Message.TextMessage };
   const date = message.date;
   if (message.new_chat_members?.length) return { kind: 'member_joined', ...base, members: message.new_chat_members, source: 'message', date, message };
   if (message.left_chat_member) return { kind: 'member_left', ...base, members: [message.left_chat_member], source: 'message', date, message };

@@ -19,15 +19,16 @@ export interface MatchResult {
   captures?: ReadonlyMap<number | string, string | null>;
 }
 
-/** What every matcher needs from the message, computed once. */
+/** What every matcher needs from the message, computed once (always the same fields: one object shape for every message). */
 export interface PreparedMessage {
   message: Message;
   text: string;
-  command?: ParsedCommand;
+  command: ParsedCommand | undefined;
   /** Set when the message is a command addressed to another bot: nothing answers it. */
   notForUs: boolean;
   folded: string;
-  exact?: string;
+  /** The text normalised but not case-folded; only when some rule is case-sensitive. */
+  exact: string | undefined;
   patternInput: string;
 }
 
@@ -37,13 +38,14 @@ export function prepareMessage(message: Message, botUsername: string, needsExact
   const command = parseCommand(text, message.entities);
   // "hi @our_bot" in a group means "hi": triggers see the text without the bot's own mention.
   const addressed = command ? text : withoutBotMention(text, message.entities, botUsername);
+  // A literal without spreads: each message's object has the same shape, so the matchers reading it stay monomorphic.
   return {
     message,
     text,
-    ...(command ? { command } : {}),
+    command,
     notForUs: command !== undefined && !isForBot(command, botUsername),
     folded: normalize(addressed),
-    ...(needsExact ? { exact: normalize(addressed, true) } : {}),
+    exact: needsExact ? normalize(addressed, true) : undefined,
     patternInput: normalizeForPattern(addressed),
   };
 }

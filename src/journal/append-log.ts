@@ -150,10 +150,10 @@ export class AppendLog {
     this.gate = gate;
   }
 
-  /** Queues lines; they are written with the others queued around them (see flush and sync). */
-  append(...lines: string[]): void {
+  /** Queues a line; it is written with the others queued around it (see flush and sync). */
+  append(line: string): void {
     if (this.closed) throw new HearsayError('HS_ERR_STATE_CLOSED', [this.path]);
-    for (const line of lines) this.pending.push(line);
+    this.pending.push(line);
     this.scheduleFlush();
   }
 

@@ -2,7 +2,7 @@
 // conversation state, in one file) and, in webhook mode, the inbox of accepted updates, both in the bot's
 // own directory. The journal's done line carries the update's state changes, so they commit together.
 import type { Update } from '../api/types.js';
-import type { ConversationState } from '../engine/state.js';
+import { EMPTY_STATE, type ConversationState } from '../engine/state.js';
 import type { Logger } from '../log/logger.js';
 import type { AcceptResult, ChatStateStore, StateCommit, StateScope, UpdateLedger } from '../pipeline/ports.js';
 import { AcceptsInFlight } from '../pipeline/accepts-in-flight.js';
@@ -146,11 +146,16 @@ export class FileLedger implements UpdateLedger, ChatStateStore {
   }
 
   async load(scope: StateScope): Promise<ConversationState> {
-    return stateOf(scope, this.readDocument);
+    return this.stateFor(scope);
   }
 
   loadNow(scope: StateScope): ConversationState {
-    return stateOf(scope, this.readDocument);
+    return this.stateFor(scope);
+  }
+
+  private stateFor(scope: StateScope): ConversationState {
+    // A bot whose rules keep no state is spared building three keys and looking each up, for every update.
+    return this.journal.holdsNoState ? EMPTY_STATE : stateOf(scope, this.readDocument);
   }
 
   private readonly readDocument = (key: string): StateDocument | undefined => this.journal.document(key);

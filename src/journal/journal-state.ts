@@ -71,6 +71,11 @@ export class JournalState {
     return written !== undefined && now - written >= this.ttlMs;
   }
 
+  /** Whether any document is kept at all (a bot whose rules keep no state never has one). */
+  get empty(): boolean {
+    return this.documents.size === 0;
+  }
+
   /** The document as decide sees it (no stamp); undefined when there is none or it expired. */
   get(key: string): StateDocument | undefined {
     const document = this.documents.get(key);

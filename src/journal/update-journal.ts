@@ -193,6 +193,11 @@ export class UpdateJournal {
     return this.log.flush();
   }
 
+  /** Whether no state document is kept: every scope then reads the empty state, and nothing need be looked up. */
+  get holdsNoState(): boolean {
+    return this.documents.empty;
+  }
+
   /** A stored state document as decide sees it (see state-documents.ts); undefined when none, or expired. */
   document(key: string): StateDocument | undefined {
     return this.documents.get(key);

@@ -213,21 +213,15 @@ function assertStorable(update: Update): void {
   }
 }
 
-/** Whether no object or array in `root` lies deeper than `limit` (iterative: the body may be deeper than the stack). */
-function depthWithin(root: object, limit: number): boolean {
-  const values: unknown[] = [root];
-  const depths: number[] = [0];
-  while (values.length > 0) {
-    const value = values.pop() as Record<string, unknown>;
-    const depth = depths.pop()!;
-    if (depth > limit) return false;
-    for (const key in value) {
-      const child = value[key];
-      if (child !== null && typeof child === 'object') {
-        values.push(child);
-        depths.push(depth + 1);
-      }
-    }
+/**
+ * Whether no object or array in `value` lies deeper than `limit`. Recursive, without arrays of its own (this runs for
+ * every webhook update): the recursion stops at `limit` levels, however deep the body goes, so the stack holds.
+ */
+function depthWithin(value: object, limit: number): boolean {
+  if (limit < 0) return false;
+  for (const key in value) {
+    const child = (value as Record<string, unknown>)[key];
+    if (child !== null && typeof child === 'object' && !depthWithin(child, limit - 1)) return false;
   }
   return true;
 }

@@ -8,7 +8,7 @@ import type { BotApi, MethodName, RetryPolicy, Transformer } from '../api/types.
 import type { ServiceConfig } from '../config/types.js';
 import { OutgoingRateLimiter, rateLimitTransformer, type RateLimiter } from '../delivery/rate-limiter.js';
 import type { Logger } from '../log/logger.js';
-import { healthTransformer, metricsTransformer } from '../ops/api-transformers.js';
+import { healthWatcher, metricsWatcher, watchingTransformer } from '../ops/api-transformers.js';
 import type { HealthState } from '../ops/health.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 
@@ -47,7 +47,7 @@ export function createServiceBotApi({ config, logger, metrics, health, transport
   // The store is opened after the bot is identified (its keys carry the bot's id): the shared limiter comes later.
   let limiter: RateLimiter | null = localLimiter;
   if (localLimiter) transformers.push(rateLimitTransformer({ acquire: (chatId, signal) => limiter!.acquire(chatId, signal) }));
-  transformers.push(healthTransformer(health), metricsTransformer(metrics));
+  transformers.push(watchingTransformer([healthWatcher(health), metricsWatcher(metrics)]));
   return {
     api: new TransformedBotApi(wire, transformers),
     transport: wire,

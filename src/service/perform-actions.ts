@@ -2,7 +2,7 @@
 // rate-limited, retried), a button press is answered and a message edited with one attempt each. State
 // changes never come here: the pipeline commits them with the update's done record.
 import { TokenRejectedError, classifyFailure } from '../api/failure.js';
-import type { BotApi } from '../api/types.js';
+import type { AnswerCallbackQueryParams, BotApi } from '../api/types.js';
 import type { ReplySender, SendOutcome } from '../delivery/reply-sender.js';
 import type { Action, AnswerCallbackAction, EditMessageTextAction } from '../engine/actions.js';
 import type { Logger } from '../log/logger.js';
@@ -52,14 +52,11 @@ async function performOther(action: Exclude<Action, { type: 'send_message' }>, d
 }
 
 function answerCallback(action: AnswerCallbackAction, deps: ActionPerformerDeps, signal: AbortSignal): Promise<unknown> {
-  return deps.api.answerCallbackQuery(
-    {
-      callback_query_id: action.callbackQueryId,
-      ...(action.text !== undefined ? { text: action.text } : {}),
-      ...(action.showAlert ? { show_alert: true } : {}),
-    },
-    { signal },
-  );
+  // Assigned rather than spread into the literal: every button press passes here.
+  const params: AnswerCallbackQueryParams = { callback_query_id: action.callbackQueryId };
+  if (action.text !== undefined) params.text = action.text;
+  if (action.showAlert) params.show_alert = true;
+  return deps.api.answerCallbackQuery(params, { signal });
 }
 
 function editMessageText(action: EditMessageTextAction, deps: ActionPerformerDeps, signal: AbortSignal): Promise<unknown> {
