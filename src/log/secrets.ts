@@ -29,10 +29,20 @@ function formsOf(secret: string, minLength: number): string[] {
   return [...forms].filter((form) => form.length >= minLength);
 }
 
+/** The shortest of `forms` that every other one contains (a token's secret half), or undefined when none does. */
+function probeOf(forms: readonly string[]): string | undefined {
+  return [...forms].sort((a, b) => a.length - b.length).find((candidate) => forms.every((form) => form.includes(candidate)));
+}
+
 export class Secrets {
   private readonly values = new Map<string, string[]>();
   /** Every form of every secret, longest first; rebuilt when a secret is added or deleted (scrub runs per API answer). */
   private forms: string[] = [];
+  /**
+   * What a text must contain to hold any form: per secret, the form the others all contain (else every form). Most
+   * texts hold none, and looking for a token's secret half alone costs a tenth of looking for its four forms.
+   */
+  private probes: string[] = [];
 
   /**
    * Registers a secret: from now on every output drops it. `minLength` guards against blanking ordinary words
@@ -50,16 +60,23 @@ export class Secrets {
   }
 
   scrub(text: string): string {
-    for (const form of this.forms) {
-      if (text.includes(form)) text = text.split(form).join(REDACTED);
+    if (this.probes.some((probe) => text.includes(probe))) {
+      for (const form of this.forms) {
+        if (text.includes(form)) text = text.split(form).join(REDACTED);
+      }
     }
     text = redactTokenShapes(text);
-    return text.includes('://') ? text.replace(URL_PASSWORD, `$1${REDACTED}@`) : text;
+    // A URL's password needs both; `@` alone is found at a fraction of the cost of `://`.
+    return text.includes('@') && text.includes('://') ? text.replace(URL_PASSWORD, `$1${REDACTED}@`) : text;
   }
 
   // Longest first, so that the whole token goes before its secret half leaves `123:<redacted>` behind.
   private sortForms(): void {
     this.forms = [...this.values.values()].flat().sort((a, b) => b.length - a.length);
+    this.probes = [...this.values.values()].flatMap((forms) => {
+      const probe = probeOf(forms);
+      return probe === undefined ? forms : [probe];
+    });
   }
 }
 
