@@ -40,8 +40,15 @@ export class ReplySender {
   send(reply: OutgoingReply, signal?: AbortSignal): Promise<SendOutcome> {
     // Formatted replies are cut outside their markup and re-balanced, so the service accepts every part.
     const parts = splitFormattedText(reply.text, reply.parseMode);
-    // Nearly every reply is one part: sent without the loop's async frame (this runs for every update).
-    if (parts.length === 1) return this.sendOne(partParams(reply, reply.chatId, parts, 0), reply, signal).then(outcomeOfOne);
+    // Nearly every reply is one part: sent without the loop's async frame, its outcome in one step (this runs for every update).
+    if (parts.length === 1) {
+      if (signal?.aborted) return Promise.reject(new DeliveryAbortedError());
+      const part = partOf(partParams(reply, reply.chatId, parts, 0), reply, signal);
+      return this.attempt(part).then(
+        () => SENT_ONE,
+        (error: unknown) => this.afterFailure(error, part).then(outcomeOfOne),
+      );
+    }
     return this.sendParts(parts, reply, signal);
   }
 
@@ -65,7 +72,7 @@ export class ReplySender {
    */
   private sendOne(params: SendMessageParams, reply: OutgoingReply, signal?: AbortSignal): Promise<boolean> {
     if (signal?.aborted) return Promise.reject(new DeliveryAbortedError());
-    const part: Part = { params, context: { chat_id: reply.chatId, rule: reply.ruleId }, signal };
+    const part = partOf(params, reply, signal);
     return this.attempt(part).then(delivered, (error: unknown) => this.afterFailure(error, part));
   }
 
@@ -129,7 +136,13 @@ interface Part {
 }
 
 const delivered = (): boolean => true;
-const outcomeOfOne = (sent: boolean): SendOutcome => (sent ? { sent: 1, dropped: false } : { sent: 0, dropped: true });
+/** The outcome of a one-part reply that went out (shared: nobody writes to an outcome). */
+const SENT_ONE: SendOutcome = Object.freeze({ sent: 1, dropped: false });
+const outcomeOfOne = (sent: boolean): SendOutcome => (sent ? SENT_ONE : { sent: 0, dropped: true });
+
+function partOf(params: SendMessageParams, reply: OutgoingReply, signal: AbortSignal | undefined): Part {
+  return { params, context: { chat_id: reply.chatId, rule: reply.ruleId }, signal };
+}
 
 /** The sendmessage parameters of part `index` of `parts`, sent to `chatId`. */
 function partParams(reply: OutgoingReply, chatId: number | string, parts: readonly string[], index: number): SendMessageParams {

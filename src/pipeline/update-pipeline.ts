@@ -234,7 +234,13 @@ export class UpdatePipeline {
       const commit = changes.length > 0 ? { scope, changes } : null;
       counted = false;
       this.running -= 1;
-      await this.commitOnceStored(update, commit, signal);
+      // Awaited as it is (a .catch would add a step for every update); only a failure goes on to commitOnceStored.
+      try {
+        await ledger.commit(update, commit);
+      } catch (error) {
+        if (!(error instanceof StoreUnavailableError)) throw error;
+        await this.commitOnceStored(update, commit, signal);
+      }
       if (commit) this.options.onStateCommitted?.(commit);
       this.logHandled(update, event, decision.ruleId, started, outcome, analytics);
     } catch (error) {
@@ -282,17 +288,19 @@ export class UpdatePipeline {
   }
 
   /**
-   * The replies are out: a store that is down now must not make the update run again (it would answer
-   * twice), so the commit waits for the store, holding the chat's turn; only a stop cuts it short (the update
-   * is then in doubt for the next run).
+   * The replies are out and the first commit found the store down: that must not make the update run again (it
+   * would answer twice), so the commit waits for the store, holding the chat's turn; only a stop cuts it short
+   * (the update is then in doubt for the next run).
    */
-  private commitOnceStored(update: Update, state: StateCommit | null, signal: AbortSignal, attempt = 0): Promise<void> {
-    // The first attempt without an async frame of its own: every update commits here, and the store is nearly always up.
-    return this.options.ledger.commit(update, state).catch(async (error: unknown) => {
-      if (!(error instanceof StoreUnavailableError)) throw error;
+  private async commitOnceStored(update: Update, state: StateCommit | null, signal: AbortSignal): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
       await sleep(Math.min(COMMIT_RETRY_MAX_MS, COMMIT_RETRY_FIRST_MS * 2 ** attempt), undefined, { signal });
-      return this.commitOnceStored(update, state, signal, attempt + 1);
-    });
+      try {
+        return await this.options.ledger.commit(update, state);
+      } catch (error) {
+        if (!(error instanceof StoreUnavailableError)) throw error;
+      }
+    }
   }
 
   /** A refused token stops everything; a stop leaves the update unfinished; anything else drops it for good. */
