@@ -172,8 +172,9 @@ export class UpdateJournal {
    * anything after a quiet period longer than the service keeps updates): the old ids are forgotten.
    */
   has(updateId: number, update?: Update): boolean {
-    if (update) this.noticeSequenceRestart(updateId, update);
     const known = this.done.get(updateId);
+    // A new id sequence forgets every id, this one's too.
+    if (update && this.noticeSequenceRestart(updateId, update, known)) return false;
     if (known === undefined) return false;
     return !update || known === '' || known === updateFingerprint(update);
   }
@@ -244,7 +245,8 @@ export class UpdateJournal {
     const fingerprint = update ? updateFingerprint(update) : '';
     this.lastActivity = this.now();
     // Committed already (a retry whose first attempt did get written): newer state must not be overwritten by it.
-    if (this.done.get(updateId) === fingerprint) return this.log.sync();
+    const known = this.done.get(updateId);
+    if (known === fingerprint) return this.log.sync();
     const writes = this.stateLine(updateId, state);
     if (writes) {
       this.log.append(`D ${updateId} ${fingerprint || '-'} ${writes.json}`);
@@ -252,7 +254,9 @@ export class UpdateJournal {
     } else {
       this.log.append(fingerprint ? `d ${updateId} ${fingerprint}` : `d ${updateId}`);
     }
-    this.done.delete(updateId);
+    // Taken out first when known (another message under a reused id), so it moves to the newest end. The map holds
+    // tens of thousands of ids: each look-up in it is likely a cache miss, and a new id (nearly every one) needs none.
+    if (known !== undefined) this.done.delete(updateId);
     this.done.set(updateId, fingerprint);
     if (this.done.size > this.capacity * 2) this.compact();
     return writes || mustSync ? this.log.sync() : this.log.flush();
@@ -294,9 +298,9 @@ export class UpdateJournal {
     this.log.close();
   }
 
-  private noticeSequenceRestart(updateId: number, update: Update): void {
+  /** True when `update` shows that the service started a new id sequence: every id remembered is then forgotten. */
+  private noticeSequenceRestart(updateId: number, update: Update, known: string | undefined): boolean {
     let why: string | undefined;
-    const known = this.done.get(updateId);
     if (updateId < this.confirmed) why = 'an update id below the offset the service already confirmed';
     else if (known && known !== updateFingerprint(update)) why = 'a handled update id came back with another message';
     else if (known === undefined && this.done.size > 0 && this.now() - this.lastActivity > SERVICE_RETENTION_MS) {
@@ -305,16 +309,17 @@ export class UpdateJournal {
       if (!lower) {
         this.logger.debug({ remembered: this.done.size }, 'no update for more than 24 hours: the ids remembered can no longer come back; forgotten');
         this.forgetAll();
-        return;
+        return true;
       }
       why = 'a lower id than before, after more than 24 hours without any update';
     }
-    if (!why) return;
+    if (!why) return false;
     this.logger.info(
       { update_id: updateId, confirmed_below: this.confirmed, remembered: this.done.size },
       `the service started a new update id sequence (${why}); the ids of the old sequence are forgotten and this update is answered`,
     );
     this.forgetAll();
+    return true;
   }
 
   private forgetAll(): void {
