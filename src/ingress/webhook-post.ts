@@ -97,9 +97,15 @@ function isPlainJson(contentType: string | undefined): boolean {
 
 /** Collects the body (Node's parser stops at the declared length); a request cut off mid-body is dropped. */
 function readBody(request: IncomingMessage, length: number, onBody: (body: Buffer) => void): void {
-  const chunks: Buffer[] = [];
-  request.on('data', (chunk: Buffer) => chunks.push(chunk));
-  request.on('end', () => onBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length)));
+  // Nearly every body comes in one chunk: an array only for a second one.
+  let first: Buffer | undefined;
+  let more: Buffer[] | undefined;
+  request.on('data', (chunk: Buffer) => {
+    if (first === undefined) first = chunk;
+    else if (more === undefined) more = [first, chunk];
+    else more.push(chunk);
+  });
+  request.on('end', () => onBody(more ? Buffer.concat(more, length) : (first ?? Buffer.alloc(0))));
   // The client went away: no update was taken, nothing to answer.
   request.on('error', () => undefined);
 }

@@ -53,9 +53,12 @@ export class LocalChatSequencer implements ChatSequencer {
   run<T>(key: string, task: SequencedTask<T>): Promise<T> {
     if (this.aborted || this.closed) return Promise.reject(new SequenceAbortedError(key));
     return new Promise<T>((resolve, reject) => {
+      const entry: Task = { run: task, resolve: resolve as (value: unknown) => void, reject };
       let queue = this.queues.get(key);
-      if (!queue) this.queues.set(key, (queue = []));
-      queue.push({ run: task, resolve: resolve as (value: unknown) => void, reject });
+      // A new queue made with its task in it, not empty and pushed to: that would reserve room for 17 (nearly every
+      // queue only ever holds the one task: the service sends a chat's next update once this one is answered).
+      if (!queue) this.queues.set(key, (queue = [entry]));
+      else queue.push(entry);
       this.pending += 1;
       if (queue.length === 1 && !this.running.has(key)) this.ready.push(key);
       this.pump();
