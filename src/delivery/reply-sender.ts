@@ -13,7 +13,7 @@ import type { ServiceMetrics } from '../ops/metrics.js';
 import { splitFormattedText } from './split-formatted.js';
 
 export interface ReplySenderOptions {
-  /** The client with its transformers (retry, rate limits, health, metrics). */
+  /** The client with its transformers (retry, rate limits, and the health and metrics watchers). */
   api: BotApi;
   logger: Logger;
   metrics?: ServiceMetrics;

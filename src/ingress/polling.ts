@@ -227,7 +227,7 @@ export class PollingIngress {
     backoff: BackoffPolicy,
   ): Promise<number | 'retry_now'> {
     const { api, logger } = this.options;
-    // Counted (by kind) in the client's metrics transformer, like every other call.
+    // Counted (by kind) by the client's metrics watcher, like every other call.
     const failure = classifyFailure(error);
     if (error instanceof ApiError && error.errorCode === 401) {
       // At start the token worked (getme): now it was revoked or replaced, e.g. by /token in the assistant.

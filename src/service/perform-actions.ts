@@ -76,7 +76,7 @@ function editMessageText(action: EditMessageTextAction, deps: ActionPerformerDep
 /**
  * One attempt (the client's retry policy for these methods): an unanswered press only leaves the button spinning
  * a while, and an edit that fails (the message is gone, or unchanged) leaves the old text, so a failure is logged
- * (the client's metrics transformer counts it), not retried.
+ * (the client's metrics watcher counts it), not retried.
  */
 async function oneAttempt(method: string, about: object, deps: ActionPerformerDeps, signal: AbortSignal, call: () => Promise<unknown>): Promise<void> {
   try {
