@@ -254,8 +254,8 @@ export class UpdateJournal {
     } else {
       this.log.append(fingerprint ? `d ${updateId} ${fingerprint}` : `d ${updateId}`);
     }
-    // Taken out first when known (another message under a reused id), so it moves to the newest end. The map holds
-    // tens of thousands of ids: each look-up in it is likely a cache miss, and a new id (nearly every one) needs none.
+    // Taken out first when known (another message under a reused id), so it moves to the newest end; a new id (nearly
+    // every one) has nothing to take out, and the look-up above already said so.
     if (known !== undefined) this.done.delete(updateId);
     this.done.set(updateId, fingerprint);
     if (this.done.size > this.capacity * 2) this.compact();
