@@ -22,8 +22,8 @@ export interface WebhookPostOptions {
   maxBodyBytes: number;
   /** Whether a request this path could take may be taken now: its secret is right and the webhook is not closing. */
   admits(request: IncomingMessage): boolean;
-  /** Hands a valid update on; resolves with what to answer. */
-  receive(update: unknown): Promise<WebhookAnswer>;
+  /** Hands a valid update on, with the size of the JSON text it was parsed from; resolves with what to answer. */
+  receive(update: unknown, bodyBytes: number): Promise<WebhookAnswer>;
   /** The answer to a body that is not a valid update: not JSON, or not the shape of one (`validation`), in Fastify's words. */
   invalid(problem: BodyProblem): WebhookAnswer;
   /** The answer when handing it on failed unexpectedly (a bug): a 500, as Fastify gives for an error it did not expect. */
@@ -56,7 +56,7 @@ export function createWebhookPostPath(options: WebhookPostOptions): (request: In
         const parsed = parseUpdate(body, options);
         if ('status' in parsed) sendAnswer(response, parsed);
         else
-          options.receive(parsed.update).then(
+          options.receive(parsed.update, body.length).then(
             (answer) => sendAnswer(response, answer),
             (error: unknown) => sendAnswer(response, options.failed(error)),
           );

@@ -28,8 +28,11 @@ import { createWebhookPostPath, type BodyProblem, type WebhookAnswer } from './w
 
 /** What the webhook needs from the update pipeline. */
 export interface WebhookPipeline {
-  /** Handles the update (or stores it durably) before resolving with what to answer (see AcceptOutcome). */
-  receive(update: Update): Promise<AcceptOutcome>;
+  /**
+   * Handles the update (or stores it durably) before resolving with what to answer (see AcceptOutcome);
+   * `bodyBytes`, when known, is the size of the JSON text it came in.
+   */
+  receive(update: Update, bodyBytes?: number): Promise<AcceptOutcome>;
   /** Updates accepted and not finished yet. */
   readonly inFlight: number;
 }
@@ -85,7 +88,7 @@ export class WebhookIngress {
       path: this.options.path,
       maxBodyBytes: this.options.maxBodyBytes,
       admits: (request) => !this.closing && this.secretMatches(request.headers['x-telegram-bot-api-secret-token']),
-      receive: (update) => this.handle(update as Update),
+      receive: (update, bodyBytes) => this.handle(update as Update, bodyBytes),
       invalid: (problem) => this.invalidBody(problem),
       failed: (error) => this.failed(error),
     });
@@ -191,9 +194,9 @@ export class WebhookIngress {
   }
 
   /** Every valid update passes here: one then() on what the pipeline says, no async frame; never rejects. */
-  private handle(update: Update): Promise<WebhookAnswer> {
+  private handle(update: Update, bodyBytes?: number): Promise<WebhookAnswer> {
     if (this.closing) return Promise.resolve(unavailable('shutting down'));
-    return this.options.pipeline.receive(update).then(
+    return this.options.pipeline.receive(update, bodyBytes).then(
       (outcome) => this.answer(outcome, update.update_id),
       (error: unknown) => this.refuse(error, update.update_id),
     );

@@ -117,10 +117,10 @@ export class UpdatePipeline {
   /**
    * Webhook: what to answer the service's request for this update. Held while the update is handled (200 once
    * committed; stored in the inbox and 200 when that takes longer than the hold), or, with `storeFirst`, stored
-   * and answered at once.
+   * and answered at once. `bodyBytes`: the size of the JSON text the update came in, when known (see HeldUpdates).
    */
-  receive(update: Update): Promise<AcceptOutcome> {
-    return this.options.storeFirst ? this.accept(update) : this.holds.receive(update);
+  receive(update: Update, bodyBytes?: number): Promise<AcceptOutcome> {
+    return this.options.storeFirst ? this.accept(update) : this.holds.receive(update, bodyBytes);
   }
 
   /** Webhook, store first: stores the update durably, then handles it in the background. Resolves once the service may be told 200. */

@@ -5,6 +5,7 @@ import http from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWebhookPostPath } from '../../src/ingress/webhook-post.js';
+import { MAX_UPDATE_DEPTH } from '../../src/pipeline/held-updates.js';
 import { closeTestWebhooks, startTestWebhook, type TestWebhook } from '../support/test-webhook.js';
 
 const SECRET = 'post_path_secret-0123456789';
@@ -85,6 +86,19 @@ describe('the webhook POST, with a declared length and chunked', () => {
     }
     expect(handled).toEqual([]);
     expect((await metrics.render()).body).toMatch(/hearsay_errors_total\{kind="webhook_invalid"\} 14\b/);
+  });
+
+  it('refuses an update nested deeper than the inbox could keep on both paths, and takes one just within the limit', async () => {
+    const { port, handled } = await startWebhook();
+    // A value inside n arrays, in the update's text: the shortest text that nesting can take.
+    const nestedIn = (id: number, n: number) => update(id).replace(/}$/, `, "extra": ${'['.repeat(n)}0${']'.repeat(n)}}`);
+    for (const chunked of [false, true]) {
+      const deep = await post(port, nestedIn(chunked ? 11 : 10, MAX_UPDATE_DEPTH + 1), { chunked });
+      expect(deep.status).toBe(400);
+      expect(JSON.parse(deep.body)).toEqual({ ok: false, error: 'update cannot be stored (nested too deeply)' });
+      expect((await post(port, nestedIn(chunked ? 13 : 12, MAX_UPDATE_DEPTH - 1), { chunked })).status).toBe(200);
+    }
+    expect(handled.sort()).toEqual([12, 13]);
   });
 
   it('leaves to Fastify what the quick path does not read: a wrong secret, an empty body, another type, a body over the limit', async () => {
