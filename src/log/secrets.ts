@@ -60,7 +60,7 @@ export class Secrets {
   }
 
   scrub(text: string): string {
-    if (this.probes.some((probe) => text.includes(probe))) {
+    if (this.mayHoldAForm(text)) {
       for (const form of this.forms) {
         if (text.includes(form)) text = text.split(form).join(REDACTED);
       }
@@ -68,6 +68,11 @@ export class Secrets {
     text = redactTokenShapes(text);
     // A URL's password needs both; `@` alone is found at a fraction of the cost of `://`.
     return text.includes('@') && text.includes('://') ? text.replace(URL_PASSWORD, `$1${REDACTED}@`) : text;
+  }
+
+  private mayHoldAForm(text: string): boolean {
+    for (const probe of this.probes) if (text.includes(probe)) return true;
+    return false;
   }
 
   // Longest first, so that the whole token goes before its secret half leaves `123:<redacted>` behind.

@@ -85,7 +85,7 @@ export class HeldUpdates {
     const { ledger } = this.parts;
     try {
       // An update the inbox could never keep is refused before anything of it is done, as when stored first.
-      if (!(bodyBytes !== undefined && bodyBytes < SHORTEST_TOO_DEEP_TEXT)) assertStorable(update);
+      if (bodyBytes === undefined || bodyBytes >= SHORTEST_TOO_DEEP_TEXT) assertStorable(update);
       if (ledger.seenNow) return this.unlessSeen(update, ledger.seenNow(update));
     } catch (error) {
       return Promise.reject(error as Error);
