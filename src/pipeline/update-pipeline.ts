@@ -5,74 +5,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TokenRejectedError } from '../api/failure.js';
 import type { Update } from '../api/types.js';
-import type { Action } from '../engine/actions.js';
-import { decide, type DecideContext } from '../engine/decide.js';
+import { decide } from '../engine/decide.js';
 import { chatKeyOf, toEvent, type BotEvent } from '../engine/events.js';
-import type { RuleSet } from '../engine/rule-set.js';
-import type { Logger } from '../log/logger.js';
 import { recordDecision, type DecisionAnalyticsOptions } from '../ops/unmatched.js';
-import type { ServiceMetrics } from '../ops/metrics.js';
+import { ignoredKind, logHandled } from './handled-log.js';
 import { DEFAULT_HOLD_MS, HeldUpdates, type AcceptOutcome } from './held-updates.js';
+import type { UpdatePipelineOptions } from './pipeline-options.js';
 import { splitStateChanges } from './state-changes.js';
-import {
-  SequenceAbortedError,
-  StoreUnavailableError,
-  type AcceptResult,
-  type ChatSequencer,
-  type ChatStateStore,
-  type StateCommit,
-  type StateScope,
-  type UpdateLedger,
-} from './ports.js';
-
-/** What performing a decision's actions (other than state changes) came to, for the log line. */
-export interface PerformOutcome {
-  /** Messages the service accepted. */
-  readonly sent: number;
-  /** A reply (or part of one) was given up on. */
-  readonly dropped: boolean;
-}
-
-/**
- * Performs the actions that reach the outside world (send, answer, edit), in order. Throws TokenRejectedError
- * on a 401 (the update stays unhandled) and an AbortError once `signal` aborts; other failures are its own to handle.
- */
-export type PerformActions = (actions: readonly Action[], about: PerformContext, signal: AbortSignal) => Promise<PerformOutcome | null>;
-
-/** What the actions are for: the update (null for a flow timeout, which no update brings) and the rule that decided them (null when none did). */
-export interface PerformContext {
-  readonly update: Update | null;
-  readonly ruleId: string | null;
-}
-
-export interface UpdatePipelineOptions {
-  ledger: UpdateLedger;
-  states: ChatStateStore;
-  sequencer: ChatSequencer;
-  /** The live rule set (a RuleWatcher); read once per update, so a reload never mixes two sets. */
-  rules: { readonly current: RuleSet };
-  context: DecideContext;
-  perform: PerformActions;
-  /** The engine's decide (the default); tests put another pure decision function here. */
-  decide?: typeof decide;
-  logger: Logger;
-  metrics: ServiceMetrics;
-  /** `log.unmatched`: log the text of messages that only a fallback (or nothing) answered. */
-  logUnmatched?: boolean;
-  /** Accepted-and-unfinished updates beyond which `accept` answers 'overloaded'. */
-  maxPending: number;
-  /** Webhook: how long a request waits for its update to be handled before it is stored and acknowledged (see held-updates.ts). */
-  holdMs?: number;
-  /**
-   * Webhook: store every update before handling it, and answer at once (a shared store orders a chat's updates
-   * across replicas by their store); otherwise requests are held while their update is handled.
-   */
-  storeFirst?: boolean;
-  /** Told once when the token was refused (401): the service must stop taking updates. */
-  onTokenRejected?: (error: TokenRejectedError) => void;
-  /** Told after every durable commit that changed state (the runtime reschedules flow timeouts from it). */
-  onStateCommitted?: (commit: StateCommit) => void;
-}
+import { SequenceAbortedError, StoreUnavailableError, type AcceptResult, type StateCommit, type StateScope } from './ports.js';
 
 export type { AcceptOutcome } from './held-updates.js';
 
@@ -242,7 +182,8 @@ export class UpdatePipeline {
         await this.commitOnceStored(update, commit, signal);
       }
       if (commit) this.options.onStateCommitted?.(commit);
-      this.logHandled(update, event, decision.ruleId, started, outcome, analytics);
+      // The line's fields are gathered only when it is written (a service logging at warn does this for every update).
+      if (logger.isLevelEnabled('info')) logHandled(logger, { update, event, ruleId: decision.ruleId, started, outcome, analytics });
     } catch (error) {
       if (counted) this.running -= 1;
       await this.onFailure(update, error, signal);
@@ -351,31 +292,6 @@ export class UpdatePipeline {
     this.options.onTokenRejected?.(error);
   }
 
-  private logHandled(
-    update: Update,
-    event: BotEvent,
-    ruleId: string | null,
-    started: number,
-    outcome: PerformOutcome | null,
-    analytics: Record<string, unknown>,
-  ): void {
-    const { logger } = this.options;
-    // The line is built only when it is written (a service logging at warn does this for every update).
-    if (!logger.isLevelEnabled('info')) return;
-    logger.info(
-      {
-        update_id: update.update_id,
-        chat_id: event.chat?.id ?? null,
-        rule: ruleId,
-        duration_ms: Math.round((performance.now() - started) * 10) / 10,
-        ...(outcome ? { sent: outcome.sent, dropped: outcome.dropped } : {}),
-        // `unmatched`, and what the user wrote only at debug level or, for an unmatched message, with log.unmatched.
-        ...analytics,
-      },
-      'update handled',
-    );
-  }
-
   private track(id: number, work: Promise<void>): Promise<void> {
     const flight = work.then(
       () => {
@@ -405,8 +321,4 @@ export class UpdatePipeline {
 /** Whose state the event reads and writes. */
 function scopeOf(event: BotEvent): StateScope {
   return { chatId: event.chat?.id ?? null, userId: event.from?.id ?? null };
-}
-
-function ignoredKind(update: Update): string {
-  return update.message ? 'message without text' : (Object.keys(update).find((k) => k !== 'update_id') ?? 'unknown');
 }

@@ -6,7 +6,7 @@ import type { AnswerCallbackQueryParams, BotApi } from '../api/types.js';
 import type { ReplySender, SendOutcome } from '../delivery/reply-sender.js';
 import type { Action, AnswerCallbackAction, EditMessageTextAction } from '../engine/actions.js';
 import type { Logger } from '../log/logger.js';
-import type { PerformActions } from '../pipeline/update-pipeline.js';
+import type { PerformActions } from '../pipeline/pipeline-options.js';
 
 export interface ActionPerformerDeps {
   sender: ReplySender;
