@@ -41,14 +41,7 @@ export class ReplySender {
     // Formatted replies are cut outside their markup and re-balanced, so the service accepts every part.
     const parts = splitFormattedText(reply.text, reply.parseMode);
     // Nearly every reply is one part: sent without the loop's async frame, its outcome in one step (this runs for every update).
-    if (parts.length === 1) {
-      if (signal?.aborted) return Promise.reject(new DeliveryAbortedError());
-      const part = partOf(partParams(reply, reply.chatId, parts, 0), reply, signal);
-      return this.attempt(part).then(
-        () => SENT_ONE,
-        (error: unknown) => this.afterFailure(error, part).then(outcomeOfOne),
-      );
-    }
+    if (parts.length === 1) return this.sendOne(partParams(reply, reply.chatId, parts, 0), reply, signal, outcomeOfOne);
     return this.sendParts(parts, reply, signal);
   }
 
@@ -58,7 +51,7 @@ export class ReplySender {
     let chatId: number | string = reply.chatId;
     for (let index = 0; index < parts.length; index++) {
       const params = partParams(reply, chatId, parts, index);
-      const delivered = await this.sendOne(params, reply, signal);
+      const delivered = await this.sendOne(params, reply, signal, wasDelivered);
       chatId = params.chat_id;
       if (!delivered) return { sent, dropped: true };
       sent += 1;
@@ -67,13 +60,17 @@ export class ReplySender {
   }
 
   /**
-   * True when sent; false when dropped for good. Moves `params` to the supergroup when the group migrated. The
-   * first attempt runs without an async frame; a failure is judged (and a migration followed) in `afterFailure`.
+   * Sends one part; `outcome` says what it came to (sent, or dropped for good) in the caller's terms, in the same step
+   * as the answer when it went out. Moves `params` to the supergroup when the group migrated. The first attempt runs
+   * without an async frame; a failure is judged (and a migration followed) in `afterFailure`.
    */
-  private sendOne(params: SendMessageParams, reply: OutgoingReply, signal?: AbortSignal): Promise<boolean> {
+  private sendOne<R>(params: SendMessageParams, reply: OutgoingReply, signal: AbortSignal | undefined, outcome: (sent: boolean) => R): Promise<R> {
     if (signal?.aborted) return Promise.reject(new DeliveryAbortedError());
-    const part = partOf(params, reply, signal);
-    return this.attempt(part).then(delivered, (error: unknown) => this.afterFailure(error, part));
+    const part: Part = { params, context: { chat_id: reply.chatId, rule: reply.ruleId }, signal };
+    return this.attempt(part).then(
+      () => outcome(true),
+      (error: unknown) => this.afterFailure(error, part).then(outcome),
+    );
   }
 
   /** One sendmessage call for the part (a synchronous throw below counts as a failed attempt). */
@@ -135,14 +132,10 @@ interface Part {
   readonly signal: AbortSignal | undefined;
 }
 
-const delivered = (): boolean => true;
+const wasDelivered = (sent: boolean): boolean => sent;
 /** The outcome of a one-part reply that went out (shared: nobody writes to an outcome). */
 const SENT_ONE: SendOutcome = Object.freeze({ sent: 1, dropped: false });
 const outcomeOfOne = (sent: boolean): SendOutcome => (sent ? SENT_ONE : { sent: 0, dropped: true });
-
-function partOf(params: SendMessageParams, reply: OutgoingReply, signal: AbortSignal | undefined): Part {
-  return { params, context: { chat_id: reply.chatId, rule: reply.ruleId }, signal };
-}
 
 /** The sendmessage parameters of part `index` of `parts`, sent to `chatId`. */
 function partParams(reply: OutgoingReply, chatId: number | string, parts: readonly string[], index: number): SendMessageParams {

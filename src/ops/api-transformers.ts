@@ -69,13 +69,3 @@ export function metricsWatcher(metrics: ServiceMetrics): CallWatcher {
     },
   };
 }
-
-/** Health alone, as a transformer. */
-export function healthTransformer(health: HealthState): Transformer {
-  return watchingTransformer([healthWatcher(health)]);
-}
-
-/** Metrics alone, as a transformer. */
-export function metricsTransformer(metrics: ServiceMetrics): Transformer {
-  return watchingTransformer([metricsWatcher(metrics)]);
-}

@@ -23,11 +23,10 @@ export function documentKeys(scope: StateScope): { user: string | null; chat: st
 
 /** The state a scope sees, from the documents `read` returns (undefined: none stored). */
 export function stateOf(scope: StateScope, read: (key: string) => StateDocument | undefined): ConversationState {
-  // The keys of documentKeys, without its object: this runs for every update.
-  const { chatId, userId } = scope;
-  const user = userId === null ? undefined : read(`user:${userId}`);
-  const chat = chatId === null ? undefined : read(`chat:${chatId}`);
-  const flow = chatId === null || userId === null ? undefined : read(`flow:${chatId}:${userId}`);
+  const keys = documentKeys(scope);
+  const user = keys.user === null ? undefined : read(keys.user);
+  const chat = keys.chat === null ? undefined : read(keys.chat);
+  const flow = keys.flow === null ? undefined : read(keys.flow);
   if (!user && !chat && !flow) return EMPTY_STATE;
   return {
     user: (user as Variables | undefined) ?? EMPTY_STATE.user,

@@ -5,7 +5,7 @@ import { sleep } from '../../src/api/backoff.js';
 import { DEFAULT_RETRY_POLICY, retryTransformer } from '../../src/api/retry.js';
 import { DeliveryAbortedError, ReplySender } from '../../src/delivery/reply-sender.js';
 import { createLogger } from '../../src/log/logger.js';
-import { metricsTransformer } from '../../src/ops/api-transformers.js';
+import { metricsWatcher, watchingTransformer } from '../../src/ops/api-transformers.js';
 import { ServiceMetrics } from '../../src/ops/metrics.js';
 import { FakeBotApi } from './fake-bot-api.js';
 
@@ -27,7 +27,7 @@ function setup(maxAttempts = 5) {
       waits.push(ms);
     },
   });
-  const sender = new ReplySender({ api: new TransformedBotApi(api, [retry, metricsTransformer(metrics)]), logger, metrics });
+  const sender = new ReplySender({ api: new TransformedBotApi(api, [retry, watchingTransformer([metricsWatcher(metrics)])]), logger, metrics });
   return { api, waits, metrics, sender };
 }
 

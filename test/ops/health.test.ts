@@ -5,7 +5,7 @@ import { AdminServer } from '../../src/ops/admin-server.js';
 import { HealthState } from '../../src/ops/health.js';
 import { ServiceMetrics } from '../../src/ops/metrics.js';
 import { TransformedBotApi } from '../../src/api/bot-api.js';
-import { healthTransformer } from '../../src/ops/api-transformers.js';
+import { healthWatcher, watchingTransformer } from '../../src/ops/api-transformers.js';
 import { FakeBotApi } from '../delivery/fake-bot-api.js';
 
 const servers: AdminServer[] = [];
@@ -22,7 +22,7 @@ describe('health and metrics', () => {
     servers.push(admin);
     const url = await admin.listen({ host: '127.0.0.1', port: 0 });
     const fake = new FakeBotApi();
-    const api = new TransformedBotApi(fake, [healthTransformer(health)]);
+    const api = new TransformedBotApi(fake, [watchingTransformer([healthWatcher(health)])]);
     const check = async () => {
       const response = await fetch(`${url}/healthz`);
       return { status: response.status, body: await response.json() };
