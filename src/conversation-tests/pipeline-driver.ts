@@ -13,12 +13,12 @@ import { ReplySender } from '../delivery/reply-sender.js';
 import { decide } from '../engine/decide.js';
 import { flowDeadline } from '../engine/flows.js';
 import type { RuleSet } from '../engine/rule-set.js';
-import { FileLedger } from '../journal/file-ledger.js';
+import { FileLedger } from '../store/file/file-ledger.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { ServiceMetrics } from '../ops/metrics.js';
 import { LocalChatSequencer } from '../pipeline/chat-sequencer.js';
 import { UpdatePipeline } from '../pipeline/update-pipeline.js';
-import { createActionPerformer } from '../service/perform-actions.js';
+import { createActionPerformer } from '../delivery/perform-actions.js';
 import type { BotDriver, DriverOptions } from './driver.js';
 
 /** Where temporary stores go: tmpfs when the machine has one. */

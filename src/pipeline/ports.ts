@@ -2,7 +2,7 @@
 // and from scheduling (a per-chat sequencer). Each is an interface with every method async, so a file, an
 // in-process or a networked implementation (Redis, for several replicas) can stand behind it unchanged (an
 // in-memory answer may also be offered synchronously: `seenNow`, `loadNow`);
-// test/pipeline/ledger-contract.ts is the suite any ledger must pass.
+// test/store/ledger-contract.ts is the suite any ledger must pass.
 import type { Update } from '../api/types.js';
 import type { SetFlowAction, SetStateAction } from '../engine/actions.js';
 import type { ConversationState, FlowPosition } from '../engine/state.js';

@@ -11,11 +11,11 @@ import type { Logger } from '../log/logger.js';
 import type { HealthState } from '../ops/health.js';
 import { listenFailureMessage, settingListenHints } from '../ops/listen-failure.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
+import type { PollLeadership } from '../pipeline/replica-ports.js';
 import type { UpdatePipeline } from '../pipeline/update-pipeline.js';
 import { HearsayError, isHearsayError } from '../errors/hearsay-error.js';
-import type { OpenedRedisStore } from '../store/redis/open-redis-store.js';
-import type { PollingReplicas } from './polling-replicas.js';
-import { pollingSettings } from './polling-settings.js';
+import type { PollingReplicas } from '../ingress/polling-replicas.js';
+import { pollingSettings } from '../ingress/polling-settings.js';
 
 export interface IngressParts {
   config: ServiceConfig;
@@ -24,8 +24,8 @@ export interface IngressParts {
   logger: Logger;
   metrics: ServiceMetrics;
   health: HealthState;
-  /** The shared Redis store: polling runs as one of several replicas (the lease holder polls). */
-  redis?: OpenedRedisStore | null;
+  /** A shared store's polling lease: polling runs as one of several replicas (the lease holder polls). */
+  leadership?: PollLeadership | null;
   /** The live rules: they decide which update kinds are asked for. */
   rules: { readonly current: RuleSet };
 }
@@ -84,7 +84,7 @@ async function startWebhook({ config, api, pipeline, logger, metrics, health, ru
   return { serverUrl: server.address, ended: null, stopAccepting: () => server.stopAccepting(), close: () => server.close(), rulesChanged };
 }
 
-async function startPolling({ config, api, pipeline, logger, metrics, health, redis, rules }: IngressParts): Promise<StartedIngress> {
+async function startPolling({ config, api, pipeline, logger, metrics, health, leadership, rules }: IngressParts): Promise<StartedIngress> {
   const allowedUpdates = () => updateKindsFor(rules.current);
   let admin: { close(): Promise<void> } | null = null;
   let serverUrl: string | null = null;
@@ -101,8 +101,8 @@ async function startPolling({ config, api, pipeline, logger, metrics, health, re
     logger.info({ listen: serverUrl }, 'admin server listening (/healthz, /metrics)');
   }
   // Replicas' polling (and the Redis client under it) is loaded only on a shared store: a faster start without it.
-  const polling: PollingReplicas | PollingIngress = redis
-    ? new (await import('./polling-replicas.js')).PollingReplicas({ config, api, pipeline, ledger: redis.ledger, logger, metrics, health, allowedUpdates })
+  const polling: PollingReplicas | PollingIngress = leadership
+    ? new (await import('../ingress/polling-replicas.js')).PollingReplicas({ config, api, pipeline, leadership, logger, metrics, health, allowedUpdates })
     : new PollingIngress({ ...pollingSettings({ config, api, logger, metrics }, allowedUpdates), pipeline });
   await polling.start();
   // One process alone polls while it runs; replicas say so as they take and lose the lease.

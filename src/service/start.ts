@@ -14,15 +14,14 @@ import { UpdatePipeline } from '../pipeline/update-pipeline.js';
 import type { RuleWatcher } from '../rules/watch.js';
 import { createServiceBotApi } from './bot-api.js';
 import { identifyBot, type BotIdentity } from './bot-identity.js';
-import { createActionPerformer } from './perform-actions.js';
+import { createActionPerformer } from '../delivery/perform-actions.js';
 import { startIngress } from './start-ingress.js';
 import { onRuleReload, startRules } from './start-rules.js';
-import type { OpenedStore } from './state-store.js';
-import { openStateStore } from './state-store.js';
-import { watchSharedStore } from './shared-store.js';
+import { openStore, type OpenedStore } from '../store/open-store.js';
+import { watchSharedStore } from '../pipeline/shared-store-watch.js';
 import { createStop } from './stop.js';
-import { FlowTimeouts } from './flow-timeouts.js';
-import { serveStateRequests } from './state-requests.js';
+import { FlowTimeouts } from '../pipeline/flow-timeouts.js';
+import { serveStateRequests } from '../store/file/serve-state-requests.js';
 
 export interface StartServiceOptions {
   logger: Logger;
@@ -63,14 +62,14 @@ export async function startService(config: ServiceConfig, options: StartServiceO
     // the service with the operator's message; whatever is not answered stays with the service or the inbox.
     const intake = intakeFailure();
     const { pipeline, closeStore } = await startWork(config, core, logger, metrics, () => intake.fail(config.tokenSource), cleanups);
-    const ingress = await startIngress({ config, api, pipeline, logger, metrics, health, redis: store.redis, rules });
+    const ingress = await startIngress({ config, api, pipeline, logger, metrics, health, leadership: store.shared?.leadership ?? null, rules });
     const unwatchKinds = onRuleReload(rules, (problems) => {
       if (problems.length === 0) void ingress.rulesChanged();
     });
     cleanups.push(async () => unwatchKinds());
     intake.onFail(() => ingress.stopAccepting());
     // A shared store: outages on /healthz and in the metrics, and work left in it (an outage, a dead replica) picked up.
-    const unwatch = store.redis ? watchSharedStore({ redis: store.redis, pipeline, health, metrics, logger }) : () => undefined;
+    const unwatch = store.shared ? watchSharedStore({ store: store.shared, pipeline, health, metrics, logger }) : () => undefined;
     cleanups.push(async () => unwatch());
     const stopService = createStop({ shutdownTimeoutMs: config.delivery.shutdownTimeoutMs, logger, pipeline, ingress, rules, api: core.rawApi, closeStore });
     return {
@@ -133,13 +132,10 @@ async function openCore(
   cleanups.push(() => rawApi.close());
   const bot = await identifyBot(api, config);
   logger.info({ bot: bot.username, mode: config.mode, rules: rules.current.rules.length }, 'bot identified');
-  const store = await openStateStore(config, bot, logger);
+  const store = await openStore(config, bot, logger);
   cleanups.push(() => store.close());
   // Replicas keep the service's limits together: N of them must not send N times the overall limit.
-  if (store.redis && localLimiter && config.rateLimits) {
-    const { SharedRateLimiter } = await import('../store/redis/shared-rate-limits.js');
-    shareRateLimits(new SharedRateLimiter({ ledger: store.redis.ledger, limits: config.rateLimits, fallback: localLimiter, logger }));
-  }
+  if (store.shared && localLimiter && config.rateLimits) shareRateLimits(store.shared.rateLimiter(config.rateLimits, localLimiter, logger));
   return { rules, api, rawApi, bot, store };
 }
 
@@ -158,7 +154,7 @@ async function startWork(
   // The timeouts' callback runs only once updates flow, after both exist.
   const pipeline: UpdatePipeline = createPipeline({
     config,
-    sequencer: await chatSequencer(config, store),
+    sequencer: chatSequencer(config, store),
     api,
     rules,
     bot,
@@ -179,7 +175,7 @@ async function startWork(
   });
   cleanups.push(async () => unsubscribe());
   // `hearsay state` reaches a running instance through files in its state directory: the file store only.
-  const requests = store.redis ? { close: async () => undefined } : serveStateRequests(store, logger);
+  const requests = store.shared ? { close: async () => undefined } : serveStateRequests(store, logger);
   cleanups.push(() => requests.close());
   const closeStore = async () => {
     unsubscribe();
@@ -218,17 +214,16 @@ function createPipeline({ config, sequencer, api, rules, bot, store, logger, met
     logUnmatched: config.log.unmatched,
     maxPending: config.delivery.maxPending,
     // A shared store orders a chat's updates across replicas by their store, so each is stored before it runs.
-    storeFirst: store.redis !== null,
+    storeFirst: store.shared !== null,
     onTokenRejected,
     onStateCommitted,
   });
 }
 
-/** On a shared store a chat's updates also wait for each other across replicas (its module is loaded only then). */
-async function chatSequencer(config: ServiceConfig, store: OpenedStore): Promise<ChatSequencer> {
-  if (!store.redis) return new LocalChatSequencer({ concurrency: config.delivery.concurrency });
-  const { RedisChatSequencer } = await import('../store/redis/chat-turns.js');
-  return new RedisChatSequencer(store.redis.ledger, { concurrency: config.delivery.concurrency });
+/** On a shared store a chat's updates also wait for each other across replicas. */
+function chatSequencer(config: ServiceConfig, store: OpenedStore): ChatSequencer {
+  const { concurrency } = config.delivery;
+  return store.shared ? store.shared.sequencer(concurrency) : new LocalChatSequencer({ concurrency });
 }
 
 /** The service's end on a refused token: `failed` rejects with the operator's message; listeners stop the intake. */

@@ -1,5 +1,6 @@
 // The folders of src/ import each other without cycles ("dependencies point inward"): a cycle would make
 // two folders one in all but name, and the ports of the update pipeline depend on them staying apart.
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { folderCycles, folderEdges, type FolderEdge } from './folder-graph.js';
@@ -47,5 +48,19 @@ describe('folder import graph of src/', () => {
     expect(edges).toContainEqual(expect.objectContaining({ from: 'sandbox', to: 'markup' }));
     expect(edges).toContainEqual(expect.objectContaining({ from: 'api', to: 'timing' }));
     expect(edges).toContainEqual(expect.objectContaining({ from: 'pipeline', to: 'timing' }));
+  });
+
+  // The store is one wing: the Redis store stands on the pipeline's ports and the store-neutral kit at the
+  // wing's root (records, fingerprint, document layout), never on the file store's insides.
+  it('keeps store/redis off store/file', () => {
+    const storeEdges = folderEdges(join(SRC, 'store'));
+    expect(storeEdges.filter((e) => e.from === 'redis' && e.to === 'file').map((e) => e.example)).toEqual([]);
+    expect(storeEdges).toContainEqual(expect.objectContaining({ from: 'redis', to: '.' }));
+  });
+
+  // src/service/ only wires the parts together: nothing but the entry points (the CLI, the embedded demo) may
+  // lean on it, or a machine on the update's path would end up there again.
+  it('lets only cli/ and demo/ import service/', () => {
+    expect(edges.filter((e) => e.to === 'service' && !['cli', 'demo'].includes(e.from)).map((e) => e.example)).toEqual([]);
   });
 });

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Update } from '../../src/api/types.js';
-import { JOURNAL_FILE, UpdateJournal, botStateDir } from '../../src/journal/update-journal.js';
-import { INBOX_FILE, WebhookInbox } from '../../src/journal/webhook-inbox.js';
+import { JOURNAL_FILE, UpdateJournal, botStateDir } from '../../src/store/file/update-journal.js';
+import { INBOX_FILE, WebhookInbox } from '../../src/store/file/webhook-inbox.js';
 import { capturingLogger } from '../support/log-capture.js';
 
 const tempDir = () => mkdtemp(join(tmpdir(), 'hearsay-journal-'));

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Update } from '../../src/api/types.js';
 import { compileRules } from '../../src/engine/compile.js';
-import { FileLedger } from '../../src/journal/file-ledger.js';
+import { FileLedger } from '../../src/store/file/file-ledger.js';
 import { createLogger, type Logger } from '../../src/log/logger.js';
 import { ServiceMetrics } from '../../src/ops/metrics.js';
 import { LocalChatSequencer } from '../../src/pipeline/chat-sequencer.js';

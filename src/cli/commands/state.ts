@@ -1,19 +1,11 @@
 // `hearsay state show|forget --user ID`: what the bot keeps about a user (their variables and unfinished
-// flows), and deleting it (a data-deletion request). Works whether the bot runs or not without ever having
-// two writers on the journal: with the bot stopped, the command takes the instance lock and works on the
-// journal itself; with the bot running, it asks that instance (the only writer) through a request file. On
-// a Redis store it works on Redis directly (every write there is atomic, and replicas share it anyway).
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+// flows), and deleting it (a data-deletion request). Works whether the bot runs or not, on either store,
+// through the store's operator door (src/store/operator-store.ts), which never makes a second writer.
 import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config/index.js';
-import type { RedisStoreConfig } from '../../config/store.js';
 import type { ServiceConfig } from '../../config/types.js';
-import { askRunningInstance, NoAnswerError, type StateRequest } from '../../conversation/state-requests.js';
-import { InstanceLock, InstanceLockedError } from '../../journal/instance-lock.js';
-import type { UserRecord } from '../../journal/journal-state.js';
-import { botStateDir, JOURNAL_FILE, UpdateJournal } from '../../journal/update-journal.js';
-import { createLogger } from '../../log/logger.js';
+import { NoAnswerError, operateOnStore, type OperatorRequest } from '../../store/operator-store.js';
+import type { UserRecord } from '../../store/records.js';
 import { processSecrets } from '../../log/secrets.js';
 import { FAILURE_EXIT_CODE, OK_EXIT_CODE, USAGE_EXIT_CODE } from '../../errors/exit-codes.js';
 
@@ -40,7 +32,7 @@ export function stateCommand(): Command {
   return command;
 }
 
-async function runState(op: StateRequest['op'], options: { user: string; config?: string; dataDir?: string }): Promise<number> {
+async function runState(op: OperatorRequest['op'], options: { user: string; config?: string; dataDir?: string }): Promise<number> {
   const fail = (message: string, code: number) => {
     process.stderr.write(`hearsay state ${op}: ${processSecrets.scrub(message)}\n`);
     return code;
@@ -62,11 +54,7 @@ async function runState(op: StateRequest['op'], options: { user: string; config?
   const botId = Number(config.token.split(':')[0]);
   let record: UserRecord;
   try {
-    if (config.store.kind === 'redis') record = await withRedisStore(config.store, botId, { op, userId });
-    else {
-      const stateDir = botStateDir(config.dataDir, botId);
-      record = existsSync(join(stateDir, JOURNAL_FILE)) ? await withStore(stateDir, config, { op, userId }) : { userId, variables: null, flows: [] };
-    }
+    record = await operateOnStore(config, botId, { op, userId });
   } catch (error) {
     if (error instanceof NoAnswerError) return fail(`${error.message}; is it stopping? Try again once it runs or has stopped`, FAILURE_EXIT_CODE);
     return fail(error instanceof Error ? error.message : String(error), FAILURE_EXIT_CODE);
@@ -79,47 +67,4 @@ async function runState(op: StateRequest['op'], options: { user: string; config?
     );
   }
   return OK_EXIT_CODE;
-}
-
-/**
- * The Redis store is shared and every write to it is one atomic script: the command reads and forgets there
- * directly, whether replicas run or not (a replica's next commit for the user starts from nothing).
- */
-async function withRedisStore(store: RedisStoreConfig, botId: number, request: StateRequest): Promise<UserRecord> {
-  // Loaded only for a Redis store, like the service does.
-  const { openRedisStateStore } = await import('../../store/redis/open-redis-store.js');
-  let ledger;
-  try {
-    ledger = await openRedisStateStore(store, botId, createLogger({ level: 'silent' }));
-  } catch (error) {
-    throw new Error(`${(error as Error).message}; check store (HEARSAY_STORE) and the store password`, { cause: error });
-  }
-  try {
-    return request.op === 'show' ? await ledger.userRecord(request.userId) : await ledger.forgetUser(request.userId);
-  } finally {
-    await ledger.close();
-  }
-}
-
-/** Works on the journal itself when no instance runs (under its lock), else asks the running one. */
-async function withStore(stateDir: string, config: ServiceConfig, request: StateRequest): Promise<UserRecord> {
-  let lock: InstanceLock;
-  try {
-    lock = InstanceLock.acquire(stateDir, `hearsay state ${request.op}`);
-  } catch (error) {
-    if (!(error instanceof InstanceLockedError)) throw error;
-    const response = await askRunningInstance(stateDir, request);
-    if (!response.ok) throw new Error(`the running instance could not do it: ${response.error}`);
-    return response.state as UserRecord;
-  }
-  try {
-    const journal = UpdateJournal.open({ dir: stateDir, logger: createLogger({ level: 'silent' }), maintenance: true, state: config.state });
-    try {
-      return request.op === 'show' ? journal.userRecord(request.userId) : await journal.forgetUser(request.userId);
-    } finally {
-      await journal.close();
-    }
-  } finally {
-    lock.release();
-  }
 }

@@ -3,16 +3,17 @@
 // and recover from outages.
 import type { RedisStoreConfig } from '../../config/store.js';
 import type { Logger } from '../../log/logger.js';
-import { connectRedis, type AvailabilityListener } from './redis-connection.js';
+import type { SharedStore } from '../open-store.js';
+import { RedisChatSequencer } from './chat-turns.js';
+import { RedisPollLeadership } from './poll-lease.js';
+import { connectRedis } from './redis-connection.js';
 import { botKeyPrefix, RedisLedger } from './redis-ledger.js';
+import { SharedRateLimiter } from './shared-rate-limits.js';
 
-/** The Redis store of one running service. */
+/** The Redis store of one running service: the ledger and what replicas share beside it. */
 export interface OpenedRedisStore {
   readonly ledger: RedisLedger;
-  /** How often to look for work left in the store (this replica's failed updates, dead replicas' inbox): half the lease. */
-  readonly takeOverEveryMs: number;
-  /** Told when the store becomes unusable (with the kind) and usable again (null); returns an unsubscribe function. */
-  onAvailability(listener: AvailabilityListener): () => void;
+  readonly shared: SharedStore;
   close(): Promise<void>;
 }
 
@@ -51,12 +52,15 @@ export async function openRedisStore(options: OpenRedisStoreOptions): Promise<Op
     throw error;
   }
   options.logger.info({ store: options.config.url, replica: ledger.owner }, 'using the Redis store');
-  return {
-    ledger,
+  const shared: SharedStore = {
+    leadership: new RedisPollLeadership(ledger),
+    // Half the lease: a dead replica's work is taken up soon after its lease ran out.
     takeOverEveryMs: Math.max(100, Math.floor(leaseMs / 2)),
     onAvailability: (listener) => connection.onAvailability(listener),
-    close: () => ledger.close(),
+    sequencer: (concurrency) => new RedisChatSequencer(ledger, { concurrency }),
+    rateLimiter: (limits, fallback, logger) => new SharedRateLimiter({ ledger, limits, fallback, logger }),
   };
+  return { ledger, shared, close: () => ledger.close() };
 }
 
 /**

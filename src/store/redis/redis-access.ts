@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '../../log/logger.js';
 import { StoreUnavailableError } from '../../pipeline/ports.js';
+export { ReplicaFencedError } from '../../pipeline/replica-ports.js';
 import { describeRedisError, type RedisConnection } from './redis-connection.js';
 import { checkPersistence } from './server-persistence.js';
 
@@ -79,12 +80,4 @@ export class RedisAccess {
   close(): Promise<void> {
     return this.connection.close();
   }
-}
-
-/**
- * This replica was paused past its lease and another took its update over: it must not start sending. Not a
- * failure of the update (the other replica handles it), so it is never dropped or committed here.
- */
-export class ReplicaFencedError extends StoreUnavailableError {
-  override readonly name = 'ReplicaFencedError';
 }

@@ -3,9 +3,9 @@
 // unclaimed and any replica claims a share. A replica's entries outlive it only until another takes them over.
 import type { Update } from '../../api/types.js';
 import { chatKeyOf } from '../../engine/events.js';
-import { updateFingerprint } from '../../journal/update-fingerprint.js';
-import { SERVICE_RETENTION_MS } from '../../journal/update-journal.js';
-import { AcceptsInFlight } from '../../pipeline/accepts-in-flight.js';
+import { updateFingerprint } from '../update-fingerprint.js';
+import { SERVICE_RETENTION_MS } from '../records.js';
+import { AcceptsInFlight } from '../accepts-in-flight.js';
 import { UnstorableUpdateError, type AcceptResult } from '../../pipeline/ports.js';
 import { ACCEPT_SCRIPT, CLAIM_SCRIPT, POLL_ACCEPT_SCRIPT } from './ledger-scripts.js';
 import { ReplicaFencedError, script, type RedisAccess } from './redis-access.js';

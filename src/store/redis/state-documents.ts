@@ -1,14 +1,13 @@
 // The conversation state of one bot in Redis: one JSON document per user, chat and running flow (the layout of
-// src/pipeline/state-documents.ts) under the bot's key prefix, and the set of running flows for the timeout
+// src/store/state-documents.ts) under the bot's key prefix, and the set of running flows for the timeout
 // timers. Reads are plain commands; every write goes through the ledger's commit script, which this module
 // prepares: what was read (the script refuses if it changed since) and what to write.
 import type { Redis } from 'ioredis';
 import type { ConversationState, FlowPosition } from '../../engine/state.js';
-import type { StoredFlow, UserRecord } from '../../journal/journal-state.js';
-import { MAX_STATE_LINE_BYTES } from '../../journal/update-journal.js';
+import { MAX_STATE_LINE_BYTES, type StoredFlow, type UserRecord } from '../records.js';
 import type { Logger } from '../../log/logger.js';
 import type { StateCommit, StateScope } from '../../pipeline/ports.js';
-import { applyChanges, documentKeys, stateOf, type StateDocument } from '../../pipeline/state-documents.js';
+import { applyChanges, documentKeys, stateOf, type StateDocument } from '../state-documents.js';
 
 /** What the documents need from the ledger that owns the connection. */
 export interface StateDocumentsAccess {

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Update } from '../../../src/api/types.js';
 import { createLogger } from '../../../src/log/logger.js';
 import { connectRedis } from '../../../src/store/redis/redis-connection.js';
-import { PollLease } from '../../../src/store/redis/poll-lease.js';
-import { ReplicaFencedError, RedisLedger } from '../../../src/store/redis/redis-ledger.js';
+import { RedisPollLeadership } from '../../../src/store/redis/poll-lease.js';
+import { RedisLedger } from '../../../src/store/redis/redis-ledger.js';
+import { ReplicaFencedError } from '../../../src/pipeline/replica-ports.js';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
 
 const logger = createLogger({ level: 'silent' });
@@ -33,6 +34,12 @@ async function openLedger(prefix: string): Promise<RedisLedger> {
   return ledger;
 }
 
+/** The leadership port of a ledger, with the lease length fixed (as a replica uses it). */
+function lease(ledger: RedisLedger, leaseMs: number) {
+  const port = new RedisPollLeadership(ledger);
+  return { acquire: () => port.acquire(leaseMs), renew: (token: string) => port.renew(token, leaseMs), resign: (token: string) => port.resign(token) };
+}
+
 const text = (id: number, chat: number): Update => ({
   update_id: id,
   message: {
@@ -48,8 +55,8 @@ describe('the polling lease', () => {
   it('one holder at a time; after it lapses another takes it with a higher token, and the ex-leader cannot store or confirm', async () => {
     const prefix = `lease${++prefixes}:`;
     const [a, b] = [await openLedger(prefix), await openLedger(prefix)];
-    const leaseA = new PollLease(a, 300);
-    const leaseB = new PollLease(b, 300);
+    const leaseA = lease(a, 300);
+    const leaseB = lease(b, 300);
     const first = await leaseA.acquire();
     expect(first.held).toBe(true);
     expect(await leaseB.acquire()).toEqual({ held: false, holder: a.owner });
@@ -79,14 +86,14 @@ describe('the polling lease', () => {
   it('a lease given up is free at once; a token of an earlier holding stays refused', async () => {
     const prefix = `lease${++prefixes}:`;
     const [a, b] = [await openLedger(prefix), await openLedger(prefix)];
-    const leaseA = new PollLease(a, 60_000);
+    const leaseA = lease(a, 60_000);
     const held = (await leaseA.acquire()) as { held: true; token: string };
     await leaseA.resign(held.token);
-    const next = await new PollLease(b, 60_000).acquire();
+    const next = await lease(b, 60_000).acquire();
     expect(next.held).toBe(true);
     await expect(a.accept(text(5, 11), { token: held.token })).rejects.toBeInstanceOf(ReplicaFencedError);
     // Even A holding the lease again does not revive its old token.
-    await new PollLease(b, 60_000).resign((next as { token: string }).token);
+    await lease(b, 60_000).resign((next as { token: string }).token);
     expect((await leaseA.acquire()).held).toBe(true);
     await expect(a.confirm(9, { token: held.token })).rejects.toBeInstanceOf(ReplicaFencedError);
   });
@@ -94,8 +101,8 @@ describe('the polling lease', () => {
   it('stored updates are claimed a few at a time, each by one replica, oldest first; taking over ignores them', async () => {
     const prefix = `lease${++prefixes}:`;
     const [a, b] = [await openLedger(prefix), await openLedger(prefix)];
-    const lease = (await new PollLease(a, 60_000).acquire()) as { held: true; token: string };
-    for (let id = 1; id <= 5; id++) await a.accept(text(id, 20 + (id % 2)), lease);
+    const held = (await lease(a, 60_000).acquire()) as { held: true; token: string };
+    for (let id = 1; id <= 5; id++) await a.accept(text(id, 20 + (id % 2)), held);
     // The periodic takeover (dead replicas' work) must not grab the unclaimed entries all at once.
     expect(await b.pending()).toEqual([]);
     expect((await b.claim(2)).map((u) => u.update_id)).toEqual([1, 2]);

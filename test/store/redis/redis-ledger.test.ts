@@ -9,7 +9,7 @@ import { createLogger } from '../../../src/log/logger.js';
 import { connectRedis } from '../../../src/store/redis/redis-connection.js';
 import { StoreUnavailableError } from '../../../src/pipeline/ports.js';
 import { RedisLedger } from '../../../src/store/redis/redis-ledger.js';
-import { ledgerContract, type StoreHarness } from '../../pipeline/ledger-contract.js';
+import { ledgerContract, type StoreHarness } from '../ledger-contract.js';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
 
 const logger = createLogger({ level: 'silent' });

@@ -2,7 +2,7 @@
 // replicas' leader share, so the two cannot drift apart (only what they hand fetched updates to differs).
 import type { BotApi } from '../api/types.js';
 import type { ServiceConfig } from '../config/types.js';
-import type { PollingIngressOptions } from '../ingress/polling.js';
+import type { PollingIngressOptions } from './polling.js';
 import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 

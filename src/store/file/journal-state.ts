@@ -1,38 +1,15 @@
-// The conversation state a journal holds: its documents by key (see pipeline/state-documents.ts), each
+// The conversation state a journal holds: its documents by key (see store/state-documents.ts), each
 // stamped with the time of its last change so retention (`state.ttl`) can forget what nobody touched for
 // that long, one user's variables bounded in size (`state.max_user_bytes`), and the operator's view of a
 // user's state (show, forget). The journal writes the lines; this decides what they hold.
-import type { Logger } from '../log/logger.js';
-import type { StateCommit } from '../pipeline/ports.js';
-import { applyChanges, type StateDocument } from '../pipeline/state-documents.js';
-import type { FlowPosition } from '../engine/state.js';
+import type { Logger } from '../../log/logger.js';
+import type { StateCommit } from '../../pipeline/ports.js';
+import { applyChanges, type StateDocument } from '../state-documents.js';
+import type { FlowPosition } from '../../engine/state.js';
+import { DEFAULT_MAX_USER_BYTES, DEFAULT_STATE_TTL_MS, type StoredFlow, type UserRecord } from '../records.js';
 
 /** When a document last changed (ms since the epoch); no variable, step or flow field starts with '@'. */
 export const WRITTEN_KEY = '@written';
-/** Default of `state.ttl`: 90 days. */
-export const DEFAULT_STATE_TTL_MS = 90 * 86_400_000;
-/** Default of `state.max_user_bytes`. */
-export const DEFAULT_MAX_USER_BYTES = 16_384;
-
-/** A user's flow in one chat, as stored. */
-export interface StoredFlow {
-  readonly chatId: number;
-  readonly userId: number;
-  readonly position: FlowPosition;
-}
-
-/** Everything kept about one user: their variables and their unfinished flows (chat variables are the chat's). */
-export interface UserRecord {
-  readonly userId: number;
-  readonly variables: Readonly<Record<string, unknown>> | null;
-  readonly flows: readonly {
-    readonly chatId: number;
-    readonly flowId: string;
-    readonly stepId: string;
-    readonly answers: unknown;
-    readonly lastActivity: string;
-  }[];
-}
 
 export interface JournalStateOptions {
   /** Documents not changed for this long are forgotten (`state.ttl`). */

@@ -5,7 +5,7 @@
 import type { ConversationState, FlowPosition, StateValue } from '../engine/state.js';
 import { EMPTY_STATE } from '../engine/state.js';
 import { numberOf } from '../engine/variables.js';
-import type { StateChange, StateScope } from './ports.js';
+import type { StateChange, StateScope } from '../pipeline/ports.js';
 
 /** One stored document: a JSON object. */
 export type StateDocument = Readonly<Record<string, unknown>>;

@@ -4,11 +4,18 @@
 import type { Logger } from '../log/logger.js';
 import type { HealthState } from '../ops/health.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
-import type { UpdatePipeline } from '../pipeline/update-pipeline.js';
-import type { OpenedRedisStore } from '../store/redis/open-redis-store.js';
+import type { UpdatePipeline } from './update-pipeline.js';
 
-export interface SharedStoreParts {
-  redis: OpenedRedisStore;
+/** What the watch needs of the shared store (see the store's SharedStore). */
+export interface WatchedStore {
+  /** How often to look for work left in the store. */
+  readonly takeOverEveryMs: number;
+  /** Told when the store becomes unusable (with the kind of outage) and usable again (null); returns an unsubscribe function. */
+  onAvailability(listener: (outage: string | null) => void): () => void;
+}
+
+export interface SharedStoreWatchParts {
+  store: WatchedStore;
   pipeline: UpdatePipeline;
   health: HealthState;
   metrics: ServiceMetrics;
@@ -16,8 +23,8 @@ export interface SharedStoreParts {
 }
 
 /** Starts watching; returns the function that stops it (before the drain, so nothing new is started). */
-export function watchSharedStore({ redis, pipeline, health, metrics, logger }: SharedStoreParts): () => void {
-  const unsubscribe = redis.onAvailability((outage) => {
+export function watchSharedStore({ store, pipeline, health, metrics, logger }: SharedStoreWatchParts): () => void {
+  const unsubscribe = store.onAvailability((outage) => {
     health.storeUnavailable = outage;
     metrics.storeAvailable.set(outage === null ? 1 : 0);
     if (outage !== null) metrics.error('store_unavailable');
@@ -37,7 +44,7 @@ export function watchSharedStore({ redis, pipeline, health, metrics, logger }: S
       running = false;
     }
   };
-  const timer = setInterval(() => void takeOver(), redis.takeOverEveryMs);
+  const timer = setInterval(() => void takeOver(), store.takeOverEveryMs);
   timer.unref();
   return () => {
     clearInterval(timer);

@@ -1,6 +1,6 @@
 // The accepts a store is writing right now, by update id: a second delivery of the same update waits for the
 // first write instead of storing it twice, and another message under that id is told apart. Every store keeps one.
-import type { AcceptResult } from './ports.js';
+import type { AcceptResult } from '../pipeline/ports.js';
 
 export class AcceptsInFlight {
   private readonly running = new Map<number, { stored: Promise<unknown>; fingerprint: string }>();

@@ -3,7 +3,7 @@
 // changes never come here: the pipeline commits them with the update's done record.
 import { TokenRejectedError, classifyFailure } from '../api/failure.js';
 import type { AnswerCallbackQueryParams, BotApi } from '../api/types.js';
-import type { ReplySender, SendOutcome } from '../delivery/reply-sender.js';
+import type { ReplySender, SendOutcome } from './reply-sender.js';
 import type { Action, AnswerCallbackAction, EditMessageTextAction } from '../engine/actions.js';
 import type { Logger } from '../log/logger.js';
 import type { PerformActions } from '../pipeline/pipeline-options.js';

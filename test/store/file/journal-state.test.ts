@@ -6,12 +6,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Update } from '../../src/api/types.js';
-import { FileLedger } from '../../src/journal/file-ledger.js';
-import { JOURNAL_FILE, UpdateJournal } from '../../src/journal/update-journal.js';
-import { createLogger } from '../../src/log/logger.js';
-import type { StateChange } from '../../src/pipeline/ports.js';
-import { lineCapture } from '../support/log-capture.js';
+import type { Update } from '../../../src/api/types.js';
+import { FileLedger } from '../../../src/store/file/file-ledger.js';
+import { JOURNAL_FILE, UpdateJournal } from '../../../src/store/file/update-journal.js';
+import { createLogger } from '../../../src/log/logger.js';
+import type { StateChange } from '../../../src/pipeline/ports.js';
+import { lineCapture } from '../../support/log-capture.js';
 
 const DAY = 86_400_000;
 const silent = createLogger({ level: 'silent' });

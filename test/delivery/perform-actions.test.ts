@@ -7,8 +7,8 @@ import { ReplySender } from '../../src/delivery/reply-sender.js';
 import type { Action } from '../../src/engine/actions.js';
 import { createLogger } from '../../src/log/logger.js';
 import { ServiceMetrics } from '../../src/ops/metrics.js';
-import { createActionPerformer } from '../../src/service/perform-actions.js';
-import { FakeBotApi } from '../delivery/fake-bot-api.js';
+import { createActionPerformer } from '../../src/delivery/perform-actions.js';
+import { FakeBotApi } from './fake-bot-api.js';
 import { serviceApi } from '../support/service-api.js';
 import { recordCapture } from '../support/log-capture.js';
 

@@ -5,11 +5,11 @@ import { cpSync, mkdtempSync, readFileSync, truncateSync, statSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Update } from '../../src/api/types.js';
-import { FileLedger } from '../../src/journal/file-ledger.js';
-import { JOURNAL_FILE } from '../../src/journal/update-journal.js';
-import { createLogger } from '../../src/log/logger.js';
-import { ledgerContract, type StoreHarness } from './ledger-contract.js';
+import type { Update } from '../../../src/api/types.js';
+import { FileLedger } from '../../../src/store/file/file-ledger.js';
+import { JOURNAL_FILE } from '../../../src/store/file/update-journal.js';
+import { createLogger } from '../../../src/log/logger.js';
+import { ledgerContract, type StoreHarness } from '../ledger-contract.js';
 
 const logger = createLogger({ level: 'silent' });
 const tempDir = () => mkdtempSync(join(tmpdir(), 'hearsay-ledger-'));

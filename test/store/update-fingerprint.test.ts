@@ -2,7 +2,7 @@
 // recognised, so its value for a given update may never change (these were computed by earlier versions).
 import { describe, expect, it } from 'vitest';
 import type { Update } from '../../src/api/types.js';
-import { updateFingerprint } from '../../src/journal/update-fingerprint.js';
+import { updateFingerprint } from '../../src/store/update-fingerprint.js';
 
 const cases: Array<[string, object, string]> = [
   ['a message', { update_id: 1, message: { message_id: 5, date: 100, chat: { id: 7 }, from: { id: 9 }, text: 'x' } }, 'RZRZcoAKMvu0'],

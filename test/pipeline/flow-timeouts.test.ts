@@ -1,7 +1,7 @@
 // Flow timers: one per user and chat, replaced on each commit, dropped on leaving, firing once when due,
 // also for deadlines beyond what one Node timer can wait and for deadlines already past.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FlowTimers, type FlowTimerKey } from '../../src/conversation/flow-timers.js';
+import { FlowTimers, type FlowTimerKey } from '../../src/pipeline/flow-timeouts.js';
 
 const DAY = 86_400_000;
 

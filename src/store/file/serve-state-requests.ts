@@ -1,8 +1,8 @@
 // Serves `hearsay state show|forget` while the service runs: the command leaves a request in the bot's
 // state directory and this instance, the only writer of the journal, answers it through the store.
-import { StateRequestServer } from '../conversation/state-requests.js';
-import type { Logger } from '../log/logger.js';
-import type { OpenedStore } from './state-store.js';
+import { StateRequestServer } from './state-requests.js';
+import type { Logger } from '../../log/logger.js';
+import type { OpenedStore } from '../open-store.js';
 
 /** Starts answering state requests; `close` before the store closes. */
 export function serveStateRequests(store: OpenedStore, logger: Logger): { close(): Promise<void> } {

@@ -8,7 +8,7 @@
 import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import { fdatasync } from 'node:fs';
 import { dirname } from 'node:path';
-import { HearsayError } from '../errors/hearsay-error.js';
+import { HearsayError } from '../../errors/hearsay-error.js';
 import { readLines, writeAll, type LineLimit } from './line-file.js';
 
 interface Waiter {

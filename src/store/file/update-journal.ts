@@ -8,18 +8,16 @@
 // every id below it, so those are forgotten). What the documents hold is journal-state.ts's business.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Update } from '../api/types.js';
-import type { Logger } from '../log/logger.js';
-import type { StateCommit } from '../pipeline/ports.js';
-import type { StateDocument } from '../pipeline/state-documents.js';
+import type { Update } from '../../api/types.js';
+import type { Logger } from '../../log/logger.js';
+import type { StateCommit } from '../../pipeline/ports.js';
+import type { StateDocument } from '../state-documents.js';
 import { AppendLog, type SyncGate } from './append-log.js';
-import { JournalState, type StoredFlow, type UserRecord } from './journal-state.js';
-import { updateFingerprint } from './update-fingerprint.js';
+import { JournalState } from './journal-state.js';
+import { MAX_STATE_LINE_BYTES, SERVICE_RETENTION_MS, type StoredFlow, type UserRecord } from '../records.js';
+import { updateFingerprint } from '../update-fingerprint.js';
 
 export const JOURNAL_FILE = 'handled-updates.journal';
-
-/** The service keeps an unconfirmed update this long: after a quiet period this long, no remembered id can come back. */
-export const SERVICE_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 export interface UpdateJournalOptions {
   /** The bot's own directory in the data dir (see `botStateDir`). */
@@ -47,8 +45,6 @@ export function botStateDir(dataDir: string, botId: number): string {
 
 /** Longest id record (`s`, `d`, `c`): anything longer is damage. */
 const MAX_ID_LINE_BYTES = 1024;
-/** Longest state record (`D`, `v`); a commit whose documents would not fit keeps the done mark and logs the loss. */
-export const MAX_STATE_LINE_BYTES = 1 << 20;
 const STATE_KINDS = new Set(['D'.charCodeAt(0), 'v'.charCodeAt(0), 'S'.charCodeAt(0)]);
 
 export class UpdateJournal {

@@ -1,7 +1,12 @@
-// Flow timeouts at run time: one timer per user in a flow (per chat), set to the deadline decide's rules
-// give (flowDeadline), replaced whenever the position is committed again and dropped when the flow is
-// left. A due timer only asks for a flow_timeout event; decide judges it on the state of that moment, so
-// a timer that fires late, twice, or after the user moved on does no harm.
+// Flow timeouts in the running service, in one room: a timer per user in an unfinished flow (per chat), set
+// from the stored flows at start (so timeouts survive a restart, and those that fell due while hearsay was
+// stopped fire at once), moved after every commit that changes a flow, and recomputed when the rules reload (a
+// timeout may have changed). A due timer only asks the pipeline for a flow_timeout event, which decide judges
+// on the state of that moment, so a timer that fires late, twice, or after the user moved on does no harm.
+import { flowDeadline } from '../engine/flows.js';
+import type { RuleSet } from '../engine/rule-set.js';
+import type { Logger } from '../log/logger.js';
+import type { ChatStateStore, StateCommit } from './ports.js';
 
 /** Whose flow a timer is for. */
 export interface FlowTimerKey {
@@ -75,5 +80,44 @@ export class FlowTimers {
     this.closed = true;
     for (const { handle } of this.timers.values()) this.clock.clearTimeout(handle);
     this.timers.clear();
+  }
+}
+
+export interface FlowTimeoutParts {
+  store: Pick<ChatStateStore, 'flows'>;
+  rules: { readonly current: RuleSet };
+  /** Raises the timeout (the pipeline's flowTimeout). */
+  fire(chatId: number, userId: number): Promise<void>;
+  logger: Logger;
+}
+
+/** The service's flow timeouts; `schedule()` once the pipeline runs, `onCommitted` after each commit, `close` at stop. */
+export class FlowTimeouts {
+  private readonly timers: FlowTimers;
+
+  constructor(private readonly parts: FlowTimeoutParts) {
+    this.timers = new FlowTimers((key) => void parts.fire(key.chatId, key.userId));
+  }
+
+  /** (Re)sets every stored flow's timer by the current rules. */
+  async schedule(): Promise<void> {
+    const flows = await this.parts.store.flows();
+    for (const { chatId, userId, position } of flows) this.timers.set({ chatId, userId }, flowDeadline(position, this.parts.rules.current));
+    if (flows.length > 0) this.parts.logger.debug({ flows: flows.length, timers: this.timers.size }, 'flow timeouts scheduled');
+  }
+
+  /** Moves the timer of a flow a commit started, moved on or left. */
+  onCommitted(commit: StateCommit): void {
+    const { chatId, userId } = commit.scope;
+    if (chatId === null || userId === null) return;
+    for (const change of commit.changes) {
+      if (change.type !== 'set_flow') continue;
+      this.timers.set({ chatId, userId }, change.flow ? flowDeadline(change.flow, this.parts.rules.current) : null);
+    }
+  }
+
+  /** Stops every timer (the service is stopping). */
+  close(): void {
+    this.timers.close();
   }
 }

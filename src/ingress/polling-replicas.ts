@@ -1,4 +1,4 @@
-// Polling with several replicas on the Redis store. Every replica keeps trying for the polling lease; the one
+// Polling with several replicas on a shared store (the Redis store implements its PollLeadership). Every replica keeps trying for the polling lease; the one
 // holding it runs the poller, which only stores what it fetches (unclaimed, in the shared inbox, checked
 // against its fencing token) and confirms the offset once it is stored. Every replica, the leader too,
 // claims stored updates a few at a time and handles them, each chat's in order (the per-chat queue in
@@ -6,21 +6,21 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BotApi, Update } from '../api/types.js';
 import type { ServiceConfig } from '../config/types.js';
-import { PollingIngress } from '../ingress/polling.js';
+import { PollingIngress } from './polling.js';
 import type { Logger } from '../log/logger.js';
 import type { HealthState } from '../ops/health.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 import { StoreUnavailableError } from '../pipeline/ports.js';
+import { ReplicaFencedError, type PollLeadership } from '../pipeline/replica-ports.js';
 import type { UpdatePipeline } from '../pipeline/update-pipeline.js';
-import { PollLease } from '../store/redis/poll-lease.js';
-import { ReplicaFencedError, type RedisLedger } from '../store/redis/redis-ledger.js';
 import { pollingSettings } from './polling-settings.js';
 
 export interface PollingReplicaParts {
   config: ServiceConfig;
   api: BotApi;
   pipeline: UpdatePipeline;
-  ledger: RedisLedger;
+  /** The shared store's lease and inbox. */
+  leadership: PollLeadership;
   /** How long the polling lease outlives its holder's last renewal (default 8 s). */
   leaseMs?: number;
   logger: Logger;
@@ -43,7 +43,6 @@ const BACKLOG_CHECK_MS = 10;
 const CLAIM_IDLE_MAX_MS = 100;
 
 export class PollingReplicas {
-  private readonly lease: PollLease;
   private readonly leaseMs: number;
   private token: string | null = null;
   private renewedAt = 0;
@@ -62,12 +61,14 @@ export class PollingReplicas {
 
   constructor(private readonly parts: PollingReplicaParts) {
     this.leaseMs = parts.leaseMs ?? POLL_LEASE_MS;
-    this.lease = new PollLease(parts.ledger, this.leaseMs);
     this.ended.catch(() => undefined);
   }
 
   start(): void {
-    this.parts.logger.info({ replica: this.parts.ledger.owner }, 'polling with replicas: the replica holding the lease polls, every replica handles updates');
+    this.parts.logger.info(
+      { replica: this.parts.leadership.owner },
+      'polling with replicas: the replica holding the lease polls, every replica handles updates',
+    );
     this.loops.push(this.leaseLoop(), this.claimLoop());
   }
 
@@ -86,7 +87,7 @@ export class PollingReplicas {
     const { poller, token } = this;
     if (poller && token !== null) {
       await poller.close(confirmMs);
-      await this.lease.resign(token).catch(() => undefined);
+      await this.parts.leadership.resign(token).catch(() => undefined);
       this.parts.metrics.pollingLeader.set(0);
     }
     this.finish();
@@ -106,12 +107,12 @@ export class PollingReplicas {
       return;
     }
     if (this.parts.health.storeUnavailable !== null) return;
-    const state = await this.lease.acquire().catch(() => null);
+    const state = await this.parts.leadership.acquire(this.leaseMs).catch(() => null);
     if (!state?.held || this.stopping) return;
     this.token = state.token;
     this.renewedAt = Date.now();
     this.parts.metrics.pollingLeader.set(1);
-    this.parts.logger.info({ replica: this.parts.ledger.owner, token: Number(state.token) }, 'this replica holds the polling lease; polling for updates');
+    this.parts.logger.info({ replica: this.parts.leadership.owner, token: Number(state.token) }, 'this replica holds the polling lease; polling for updates');
     this.startPoller(state.token);
   }
 
@@ -119,7 +120,7 @@ export class PollingReplicas {
   private async stillLeader(token: string): Promise<boolean> {
     if (this.token !== token) return false;
     try {
-      if (!(await this.lease.renew(token))) return false;
+      if (!(await this.parts.leadership.renew(token, this.leaseMs))) return false;
       this.renewedAt = Date.now();
       return true;
     } catch {
@@ -131,13 +132,13 @@ export class PollingReplicas {
     if (this.token !== token) return;
     this.token = null;
     this.parts.metrics.pollingLeader.set(0);
-    this.parts.logger.warn({ replica: this.parts.ledger.owner, token: Number(token) }, `${why}; this replica stops polling`);
+    this.parts.logger.warn({ replica: this.parts.leadership.owner, token: Number(token) }, `${why}; this replica stops polling`);
     this.poller?.stopAccepting();
     this.poller = null;
   }
 
   private startPoller(token: string): void {
-    const { config, ledger } = this.parts;
+    const { config, leadership } = this.parts;
     const fenced = (error: unknown) => {
       if (error instanceof ReplicaFencedError) this.stepDown(token, 'another replica holds the polling lease');
       throw error;
@@ -147,15 +148,15 @@ export class PollingReplicas {
       pipeline: {
         // Fetched means stored for any replica to claim: the offset passes an update once it is in Redis.
         handle: async (update: Update) => {
-          const result = await ledger.accept(update, { token }).catch(fenced);
+          const result = await leadership.accept(update, token).catch(fenced);
           // Another update under this id is still in hand (a new id sequence): not stored, so not confirmed.
           if (result === 'id_busy') throw new StoreUnavailableError(`update ${update.update_id}: its id is still in use`);
           this.wakeClaim?.();
         },
-        confirm: (offset) => ledger.confirm(offset, { token }).catch(fenced),
+        confirm: (offset) => leadership.confirm(offset, token).catch(fenced),
         mayConfirm: async (offset) => {
           // The service keeps what is not fetched yet: fetch more only once the replicas have taken most of the last batch.
-          while (!this.stopping && this.token === token && (await ledger.unclaimed().catch(() => 0)) >= config.polling.limit) {
+          while (!this.stopping && this.token === token && (await leadership.unclaimed().catch(() => 0)) >= config.polling.limit) {
             await sleep(BACKLOG_CHECK_MS, undefined, { signal: this.stopped.signal }).catch(() => undefined);
           }
           if (await this.stillLeader(token)) return true;
@@ -176,12 +177,12 @@ export class PollingReplicas {
 
   /** Takes stored updates while there is room, a few at a time so they spread over the replicas. */
   private async claimLoop(): Promise<void> {
-    const { pipeline, ledger, logger, health, config } = this.parts;
+    const { pipeline, leadership, logger, health, config } = this.parts;
     let idleMs = 5;
     while (!this.stopping) {
       const room = config.delivery.concurrency - pipeline.inFlight;
       let claimed: Update[] = [];
-      if (room > 0 && health.storeUnavailable === null) claimed = await ledger.claim(room).catch(() => []);
+      if (room > 0 && health.storeUnavailable === null) claimed = await leadership.claim(room).catch(() => []);
       for (const update of claimed) {
         pipeline.handleClaimed(update).then(
           () => this.wakeClaim?.(),

@@ -1,14 +1,14 @@
 // The file-backed update ledger and chat-state store: the journal (done marks, intents, offsets and the
 // conversation state, in one file) and, in webhook mode, the inbox of accepted updates, both in the bot's
 // own directory. The journal's done line carries the update's state changes, so they commit together.
-import type { Update } from '../api/types.js';
-import { EMPTY_STATE, type ConversationState } from '../engine/state.js';
-import type { Logger } from '../log/logger.js';
-import type { AcceptResult, ChatStateStore, StateCommit, StateScope, UpdateLedger } from '../pipeline/ports.js';
-import { AcceptsInFlight } from '../pipeline/accepts-in-flight.js';
-import { stateOf, type StateDocument } from '../pipeline/state-documents.js';
-import { updateFingerprint } from './update-fingerprint.js';
-import type { StoredFlow, UserRecord } from './journal-state.js';
+import type { Update } from '../../api/types.js';
+import { EMPTY_STATE, type ConversationState } from '../../engine/state.js';
+import type { Logger } from '../../log/logger.js';
+import type { AcceptResult, ChatStateStore, StateCommit, StateScope, UpdateLedger } from '../../pipeline/ports.js';
+import { AcceptsInFlight } from '../accepts-in-flight.js';
+import { stateOf, type StateDocument } from '../state-documents.js';
+import { updateFingerprint } from '../update-fingerprint.js';
+import type { StoredFlow, UserRecord } from '../records.js';
 import { UpdateJournal, type UpdateJournalOptions } from './update-journal.js';
 import { WebhookInbox } from './webhook-inbox.js';
 

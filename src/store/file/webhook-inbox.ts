@@ -3,12 +3,12 @@
 // or dies is handled at the next start. Read back as a stream of lines at start, so an inbox of any size
 // opens in bounded memory; torn or oversized lines are reported and skipped. Lines: `a <update JSON>` (accepted), `f <id>` (finished).
 import { join } from 'node:path';
-import type { Update } from '../api/types.js';
-import type { Logger } from '../log/logger.js';
-import { UnstorableUpdateError } from '../pipeline/ports.js';
+import type { Update } from '../../api/types.js';
+import type { Logger } from '../../log/logger.js';
+import { UnstorableUpdateError } from '../../pipeline/ports.js';
 import { AppendLog } from './append-log.js';
-import { HearsayError } from '../errors/hearsay-error.js';
-import { updateFingerprint } from './update-fingerprint.js';
+import { HearsayError } from '../../errors/hearsay-error.js';
+import { updateFingerprint } from '../update-fingerprint.js';
 
 export const INBOX_FILE = 'webhook.inbox';
 

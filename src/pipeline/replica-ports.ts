@@ -1,0 +1,39 @@
+// The seams for running several replicas of one bot on a shared store: who polls the service (a lease with a
+// fencing token), and how fetched updates reach every replica (a shared inbox they claim from). The Redis store
+// implements them; a store for one process (the file store, the memory store) offers none, and polling then
+// runs in that process alone.
+import type { Update } from '../api/types.js';
+import { StoreUnavailableError, type AcceptResult } from './ports.js';
+
+/** Who polls: this replica (with its fencing token) or another one (by name). */
+export type LeaseState = { held: true; token: string } | { held: false; holder: string };
+
+/**
+ * Polling with replicas. One replica at a time holds the polling lease and polls; what it fetches it only
+ * stores (fenced by its token), and every replica claims stored updates to handle them. Left out on purpose:
+ * how the lease is kept (keys, scripts, expiry) and how a claim is ordered within a chat — the store decides
+ * both, and the chat's order across replicas is the store's {@link ChatSequencer}'s promise, not this port's.
+ */
+export interface PollLeadership {
+  /** This replica's name in the store, for the log. */
+  readonly owner: string;
+  /** Takes the lease when it is free (for `leaseMs`); rejects with StoreUnavailableError when the store cannot be reached. */
+  acquire(leaseMs: number): Promise<LeaseState>;
+  /** Renews the lease; false once it is no longer this replica's under `token`. */
+  renew(token: string, leaseMs: number): Promise<boolean>;
+  /** Gives the lease up (a clean stop), so another replica polls at once. */
+  resign(token: string): Promise<void>;
+  /** Stores a fetched update unclaimed, only while `token` holds the lease; rejects with {@link ReplicaFencedError} otherwise. */
+  accept(update: Update, token: string): Promise<AcceptResult>;
+  /** Records the confirmed offset, only while `token` holds the lease; rejects with {@link ReplicaFencedError} otherwise. */
+  confirm(offset: number, token: string): Promise<void>;
+  /** How many stored updates no replica has claimed yet. */
+  unclaimed(): Promise<number>;
+  /** Takes up to `limit` stored updates, oldest first: this replica's to handle. */
+  claim(limit: number): Promise<Update[]>;
+}
+
+/** This replica lost its lease (or its claim on an update) to another while it was paused: it must not act on it. */
+export class ReplicaFencedError extends StoreUnavailableError {
+  override readonly name = 'ReplicaFencedError';
+}

@@ -1,0 +1,102 @@
+// The one door to a bot's store, for the service (`hearsay run`, `hearsay start`) and for every command that
+// reads or changes one (`hearsay state`): the file store (the instance lock first — a second instance must
+// leave the first one's state and webhook alone — then the journal in the bot's own directory), or the Redis
+// store that several replicas share (no lock: replicas are the point). Nothing else opens a store.
+import type { ServiceConfig } from '../config/types.js';
+import type { RateLimiter, RateLimitSettings } from '../delivery/rate-limiter.js';
+import { HearsayError } from '../errors/hearsay-error.js';
+import type { Logger } from '../log/logger.js';
+import type { ChatSequencer, ChatStateStore, UpdateLedger } from '../pipeline/ports.js';
+import type { PollLeadership } from '../pipeline/replica-ports.js';
+import { FileLedger } from './file/file-ledger.js';
+import { InstanceLock, InstanceLockedError } from './file/instance-lock.js';
+import { botStateDir } from './file/update-journal.js';
+
+/** The bot a store is opened for. */
+export interface StoreOwner {
+  readonly id: number;
+  readonly username: string;
+}
+
+/**
+ * What a store shared by replicas adds (the Redis store). Left out on purpose: how the store reaches its
+ * server, and its keys — the service sees only these capabilities.
+ */
+export interface SharedStore {
+  /** Polling with replicas: the lease and the shared inbox. */
+  readonly leadership: PollLeadership;
+  /** How often to look for work left in the store (an outage cut short, a dead replica's inbox). */
+  readonly takeOverEveryMs: number;
+  /** Told when the store becomes unusable (with the kind of outage) and usable again (null); returns an unsubscribe function. */
+  onAvailability(listener: (outage: string | null) => void): () => void;
+  /** A chat sequencer that keeps one chat's updates in order across every replica. */
+  sequencer(concurrency: number): ChatSequencer;
+  /** The sending limits kept together by every replica (N replicas must not send N times the overall limit); `fallback` while the store is down. */
+  rateLimiter(limits: RateLimitSettings, fallback: RateLimiter, logger: Logger): RateLimiter;
+}
+
+/** The opened (and, for files, locked) store; `close` writes what is left and releases the lock. */
+export interface OpenedStore {
+  readonly ledger: UpdateLedger & ChatStateStore;
+  /** The bot's own directory in the data dir (journal, lock, state requests; unused by a Redis store). */
+  readonly stateDir: string;
+  /** Replicas' capabilities of a shared store; null for a store of one process. */
+  readonly shared: SharedStore | null;
+  close(): Promise<void>;
+}
+
+/** The store the configuration names, for the running service; HearsayErrors say what to check. */
+export async function openStore(config: Pick<ServiceConfig, 'dataDir' | 'mode' | 'store' | 'state'>, bot: StoreOwner, logger: Logger): Promise<OpenedStore> {
+  const stateDir = botStateDir(config.dataDir, bot.id);
+  if (config.store.kind === 'redis') {
+    try {
+      // Loaded only for this store: the Redis client is not part of a file-store start.
+      const { openRedisStore } = await import('./redis/open-redis-store.js');
+      // Polling replicas share an inbox too: the leader stores what it fetches, every replica claims from it.
+      const redis = await openRedisStore({
+        config: config.store,
+        botId: bot.id,
+        inbox: true,
+        logger,
+        stateTtlMs: config.state.ttlMs,
+        maxUserBytes: config.state.maxUserBytes,
+      });
+      return { ledger: redis.ledger, stateDir, shared: redis.shared, close: redis.close };
+    } catch (error) {
+      throw new HearsayError('HS_ERR_STORE_OPEN_FAILED', [(error as Error).message], { cause: error });
+    }
+  }
+  let lock: InstanceLock;
+  try {
+    lock = InstanceLock.acquire(stateDir, config.mode);
+  } catch (error) {
+    if (error instanceof InstanceLockedError) {
+      throw new HearsayError('HS_ERR_INSTANCE_LOCKED', [bot.username, error.ownerDescription, error.path], { cause: error });
+    }
+    throw new HearsayError('HS_ERR_STATE_LOCK_FAILED', [stateDir, (error as Error).message], { cause: error });
+  }
+  let ledger: FileLedger;
+  try {
+    ledger = FileLedger.open({
+      dir: stateDir,
+      logger,
+      inbox: config.mode === 'webhook',
+      state: { ttlMs: config.state.ttlMs, maxUserBytes: config.state.maxUserBytes },
+    });
+  } catch (error) {
+    lock.release();
+    throw new HearsayError('HS_ERR_STATE_OPEN_FAILED', [stateDir, (error as Error).message], { cause: error });
+  }
+  return {
+    ledger,
+    stateDir,
+    shared: null,
+    close: async () => {
+      try {
+        await ledger.close();
+      } finally {
+        lock.release();
+      }
+    },
+  };
+}

@@ -1,0 +1,35 @@
+// What every store keeps alike, whatever holds it (files, Redis, memory): the limits and retention rules of
+// the records, and the shapes an operator sees of a user's state. A store's own layout stays in its folder.
+import type { FlowPosition } from '../engine/state.js';
+
+/** The service keeps an unconfirmed update this long: after a quiet period this long, no remembered id can come back. */
+export const SERVICE_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/** Default of `state.ttl`: 90 days. */
+export const DEFAULT_STATE_TTL_MS = 90 * 86_400_000;
+
+/** Default of `state.max_user_bytes`. */
+export const DEFAULT_MAX_USER_BYTES = 16_384;
+
+/** Largest serialised state of one commit (every document it writes); a commit whose documents would not fit keeps the done mark and logs the loss. */
+export const MAX_STATE_LINE_BYTES = 1 << 20;
+
+/** A user's flow in one chat, as stored. */
+export interface StoredFlow {
+  readonly chatId: number;
+  readonly userId: number;
+  readonly position: FlowPosition;
+}
+
+/** Everything kept about one user: their variables and their unfinished flows (chat variables are the chat's). */
+export interface UserRecord {
+  readonly userId: number;
+  readonly variables: Readonly<Record<string, unknown>> | null;
+  readonly flows: readonly {
+    readonly chatId: number;
+    readonly flowId: string;
+    readonly stepId: string;
+    readonly answers: unknown;
+    readonly lastActivity: string;
+  }[];
+}
