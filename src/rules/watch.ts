@@ -9,7 +9,7 @@
 // reload in the middle of matching never mixes two rule sets.
 import { EventEmitter } from 'node:events';
 import { realpath, stat } from 'node:fs/promises';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Logger } from '../log/logger.js';
 import type { RuleSet } from '../engine/rule-set.js';
@@ -119,6 +119,15 @@ export class RuleWatcher extends EventEmitter<RuleWatcherEvents> {
     this.watcher = watcher;
     watcher.on('all', (_event, path) => {
       if (relevant(path)) this.schedule();
+    });
+    // chokidar leaves out a file whose owner may not read it (mode 000): one that appears so (or is made so
+    // before chokidar looks) gets no `add`. The raw events of its fs.watch still name the file, and the
+    // reload then reports it as a problem instead of leaving its rules silently absent. (A chmod of a file
+    // already watched is an `unlink` to chokidar, and back an `add`: both reload.)
+    watcher.on('raw', (_event, name, details) => {
+      const watchedPath = resolve((details as { watchedPath: string }).watchedPath);
+      const path = watchedPath !== directory ? watchedPath : typeof name === 'string' ? join(directory, name) : undefined;
+      if (path === undefined || relevant(path)) this.schedule();
     });
     watcher.on('error', (error) => this.logger?.warn({ err: error }, 'watching the rules failed'));
     await new Promise<void>((ready) => watcher.once('ready', () => ready()));

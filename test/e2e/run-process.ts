@@ -26,10 +26,12 @@ export interface StartRunOptions {
   cwd?: string;
   /** The program to run instead of `node <bin>` (e.g. the single executable). */
   executable?: string;
+  /** A command the program runs under, e.g. `setpriv` with its arguments to run it as another user. */
+  wrapper?: string[];
 }
 
 export function startRun(options: StartRunOptions): RunProcess {
-  const [program, ...prefix] = options.executable ? [options.executable] : [process.execPath, cli];
+  const [program, ...prefix] = [...(options.wrapper ?? []), ...(options.executable ? [options.executable] : [process.execPath, cli])];
   const child = spawn(program!, [...prefix, 'run', ...(options.args ?? [])], {
     cwd: options.cwd ?? tmpdir(),
     env: { PATH: process.env.PATH ?? '', HEARSAY_LOG_FORMAT: 'json', ...options.env },

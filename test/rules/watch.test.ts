@@ -101,6 +101,22 @@ describe('RuleWatcher', () => {
     expect(answer(w, 'marco')).toBe('polo');
   });
 
+  it('notices a new file created with mode 000 at once (chokidar itself leaves such a file out)', async () => {
+    // Whether it can be read depends on who runs the test (root reads it): either way it is not passed over.
+    // watch-unreadable.test.ts runs the service as a user who cannot read it.
+    const w = await startWith({ '10-a.yaml': ruleFile('a', 'ping', 'pong') });
+    const outcome = Promise.race([next(w, 'reload'), next(w, 'reloadFailed')]);
+    await writeFile(join(dir, '20-b.yaml'), ruleFile('b', 'marco', 'polo'), { mode: 0o000 });
+    if (process.getuid?.() === 0) {
+      expect(await outcome).toMatchObject({ ruleCount: 2, fileCount: 2 });
+      expect(answer(w, 'marco')).toBe('polo');
+    } else {
+      const failed = (await outcome) as ReloadFailedEvent;
+      expect(failed.problems.map((problem) => problem.format())).toEqual([`${join(dir, '20-b.yaml')}: cannot read the file: permission denied`]);
+      expect(answer(w, 'ping')).toBe('pong');
+    }
+  });
+
   it('loads an atomic save (write a temp file, then rename it over the rule file)', async () => {
     const w = await startWith({ 'bot.yaml': ruleFile('a', 'ping', 'pong') });
     const reloaded = next(w, 'reload');
