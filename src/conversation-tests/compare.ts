@@ -55,7 +55,7 @@ export function textMatches(matcher: TextMatcher, text: string): boolean {
     case 'contains':
       return text.includes(matcher.text);
     case 'pattern':
-      return matcher.regex.test(text);
+      return matcher.pattern.test(text);
   }
 }
 

@@ -1,5 +1,6 @@
 // Compiles a step's `expect:` (already valid against the schema) into expected outputs, checking what the
-// schema cannot: one way to give a text, patterns that compile, `alert` only with `answer`.
+// schema cannot: one way to give a text, patterns that compile (RE2 syntax, as in rules), `alert` only with `answer`.
+import { checkPattern } from '../engine/pattern-syntax.js';
 import type { NodePath } from '../yaml/source.js';
 import type { ExpectedOutput, StepAction, TestStep, TextMatcher } from './model.js';
 
@@ -74,12 +75,13 @@ function compileText(raw: string | Raw, report: Report): TextMatcher | undefined
   if (typeof raw === 'string') return { kind: 'exact', text: raw };
   if (typeof raw.contains === 'string') return { kind: 'contains', text: raw.contains };
   const source = raw.pattern as string;
-  try {
-    return { kind: 'pattern', source, regex: new RegExp(source, 'u') };
-  } catch (error) {
-    report(['pattern'], `invalid pattern: ${error instanceof Error ? error.message.replace(/^Invalid regular expression: /, '') : String(error)}`);
+  // The rules' engine (RE2, linear time): a pattern that would backtrack on some reply cannot hang a CI run.
+  const checked = checkPattern(source, true, 'write (?i) at its start to ignore case');
+  if ('problem' in checked) {
+    report(['pattern'], checked.problem);
     return undefined;
   }
+  return { kind: 'pattern', source, pattern: checked.pattern };
 }
 
 /** How the report names a step: its action as written (`say: /book`, `press: Ja`, `wait: 16m`). */

@@ -1,6 +1,7 @@
 // The compiled form of a conversation test file: who talks where, the steps with their source positions,
 // and what each step expects. Built by load-tests.ts; read by the runner, the report and --update.
 import type { SourcePosition } from '../diagnostics/problem.js';
+import type { LazyPattern } from '../engine/lazy-pattern.js';
 import type { NodePath } from '../yaml/source.js';
 
 /** A user of a test, as the service describes them. */
@@ -23,11 +24,11 @@ export interface TestChat {
   readonly privacy: boolean;
 }
 
-/** How a text is compared. */
+/** How a text is compared; a pattern is RE2 syntax, run on the rules' own linear-time engine (case-sensitive). */
 export type TextMatcher =
   | { readonly kind: 'exact'; readonly text: string }
   | { readonly kind: 'contains'; readonly text: string }
-  | { readonly kind: 'pattern'; readonly source: string; readonly regex: RegExp };
+  | { readonly kind: 'pattern'; readonly source: string; readonly pattern: LazyPattern };
 
 /** One thing the bot must do, in order. */
 export type ExpectedOutput =

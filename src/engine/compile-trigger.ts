@@ -4,8 +4,9 @@ import type { Rule } from '../generated/rules-schema.js';
 import type { PatternCompiler } from './compile-flows.js';
 import { keywordSources } from './compile-reach.js';
 import { firstWord } from './keywords.js';
-import { LazyPattern } from './lazy-pattern.js';
+import type { LazyPattern } from './lazy-pattern.js';
 import { normalize } from './normalize.js';
+import { checkPattern } from './pattern-syntax.js';
 import type { CompiledTrigger } from './rule-set.js';
 import { applySynonyms } from './synonyms.js';
 import type { TemplateContext } from './template.js';
@@ -105,21 +106,11 @@ export function compilePattern(
     patterns.set(key, validated);
     return validated;
   }
-  const literal = /^\/(.+)\/([a-z]*)$/s.exec(source);
-  if (literal && literal[2]) {
-    report(
-      `this looks like a JavaScript regex literal with flags '${literal[2]}': write only '${literal[1]}' (flags are not supported; g and y would make matching depend on the previous message, use case_sensitive for case)`,
-    );
+  const checked = checkPattern(source, caseSensitive, 'use case_sensitive for case');
+  if ('problem' in checked) {
+    report(checked.problem);
     return undefined;
   }
-  try {
-    const pattern = LazyPattern.validate(source, caseSensitive);
-    patterns.set(key, pattern);
-    return pattern;
-  } catch (e) {
-    const detail = e instanceof Error ? e.message.replace(/^error parsing regexp: /, '').replace('`(?i)', '`') : String(e);
-    const hint = /\(\?(?:[=!]|<[=!])/.test(source) ? ' (lookarounds are not supported: RE2 syntax guarantees linear time)' : '';
-    report(`invalid pattern: ${detail}${hint}`);
-    return undefined;
-  }
+  patterns.set(key, checked.pattern);
+  return checked.pattern;
 }

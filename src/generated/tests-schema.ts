@@ -384,6 +384,7 @@ export const testsSchema = {
               "minLength": 1
             },
             "pattern": {
+              "description": "A regular expression in RE2 syntax (as in rules; linear time), found anywhere in the text, with case; (?i) at its start ignores case.",
               "type": "string",
               "minLength": 1
             },
@@ -424,7 +425,7 @@ export const testsSchema = {
       ]
     },
     "text": {
-      "description": "A text: exact (a string), or { contains: ... } or { pattern: ... } (a regular expression, found anywhere).",
+      "description": "A text: exact (a string), or { contains: ... } or { pattern: ... } (a regular expression in RE2 syntax, as in rules, found anywhere).",
       "anyOf": [
         {
           "type": "string"
@@ -519,13 +520,16 @@ export type ExpectedOutput =
   | {
       text?: Text;
       contains?: string;
+      /**
+       * A regular expression in RE2 syntax (as in rules; linear time), found anywhere in the text, with case; (?i) at its start ignores case.
+       */
       pattern?: string;
       /**
        * The buttons shown under the message (inline or reply keyboard), by their text: a list, or a list of rows.
        */
       buttons?: string[] | string[][];
       /**
-       * A text: exact (a string), or { contains: ... } or { pattern: ... } (a regular expression, found anywhere).
+       * A text: exact (a string), or { contains: ... } or { pattern: ... } (a regular expression in RE2 syntax, as in rules, found anywhere).
        */
       edit?:
         | string
@@ -534,7 +538,7 @@ export type ExpectedOutput =
             pattern?: string;
           };
       /**
-       * A text: exact (a string), or { contains: ... } or { pattern: ... } (a regular expression, found anywhere).
+       * A text: exact (a string), or { contains: ... } or { pattern: ... } (a regular expression in RE2 syntax, as in rules, found anywhere).
        */
       answer?:
         | string
@@ -548,7 +552,7 @@ export type ExpectedOutput =
       alert?: boolean;
     };
 /**
- * A text: exact (a string), or { contains: ... } or { pattern: ... } (a regular expression, found anywhere).
+ * A text: exact (a string), or { contains: ... } or { pattern: ... } (a regular expression in RE2 syntax, as in rules, found anywhere).
  */
 export type Text =
   | string

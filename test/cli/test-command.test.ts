@@ -193,6 +193,53 @@ describe('hearsay test', () => {
     );
   });
 
+  it('runs a `pattern` expectation on RE2 (linear time): a backtracking pattern fails its step at once instead of hanging CI', async () => {
+    await mkdir(join(dir, 'echo-rules'));
+    await writeFile(join(dir, 'echo-rules', 'bot.yaml'), "rules:\n  - id: echo\n    pattern: '^say (?<rest>.+)$'\n    reply: 'echo {{match.rest}}'\n");
+    const said = `${'a'.repeat(34)}!`;
+    await writeFile(
+      join(dir, 'backtracking.yaml'),
+      [
+        'tests:',
+        '  - name: matches',
+        '    steps:',
+        '      - say: say aaa',
+        "        expect: { pattern: '^echo (a+)+$' }",
+        '  - name: backtracks',
+        '    steps:',
+        `      - say: say ${said}`,
+        "        expect: { pattern: '^echo (a+)+$' }",
+        '',
+      ].join('\n'),
+    );
+    // A backtracking engine takes about 2^34 steps on this reply: a regression would hang, so the child has a
+    // deadline, and what is checked is how it ended, not how long it took.
+    const result = spawnSync('node', [cli, 'test', '--rules', 'echo-rules', 'backtracking.yaml'], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
+    expect(result.signal).toBeNull();
+    expect(result.stdout).toContain(
+      `FAIL backtracking.yaml:8:9: backtracks, step 1 (say: say ${said}): the bot did not answer as expected\n    - { pattern: "^echo (a+)+$" }\n    + "echo ${said}"\n`,
+    );
+    expect(result.stdout).toMatch(/1 file, 2 tests, 2 steps, 1 failed/);
+    expect(result.status).toBe(1);
+  });
+
+  it('reports an expectation pattern RE2 cannot run (a look-ahead, a back-reference) as a problem in the test file, exit 2', async () => {
+    await writeFile(
+      join(dir, 'lookaround.yaml'),
+      "tests:\n  - name: look\n    steps:\n      - say: ping\n        expect: { pattern: 'p(?=o)' }\n      - say: ping\n        expect: { pattern: '(o)\\1' }\n",
+    );
+    const result = run(['lookaround.yaml']);
+    expect(result.stdout).toBe(
+      [
+        "lookaround.yaml:5:28: test 'look', step 1: invalid pattern: invalid or unsupported Perl syntax: `(?=` (lookarounds are not supported: RE2 syntax guarantees linear time)",
+        "lookaround.yaml:7:28: test 'look', step 2: invalid pattern: invalid escape sequence: `\\1` (back-references are not supported: RE2 syntax guarantees linear time)",
+        '2 problems in the test files; no test ran',
+        '',
+      ].join('\n'),
+    );
+    expect(result.status).toBe(2);
+  });
+
   it("passes the demo bot's own tests, which reach every rule, flow step and button of the demo", () => {
     const result = run(['--coverage'], repo);
     expect(result.stdout).toMatch(/ 0 failed/);

@@ -49,9 +49,16 @@ describe('loading test files', () => {
       "t.yaml:6:15: test 'a', step 1: no user 'carol' in this test (users: ann, bob)",
       "t.yaml:7:15: test 'a', step 2: users join groups, and chat 'chat' is private",
       "t.yaml:9:13: test 'a', step 3: no chat 'group' in this test (chats: chat)",
-      "t.yaml:10:28: test 'a', step 3: invalid pattern: /[/u: Unterminated character class",
+      "t.yaml:10:28: test 'a', step 3: invalid pattern: missing closing ]: `[`",
       "t.yaml:11:11: two tests are named 'a' (also test 1): names must be unique in a file",
     ]);
+  });
+
+  it('takes expectation patterns in RE2 syntax, as rules do: a JavaScript literal with flags is refused with what to write', () => {
+    expect(problems('tests:\n  - name: a\n    steps:\n      - say: hi\n        expect: { pattern: "/hello/i" }\n')).toEqual([
+      "t.yaml:5:28: test 'a', step 1: this looks like a JavaScript regex literal with flags 'i': write only 'hello' (flags are not supported; g and y would make matching depend on the previous message, write (?i) at its start to ignore case)",
+    ]);
+    expect(problems('tests:\n  - name: a\n    steps:\n      - say: hi\n        expect: { pattern: "(?i)^HELLO\\\\b" }\n')).toEqual([]);
   });
 
   it('reports broken YAML and an empty file', () => {

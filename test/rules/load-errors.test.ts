@@ -119,6 +119,9 @@ describe('rule file errors with positions', () => {
     expect(await problemsOf("rules:\n  - id: r\n    pattern: '(?=a)b'\n    reply: x\n")).toEqual([
       expect.stringMatching(/^3:14: invalid pattern: .*lookarounds are not supported/),
     ]);
+    expect(await problemsOf("rules:\n  - id: r\n    pattern: '(a)\\1'\n    reply: x\n")).toEqual([
+      "3:14: invalid pattern: invalid escape sequence: `\\1` (back-references are not supported: RE2 syntax guarantees linear time) in rule 'r'",
+    ]);
     expect(await problemsOf("rules:\n  - id: r\n    pattern: '/hello/g'\n    reply: x\n")).toEqual([
       expect.stringMatching(/^3:14: this looks like a JavaScript regex literal with flags 'g'/),
     ]);
