@@ -2,8 +2,9 @@
 // answerCallbackQuery): it records every call as an output, in order, and keeps each chat's messages with
 // their keyboards (and the rule that sent each, for coverage) so that a test can press a button the bot showed.
 // No network; message ids are numbered per chat as the service does, shared with the users' messages.
-import type { InlineKeyboardMarkup, Message, ReplyKeyboardMarkup } from '@grammyjs/types';
+import type { InlineKeyboardMarkup, Message } from '@grammyjs/types';
 import type { ReplyMarkup } from '../engine/actions.js';
+import { ChatHistory, type LookupCounter } from './chat-history.js';
 
 /** One thing the bot did that a user could see (or that stops a button spinning). */
 export type RecordedOutput =
@@ -17,24 +18,6 @@ export type RecordedOutput =
     }
   | { readonly kind: 'edit'; readonly chatId: number; readonly messageId: number; readonly text: string; readonly replyMarkup?: InlineKeyboardMarkup }
   | { readonly kind: 'answer'; readonly callbackQueryId: string; readonly text?: string; readonly showAlert?: boolean };
-
-/** A message in a chat as the double keeps it (the bot's with their current text and keyboard). */
-export interface ChatMessage {
-  readonly message: Message;
-  readonly fromBot: boolean;
-  text: string;
-  markup?: ReplyMarkup;
-  /** The rule whose decision sent the message, or last edited it (and so put its buttons there), for coverage. */
-  sentBy?: string | null;
-}
-
-/** An inline button found in a chat, with its place in its message's keyboard. */
-export interface FoundButton {
-  readonly message: ChatMessage;
-  readonly data?: string;
-  readonly row: number;
-  readonly column: number;
-}
 
 export interface SendParams {
   chat_id: number | string;
@@ -64,9 +47,11 @@ export class BotApiDoubleError extends Error {
   override readonly name = 'BotApiDoubleError';
 }
 
-export class BotApiDouble {
+export class BotApiDouble implements LookupCounter {
   readonly outputs: RecordedOutput[] = [];
-  private readonly chats = new Map<number, ChatMessage[]>();
+  /** History entries examined by look-ups so far (a step's cost must not grow with the chat). */
+  entriesVisited = 0;
+  private readonly chats = new Map<number, ChatHistory>();
   private readonly lastIds = new Map<number, number>();
   private deciding: string | null = null;
 
@@ -89,31 +74,31 @@ export class BotApiDouble {
 
   /** Remembers a user's message, so the bot can reply to it and the chat's history stays in order. */
   recordUserMessage(message: Message): void {
-    this.history(message.chat.id).push({ message, fromBot: false, text: message.text ?? '' });
+    this.history(message.chat.id).add({ message, fromBot: false, text: message.text ?? '' });
   }
 
-  /** The chat's messages, oldest first. */
-  history(chatId: number): ChatMessage[] {
-    let list = this.chats.get(chatId);
-    if (!list) this.chats.set(chatId, (list = []));
-    return list;
+  /** The chat's messages and what the runner looks up in them. */
+  history(chatId: number): ChatHistory {
+    let history = this.chats.get(chatId);
+    if (!history) this.chats.set(chatId, (history = new ChatHistory(this)));
+    return history;
   }
 
   async sendMessage(params: SendParams): Promise<Message.TextMessage> {
     const chatId = Number(params.chat_id);
     const known = this.history(chatId);
-    const replyTo = params.reply_parameters ? known.find((m) => m.message.message_id === params.reply_parameters!.message_id) : undefined;
-    const chat = known[0]?.message.chat ?? { id: chatId, type: 'private', first_name: '' };
+    const replyTo = params.reply_parameters ? known.get(params.reply_parameters.message_id) : undefined;
+    const chat = known.messages[0]?.message.chat ?? { id: chatId, type: 'private', first_name: '' };
     const message = {
       message_id: this.nextMessageId(chatId),
       date: Math.floor(this.clock.now / 1000),
       chat,
       from: { id: this.bot.id, is_bot: true, first_name: this.bot.first_name, username: this.bot.username },
       text: params.text,
-      ...(replyTo ? { reply_to_message: replyTo.message } : {}),
+      ...(replyTo ? { reply_to_message: withoutReply(replyTo.message) } : {}),
       ...(params.reply_markup && 'inline_keyboard' in params.reply_markup ? { reply_markup: params.reply_markup } : {}),
     } as Message.TextMessage;
-    known.push({ message, fromBot: true, text: params.text, sentBy: this.deciding, ...(params.reply_markup ? { markup: params.reply_markup } : {}) });
+    known.add({ message, fromBot: true, text: params.text, sentBy: this.deciding, ...(params.reply_markup ? { markup: params.reply_markup } : {}) });
     this.outputs.push({
       kind: 'message',
       chatId,
@@ -127,12 +112,12 @@ export class BotApiDouble {
 
   async editMessageText(params: EditParams): Promise<Message.TextMessage | true> {
     const chatId = Number(params.chat_id);
-    const target = this.history(chatId).find((m) => m.message.message_id === params.message_id);
+    const history = this.history(chatId);
+    const target = params.message_id === undefined ? undefined : history.get(params.message_id);
     if (!target || !target.fromBot) throw new BotApiDoubleError(`Bad Request: message to edit not found (chat ${chatId}, message ${params.message_id})`);
     target.text = params.text;
     target.sentBy = this.deciding;
-    if (params.reply_markup) target.markup = params.reply_markup;
-    else if (target.markup && 'inline_keyboard' in target.markup) delete target.markup;
+    history.setInlineKeyboard(target, params.reply_markup);
     this.outputs.push({
       kind: 'edit',
       chatId,
@@ -152,28 +137,14 @@ export class BotApiDouble {
     });
     return true;
   }
+}
 
-  /** The newest of the bot's messages in the chat with an inline button matching, that button's callback data and place. */
-  findInlineButton(chatId: number, by: 'text' | 'data', value: string): FoundButton | undefined {
-    for (const entry of [...this.history(chatId)].reverse()) {
-      if (!entry.fromBot || !entry.markup || !('inline_keyboard' in entry.markup)) continue;
-      for (const [row, buttons] of entry.markup.inline_keyboard.entries()) {
-        for (const [column, button] of buttons.entries()) {
-          const data = 'callback_data' in button ? button.callback_data : undefined;
-          if ((by === 'text' ? button.text : data) === value) return { message: entry, row, column, ...(data !== undefined ? { data } : {}) };
-        }
-      }
-    }
-    return undefined;
-  }
-
-  /** The reply keyboard the chat shows now: the newest bot message's keyboard, unless a later one removed it. */
-  currentReplyKeyboard(chatId: number): ReplyKeyboardMarkup | undefined {
-    for (const entry of [...this.history(chatId)].reverse()) {
-      if (!entry.fromBot || !entry.markup) continue;
-      if ('keyboard' in entry.markup) return entry.markup;
-      if ('remove_keyboard' in entry.markup) return undefined;
-    }
-    return undefined;
-  }
+/**
+ * A replied-to message as the service includes it: without its own reply_to_message (one level only), so a long
+ * exchange of replies does not nest every earlier message into each update.
+ */
+export function withoutReply(message: Message): Message {
+  if (!('reply_to_message' in message)) return message;
+  const { reply_to_message: _dropped, ...rest } = message;
+  return rest as Message;
 }

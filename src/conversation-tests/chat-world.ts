@@ -2,10 +2,11 @@
 // service detects, presses of buttons the bot showed, members joining and leaving. Groups keep the
 // service's privacy mode (the bot sees commands, mentions of it and replies to its messages), and a user
 // answering a force_reply question of the bot replies to it, as their client does.
-import type { Chat, ForceReply, Message, Update, User } from '@grammyjs/types';
+import type { Chat, Message, Update, User } from '@grammyjs/types';
 import { withDetectedEntities } from '../markup/auto-entities.js';
 import { visibleToBot } from '../sandbox/group-chat.js';
-import type { BotApiDouble, FoundButton } from './bot-api-double.js';
+import { withoutReply, type BotApiDouble } from './bot-api-double.js';
+import type { ChatHistory, FoundButton } from './chat-history.js';
 import type { TestChat, TestUser } from './model.js';
 
 /** The bot's own identity in the updates (its id never collides with test users' default ids). */
@@ -34,7 +35,8 @@ export class ChatWorld {
   say(user: TestUser, chat: TestChat, text: string, reply: boolean): StepUpdate {
     const chatId = this.chatId(chat, user);
     const entities = withDetectedEntities(text, []);
-    const replyTo = reply ? this.latestBotMessage(chatId) : this.forceReplyFor(chatId, user);
+    const history = this.api.history(chatId);
+    const replyTo = reply ? history.latestBotMessage() : history.pendingQuestion(user.id);
     if (reply && !replyTo) return { kind: 'problem', message: 'reply: true, but the bot has sent nothing in this chat to reply to' };
     const message = {
       message_id: this.api.nextMessageId(chatId),
@@ -43,7 +45,7 @@ export class ChatWorld {
       from: asUser(user),
       text,
       ...(entities.length > 0 ? { entities } : {}),
-      ...(replyTo ? { reply_to_message: replyTo } : {}),
+      ...(replyTo ? { reply_to_message: withoutReply(replyTo) } : {}),
     } as Update.NonChannel & Message.TextMessage;
     this.api.recordUserMessage(message);
     if (chat.type !== 'private' && chat.privacy && !visibleToBot(message, { id: TEST_BOT_ID, username: this.botUsername })) return { kind: 'unseen' };
@@ -53,17 +55,18 @@ export class ChatWorld {
   /** A press of a button the bot showed in this chat: an inline button (a callback query), else a reply-keyboard button (its text is sent). */
   press(user: TestUser, chat: TestChat, by: 'text' | 'data', value: string): StepUpdate & { callbackQueryId?: string; pressed?: FoundButton } {
     const chatId = this.chatId(chat, user);
-    const found = this.api.findInlineButton(chatId, by, value);
+    const history = this.api.history(chatId);
+    const found = history.findInlineButton(by, value);
     if (found) {
       const id = `cq${++this.callbackId}`;
       const message = { ...found.message.message, text: found.message.text } as Message;
       const query = { id, from: asUser(user), chat_instance: `ci${chatId}`, message, ...(found.data !== undefined ? { data: found.data } : {}) };
       return { kind: 'updates', updates: [{ update_id: this.nextUpdateId(), callback_query: query }], callbackQueryId: id, pressed: found };
     }
-    const keyboard = this.api.currentReplyKeyboard(chatId);
+    const keyboard = history.currentReplyKeyboard();
     const texts = keyboard?.keyboard.flat().map((b) => (typeof b === 'string' ? b : b.text)) ?? [];
     if (by === 'text' && texts.includes(value)) return this.say(user, chat, value, false);
-    const shown = this.buttonsShown(chatId);
+    const shown = this.buttonsShown(history);
     const what = by === 'data' ? `with data '${value}'` : `'${value}'`;
     return {
       kind: 'problem',
@@ -81,35 +84,10 @@ export class ChatWorld {
     return { kind: 'updates', updates: messages.map((m) => ({ update_id: this.nextUpdateId(), message: m })) };
   }
 
-  private buttonsShown(chatId: number): string[] {
-    const texts = new Set<string>();
-    for (const entry of this.api.history(chatId)) {
-      if (!entry.fromBot || !entry.markup) continue;
-      if ('inline_keyboard' in entry.markup) for (const b of entry.markup.inline_keyboard.flat()) texts.add(`'${b.text}'`);
-    }
-    for (const b of this.api.currentReplyKeyboard(chatId)?.keyboard.flat() ?? []) texts.add(`'${typeof b === 'string' ? b : b.text}'`);
+  private buttonsShown(history: ChatHistory): string[] {
+    const texts = new Set(history.inlineButtonTexts().map((text) => `'${text}'`));
+    for (const b of history.currentReplyKeyboard()?.keyboard.flat() ?? []) texts.add(`'${typeof b === 'string' ? b : b.text}'`);
     return [...texts];
-  }
-
-  private latestBotMessage(chatId: number): Message | undefined {
-    return [...this.api.history(chatId)].reverse().find((m) => m.fromBot)?.message;
-  }
-
-  /**
-   * The bot's force_reply question this user's app is still answering: the newest one for them (selective:
-   * replying to their message) since they last wrote in the chat; answering it ends reply mode.
-   */
-  private forceReplyFor(chatId: number, user: TestUser): Message | undefined {
-    for (const entry of [...this.api.history(chatId)].reverse()) {
-      if (!entry.fromBot) {
-        if (entry.message.from?.id === user.id) return undefined;
-        continue;
-      }
-      const markup = entry.markup;
-      if (!markup || !('force_reply' in markup)) continue;
-      if (!(markup as ForceReply).selective || entry.message.reply_to_message?.from?.id === user.id) return entry.message;
-    }
-    return undefined;
   }
 
   private chatOf(chat: TestChat, user: TestUser): Chat {

@@ -1,11 +1,11 @@
 // Reads conversation test files (a file, or a directory's *.yaml/*.yml in name order) with the rule
 // loader's YAML reader, checks them against the schema and compiles them into the runner's model, with
-// every problem at its file:line:column.
-import { readFile } from 'node:fs/promises';
+// every problem at its file:line:column. A file over the size limit is a problem before it is read: parsing
+// holds about a hundred times a file's size in memory at its peak.
 import { dirname, resolve } from 'node:path';
 import { problemAt, RuleProblem } from '../diagnostics/problem.js';
 import { durationMs } from '../engine/compile-flows.js';
-import { listRuleFiles } from '../rules/rule-files.js';
+import { listRuleFiles, readYamlFile } from '../rules/rule-files.js';
 import { parseYaml, type NodePath, type ParsedYaml } from '../yaml/source.js';
 import { DEFAULT_BOT_USERNAME, type ConversationTest, type StepAction, type TestChat, type TestFile, type TestStep, type TestUser } from './model.js';
 import { describePath, testSchemaProblems } from './schema-problems.js';
@@ -13,13 +13,19 @@ import { compileExpect, stepLabel } from './compile-expect.js';
 
 type Raw = Record<string, unknown>;
 
+/** The default largest test file, in bytes (as for rule files): far above hand-written tests (about 20,000 steps). */
+export const DEFAULT_MAX_TEST_FILE_BYTES = 1_048_576;
+
 export interface LoadedTests {
   readonly files: TestFile[];
   readonly problems: RuleProblem[];
 }
 
-/** Loads the test files at `paths`; `defaultRules` is used by files without their own `rules:`. */
-export async function loadTestFiles(paths: readonly string[], defaultRules: string): Promise<LoadedTests> {
+/**
+ * Loads the test files at `paths`; `defaultRules` is used by files without their own `rules:`, and a file larger
+ * than `maxFileBytes` is a problem (`hearsay test --max-file-bytes`).
+ */
+export async function loadTestFiles(paths: readonly string[], defaultRules: string, maxFileBytes = DEFAULT_MAX_TEST_FILE_BYTES): Promise<LoadedTests> {
   const files: TestFile[] = [];
   const problems: RuleProblem[] = [];
   for (const path of paths) {
@@ -34,12 +40,12 @@ export async function loadTestFiles(paths: readonly string[], defaultRules: stri
     }
     if (names.length === 0) problems.push(new RuleProblem(path, 0, 0, 'no test files here (*.yaml or *.yml)'));
     for (const name of names) {
-      const text = await readFile(name, 'utf8').catch((error: unknown) => error as Error);
-      if (text instanceof Error) {
-        problems.push(new RuleProblem(name, 0, 0, `cannot read the file: ${text.message}`));
+      const read = await readYamlFile(name, maxFileBytes, 'hearsay test --max-file-bytes');
+      if ('problem' in read) {
+        problems.push(read.problem);
         continue;
       }
-      const loaded = compileTestFile(parseYaml(name, text), defaultRules);
+      const loaded = compileTestFile(parseYaml(name, read.text), defaultRules);
       problems.push(...loaded.problems);
       if (loaded.file) files.push(loaded.file);
     }

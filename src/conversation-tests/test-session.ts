@@ -15,6 +15,8 @@ export interface SessionOptions {
   /** The rules for files without their own `rules:`. */
   readonly rules: string;
   readonly keepGoing?: boolean;
+  /** The largest test file taken, in bytes (default DEFAULT_MAX_TEST_FILE_BYTES). */
+  readonly maxFileBytes?: number;
   /** The bot under test: the update pipeline (the default, as `hearsay run`) or the engine alone. */
   readonly driver?: 'pipeline' | 'engine';
 }
@@ -31,7 +33,7 @@ export interface SessionOutcome {
 }
 
 export async function runSession(options: SessionOptions): Promise<SessionOutcome> {
-  const loaded = await loadTestFiles(options.paths, options.rules);
+  const loaded = await loadTestFiles(options.paths, options.rules, options.maxFileBytes);
   const empty = { files: loaded.files, results: [], coverage: new Map(), ruleProblems: [] };
   if (loaded.problems.length > 0) return { ...empty, testProblems: loaded.problems };
   const coverage = new Map<string, { ruleSet: RuleSet; tracker: CoverageTracker }>();

@@ -60,12 +60,19 @@ export async function listRuleFiles(path: string): Promise<{ files: string[]; pr
 }
 
 /** A rule file's text, or the problem that keeps it from being used; the size is checked before reading. */
-export async function readRuleFile(file: string, limits: RuleLimits): Promise<{ text: string } | { problem: RuleProblem }> {
+export function readRuleFile(file: string, limits: RuleLimits): Promise<{ text: string } | { problem: RuleProblem }> {
+  return readYamlFile(file, limits.maxFileBytes, 'rule_limits.max_file_bytes');
+}
+
+/**
+ * A YAML file's text (rules, conversation tests), or the problem that keeps it from being used: larger than
+ * `maxBytes` (checked before it is read, so a huge file costs neither time nor memory; `limitName` says where the
+ * limit is set), unreadable, or not UTF-8.
+ */
+export async function readYamlFile(file: string, maxBytes: number, limitName: string): Promise<{ text: string } | { problem: RuleProblem }> {
   try {
     const { size } = await stat(file);
-    if (size > limits.maxFileBytes) {
-      return { problem: new RuleProblem(file, 0, 0, `the file is ${size} bytes, over the limit of ${limits.maxFileBytes} (rule_limits.max_file_bytes)`) };
-    }
+    if (size > maxBytes) return { problem: new RuleProblem(file, 0, 0, `the file is ${size} bytes, over the limit of ${maxBytes} (${limitName})`) };
     const bytes = await readFile(file);
     if (!isUtf8(bytes)) return { problem: new RuleProblem(file, firstBadLine(bytes), 1, 'not UTF-8 text; save the file as UTF-8') };
     return { text: bytes.toString('utf8') };

@@ -240,6 +240,27 @@ describe('hearsay test', () => {
     expect(result.status).toBe(2);
   });
 
+  it('refuses a test file over the size limit before reading it, naming the file and the limit; --max-file-bytes raises it', async () => {
+    // Parsing holds about a hundred times a file's size at its peak: an unbounded file could exhaust memory.
+    const big = `# ${'x'.repeat(1_048_576)}\n${PASSING}`;
+    await writeFile(join(dir, 'big.yaml'), big);
+    const size = Buffer.byteLength(big);
+    const refused = run(['big.yaml']);
+    expect(refused.stdout).toBe(
+      `big.yaml: the file is ${size} bytes, over the limit of 1048576 (hearsay test --max-file-bytes)\n1 problem in the test files; no test ran\n`,
+    );
+    expect(refused.status).toBe(2);
+    const raised = run(['big.yaml', '--max-file-bytes', String(2 * 1_048_576)]);
+    expect(raised.stdout).toMatch(/^1 file, 1 test, 3 steps, 0 failed/);
+    expect(raised.status).toBe(0);
+    const lowered = run(['tests/', '--max-file-bytes', '100']);
+    expect(lowered.stdout).toMatch(/^tests\/pass\.yaml: the file is \d+ bytes, over the limit of 100 \(hearsay test --max-file-bytes\)\n/);
+    expect(lowered.status).toBe(2);
+    const wrong = run(['tests/', '--max-file-bytes', '1MB']);
+    expect(wrong.stderr).toContain("option '--max-file-bytes <bytes>' argument '1MB' is invalid. It must be a whole number of bytes, at least 1.");
+    expect(wrong.status).toBe(2);
+  });
+
   it("passes the demo bot's own tests, which reach every rule, flow step and button of the demo", () => {
     const result = run(['--coverage'], repo);
     expect(result.stdout).toMatch(/ 0 failed/);

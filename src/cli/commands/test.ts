@@ -3,8 +3,9 @@
 // errors), 2 a usage error or a problem in a test file.
 import { writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { Command } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { junitReport } from '../../conversation-tests/junit.js';
+import { DEFAULT_MAX_TEST_FILE_BYTES } from '../../conversation-tests/load-tests.js';
 import { runSession, type SessionOutcome } from '../../conversation-tests/test-session.js';
 import { updateTestFiles } from '../../conversation-tests/update-tests.js';
 import type { TestResult } from '../../conversation-tests/run-tests.js';
@@ -16,6 +17,13 @@ interface TestOptions {
   junit?: string;
   update?: boolean;
   coverage?: boolean;
+  maxFileBytes: number;
+}
+
+function parseBytes(value: string): number {
+  const bytes = Number(value);
+  if (!/^\d+$/.test(value) || bytes < 1 || !Number.isSafeInteger(bytes)) throw new InvalidArgumentError('It must be a whole number of bytes, at least 1.');
+  return bytes;
 }
 
 export function testCommand(): Command {
@@ -26,6 +34,11 @@ export function testCommand(): Command {
     .option('--junit <file>', 'also write the results as JUnit XML (for CI)')
     .option('--update', "record the bot's actual replies into the failing and empty `expect:`s of the test files (review the change)")
     .option('--coverage', 'list the rules, flows, flow steps and endings, and buttons no test reached')
+    .addOption(
+      new Option('--max-file-bytes <bytes>', 'the largest test file taken; a larger one is a problem in the test files')
+        .default(DEFAULT_MAX_TEST_FILE_BYTES)
+        .argParser(parseBytes),
+    )
     .addHelpText(
       'after',
       "\nEach failure is printed with the step's path:line:column and a diff (- expected, + actual). The format: docs/testing.md.\nExit codes: 0 all passed, 1 a test failed or the rules have errors, 2 usage error or a problem in a test file.",
@@ -34,7 +47,7 @@ export function testCommand(): Command {
       const missing = paths.find((p) => !existsSync(p));
       if (missing) return usage(`${missing}: no such file or directory`);
       if (!existsSync(options.rules)) return usage(`--rules ${options.rules}: no such file or directory`);
-      const outcome = await runSession({ paths, rules: options.rules, keepGoing: options.update === true });
+      const outcome = await runSession({ paths, rules: options.rules, keepGoing: options.update === true, maxFileBytes: options.maxFileBytes });
       if (outcome.testProblems.length > 0) {
         for (const problem of outcome.testProblems) process.stdout.write(`${problem.format(displayPath(problem.file))}\n`);
         process.stdout.write(`${plural(outcome.testProblems.length, 'problem')} in the test files; no test ran\n`);
