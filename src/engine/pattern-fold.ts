@@ -1,7 +1,8 @@
 // A per-code-point case fold for the pattern prefilter. It must merge at least every pair of
 // characters that re2js's case-insensitive matching treats as equal (its simple-fold orbits), so that
 // "the folded literal occurs in the folded message" is a sound necessary condition for a match.
-// Merging more than re2js does (e.g. 'ı' with 'i') only lets more messages reach the regex: safe.
+// Merging more than re2js does (e.g. 'ı' with 'i') only lets more messages reach the regex: safe. The Turkish
+// 'İ' and 'ı' must fold to 'i': a case-insensitive pattern reads them as i on its second chance (turkish-i.ts).
 // test/engine/pattern-fold.test.ts checks this against re2js for every code point.
 
 // Orbits that upper-then-lower casing does not join, because one member's upper case is several
@@ -12,11 +13,15 @@ const EXTRA: ReadonlyMap<number, string> = new Map([
   [0xfb05, '\ufb06'], // ﬅ ↔ ﬆ
 ]);
 
+/** 'İ': its lower case is two code points (i and a combining dot), so the rule below would keep it apart from i. */
+const TURKISH_CAPITAL_I = 0x130;
+
 const singleCodePoint = (s: string) => s.length === 1 || (s.length === 2 && s.codePointAt(0)! > 0xffff);
 
 /** The representative of a character's fold class (one code point, so positions and substrings are kept). */
 export function foldCodePoint(cp: number): string {
   if (cp < 0x80) return cp >= 0x41 && cp <= 0x5a ? String.fromCharCode(cp + 0x20) : String.fromCharCode(cp);
+  if (cp === TURKISH_CAPITAL_I) return 'i';
   const extra = EXTRA.get(cp);
   if (extra !== undefined) return extra;
   const c = String.fromCodePoint(cp);

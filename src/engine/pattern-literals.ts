@@ -33,6 +33,8 @@ const ZERO_OR_CLASS_ESCAPES = new Set(['d', 'D', 's', 'S', 'w', 'W', 'b', 'B', '
 /** Characters RE2 takes escaped as themselves (`\` + ASCII punctuation). */
 export const RE2_ESCAPED_PUNCTUATION = /^[!-/:-@[-`{-~]$/;
 const REPEAT = /^\{(\d+)(?:,(\d*))?\}/;
+/** The letters a case-insensitive pattern's second chance reads as i, even with case (turkish-i.ts). */
+const TURKISH_I_FAMILY = new Set(['i', '\u0130', '\u0131']);
 const FLAGS = /^\(\?([imsU]*(?:-[imsU]*)?)([:)])/;
 
 /** The requirement of a compiled pattern; `caseInsensitive` is how it was compiled. */
@@ -50,12 +52,15 @@ export function requiredLiterals(source: string, caseInsensitive: boolean): Requ
 class LiteralParser {
   private readonly cps: string[];
   private pos = 0;
+  /** A case-insensitive pattern reads İ and ı as i even where `(?-i)` turns case on (turkish-i.ts). */
+  private readonly plainI: boolean;
 
   constructor(
     source: string,
     private fold: boolean,
   ) {
     this.cps = [...source];
+    this.plainI = fold;
   }
 
   atEnd(): boolean {
@@ -155,7 +160,8 @@ class LiteralParser {
   }
 
   private literal(ch: string): Item {
-    return this.fold ? { kind: 'char', ch: foldCodePoint(ch.codePointAt(0)!), folded: true } : { kind: 'char', ch, folded: false };
+    if (this.fold || (this.plainI && TURKISH_I_FAMILY.has(ch))) return { kind: 'char', ch: foldCodePoint(ch.codePointAt(0)!), folded: true };
+    return { kind: 'char', ch, folded: false };
   }
 
   private escape(): Item {

@@ -11,9 +11,12 @@
 // linear in the message.
 // Why the same characters: only ASCII atoms whose meaning is RE2's (`\s` is `[\t\n\f\r ]`, `\w` and `\d` ASCII);
 // case-insensitive atoms hold both cases of their letters, plus the only non-ASCII partners of ASCII letters in
-// Unicode simple case folding, which re2js also uses: the Kelvin sign (k) and the long s (s).
+// Unicode simple case folding, which re2js also uses: the Kelvin sign (k) and the long s (s). And as LazyPattern
+// does for re2js (turkish-i.ts), a case-insensitive walk that fails on a message with the Turkish İ or ı walks
+// again reading them as i.
 
 import { RE2_ESCAPED_PUNCTUATION } from './pattern-literals.js';
+import { hasTurkishI, isTurkishI } from './turkish-i.js';
 
 /** One atom with its repetition; `set` is a 128-bit map of the ASCII characters it matches (case-folded when it applies). */
 interface Atom {
@@ -32,7 +35,7 @@ export class SimplePattern {
     /** Each named group's number, in the order of `groupNames`. */
     private readonly namedGroups: readonly number[],
     private readonly anchoredEnd: boolean,
-    /** Case-insensitive: the Kelvin sign and the long s match where k and s do. */
+    /** Case-insensitive: the Kelvin sign and the long s match where k and s do (and, on a second walk, İ and ı where i does). */
     private readonly unicodeFold: boolean,
   ) {}
 
@@ -42,7 +45,7 @@ export class SimplePattern {
 
   /** The captures of the match in `input` (0 = the whole match), or undefined when it does not match. */
   captures(input: string): Map<number | string, string | null> | undefined {
-    const ends = this.walk(input);
+    const ends = this.walk(input, false) ?? this.walkPlainI(input);
     if (!ends) return undefined;
     const captures = new Map<number | string, string | null>();
     captures.set(0, input.slice(0, ends[this.atoms.length]));
@@ -52,11 +55,16 @@ export class SimplePattern {
   }
 
   test(input: string): boolean {
-    return this.walk(input) !== undefined;
+    return (this.walk(input, false) ?? this.walkPlainI(input)) !== undefined;
+  }
+
+  /** The second walk, with İ and ı as i: only for a case-insensitive pattern and a message that has one. */
+  private walkPlainI(input: string): Int32Array | undefined {
+    return this.unicodeFold && hasTurkishI(input) ? this.walk(input, true) : undefined;
   }
 
   /** Where each atom starts (and, last, where the match ends); undefined when there is no match. Reuses one buffer. */
-  private walk(input: string): Int32Array | undefined {
+  private walk(input: string, plainI: boolean): Int32Array | undefined {
     const atoms = this.atoms;
     if (starts.length <= atoms.length) starts = new Int32Array(atoms.length + 16);
     let at = 0;
@@ -64,7 +72,7 @@ export class SimplePattern {
       starts[i] = at;
       const atom = atoms[i]!;
       let n = 0;
-      while (n < atom.max && at < input.length && this.has(atom.set, input.charCodeAt(at))) {
+      while (n < atom.max && at < input.length && this.has(atom.set, input.charCodeAt(at), plainI)) {
         at += 1;
         n += 1;
       }
@@ -74,10 +82,14 @@ export class SimplePattern {
     return this.anchoredEnd && at !== input.length ? undefined : starts;
   }
 
-  private has(set: Uint32Array, code: number): boolean {
+  private has(set: Uint32Array, code: number, plainI: boolean): boolean {
     if (code < 128) return ((set[code >> 5]! >>> (code & 31)) & 1) === 1;
     if (!this.unicodeFold) return false;
-    return (code === KELVIN && this.has(set, 107)) || (code === LONG_S && this.has(set, 115));
+    return (
+      (code === KELVIN && this.has(set, 107, false)) ||
+      (code === LONG_S && this.has(set, 115, false)) ||
+      (plainI && isTurkishI(code) && this.has(set, 105, false))
+    );
   }
 }
 

@@ -29,6 +29,19 @@ const RULES = `rules:
   - id: order
     pattern: '^order (?<n>\\d+)$'
     reply: "order {{match.n}}"
+  - id: izmir-with-case
+    pattern: '^izmir!$'
+    case_sensitive: true
+    reply: with case
+  - id: izmir
+    pattern: '\\b(?<city>izmir)\\b'
+    reply: "to {{match.city}}"
+  - id: istanbul-pattern
+    pattern: '^İstanbul (?<n>\\d+)'
+    reply: "İstanbul {{match.n}}"
+  - id: go
+    pattern: '^go (?<w>[a-z]+)$'
+    reply: "going {{match.w}}"
 `;
 
 let dir: string;
@@ -45,6 +58,19 @@ const answer = (text: string) => replyText(decideMessage(message(text), rules, '
 describe('normalisation as a user expects it', () => {
   it('Turkish İ matches i, I and İ in any case', () => {
     for (const text of ['istanbul', 'İstanbul', 'ISTANBUL', 'İSTANBUL', 'I\u0307stanbul']) expect(answer(text), text).toBe('city');
+  });
+
+  it('patterns fold the Turkish İ and ı like text and keywords, and captures keep the text as written', () => {
+    // A pattern run by re2js, whose case folding alone keeps İ and ı apart from i.
+    for (const city of ['İZMİR', 'İzmir', 'izmir', 'IZMIR', 'ızmır']) expect(answer(`a trip to ${city}!`), city).toBe(`to ${city}`);
+    // İ written in the pattern matches I and i in the message.
+    for (const city of ['ISTANBUL', 'istanbul', 'İSTANBUL', 'İstanbul']) expect(answer(`${city} 34`), city).toBe('İstanbul 34');
+    // An anchored pattern of the simple shape, matched without a regex program.
+    expect(answer('GO SİVAS')).toBe('going SİVAS');
+    expect(answer('go dıyarbakır')).toBe('going dıyarbakır');
+    // With case_sensitive, case counts: İ is not i.
+    expect(answer('izmir!')).toBe('with case');
+    expect(answer('İZMİR!')).toBe('to İZMİR');
   });
 
   it('the capital ẞ, ß and ss are the same letter', () => {

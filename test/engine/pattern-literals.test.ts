@@ -37,13 +37,18 @@ describe('required literals of a pattern', () => {
     expect(texts('(?i)Ab(?-i:CD)ef', false)).toEqual(['i:ab']);
     expect(texts('Ab(?-i)CDE', true)).toEqual(['CDE']);
     expect(texts('(?i:ABC)de', false)).toEqual(['i:abc']);
+    // With case, i, İ and ı still stand for each other in a case-insensitive pattern: compared folded.
+    expect(texts('(?-i)İıi', true)).toEqual(['i:iii']);
+    expect(texts('(?-i)İıi', false)).toEqual(['İıi']);
   });
 
   it('folds Unicode so that every case variant re2js accepts maps to the same text', () => {
     expect(texts('ΣΑΣ')).toEqual(['i:σασ']);
     expect(texts('Straße')).toEqual(['i:straße']);
     expect(texts('ẞ')).toEqual(['i:ß']);
-    expect(texts('İstanbul')).toEqual(['i:İstanbul']);
+    // The Turkish İ and ı fold to i: a case-insensitive pattern reads them as i (its second chance).
+    expect(texts('İstanbul')).toEqual(['i:istanbul']);
+    expect(texts('ızmır')).toEqual(['i:izmir']);
     expect(texts('привет\\p{L}мир')).toEqual(['i:привет']);
   });
 

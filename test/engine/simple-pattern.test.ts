@@ -74,18 +74,29 @@ function messageFor(pieces: { atom: number }[], m: { counts: number[]; noise: [n
   return cps.join('');
 }
 
-function re2Captures(source: string, caseSensitive: boolean, input: string): unknown {
+function re2Captures(source: string, caseSensitive: boolean, input: string, shown = input): unknown {
   const regex = RE2JS.compile(source, caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
   const matcher = regex.matcher(input);
   if (!matcher.find()) return undefined;
+  const group = (g: number | string) => (matcher.start(g) < 0 ? null : shown.slice(matcher.start(g), matcher.end(g)));
   const captures = new Map<number | string, string | null>();
-  for (let g = 0; g <= regex.groupCount(); g++) captures.set(g, matcher.group(g));
-  for (const name of Object.keys(regex.namedGroups())) captures.set(name, matcher.group(name));
+  for (let g = 0; g <= regex.groupCount(); g++) captures.set(g, group(g));
+  for (const name of Object.keys(regex.namedGroups())) captures.set(name, group(name));
   return captures;
 }
 
+/**
+ * What a pattern means: re2js's first match; for a case-insensitive pattern without one, the first match in the
+ * message read with the Turkish İ and ı as i, its captures taken from the message as written.
+ */
+function expectedCaptures(source: string, caseSensitive: boolean, input: string): unknown {
+  const first = re2Captures(source, caseSensitive, input);
+  if (first || caseSensitive) return first;
+  return re2Captures(source, false, input.replace(/[\u0130\u0131]/g, 'i'), input);
+}
+
 describe('simple patterns on JavaScript RegExp', () => {
-  it('match exactly like re2js: validity, groups and captures', () => {
+  it('match exactly like re2js (with the Turkish İ and ı as i on a second chance): validity, groups and captures', () => {
     let taken = 0;
     let matched = 0;
     fc.assert(
@@ -101,7 +112,7 @@ describe('simple patterns on JavaScript RegExp', () => {
         for (const m of messages) {
           let input = messageFor(p.pieces, m);
           if (!p.caseSensitive && m.seed % 2 === 1) input = input.toUpperCase();
-          const expected = re2Captures(source, p.caseSensitive, input);
+          const expected = expectedCaptures(source, p.caseSensitive, input);
           if (expected) matched += 1;
           expect({ source, input, captures: lazy.captures(input) }).toEqual({ source, input, captures: expected });
           expect(lazy.test(input)).toBe(expected !== undefined);
@@ -118,7 +129,7 @@ describe('simple patterns on JavaScript RegExp', () => {
     const p = LazyPattern.validate('^(?P<w>[a-z]+)\\s+(\\w+)$', false);
     expect(simplePattern('^(?P<w>[a-z]+)\\s+(\\w+)$', false)).toBeDefined();
     for (const input of ['OK \u212Aſ', 'ſK 1', 'a\u00a0b', 'ab\vcd', 'ab cd\n']) {
-      expect(p.captures(input)).toEqual(re2Captures('^(?P<w>[a-z]+)\\s+(\\w+)$', false, input));
+      expect(p.captures(input)).toEqual(expectedCaptures('^(?P<w>[a-z]+)\\s+(\\w+)$', false, input));
     }
     expect(p.captures('order \u212A')?.get(2)).toBe('\u212A');
   });
