@@ -7,6 +7,7 @@ import type { Update } from '../api/types.js';
 import type { SetFlowAction, SetStateAction } from '../engine/actions.js';
 import type { ConversationState, FlowPosition } from '../engine/state.js';
 import { HearsayError } from '../errors/hearsay-error.js';
+import type { StoredRecordEffects } from './outbox-port.js';
 
 /** Whose state an update reads and writes: the chat it happened in and the user who caused it (either may be absent). */
 export interface StateScope {
@@ -22,8 +23,11 @@ export interface StateScope {
  */
 export type StateChange = SetStateAction | SetFlowAction;
 
-/** The state changes of one update, committed together with its done record. */
-export interface StateCommit {
+/**
+ * What one update (or a piece of work no update brings, such as a flow's timeout) leaves in the store, committed
+ * together with its done record: its state changes, and its effects for the outbox (see outbox-port.ts).
+ */
+export interface StateCommit extends StoredRecordEffects {
   readonly scope: StateScope;
   readonly changes: readonly StateChange[];
   /**

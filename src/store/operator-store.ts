@@ -26,7 +26,7 @@ export async function operateOnStore(config: Pick<ServiceConfig, 'dataDir' | 'st
   if (config.store.kind === 'redis') return onRedis(config.store, botId, request);
   const stateDir = botStateDir(config.dataDir, botId);
   // No journal: the bot never ran on this data directory, so nothing is kept (and nothing is created).
-  if (!existsSync(join(stateDir, JOURNAL_FILE))) return { userId: request.userId, variables: null, flows: [] };
+  if (!existsSync(join(stateDir, JOURNAL_FILE))) return { userId: request.userId, variables: null, flows: [], effects: [] };
   return onFiles(stateDir, config.state, request);
 }
 
@@ -60,7 +60,9 @@ async function onFiles(stateDir: string, state: ServiceConfig['state'], request:
   try {
     const journal = UpdateJournal.open({ dir: stateDir, logger: createLogger({ level: 'silent' }), maintenance: true, state });
     try {
-      return request.op === 'show' ? journal.userRecord(request.userId) : await journal.forgetUser(request.userId);
+      const record = { ...journal.userRecord(request.userId), effects: journal.effects.ofUser(request.userId) };
+      if (request.op === 'forget') await journal.forgetUser(request.userId);
+      return record;
     } finally {
       await journal.close();
     }

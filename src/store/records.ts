@@ -1,6 +1,7 @@
 // What every store keeps alike, whatever holds it (files, Redis, memory): the limits and retention rules of
 // the records, and the shapes an operator sees of a user's state. A store's own layout stays in its folder.
 import type { FlowPosition } from '../engine/state.js';
+import type { StoredEffect } from '../pipeline/outbox-port.js';
 
 /** The service keeps an unconfirmed update this long: after a quiet period this long, no remembered id can come back. */
 export const SERVICE_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -21,8 +22,8 @@ export interface StoredFlow {
   readonly position: FlowPosition;
 }
 
-/** Everything kept about one user: their variables and their unfinished flows (chat variables are the chat's). */
-export interface UserRecord {
+/** A user's conversation state: their variables and their unfinished flows (chat variables are the chat's). */
+export interface UserState {
   readonly userId: number;
   readonly variables: Readonly<Record<string, unknown>> | null;
   readonly flows: readonly {
@@ -32,4 +33,10 @@ export interface UserRecord {
     readonly answers: unknown;
     readonly lastActivity: string;
   }[];
+}
+
+/** Everything kept about one user: their state and the effects pending for them. */
+export interface UserRecord extends UserState {
+  /** Effects in the outbox that concern the user (a reminder, a message about them to another chat), soonest first. */
+  readonly effects: readonly StoredEffect[];
 }

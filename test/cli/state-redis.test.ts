@@ -80,7 +80,12 @@ describe('hearsay state on a Redis store', () => {
 
     const forgotten = await runCli(['state', 'forget', '--user', String(user)], env);
     expect(forgotten).toMatchObject({ code: 0, stdout: 'forgot user 651: 2 variables, 1 unfinished flow\n' });
-    expect(JSON.parse((await runCli(['state', 'show', '--user', String(user)], env)).stdout)).toEqual({ userId: user, variables: null, flows: [] });
+    expect(JSON.parse((await runCli(['state', 'show', '--user', String(user)], env)).stdout)).toEqual({
+      userId: user,
+      variables: null,
+      flows: [],
+      effects: [],
+    });
     // The running replica starts the user from nothing: no name, no open flow.
     expect(await say('hi')).toBe('Hi! Who are you?');
   }, 60_000);

@@ -3,10 +3,11 @@
 // harness that can open it again (a restart) and copy what it durably holds right now (what a crash leaves).
 import { describe, expect, it } from 'vitest';
 import type { Update } from '../../src/api/types.js';
+import type { EffectOutbox } from '../../src/pipeline/outbox-port.js';
 import type { ChatStateStore, StateChange, UpdateLedger } from '../../src/pipeline/ports.js';
 import { UnstorableUpdateError } from '../../src/pipeline/ports.js';
 
-export type Store = UpdateLedger & ChatStateStore;
+export type Store = UpdateLedger & ChatStateStore & EffectOutbox;
 
 export interface StoreHarness {
   /** Opens the store; every call opens the same one (what an earlier instance stored is there), after any earlier instance was closed. */
@@ -208,11 +209,12 @@ export function ledgerContract(name: string, createHarness: () => Promise<StoreH
           { chatId: chat.id, flowId: 'booking', stepId: 'date', answers: { x: 1 }, lastActivity: '1970-01-02T00:00:00.000Z' },
           { chatId: -200, flowId: 'booking', stepId: 'date', answers: { x: 1 }, lastActivity: '1970-01-02T00:00:00.000Z' },
         ]),
+        effects: [],
       });
       await store.forgetUser(user.id);
       const crashed = await (await harness.crashCopy()).open();
       expect(await crashed.load(here)).toEqual({ user: {}, chat: { topic: 'shoes' }, flow: null });
-      expect(await crashed.userRecord(user.id)).toEqual({ userId: user.id, variables: null, flows: [] });
+      expect(await crashed.userRecord(user.id)).toEqual({ userId: user.id, variables: null, flows: [], effects: [] });
       expect((await crashed.load({ chatId: chat.id, userId: 7 })).user).toEqual({ name: 'Bob' });
       await crashed.close();
       await store.close();

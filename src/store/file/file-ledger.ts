@@ -1,6 +1,7 @@
-// The file-backed update ledger and chat-state store: the journal (done marks, intents, offsets and the
-// conversation state, in one file) and, in webhook mode, the inbox of accepted updates, both in the bot's
-// own directory. The journal's done line carries the update's state changes, so they commit together.
+// The file-backed update ledger, chat-state store and outbox: the journal (done marks, intents, offsets, the
+// conversation state and the effects, in one file) and, in webhook mode, the inbox of accepted updates, both in
+// the bot's own directory. The journal's done line carries the update's state changes and effects, so they
+// commit together. One process holds the store (the instance lock), so a claim on an effect is kept in memory.
 import type { Update } from '../../api/types.js';
 import { EMPTY_STATE, type ConversationState } from '../../engine/state.js';
 import type { Logger } from '../../log/logger.js';
@@ -9,6 +10,7 @@ import { AcceptsInFlight } from '../accepts-in-flight.js';
 import { stateOf, type StateDocument } from '../state-documents.js';
 import { updateFingerprint } from '../update-fingerprint.js';
 import type { StoredFlow, UserRecord } from '../records.js';
+import type { EffectOutbox, EffectOutcome, OutboxStats, StoredEffect } from '../../pipeline/outbox-port.js';
 import { UpdateJournal, type UpdateJournalOptions } from './update-journal.js';
 import { WebhookInbox } from './webhook-inbox.js';
 
@@ -34,9 +36,11 @@ export interface FileLedgerOptions {
  */
 export const GROUP_COMMIT_MAX_DELAY_MS = 2;
 
-export class FileLedger implements UpdateLedger, ChatStateStore {
+export class FileLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
   /** Accepts whose store is still running: a second delivery of one waits for it instead of being told 200 early. */
   private readonly storing = new AcceptsInFlight();
+  /** Effects this process claimed and has not finished. */
+  private readonly claimed = new Set<string>();
   private closed = false;
 
   private constructor(
@@ -126,11 +130,47 @@ export class FileLedger implements UpdateLedger, ChatStateStore {
   }
 
   async userRecord(userId: number): Promise<UserRecord> {
-    return this.journal.userRecord(userId);
+    return { ...this.journal.userRecord(userId), effects: this.journal.effects.ofUser(userId) };
   }
 
-  forgetUser(userId: number): Promise<UserRecord> {
-    return this.journal.forgetUser(userId);
+  async forgetUser(userId: number): Promise<UserRecord> {
+    const record = await this.userRecord(userId);
+    await this.journal.forgetUser(userId);
+    return record;
+  }
+
+  async claimDue(now: number, limit: number): Promise<StoredEffect[]> {
+    const claimed = this.journal.effects.claimable(now, limit, this.claimed);
+    for (const effect of claimed) this.claimed.add(effect.id);
+    return claimed;
+  }
+
+  beginEffect(id: string): Promise<void> {
+    return this.journal.effectProgress(id, 'begun');
+  }
+
+  async finishEffect(id: string, outcome: EffectOutcome): Promise<void> {
+    try {
+      await this.journal.effectProgress(id, outcome);
+    } finally {
+      this.claimed.delete(id);
+    }
+  }
+
+  async releaseEffect(id: string): Promise<void> {
+    this.claimed.delete(id);
+  }
+
+  async nextDueAt(): Promise<number | null> {
+    return this.journal.effects.nextDueAt(this.claimed);
+  }
+
+  async effectsOf(userId: number): Promise<StoredEffect[]> {
+    return this.journal.effects.ofUser(userId);
+  }
+
+  async outboxStats(now: number): Promise<OutboxStats> {
+    return this.journal.effects.stats(now);
   }
 
   async confirm(offset: number): Promise<void> {

@@ -5,7 +5,7 @@
 // `d <id> <fingerprint>` (done), `D <id> <fingerprint> <documents>` (done, and the state documents it changed:
 // one line, so a crash keeps both or neither), `S <documents>` (state changed by no update: a flow timeout, an
 // operator's forget), `v <key> <document>` (state kept by a compaction), `c <offset>` (the service confirmed
-// every id below it, so those are forgotten). What the documents hold is journal-state.ts's business.
+// every id below it, so those are forgotten). What the documents hold is state-document-map.ts's business.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Update } from '../../api/types.js';
@@ -13,8 +13,20 @@ import type { Logger } from '../../log/logger.js';
 import type { StateCommit } from '../../pipeline/ports.js';
 import type { StateDocument } from '../state-documents.js';
 import { AppendLog, type SyncGate } from './append-log.js';
-import { JournalState } from './journal-state.js';
-import { MAX_STATE_LINE_BYTES, SERVICE_RETENTION_MS, type StoredFlow, type UserRecord } from '../records.js';
+import { StateDocumentMap } from '../state-document-map.js';
+import type { EffectOutcome } from '../../pipeline/outbox-port.js';
+import { EffectQueue } from '../effect-queue.js';
+import {
+  applyOutbox,
+  applyRecordJson,
+  effectProgressLine,
+  effectSnapshotLines,
+  isEffectLine,
+  outboxChanges,
+  readEffectLine,
+  recordJson,
+} from './journal-effects.js';
+import { MAX_STATE_LINE_BYTES, SERVICE_RETENTION_MS, type StoredFlow, type UserState } from '../records.js';
 import { updateFingerprint } from '../update-fingerprint.js';
 
 export const JOURNAL_FILE = 'handled-updates.journal';
@@ -45,14 +57,16 @@ export function botStateDir(dataDir: string, botId: number): string {
 
 /** Longest id record (`s`, `d`, `c`): anything longer is damage. */
 const MAX_ID_LINE_BYTES = 1024;
-const STATE_KINDS = new Set(['D'.charCodeAt(0), 'v'.charCodeAt(0), 'S'.charCodeAt(0)]);
+const STATE_KINDS = new Set(['D'.charCodeAt(0), 'v'.charCodeAt(0), 'S'.charCodeAt(0), 'e'.charCodeAt(0)]);
 
 export class UpdateJournal {
   /** Handled ids and their fingerprints ('' for a line written by an older version), oldest handled first. */
   private readonly done = new Map<number, string>();
   /** Conversation state documents by key (see state-documents.ts); never forgotten with the ids, only by retention. */
-  private readonly documents: JournalState;
+  private readonly documents: StateDocumentMap;
   private readonly sending = new Set<number>();
+  /** The outbox: effects committed with their records and not finished (see journal-effects.ts). */
+  readonly effects = new EffectQueue();
   private confirmed = 0;
   private readonly capacity: number;
   private readonly compactAfterLines: number;
@@ -71,12 +85,16 @@ export class UpdateJournal {
     this.now = options.now ?? Date.now;
     this.logger = options.logger;
     this.lastActivity = lastActivity;
-    this.documents = new JournalState({ ...(options.state ?? {}), now: this.now, logger: options.logger });
+    this.documents = new StateDocumentMap({ ...(options.state ?? {}), now: this.now, logger: options.logger });
   }
 
   private readLine(line: string, file: string): void {
     if (line.startsWith('D ') || line.startsWith('v ') || line.startsWith('S ')) {
       if (!this.readStateLine(line)) this.logger.warn({ file }, 'journal line not understood; ignored');
+      return;
+    }
+    if (isEffectLine(line)) {
+      if (!readEffectLine(line, this.effects)) this.logger.warn({ file }, 'journal line not understood; ignored');
       return;
     }
     const match = /^([sdc]) (\d+)(?: ([A-Za-z0-9_-]+))?$/.exec(line);
@@ -103,13 +121,12 @@ export class UpdateJournal {
         return true;
       }
       if (line.startsWith('S ')) {
-        this.documents.store(JSON.parse(line.slice(2)) as Array<[string, StateDocument | null]>);
+        applyRecordJson(line.slice(2), this.documents, this.effects);
         return true;
       }
       const match = /^D (\d+) ([A-Za-z0-9_-]+) (.+)$/.exec(line);
       if (!match) return false;
-      const writes = JSON.parse(match[3]!) as Array<[string, StateDocument | null]>;
-      this.documents.store(writes);
+      applyRecordJson(match[3]!, this.documents, this.effects);
       const id = Number(match[1]);
       this.done.delete(id);
       this.done.set(id, match[2] === '-' ? '' : match[2]!);
@@ -206,29 +223,50 @@ export class UpdateJournal {
   }
 
   /** What is kept about one user. */
-  userRecord(userId: number): UserRecord {
+  userRecord(userId: number): UserState {
     return this.documents.userRecord(userId);
   }
 
-  /** State changes that belong to no update (a flow timeout), in one line; resolves once it is on disk. */
+  /** State changes and effects that belong to no update (a flow timeout), in one line; resolves once it is on disk. */
   commitState(state: StateCommit): Promise<void> {
     const writes = this.stateLine(null, state);
     if (!writes) return Promise.resolve();
     this.log.append(`S ${writes.json}`);
-    this.documents.store(writes.documents);
+    this.apply(writes);
     return this.log.sync();
   }
 
-  /** Forgets a user (their variables and flows in every chat) in one line; resolves with what was kept, once it is on disk. */
-  async forgetUser(userId: number): Promise<UserRecord> {
+  /** Forgets a user (their variables, flows in every chat and pending effects) in one line; resolves with what was kept, once it is on disk. */
+  async forgetUser(userId: number): Promise<UserState> {
     const record = this.userRecord(userId);
-    const writes = this.documents.forgetWrites(userId);
-    if (writes.size > 0) {
-      this.log.append(`S ${JSON.stringify([...writes])}`);
-      this.documents.store(writes);
+    const documents = this.documents.forgetWrites(userId);
+    const dropped = this.effects.ofUser(userId).map((effect) => effect.id);
+    if (documents.size > 0 || dropped.length > 0) {
+      const outbox = outboxChanges(null, dropped);
+      this.log.append(`S ${recordJson(documents, outbox)}`);
+      this.apply({ documents, outbox });
       await this.log.sync();
     }
     return record;
+  }
+
+  /**
+   * An effect's attempt begins (resolves once the line is written: a kill can no longer lose it) or ends (once
+   * it is on disk: a done effect lost by a power cut would be performed again).
+   */
+  effectProgress(id: string, step: 'begun' | EffectOutcome): Promise<void> {
+    if (!this.effects.has(id)) return Promise.resolve();
+    if (step === 'begun') this.effects.begin(id);
+    else this.effects.finish(id, step);
+    if (step === 'begun') this.log.append(effectProgressLine.begun(id));
+    else this.log.append(step.outcome === 'retry' ? effectProgressLine.retry(id, step.retryAt) : effectProgressLine.finished(id));
+    return step === 'begun' ? this.log.flush() : this.log.sync();
+  }
+
+  /** A record's writes, in memory, once its line is appended. */
+  private apply(writes: Omit<RecordWrites, 'json'>): void {
+    this.documents.store(writes.documents);
+    applyOutbox(writes.outbox, this.effects);
   }
 
   /**
@@ -246,7 +284,7 @@ export class UpdateJournal {
     const writes = this.stateLine(updateId, state);
     if (writes) {
       this.log.append(`D ${updateId} ${fingerprint || '-'} ${writes.json}`);
-      this.documents.store(writes.documents);
+      this.apply(writes);
     } else {
       this.log.append(fingerprint ? `d ${updateId} ${fingerprint}` : `d ${updateId}`);
     }
@@ -263,20 +301,28 @@ export class UpdateJournal {
     return this.log.sync();
   }
 
-  /** The documents a commit writes, as the JSON of its done line; null when nothing changes (or it cannot be kept). */
-  private stateLine(updateId: number | null, state: StateCommit | null | undefined): { documents: Map<string, StateDocument | null>; json: string } | null {
-    if (!state || state.changes.length === 0) return null;
-    const documents = this.documents.changes(state, updateId === null ? {} : { update_id: updateId });
-    if (documents.size === 0) return null;
-    const json = JSON.stringify([...documents]);
+  /**
+   * What a commit writes (the documents it changes and its outbox changes) with the JSON of its line; null when
+   * nothing changes. State too large to keep is dropped (logged); its effects are kept.
+   */
+  private stateLine(updateId: number | null, state: StateCommit | null | undefined): RecordWrites | null {
+    if (!state) return null;
+    const outbox = outboxChanges(state);
+    if (state.changes.length === 0 && !outbox) return null;
+    let documents =
+      state.changes.length > 0 ? this.documents.changes(state, updateId === null ? {} : { update_id: updateId }) : new Map<string, StateDocument | null>();
+    if (documents.size === 0 && !outbox) return null;
+    let json = recordJson(documents, outbox);
     if (Buffer.byteLength(json) + 64 > MAX_STATE_LINE_BYTES) {
       this.logger.error(
         { update_id: updateId, bytes: Buffer.byteLength(json) },
         "conversation state too large to keep; this update's state changes are dropped",
       );
-      return null;
+      if (!outbox) return null;
+      documents = new Map();
+      json = recordJson(documents, outbox);
     }
-    return { documents, json };
+    return { documents, outbox, json };
   }
 
   /** The service confirmed every update below `offset`: it never sends them again, so forget them. */
@@ -343,8 +389,16 @@ export class UpdateJournal {
 
   private *snapshot(): Iterable<string> {
     yield `c ${this.confirmed}`;
-    yield* this.documents.snapshotLines();
+    for (const [key, document] of this.documents.liveEntries()) yield `v ${key} ${JSON.stringify(document)}`;
     for (const [id, fingerprint] of this.done) yield fingerprint ? `d ${id} ${fingerprint}` : `d ${id}`;
     for (const id of this.sending) yield `s ${id}`;
+    yield* effectSnapshotLines(this.effects);
   }
+}
+
+/** What one record line writes, applied in memory once the line is appended. */
+interface RecordWrites {
+  readonly documents: Map<string, StateDocument | null>;
+  readonly outbox: ReturnType<typeof outboxChanges>;
+  readonly json: string;
 }

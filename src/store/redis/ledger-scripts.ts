@@ -2,6 +2,7 @@
 // state documents and the inbox removal land together or not at all, and two replicas never interleave
 // inside one step. KEYS[1] is the bot's key prefix (the scripts reach every key under it: one Redis server
 // or primary, not a cluster); ARGV carries the rest.
+import { OUTBOX_LIB } from './outbox-scripts.js';
 
 /** Shared by the scripts: recognising a new update id sequence of the service (as the file journal does). */
 const SEQUENCE = `
@@ -71,11 +72,12 @@ ${ACCEPT_BODY}`;
 /**
  * KEYS: prefix, then the state document keys the commit read. ARGV: id ('' for state of no update: a flow's
  * timeout), fingerprint, now, capacity, state time-to-live in ms ('' for none), then for each document the
- * value it was read as ('' when absent) and the value to write ('' to delete).
+ * value it was read as ('' when absent) and the value to write ('' to delete), then the record's outbox
+ * changes ('' for none; see outbox-scripts.ts).
  * → 'ok', or 'conflict' when a document changed since it was read (the caller reads again and retries).
  * Flow documents are also listed in the bot's set of flows (for the timeout timers).
  */
-export const COMMIT_SCRIPT = `
+export const COMMIT_SCRIPT = `${OUTBOX_LIB}
 local p = KEYS[1]
 -- Already committed (a retry after the answer to the first commit was lost, e.g. in a Redis restart): the chat
 -- may have moved on since, so its changes must not be applied a second time over newer state.
@@ -96,6 +98,7 @@ for i = 1, n do
     if value == '' then redis.call('SREM', p .. 'flows', document) else redis.call('SADD', p .. 'flows', document) end
   end
 end
+fx_apply(p, ARGV[6 + 2 * n] or '')
 local id = ARGV[1]
 if id == '' then return 'ok' end
 redis.call('HSET', p .. 'done', id, ARGV[2])

@@ -16,6 +16,8 @@ import { RedisAccess, ReplicaFencedError, script, type Script } from './redis-ac
 import { RedisInbox } from './redis-inbox.js';
 import type { RedisConnection } from './redis-connection.js';
 import { StateDocuments } from './state-documents.js';
+import { outboxArgument, RedisOutbox } from './redis-outbox.js';
+import type { EffectOutbox, EffectOutcome, OutboxStats, StoredEffect } from '../../pipeline/outbox-port.js';
 
 export interface RedisLedgerOptions {
   connection: RedisConnection;
@@ -60,7 +62,7 @@ const SCRIPTS = {
 const TURN_POLL_FIRST_MS = 5;
 const TURN_POLL_MAX_MS = 100;
 
-export class RedisLedger implements UpdateLedger, ChatStateStore {
+export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
   /** This process's name in the store: it owns its intents and inbox entries while its lease lives. */
   readonly owner = `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
   private readonly doubt: number[] = [];
@@ -71,6 +73,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
   private readonly documents: StateDocuments;
   private readonly store: RedisAccess;
   private readonly inbox: RedisInbox;
+  private readonly outbox: RedisOutbox;
 
   private constructor(private readonly options: RedisLedgerOptions) {
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
@@ -83,6 +86,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
       enabled: options.inbox,
       noteSequence: (id, reason) => this.noteSequence(id, reason),
     });
+    this.outbox = new RedisOutbox(this.store, this.owner);
     this.documents = new StateDocuments({
       client: options.connection.client,
       command: (operation) => this.store.command(operation),
@@ -142,7 +146,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
   }
 
   async commitState(state: StateCommit): Promise<boolean> {
-    return state.changes.length === 0 || this.write(null, '', state);
+    return (state.changes.length === 0 && outboxArgument(state) === '') || this.write(null, '', state);
   }
 
   /**
@@ -165,6 +169,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
         ttl,
         ...reads,
         ...values,
+        outboxArgument(state),
       ]);
       if (result === 'ok') {
         await this.store.durable();
@@ -183,12 +188,44 @@ export class RedisLedger implements UpdateLedger, ChatStateStore {
     return this.documents.flows();
   }
 
-  userRecord(userId: number): Promise<UserRecord> {
-    return this.documents.userRecord(userId);
+  async userRecord(userId: number): Promise<UserRecord> {
+    const [state, effects] = await Promise.all([this.documents.userRecord(userId), this.outbox.effectsOf(userId)]);
+    return { ...state, effects };
   }
 
-  forgetUser(userId: number): Promise<UserRecord> {
-    return this.documents.forgetUser(userId);
+  async forgetUser(userId: number): Promise<UserRecord> {
+    const effects = await this.outbox.effectsOf(userId);
+    const state = await this.documents.forgetUser(userId);
+    await this.outbox.forgetUser(userId);
+    return { ...state, effects };
+  }
+
+  claimDue(now: number, limit: number): Promise<StoredEffect[]> {
+    return this.outbox.claimDue(now, limit);
+  }
+
+  beginEffect(id: string): Promise<void> {
+    return this.outbox.beginEffect(id);
+  }
+
+  finishEffect(id: string, outcome: EffectOutcome): Promise<void> {
+    return this.outbox.finishEffect(id, outcome);
+  }
+
+  releaseEffect(id: string): Promise<void> {
+    return this.outbox.releaseEffect(id);
+  }
+
+  nextDueAt(): Promise<number | null> {
+    return this.outbox.nextDueAt();
+  }
+
+  effectsOf(userId: number): Promise<StoredEffect[]> {
+    return this.outbox.effectsOf(userId);
+  }
+
+  outboxStats(now: number): Promise<OutboxStats> {
+    return this.outbox.outboxStats(now);
   }
 
   async confirm(offset: number, lead?: { token: string }): Promise<void> {

@@ -4,7 +4,7 @@
 // prepares: what was read (the script refuses if it changed since) and what to write.
 import type { Redis } from 'ioredis';
 import type { ConversationState, FlowPosition } from '../../engine/state.js';
-import { MAX_STATE_LINE_BYTES, type StoredFlow, type UserRecord } from '../records.js';
+import { MAX_STATE_LINE_BYTES, type StoredFlow, type UserState } from '../records.js';
 import type { Logger } from '../../log/logger.js';
 import type { StateCommit, StateScope } from '../../pipeline/ports.js';
 import { applyChanges, documentKeys, stateOf, type StateDocument } from '../state-documents.js';
@@ -48,7 +48,7 @@ export class StateDocuments {
     return flows;
   }
 
-  async userRecord(userId: number): Promise<UserRecord> {
+  async userRecord(userId: number): Promise<UserState> {
     const variables = parseDocument((await this.access.command(() => this.access.client.get(this.stateKey(`user:${userId}`)))) ?? '') ?? null;
     const flows = (await this.flows())
       .filter((flow) => flow.userId === userId)
@@ -62,7 +62,7 @@ export class StateDocuments {
     return { userId, variables, flows };
   }
 
-  async forgetUser(userId: number): Promise<UserRecord> {
+  async forgetUser(userId: number): Promise<UserState> {
     const record = await this.userRecord(userId);
     const flowDocuments = record.flows.map((flow) => `flow:${flow.chatId}:${userId}`);
     const multi = this.access.client.multi().del(this.stateKey(`user:${userId}`), ...flowDocuments.map((key) => this.stateKey(key)));

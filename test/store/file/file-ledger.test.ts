@@ -10,6 +10,7 @@ import { FileLedger } from '../../../src/store/file/file-ledger.js';
 import { JOURNAL_FILE } from '../../../src/store/file/update-journal.js';
 import { createLogger } from '../../../src/log/logger.js';
 import { ledgerContract, type StoreHarness } from '../ledger-contract.js';
+import { outboxContract } from '../outbox-contract.js';
 
 const logger = createLogger({ level: 'silent' });
 const tempDir = () => mkdtempSync(join(tmpdir(), 'hearsay-ledger-'));
@@ -27,6 +28,7 @@ function fileHarness(dir: string): StoreHarness {
 }
 
 ledgerContract('file journal and inbox', async () => fileHarness(tempDir()));
+outboxContract('file journal', async () => fileHarness(tempDir()));
 
 const here = { chatId: 1, userId: 2 };
 const update = (id: number): Update =>

@@ -10,6 +10,7 @@ import { connectRedis } from '../../../src/store/redis/redis-connection.js';
 import { StoreUnavailableError } from '../../../src/pipeline/ports.js';
 import { RedisLedger } from '../../../src/store/redis/redis-ledger.js';
 import { ledgerContract, type StoreHarness } from '../ledger-contract.js';
+import { outboxContract } from '../outbox-contract.js';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
 
 const logger = createLogger({ level: 'silent' });
@@ -63,6 +64,7 @@ function redisHarness(prefix: string): StoreHarness {
 }
 
 ledgerContract('Redis', async () => redisHarness(`t${++prefixes}:`));
+outboxContract('Redis', async () => redisHarness(`t${++prefixes}:`));
 
 const update = (id: number, chatId = 1): Update =>
   ({

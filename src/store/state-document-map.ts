@@ -1,17 +1,17 @@
-// The conversation state a journal holds: its documents by key (see store/state-documents.ts), each
-// stamped with the time of its last change so retention (`state.ttl`) can forget what nobody touched for
-// that long, one user's variables bounded in size (`state.max_user_bytes`), and the operator's view of a
-// user's state (show, forget). The journal writes the lines; this decides what they hold.
-import type { Logger } from '../../log/logger.js';
-import type { StateCommit } from '../../pipeline/ports.js';
-import { applyChanges, type StateDocument } from '../state-documents.js';
-import type { FlowPosition } from '../../engine/state.js';
-import { DEFAULT_MAX_USER_BYTES, DEFAULT_STATE_TTL_MS, type StoredFlow, type UserRecord } from '../records.js';
+// The conversation state a store keeps in its own memory (the file store, the memory store): its documents by
+// key (see state-documents.ts), each stamped with the time of its last change so retention (`state.ttl`) can
+// forget what nobody touched for that long, one user's variables bounded in size (`state.max_user_bytes`), and
+// the operator's view of a user's state (show, forget). The file journal writes the lines; this decides what they hold.
+import type { Logger } from '../log/logger.js';
+import type { StateCommit } from '../pipeline/ports.js';
+import { applyChanges, type StateDocument } from './state-documents.js';
+import type { FlowPosition } from '../engine/state.js';
+import { DEFAULT_MAX_USER_BYTES, DEFAULT_STATE_TTL_MS, type StoredFlow, type UserState } from './records.js';
 
 /** When a document last changed (ms since the epoch); no variable, step or flow field starts with '@'. */
 export const WRITTEN_KEY = '@written';
 
-export interface JournalStateOptions {
+export interface StateDocumentMapOptions {
   /** Documents not changed for this long are forgotten (`state.ttl`). */
   ttlMs?: number;
   /** Largest JSON size of one user's variables (`state.max_user_bytes`). */
@@ -31,14 +31,14 @@ function withoutStamp(document: StateDocument): StateDocument {
 
 const FLOW_KEY = /^flow:(-?\d+):(-?\d+)$/;
 
-export class JournalState {
+export class StateDocumentMap {
   /** Documents as decide sees them (no stamp), so a read costs no copy; their stamps are kept beside them. */
   private readonly documents = new Map<string, StateDocument>();
   private readonly written = new Map<string, number>();
   private readonly ttlMs: number;
   private readonly maxUserBytes: number;
 
-  constructor(private readonly options: JournalStateOptions) {
+  constructor(private readonly options: StateDocumentMapOptions) {
     this.ttlMs = options.ttlMs ?? DEFAULT_STATE_TTL_MS;
     this.maxUserBytes = options.maxUserBytes ?? DEFAULT_MAX_USER_BYTES;
   }
@@ -104,15 +104,15 @@ export class JournalState {
     return written;
   }
 
-  /** The `v` lines that keep the live documents through a compaction (expired ones are left out, so forgotten). */
-  *snapshotLines(): Iterable<string> {
+  /** The live documents with their stamps, to keep them through a compaction or a copy (expired ones are left out, so forgotten). */
+  *liveEntries(): Iterable<[string, StateDocument]> {
     const now = this.options.now();
     for (const [key, document] of this.documents) {
       const written = this.written.get(key);
       if (this.expired(key, now)) {
         this.documents.delete(key);
         this.written.delete(key);
-      } else yield `v ${key} ${JSON.stringify(written === undefined ? document : { ...document, [WRITTEN_KEY]: written })}`;
+      } else yield [key, written === undefined ? document : { ...document, [WRITTEN_KEY]: written }];
     }
   }
 
@@ -128,8 +128,8 @@ export class JournalState {
   }
 
   /** What is kept about a user (for `hearsay state show`). */
-  userRecord(userId: number): UserRecord {
-    const flows: UserRecord['flows'][number][] = [];
+  userRecord(userId: number): UserState {
+    const flows: UserState['flows'][number][] = [];
     for (const flow of this.flows()) {
       if (flow.userId !== userId) continue;
       const { flowId, stepId, values, lastActivity } = flow.position;
