@@ -4,7 +4,7 @@
 // "f": effect ids dropped}` instead of the plain array of documents. An effect's progress is one short line
 // each: `a <id>` (an attempt begins), `f <id>` (finished: done or given up), `r <id> <retryAt>` (to be tried
 // again then); a compaction keeps every pending effect as an `e <json>` line.
-import type { NewEffect } from '../../pipeline/outbox-port.js';
+import type { EffectOutcome, NewEffect } from '../../pipeline/outbox-port.js';
 import type { StateCommit } from '../../pipeline/ports.js';
 import type { EffectQueue, EffectSnapshot } from '../effect-queue.js';
 import type { StateDocumentMap } from '../state-document-map.js';
@@ -80,11 +80,10 @@ export function isEffectLine(line: string): boolean {
 }
 
 /** The line of an attempt's beginning, or of its end. */
-export const effectProgressLine = {
-  begun: (id: string) => `a ${id}`,
-  finished: (id: string) => `f ${id}`,
-  retry: (id: string, retryAt: number) => `r ${id} ${Math.round(retryAt)}`,
-};
+export function effectProgressLine(id: string, step: 'begun' | EffectOutcome): string {
+  if (step === 'begun') return `a ${id}`;
+  return step.outcome === 'retry' ? `r ${id} ${Math.round(step.retryAt)}` : `f ${id}`;
+}
 
 /** The lines that keep every pending effect through a compaction, in order. */
 export function* effectSnapshotLines(effects: EffectQueue): Iterable<string> {

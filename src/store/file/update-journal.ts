@@ -258,8 +258,7 @@ export class UpdateJournal {
     if (!this.effects.has(id)) return Promise.resolve();
     if (step === 'begun') this.effects.begin(id);
     else this.effects.finish(id, step);
-    if (step === 'begun') this.log.append(effectProgressLine.begun(id));
-    else this.log.append(step.outcome === 'retry' ? effectProgressLine.retry(id, step.retryAt) : effectProgressLine.finished(id));
+    this.log.append(effectProgressLine(id, step));
     return step === 'begun' ? this.log.flush() : this.log.sync();
   }
 
