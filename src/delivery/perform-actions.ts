@@ -47,7 +47,9 @@ async function performOther(action: Exclude<Action, { type: 'send_message' }>, d
       return null;
     case 'set_state':
     case 'set_flow':
-      // Committed by the pipeline with the update, never performed.
+    case 'effect':
+    case 'cancel_effects':
+      // Committed by the pipeline with the update (effects are performed by the outbox after it), never performed here.
       return null;
   }
 }

@@ -69,5 +69,36 @@ export interface SetFlowAction {
   readonly flow: FlowPosition | null;
 }
 
+/** Plain JSON: what an effect carries must survive any store. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * Something to do beyond the replies to the event's chat — a message to another chat, a call to a backend, a
+ * message at a later time — done through the outbox: stored with the update's done record and performed after
+ * it, once (see src/pipeline/outbox-port.ts). The engine says what; the pipeline gives it its id.
+ */
+export interface EffectAction {
+  readonly type: 'effect';
+  /** Which performer carries it out: `message` (a Bot API call: `{ method, params }`), … */
+  readonly kind: string;
+  readonly payload: JsonValue;
+  /** Performed in this key's turn, after the key's earlier work (a chat's key: `chat:<id>`). */
+  readonly orderKey?: string;
+  /** When it is due (ms since the epoch); at once when absent. */
+  readonly dueAt?: number;
+  /** Storing it drops a pending effect with the same replace key (a reminder set again). */
+  readonly replaceKey?: string;
+  /** Dropped (and logged) instead of performed once it is more than this late. */
+  readonly lateAfterMs?: number;
+  /** Given up this long after it was due. */
+  readonly giveUpAfterMs?: number;
+}
+
+/** Drops the pending effects with these replace keys (a reminder cancelled), in the same record as the rest. */
+export interface CancelEffectsAction {
+  readonly type: 'cancel_effects';
+  readonly replaceKeys: readonly string[];
+}
+
 /** One thing the engine decided to do; `type` says which. */
-export type Action = SendMessageAction | AnswerCallbackAction | EditMessageTextAction | SetStateAction | SetFlowAction;
+export type Action = SendMessageAction | AnswerCallbackAction | EditMessageTextAction | SetStateAction | SetFlowAction | EffectAction | CancelEffectsAction;

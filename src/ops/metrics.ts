@@ -71,6 +71,30 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly effects = new Counter({
+    name: 'hearsay_effects_total',
+    help: 'Outbox effects (messages to other chats, backend calls, later messages) by kind and outcome: done, failed (given up), retried, late (dropped), in_doubt (an attempt a crash cut short, performed again).',
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  /** What the outbox holds when the metrics are read (set by the service; none without an outbox). */
+  outboxStats: (() => Promise<{ due: number; oldestDueAt: number | null }>) | null = null;
+  readonly effectsDue = new Gauge({
+    name: 'hearsay_effects_due',
+    help: 'Outbox effects due now and not finished (being performed or waiting).',
+    registers: [this.registry],
+    collect: async () => {
+      const stats = await this.outboxStats?.().catch(() => null);
+      this.effectsDue.set(stats?.due ?? 0);
+      this.effectsOldestDue.set(stats?.oldestDueAt ? Math.max(0, (Date.now() - stats.oldestDueAt) / 1000) : 0);
+    },
+  });
+  readonly effectsOldestDue = new Gauge({
+    name: 'hearsay_effects_oldest_due_seconds',
+    help: 'How long the oldest outbox effect due now has been due (0 when none is).',
+    registers: [this.registry],
+  });
+
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
     this.reloadSuccess.set(1);

@@ -4,8 +4,10 @@
 // later, again after a crash with the same id. This is the port every store implements (file, Redis, memory);
 // test/store/outbox-contract.ts is the suite each must pass, and src/pipeline/outbox.ts performs what it holds.
 
+import type { JsonValue } from '../engine/actions.js';
+
 /** Plain JSON: what an effect carries must survive any store. */
-export type EffectPayload = null | boolean | number | string | EffectPayload[] | { [key: string]: EffectPayload };
+export type EffectPayload = JsonValue;
 
 /**
  * An effect as decided, before it is stored. Its `id` is derived from what caused it (the update's id and

@@ -56,4 +56,6 @@ export interface UpdatePipelineOptions {
   onTokenRejected?: (error: TokenRejectedError) => void;
   /** Told after every durable commit that changed state (the runtime reschedules flow timeouts from it). */
   onStateCommitted?: (commit: StateCommit) => void;
+  /** Told after a durable commit that stored effects (the outbox room looks for due ones at once). */
+  onEffectsCommitted?: () => void;
 }

@@ -62,8 +62,10 @@ export interface UpdateLedger {
   /** The intent, before the first side effect; resolves once a kill can no longer lose it. */
   begin(update: Update): Promise<void>;
   /**
-   * Done: the update counts as handled, and its state changes (if any) are stored, in one durable record, so
-   * after a crash either both are there or neither. Also takes the update out of the inbox.
+   * Done: the update counts as handled, and its state changes and effects (if any) are stored, in one durable
+   * record, so after a crash either all are there or none. Also takes the update out of the inbox. An effect's
+   * `id` here is its position among the update's effects: the store makes it `u<update id>.<fingerprint>.<position>`
+   * (store/effect-ids.ts), so a redelivery or a crash finds the same effect.
    */
   commit(update: Update, state: StateCommit | null): Promise<void>;
   /**

@@ -11,7 +11,7 @@ import { recordDecision, type DecisionAnalyticsOptions } from '../ops/unmatched.
 import { ignoredKind, logHandled } from './handled-log.js';
 import { DEFAULT_HOLD_MS, HeldUpdates, type AcceptOutcome } from './held-updates.js';
 import type { UpdatePipelineOptions } from './pipeline-options.js';
-import { splitStateChanges } from './state-changes.js';
+import { newEffects, splitStateChanges, type SplitActions } from './state-changes.js';
 import { SequenceAbortedError, StoreUnavailableError, type AcceptResult, type StateCommit, type StateScope } from './ports.js';
 
 export type { AcceptOutcome } from './held-updates.js';
@@ -166,12 +166,12 @@ export class UpdatePipeline {
       metrics.matchDuration.observe((performance.now() - matchStarted) / 1000);
       this.analyticsOptions.debug = logger.isLevelEnabled('debug');
       const analytics = recordDecision(event, decision, ruleSet, metrics, this.analyticsOptions);
-      const { changes, effects } = splitStateChanges(decision.actions);
+      const split = splitStateChanges(decision.actions);
       // The intent before the first side effect, the result with the state after the last: after a crash,
       // only updates caught between the two can be answered twice, and the ledger names them.
-      if (effects.length > 0) await ledger.begin(update);
-      const outcome = await this.options.perform(effects, { update, ruleId: decision.ruleId }, signal);
-      const commit = changes.length > 0 ? { scope, changes } : null;
+      if (split.effects.length > 0) await ledger.begin(update);
+      const outcome = await this.options.perform(split.effects, { update, ruleId: decision.ruleId }, signal);
+      const commit = this.record(split, scope, decision.ruleId, null);
       counted = false;
       this.running -= 1;
       // Awaited as it is (a .catch would add a step for every update); only a failure goes on to commitOnceStored.
@@ -181,7 +181,7 @@ export class UpdatePipeline {
         if (!(error instanceof StoreUnavailableError)) throw error;
         await this.commitOnceStored(update, commit, signal);
       }
-      if (commit) this.options.onStateCommitted?.(commit);
+      if (commit) this.committed(commit);
       // The line's fields are gathered only when it is written (a service logging at warn does this for every update).
       if (logger.isLevelEnabled('info')) logHandled(logger, { update, event, ruleId: decision.ruleId, started, outcome, analytics });
     } catch (error) {
@@ -212,20 +212,42 @@ export class UpdatePipeline {
     const state = await this.options.states.load(scope);
     const event = { kind: 'flow_timeout', chat: { id: chatId }, from: { id: userId } } as const;
     const decision = (this.options.decide ?? decide)(event, this.options.rules.current, state, this.options.context);
-    const { changes, effects } = splitStateChanges(decision.actions);
+    const split = splitStateChanges(decision.actions);
+    const { changes } = split;
+    const cause = `t${chatId}_${userId}_${state.flow?.lastActivity ?? 0}`;
+    const commit = { ...this.record(split, scope, decision.ruleId, cause)!, flowWas: state.flow };
     // Replicas each time the flows they know: the first to commit leaving it sends the reply, the others find it gone.
-    if (changes.length === 0 || !(await this.options.ledger.commitState({ scope, changes, flowWas: state.flow }))) {
+    if (changes.length === 0 || !(await this.options.ledger.commitState(commit))) {
       this.options.logger.debug({ chat_id: chatId, user_id: userId }, 'flow timeout: nothing to do (the user moved on, or another replica timed the flow out)');
       return;
     }
-    this.options.onStateCommitted?.({ scope, changes });
+    this.committed(commit);
     try {
-      await this.options.perform(effects, { update: null, ruleId: decision.ruleId }, signal);
+      await this.options.perform(split.effects, { update: null, ruleId: decision.ruleId }, signal);
     } catch (error) {
       if (error instanceof TokenRejectedError) this.stopForToken(error);
       throw error;
     }
     this.options.logger.info({ chat_id: chatId, user_id: userId, rule: decision.ruleId }, 'flow timed out');
+  }
+
+  /**
+   * What the commit writes beside the done mark: the state changes, the effects for the outbox and the cancelled
+   * ones; null when nothing. An update's effects are numbered by position (the store derives their ids from
+   * the update); work no update brings names its own `cause`.
+   */
+  private record(split: SplitActions, scope: StateScope, ruleId: string | null, cause: string | null): StateCommit | null {
+    const { changes, outbox, cancel } = split;
+    if (changes.length === 0 && outbox.length === 0 && cancel.length === 0) return null;
+    if (outbox.length === 0 && cancel.length === 0) return { scope, changes };
+    const effects = newEffects(cause, outbox, scope, ruleId, (this.options.context.now ?? Date.now)());
+    return { scope, changes, effects, cancel };
+  }
+
+  /** After a durable commit: flow timers move; stored effects are performed now. */
+  private committed(commit: StateCommit): void {
+    this.options.onStateCommitted?.(commit);
+    if ((commit.effects?.length ?? 0) > 0) this.options.onEffectsCommitted?.();
   }
 
   /**

@@ -9,6 +9,7 @@ import type { AcceptResult, ChatStateStore, StateCommit, StateScope, UpdateLedge
 import { AcceptsInFlight } from '../accepts-in-flight.js';
 import { stateOf, type StateDocument } from '../state-documents.js';
 import { updateFingerprint } from '../update-fingerprint.js';
+import { withEffectIds } from '../effect-ids.js';
 import type { StoredFlow, UserRecord } from '../records.js';
 import type { EffectOutbox, EffectOutcome, OutboxStats, StoredEffect } from '../../pipeline/outbox-port.js';
 import { UpdateJournal, type UpdateJournalOptions } from './update-journal.js';
@@ -103,7 +104,7 @@ export class FileLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
     const fromInbox = inbox !== null && inbox.has(update.update_id);
     let done: Promise<void>;
     try {
-      done = this.journal.add(update.update_id, update, state, fromInbox);
+      done = this.journal.add(update.update_id, update, withEffectIds(update, state), fromInbox);
     } catch (error) {
       return Promise.reject(error as Error);
     }

@@ -13,6 +13,7 @@ import { SERVICE_RETENTION_MS, type StoredFlow, type UserRecord } from '../recor
 import { StateDocumentMap } from '../state-document-map.js';
 import { stateOf } from '../state-documents.js';
 import { updateFingerprint } from '../update-fingerprint.js';
+import { withEffectIds } from '../effect-ids.js';
 
 export interface MemoryStoreOptions {
   /** The clock (tests). */
@@ -126,7 +127,7 @@ export class MemoryStore implements UpdateLedger, ChatStateStore, EffectOutbox {
     data.lastActivity = data.options.now();
     // Committed already (its answer was lost): newer state must not be overwritten by it.
     if (data.done.get(id) === fingerprint) return;
-    if (state) this.apply(state, { update_id: id });
+    if (state) this.apply(withEffectIds(update, state)!, { update_id: id });
     data.done.delete(id);
     data.done.set(id, fingerprint);
     for (const old of data.done.keys()) {

@@ -9,6 +9,7 @@ import type { Update } from '../../api/types.js';
 import type { ConversationState } from '../../engine/state.js';
 import { DEFAULT_MAX_USER_BYTES, SERVICE_RETENTION_MS, type StoredFlow, type UserRecord } from '../records.js';
 import { updateFingerprint } from '../update-fingerprint.js';
+import { withEffectIds } from '../effect-ids.js';
 import type { Logger } from '../../log/logger.js';
 import { StoreUnavailableError, type AcceptResult, type ChatStateStore, type StateCommit, type StateScope, type UpdateLedger } from '../../pipeline/ports.js';
 import { BEGIN_SCRIPT, COMMIT_SCRIPT, CONFIRM_SCRIPT, SEEN_SCRIPT, TAKE_OVER_SCRIPT, TURN_SCRIPT } from './ledger-scripts.js';
@@ -142,7 +143,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
   }
 
   async commit(update: Update, state: StateCommit | null): Promise<void> {
-    await this.write(update.update_id, updateFingerprint(update), state);
+    await this.write(update.update_id, updateFingerprint(update), withEffectIds(update, state));
   }
 
   async commitState(state: StateCommit): Promise<boolean> {
