@@ -3,6 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Secrets } from '../log/secrets.js';
 import type { CheckedValues } from './cross-checks.js';
+import type { LoadedConfigFile } from './file.js';
 import type { ResolvedSettings } from './layers.js';
 import type { TokenSource } from './token.js';
 import type { IngressMode, LogFormat, LogLevel, ServiceConfig } from './types.js';
@@ -13,10 +14,12 @@ export interface BuildInputs {
   token: string;
   tokenSource: TokenSource;
   configFile: string | null;
+  /** The config file's content (its declarations: `chats`), when one was read. */
+  file?: LoadedConfigFile | null;
   secrets: Secrets;
 }
 
-export function buildServiceConfig({ settings, checked, token, tokenSource, configFile, secrets }: BuildInputs): ServiceConfig {
+export function buildServiceConfig({ settings, checked, token, tokenSource, configFile, file, secrets }: BuildInputs): ServiceConfig {
   const get = <T>(key: string): T => settings.get<T>(key);
   const seconds = (key: string): number => Math.round(get<number>(key) * 1000);
   return {
@@ -46,6 +49,7 @@ export function buildServiceConfig({ settings, checked, token, tokenSource, conf
     },
     admin: { listen: checked.adminListen },
     state: { ttlMs: durationMs(get<string>('state.ttl')), maxUserBytes: get<number>('state.max_user_bytes') },
+    chats: Object.fromEntries(Object.entries(file?.content.chats ?? {}).filter((entry): entry is [string, number | string] => entry[1] !== undefined)),
     api: { timeoutMs: seconds('api.timeout') },
     rateLimits: get<boolean>('rate_limits.enabled')
       ? {

@@ -47,7 +47,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Servi
   if (tokenOrProblem instanceof ConfigProblem) problems.push(tokenOrProblem);
   if (problems.length > 0 || tokenOrProblem instanceof ConfigProblem) throw new ConfigError(problems);
   const { token, source: tokenSource } = tokenOrProblem;
-  return buildServiceConfig({ settings, checked, token, tokenSource, configFile: file?.path ?? null, secrets });
+  return buildServiceConfig({ settings, checked, token, tokenSource, configFile: file?.path ?? null, file, secrets });
 }
 
 /** The config file named by --config (which must exist), else hearsay.yaml in `cwd` when present. */

@@ -53,6 +53,8 @@ export interface ServiceConfig {
   delivery: { concurrency: number; maxPending: number; maxAttempts: number; shutdownTimeoutMs: number };
   /** Conversation state: kept this long after its last change; one user's variables at most this large (JSON bytes). */
   state: { ttlMs: number; maxUserBytes: number };
+  /** `chats:` of the config file: named chats the rules may send to (chat id, or a channel's @username). */
+  chats: Readonly<Record<string, number | string>>;
 }
 
 /** Bounds on the webhook server's connections, so slow or idle clients cannot pile up. */

@@ -11,6 +11,7 @@ import { renderInlineKeyboard, renderReplyKeyboard } from './keyboards.js';
 import { pickTemplate, render, type RenderValues } from './render.js';
 import type { CompiledRule } from './rule-set.js';
 import { applyAssignments, type VariableValues } from './variables.js';
+import { sendEffects } from './sends.js';
 
 /** What a template of this match can read from the message (the variables are added by the caller). */
 export function messageValues(message: Message, match?: MatchResult): Omit<RenderValues, 'vars' | 'flow'> {
@@ -45,6 +46,8 @@ export function answerRule(
   // A member event has no message of its own to reply to (message_id 0).
   const triggerId = message.message_id > 0 ? message.message_id : undefined;
   const replies: Action[] = ruleReplies(rule, rendered, event.chat.id, triggerId, context, language);
+  // Messages to other chats go to the outbox, committed with the update and sent after it.
+  if (rule.sends.length > 0) replies.push(...sendEffects(rule.sends, rendered, context, language));
   return { ruleId: rule.id, actions: applied.actions.length === 0 ? replies : [...applied.actions, ...replies] };
 }
 

@@ -16,6 +16,7 @@ import { render, type RenderValues } from './render.js';
 import type { CompiledRule, RuleSet } from './rule-set.js';
 import type { ConversationState } from './state.js';
 import { applyAssignments } from './variables.js';
+import { sendEffects } from './sends.js';
 
 /** A press's decision (see the module comment); `now` is the current time in ms since the epoch. */
 export function decideCallbackQuery(event: CallbackQueryEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext, now: number): Decision {
@@ -90,5 +91,6 @@ function answerPress(
   }
   const language = languageFor(ruleSet, event.from, applied.values);
   if (rule.replies.length > 0 && event.chat) actions.push(ruleReply(rule, values, event.chat.id, held?.message_id, context, language));
+  if (rule.sends.length > 0) actions.push(...sendEffects(rule.sends, values, context, language));
   return { ruleId: rule.id, actions };
 }

@@ -15,6 +15,16 @@ export interface RuleSetSettings {
   readonly synonyms?: readonly (readonly string[])[];
   /** The default of every rule's `fuzzy`. */
   readonly fuzzy?: 'auto' | 'off';
+  /** What the configuration declares for the rules to name; checked when known (the service, `hearsay check` with a config). */
+  readonly environment?: RuleEnvironment;
+}
+
+/** The names the configuration (hearsay.yaml) declares that rules may use. */
+export interface RuleEnvironment {
+  /** `chats:` — where `send: { to: NAME }` may go. */
+  readonly chats: ReadonlySet<string>;
+  /** The configuration file they come from, for the message; null when none was read. */
+  readonly configFile: string | null;
 }
 
 export interface RuleTexts {

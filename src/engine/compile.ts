@@ -4,6 +4,7 @@
 import type { Rule } from '../generated/rules-schema.js';
 import { problemAt, RuleLoadError, type RuleLocator, type RuleProblem, type SourcePosition } from '../diagnostics/problem.js';
 import { compileRuleActions, type RuleProblemSink } from './compile-actions.js';
+import { compileSends } from './compile-sends.js';
 import { compileFlows, type FlowSource, type PatternCompiler } from './compile-flows.js';
 import { compileRuleTexts, type RuleSetSettings, type RuleTexts } from './compile-reach.js';
 import { compilePattern, compileTrigger, type KnownPattern } from './compile-trigger.js';
@@ -147,9 +148,10 @@ function compileRule(rule: Rule, order: number, shared: RuleCompileSite, startsF
   const when = compileConditions(rule.when, site, reportUnder('when'));
   const set = judgeable ? compileAssignments(rule.set, site, context, reportUnder('set')) : [];
   const actions = judgeable ? compileRuleActions(rule, context, name, report) : undefined;
-  if (!trigger || !actions) return undefined;
+  const sends = judgeable ? compileSends(rule, context, name, report, settings.environment) : undefined;
+  if (!trigger || !actions || !sends) return undefined;
   warnOfNeverFuzzy(rule, trigger, name, report);
-  return assembleRule(rule, order, locate(order, []), { trigger, texts, actions, when, set }, settings, startsFlow);
+  return assembleRule(rule, order, locate(order, []), { trigger, texts, actions, when, set, sends }, settings, startsFlow);
 }
 
 /** `fuzzy: auto` where it can never apply is a warning: the writer expects typos to be forgiven. */
@@ -167,13 +169,14 @@ interface RuleParts {
   actions: NonNullable<ReturnType<typeof compileRuleActions>>;
   when: CompiledRule['when'];
   set: CompiledRule['set'];
+  sends: CompiledRule['sends'];
 }
 
 function assembleRule(
   rule: Rule,
   order: number,
   position: SourcePosition,
-  { trigger, texts, actions, when, set }: RuleParts,
+  { trigger, texts, actions, when, set, sends }: RuleParts,
   settings: RuleSetSettings,
   startsFlow: string | undefined,
 ): CompiledRule {
@@ -201,6 +204,7 @@ function assembleRule(
     examples: Object.freeze([...(rule.examples ?? [])]),
     when,
     set,
+    sends,
     duringFlows: rule.during_flows === true,
     ...(startsFlow ? { startsFlow } : {}),
   });

@@ -10,6 +10,8 @@ export interface DecideContext {
   readonly random?: () => number;
   /** The current time in milliseconds since the epoch, like Date.now (the default): flows record and time out by it. */
   readonly now?: () => number;
+  /** The configuration's named chats (`chats:`), by name: where a rule's `send: { to: name }` goes. */
+  readonly chats?: ReadonlyMap<string, number | string>;
 }
 
 /** The outcome for one event. */

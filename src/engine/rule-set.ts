@@ -7,6 +7,7 @@ import type { PatternIndex } from './pattern-index.js';
 import type { ParseMode } from './reply.js';
 import type { InlineKeyboardTemplate, ReplyKeyboardTemplate } from './keyboards.js';
 import type { Template } from './template.js';
+import type { CompiledSend } from './compile-sends.js';
 import type { CompiledAssignment, CompiledCondition } from './variables.js';
 
 export type CompiledTrigger =
@@ -72,6 +73,8 @@ export interface CompiledRule {
   readonly set: readonly CompiledAssignment[];
   /** Whether the rule also answers users inside a flow. */
   readonly duringFlows: boolean;
+  /** `send`: messages to other chats, as outbox effects after the reply; empty when none. */
+  readonly sends: readonly CompiledSend[];
   /** For the start of a flow (compiled as a rule under the flow's id): that flow's id. */
   readonly startsFlow?: string;
 }

@@ -302,6 +302,24 @@ export const configSchema = {
           "maximum": 1048576
         }
       }
+    },
+    "chats": {
+      "description": "Named chats the rules may send to (`send: { to: staff }`): a name, and the chat's id (groups and channels are negative) or a channel's @username. Declared here so staging and production can differ.",
+      "type": "object",
+      "additionalProperties": false,
+      "patternProperties": {
+        "^[A-Za-z][A-Za-z0-9_-]{0,63}$": {
+          "anyOf": [
+            {
+              "type": "integer"
+            },
+            {
+              "type": "string",
+              "pattern": "^@[A-Za-z][A-Za-z0-9_]{3,31}$"
+            }
+          ]
+        }
+      }
     }
   }
 } as const;
@@ -336,6 +354,16 @@ export interface ConfigFile {
   rate_limits?: RateLimitSettings;
   delivery?: DeliverySettings;
   state?: StateSettings;
+  /**
+   * Named chats the rules may send to (`send: { to: staff }`): a name, and the chat's id (groups and channels are negative) or a channel's @username. Declared here so staging and production can differ.
+   */
+  chats?: {
+    /**
+     * This interface was referenced by `undefined`'s JSON-Schema definition
+     * via the `patternProperty` "^[A-Za-z][A-Za-z0-9_-]{0,63}$".
+     */
+    [k: string]: number | string | undefined;
+  };
 }
 export interface RuleLimitSettings {
   /**

@@ -323,6 +323,22 @@ export const rulesSchema = {
             "$ref": "#/$defs/message"
           }
         },
+        "send": {
+          "description": "Also send a message to another chat (a named chat of the configuration's `chats:`, e.g. staff, or a chat id): committed with the update and sent once, in order, after it; retried when the service is unavailable, given up (logged) when the chat refuses it. One, or a list.",
+          "anyOf": [
+            {
+              "$ref": "#/$defs/send"
+            },
+            {
+              "type": "array",
+              "minItems": 1,
+              "maxItems": 10,
+              "items": {
+                "$ref": "#/$defs/send"
+              }
+            }
+          ]
+        },
         "event": {
           "description": "Trigger: a member joined the group (member_joined) or left it (member_left); {{user.*}} is that member.",
           "enum": [
@@ -1049,6 +1065,48 @@ export const rulesSchema = {
           }
         }
       ]
+    },
+    "send": {
+      "title": "Send",
+      "description": "A message to another chat than the one the rule answers in.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "to",
+        "text"
+      ],
+      "properties": {
+        "to": {
+          "description": "The chat: a name declared under `chats:` in the configuration (hearsay.yaml), or a chat id (groups are negative).",
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[A-Za-z][A-Za-z0-9_-]{0,63}$"
+            },
+            {
+              "type": "integer"
+            }
+          ]
+        },
+        "text": {
+          "description": "The message: a template (e.g. \"Complaint from {{user.first_name}}: {{text}}\"), or one per language (in the language of the user who caused it).",
+          "$ref": "#/$defs/localizedString"
+        },
+        "parse_mode": {
+          "description": "Send it as HTML or MarkdownV2; inserted values are escaped. Default: plain text.",
+          "enum": [
+            "HTML",
+            "MarkdownV2"
+          ]
+        },
+        "buttons": {
+          "$ref": "#/$defs/inlineKeyboard"
+        },
+        "disable_notification": {
+          "description": "Send it silently.",
+          "type": "boolean"
+        }
+      }
     }
   }
 } as const;
@@ -1309,6 +1367,18 @@ export type ReplyKeyboard1 =
       placeholder?: string;
     };
 /**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString4 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
  * A language by its ISO 639-1 code (two or three lowercase letters), as Telegram's language_code starts: en, de, fr.
  */
 export type LanguageCode = string;
@@ -1380,20 +1450,8 @@ export type FlowCancel = {
    * A command name without the slash.
    */
   command?: string;
-  reply: LocalizedString4;
+  reply: LocalizedString5;
 };
-/**
- * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
- */
-export type LocalizedString4 =
-  | string
-  | {
-      /**
-       * This interface was referenced by `undefined`'s JSON-Schema definition
-       * via the `patternProperty` "^[a-z]{2,3}$".
-       */
-      [k: string]: string | undefined;
-    };
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
@@ -1419,6 +1477,18 @@ export type LocalizedString6 =
       [k: string]: string | undefined;
     };
 /**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString7 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
  * What answers the step: a pattern, a number or a choice. Without `accept` any text is taken (a command is not).
  */
 export type Accept = Accept1 & Accept2;
@@ -1435,7 +1505,7 @@ export type Accept1 =
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString7 =
+export type LocalizedString8 =
   | string
   | {
       /**
@@ -1447,7 +1517,7 @@ export type LocalizedString7 =
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString8 =
+export type LocalizedString9 =
   | string
   | {
       /**
@@ -1560,6 +1630,21 @@ export interface Rule2 {
     | [Message, Message, Message, Message, Message, Message, Message, Message, Message]
     | [Message, Message, Message, Message, Message, Message, Message, Message, Message, Message];
   /**
+   * Also send a message to another chat (a named chat of the configuration's `chats:`, e.g. staff, or a chat id): committed with the update and sent once, in order, after it; retried when the service is unavailable, given up (logged) when the chat refuses it. One, or a list.
+   */
+  send?:
+    | Send
+    | [Send]
+    | [Send, Send]
+    | [Send, Send, Send]
+    | [Send, Send, Send, Send]
+    | [Send, Send, Send, Send, Send]
+    | [Send, Send, Send, Send, Send, Send]
+    | [Send, Send, Send, Send, Send, Send, Send]
+    | [Send, Send, Send, Send, Send, Send, Send, Send]
+    | [Send, Send, Send, Send, Send, Send, Send, Send, Send]
+    | [Send, Send, Send, Send, Send, Send, Send, Send, Send, Send];
+  /**
    * Trigger: a member joined the group (member_joined) or left it (member_left); {{user.*}} is that member.
    */
   event?: "member_joined" | "member_left";
@@ -1602,6 +1687,25 @@ export interface Assignments {
   [k: string]: Assignment | undefined;
 }
 /**
+ * A message to another chat than the one the rule answers in.
+ */
+export interface Send {
+  /**
+   * The chat: a name declared under `chats:` in the configuration (hearsay.yaml), or a chat id (groups are negative).
+   */
+  to: string | number;
+  text: LocalizedString4;
+  /**
+   * Send it as HTML or MarkdownV2; inserted values are escaped. Default: plain text.
+   */
+  parse_mode?: "HTML" | "MarkdownV2";
+  buttons?: InlineKeyboard;
+  /**
+   * Send it silently.
+   */
+  disable_notification?: boolean;
+}
+/**
  * A multi-step conversation of one user in one chat: started by `start`, it asks each step in turn, and ends with `done`, `cancel` or `timeout`.
  */
 export interface Flow {
@@ -1633,7 +1737,7 @@ export interface FlowTimeout {
    * A duration: a number and a unit, s, m, h or d (e.g. 90s, 15m, 2h, 1d); at most 30 days.
    */
   after: string;
-  reply: LocalizedString5;
+  reply: LocalizedString6;
 }
 /**
  * One question: `ask` is sent, the user's answer is checked with `accept` and kept as {{flow.ID}}.
@@ -1643,9 +1747,9 @@ export interface FlowStep {
    * The step's name; its answer is {{flow.ID}} in later steps and in done.
    */
   id: string;
-  ask: LocalizedString6;
+  ask: LocalizedString7;
   accept?: Accept;
-  retry?: LocalizedString7;
+  retry?: LocalizedString8;
   /**
    * How a `choice` step shows its options: `inline` (buttons under the question, the default), `keyboard` (a reply keyboard) or `none`. A press counts as choosing the option.
    */
@@ -1683,7 +1787,7 @@ export interface AcceptChoice {
 export interface DoneBranch {
   when?: Conditions;
   set?: Assignments;
-  reply?: LocalizedString8;
+  reply?: LocalizedString9;
 }
 /**
  * The languages the bot answers in (declare once, in any file): a user gets their stored choice (the user variable `language` by default), else their client's language (de-AT counts as de), else the default.

@@ -175,7 +175,10 @@ export class OutboxRoom {
     if (outcome.outcome === 'done') return this.count(effect, 'done');
     if (outcome.outcome === 'retry') {
       this.count(effect, 'retried');
-      logger.info({ ...about(effect), reason: outcome.reason, retry_at: new Date(outcome.retryAt).toISOString() }, 'effect not performed yet; it is tried again later');
+      logger.info(
+        { ...about(effect), reason: outcome.reason, retry_at: new Date(outcome.retryAt).toISOString() },
+        'effect not performed yet; it is tried again later',
+      );
       return;
     }
     this.count(effect, 'failed');

@@ -3,6 +3,7 @@
 import { compileProblems, compileRulesCollecting, PatternCache } from '../engine/compile.js';
 import type { FlowSource } from '../engine/compile-flows.js';
 import type { RuleSet } from '../engine/rule-set.js';
+import type { RuleEnvironment } from '../engine/compile-reach.js';
 import type { Rule } from '../generated/rules-schema.js';
 import { RuleLoadError, RuleProblem, type RuleLocator, type SourcePosition } from '../diagnostics/problem.js';
 import { buttonWarnings } from './check-buttons.js';
@@ -38,18 +39,21 @@ export { isRuleFileName, type RuleLimits } from './rule-files.js';
 export class RuleLoader {
   private readonly memory: LoaderMemory = { files: new Map(), patterns: new PatternCache() };
 
-  /** Loads every rule file at `path` within `limits` (file size before reading, rule count before validating). */
-  load(path: string, limits: RuleLimits = DEFAULT_RULE_LIMITS): Promise<LoadOutcome> {
-    return loadWith(path, limits, this.memory);
+  /**
+   * Loads every rule file at `path` within `limits` (file size before reading, rule count before validating);
+   * with an `environment`, the names the rules use must be among those the configuration declares.
+   */
+  load(path: string, limits: RuleLimits = DEFAULT_RULE_LIMITS, environment?: RuleEnvironment): Promise<LoadOutcome> {
+    return loadWith(path, limits, this.memory, environment);
   }
 }
 
 /** A one-shot load (`hearsay check`, a test run): nothing is kept for a reload. */
-export function loadRules(path: string, limits: RuleLimits = DEFAULT_RULE_LIMITS): Promise<LoadOutcome> {
-  return new RuleLoader().load(path, limits);
+export function loadRules(path: string, limits: RuleLimits = DEFAULT_RULE_LIMITS, environment?: RuleEnvironment): Promise<LoadOutcome> {
+  return new RuleLoader().load(path, limits, environment);
 }
 
-async function loadWith(path: string, limits: RuleLimits, memory: LoaderMemory): Promise<LoadOutcome> {
+async function loadWith(path: string, limits: RuleLimits, memory: LoaderMemory, environment: RuleEnvironment | undefined): Promise<LoadOutcome> {
   let listed: Awaited<ReturnType<typeof listRuleFiles>>;
   try {
     listed = await listRuleFiles(path);
@@ -79,7 +83,7 @@ async function loadWith(path: string, limits: RuleLimits, memory: LoaderMemory):
     else if (gatherFile(file, read.text, limits, memory, gathered) === 'over the rule limit') break;
   }
   memory.files = gathered.cleanFiles;
-  return compileGathered(gathered, files, memory.patterns);
+  return compileGathered(gathered, files, memory.patterns, environment);
 }
 
 /** What one load takes in from its files, in file order, before compiling. */
@@ -163,7 +167,7 @@ function takeRulesAndFlows(
 }
 
 /** Compiles what the files gave, adds the problems found across files (duplicate ids, settings, reachability …) and sorts them. */
-function compileGathered(gathered: Gathered, files: string[], patterns: PatternCache): LoadOutcome {
+function compileGathered(gathered: Gathered, files: string[], patterns: PatternCache, environment: RuleEnvironment | undefined): LoadOutcome {
   const { problems, rules, origins, flows, ruleCount, reusedFiles } = gathered;
   const locatorOf =
     (from: readonly RuleOrigin[]): RuleLocator =>
@@ -173,7 +177,8 @@ function compileGathered(gathered: Gathered, files: string[], patterns: PatternC
     };
   const locate = locatorOf(origins);
   problems.push(...duplicateIds(gathered.ids));
-  const settings = ruleSetSettings(gathered.declared, problems);
+  const declared = ruleSetSettings(gathered.declared, problems);
+  const settings = environment ? { ...declared, environment } : declared;
   if (gathered.salvaged.length > 0) problems.push(...compileProblems(gathered.salvaged, locatorOf(gathered.salvagedOrigins), settings));
   const compiled = compileRulesCollecting(rules, locate, files, flows, patterns, settings);
   problems.push(...compiled.problems);
@@ -251,7 +256,11 @@ export async function loadRuleSet(path: string, limits?: RuleLimits): Promise<Ru
 }
 
 /** For `hearsay check`: every problem (errors and warnings) and the counts for the summary line. */
-export async function checkRules(path: string, limits?: RuleLimits): Promise<{ problems: RuleProblem[]; fileCount: number; ruleCount: number }> {
-  const outcome = await loadRules(path, limits);
+export async function checkRules(
+  path: string,
+  limits?: RuleLimits,
+  environment?: RuleEnvironment,
+): Promise<{ problems: RuleProblem[]; fileCount: number; ruleCount: number }> {
+  const outcome = await loadRules(path, limits, environment);
   return { problems: outcome.problems, fileCount: outcome.files.length, ruleCount: outcome.ruleCount };
 }

@@ -13,6 +13,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Logger } from '../log/logger.js';
 import type { RuleSet } from '../engine/rule-set.js';
+import type { RuleEnvironment } from '../engine/compile-reach.js';
 import { isRuleFileName, RuleLoader, type RuleLimits } from './load.js';
 import { RuleLoadError, type RuleProblem } from '../diagnostics/problem.js';
 
@@ -26,6 +27,8 @@ export interface RuleWatcherOptions {
   identityCheckMs?: number;
   /** Rule file size and rule count limits. */
   limits?: RuleLimits;
+  /** What the configuration declares for the rules to name (chats); checked on every load. */
+  environment?: RuleEnvironment;
 }
 
 export interface ReloadEvent {
@@ -54,6 +57,7 @@ export class RuleWatcher extends EventEmitter<RuleWatcherEvents> {
   private closed = false;
   private readonly identityCheckMs: number;
   private readonly limits: RuleLimits | undefined;
+  private readonly environment: RuleEnvironment | undefined;
   // Lives as long as the watcher: a reload reuses the unchanged files and patterns of the previous load.
   private readonly loader = new RuleLoader();
   /** What the watcher is attached to: a swap changes it. */
@@ -61,19 +65,20 @@ export class RuleWatcher extends EventEmitter<RuleWatcherEvents> {
   private identityTimer: NodeJS.Timeout | undefined;
   private rewatching: Promise<void> = Promise.resolve();
 
-  constructor({ path, logger, debounceMs = 150, identityCheckMs = 1000, limits }: RuleWatcherOptions) {
+  constructor({ path, logger, debounceMs = 150, identityCheckMs = 1000, limits, environment }: RuleWatcherOptions) {
     super();
     this.path = resolve(path);
     this.logger = logger;
     this.debounceMs = debounceMs;
     this.identityCheckMs = identityCheckMs;
     this.limits = limits;
+    this.environment = environment;
   }
 
   /** Loads the rules and starts watching; throws RuleLoadError when the first load fails. */
   async start(): Promise<RuleSet> {
     const started = performance.now();
-    const outcome = await this.loader.load(this.path, this.limits);
+    const outcome = await this.loader.load(this.path, this.limits, this.environment);
     // A failed first load is not logged here: the error carries every problem and the caller reports
     // them once (the CLI on stderr), instead of each appearing twice on a terminal.
     if (!outcome.ruleSet) throw new RuleLoadError(outcome.problems);
@@ -183,7 +188,7 @@ export class RuleWatcher extends EventEmitter<RuleWatcherEvents> {
     // A reload on demand (SIGHUP) also re-attaches the watch if the directory was swapped meanwhile.
     void this.followSwap();
     const started = performance.now();
-    const outcome = await this.loader.load(this.path, this.limits);
+    const outcome = await this.loader.load(this.path, this.limits, this.environment);
     const durationMs = round(performance.now() - started);
     this.logProblems(outcome.problems);
     if (!outcome.ruleSet) {

@@ -5,6 +5,7 @@ import type { Logger } from '../log/logger.js';
 import type { HealthState } from '../ops/health.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 import type { RuleLimits } from '../rules/rule-files.js';
+import type { RuleEnvironment } from '../engine/compile-reach.js';
 import { RuleWatcher } from '../rules/watch.js';
 import { HearsayError } from '../errors/hearsay-error.js';
 import { rulesStartupError } from './errors.js';
@@ -17,6 +18,8 @@ export interface StartRulesOptions {
   debounceMs?: number;
   /** Rule file size and rule count limits (rule_limits.*). */
   limits?: RuleLimits;
+  /** What the configuration declares for the rules to name. */
+  environment?: RuleEnvironment;
 }
 
 /** Loads and watches the rules; throws a HearsayError when they cannot be loaded. */
@@ -26,6 +29,7 @@ export async function startRules(options: StartRulesOptions): Promise<RuleWatche
     path: rulesPath,
     logger,
     limits: options.limits,
+    ...(options.environment ? { environment: options.environment } : {}),
     ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
   });
   let ruleSet;

@@ -21,6 +21,11 @@ import { openStore, type OpenedStore } from '../store/open-store.js';
 import { watchSharedStore } from '../pipeline/shared-store-watch.js';
 import { createStop } from './stop.js';
 import { FlowTimeouts } from '../pipeline/flow-timeouts.js';
+import { OutboxRoom } from '../pipeline/outbox.js';
+import { messageEffectPerformer } from '../delivery/message-effects.js';
+
+/** On a shared store, how often each replica looks for effects the others stored. */
+const OUTBOX_POLL_MS = 1000;
 import { serveStateRequests } from '../store/file/serve-state-requests.js';
 
 export interface StartServiceOptions {
@@ -61,7 +66,7 @@ export async function startService(config: ServiceConfig, options: StartServiceO
     // A 401 while running: stop taking updates at once (webhook: 503, polling: no more fetching) and end
     // the service with the operator's message; whatever is not answered stays with the service or the inbox.
     const intake = intakeFailure();
-    const { pipeline, closeStore } = await startWork(config, core, logger, metrics, () => intake.fail(config.tokenSource), cleanups);
+    const { pipeline, outbox, closeStore } = await startWork(config, core, logger, metrics, () => intake.fail(config.tokenSource), cleanups);
     const ingress = await startIngress({ config, api, pipeline, logger, metrics, health, leadership: store.shared?.leadership ?? null, rules });
     const unwatchKinds = onRuleReload(rules, (problems) => {
       if (problems.length === 0) void ingress.rulesChanged();
@@ -71,7 +76,16 @@ export async function startService(config: ServiceConfig, options: StartServiceO
     // A shared store: outages on /healthz and in the metrics, and work left in it (an outage, a dead replica) picked up.
     const unwatch = store.shared ? watchSharedStore({ store: store.shared, pipeline, health, metrics, logger }) : () => undefined;
     cleanups.push(async () => unwatch());
-    const stopService = createStop({ shutdownTimeoutMs: config.delivery.shutdownTimeoutMs, logger, pipeline, ingress, rules, api: core.rawApi, closeStore });
+    const stopService = createStop({
+      shutdownTimeoutMs: config.delivery.shutdownTimeoutMs,
+      logger,
+      pipeline,
+      ingress,
+      outbox,
+      rules,
+      api: core.rawApi,
+      closeStore,
+    });
     return {
       mode: config.mode,
       botUsername: core.bot.username,
@@ -116,6 +130,7 @@ async function openCore(
   const rules = await startRules({
     rulesPath: config.rulesPath,
     limits: config.ruleLimits,
+    environment: { chats: new Set(Object.keys(config.chats)), configFile: config.configFile },
     logger,
     metrics,
     health,
@@ -150,11 +165,12 @@ async function startWork(
   metrics: ServiceMetrics,
   onTokenRejected: () => void,
   cleanups: Cleanups,
-): Promise<{ pipeline: UpdatePipeline; closeStore: () => Promise<void> }> {
-  // The timeouts' callback runs only once updates flow, after both exist.
+): Promise<{ pipeline: UpdatePipeline; outbox: OutboxRoom; closeStore: () => Promise<void> }> {
+  // The timeouts' and the outbox's callbacks run only once updates flow, after all three exist.
+  const sequencer = chatSequencer(config, store);
   const pipeline: UpdatePipeline = createPipeline({
     config,
-    sequencer: chatSequencer(config, store),
+    sequencer,
     api,
     rules,
     bot,
@@ -163,13 +179,29 @@ async function startWork(
     metrics,
     onTokenRejected,
     onStateCommitted: (commit) => timeouts.onCommitted(commit),
+    onEffectsCommitted: () => outbox.wake(),
   });
+  const outbox = new OutboxRoom({
+    outbox: store.ledger,
+    sequencer,
+    performers: { message: messageEffectPerformer(api) },
+    logger,
+    metrics,
+    concurrency: config.delivery.concurrency,
+    // Replicas add effects the others must see: each looks at least every second.
+    pollEveryMs: store.shared ? OUTBOX_POLL_MS : null,
+    onTokenRejected,
+  });
+  metrics.outboxStats = () => store.ledger.outboxStats(Date.now());
+  cleanups.push(async () => outbox.close());
   const timeouts = new FlowTimeouts({ store: store.ledger, rules, logger, fire: (chatId, userId) => pipeline.flowTimeout(chatId, userId) });
   cleanups.push(async () => timeouts.close());
   // Stored by an earlier run and never finished: queued first, ahead of anything new in its chat.
   await pipeline.replayPending();
   // Flows left open by an earlier run time out as if it had not stopped (those already due at once).
   await timeouts.schedule();
+  // Effects an earlier run left (due, in doubt, or later) are performed as they come due.
+  outbox.wake();
   const unsubscribe = onRuleReload(rules, (problems) => {
     if (problems.length === 0) void timeouts.schedule();
   });
@@ -180,10 +212,11 @@ async function startWork(
   const closeStore = async () => {
     unsubscribe();
     timeouts.close();
+    outbox.close();
     await requests.close();
     await store.close();
   };
-  return { pipeline, closeStore };
+  return { pipeline, outbox, closeStore };
 }
 
 interface PipelineParts {
@@ -197,17 +230,30 @@ interface PipelineParts {
   metrics: ServiceMetrics;
   onTokenRejected(): void;
   onStateCommitted(commit: StateCommit): void;
+  onEffectsCommitted(): void;
 }
 
 /** The update pipeline over the store, with the reply sender (rate-limited, retried) as its perform step. */
-function createPipeline({ config, sequencer, api, rules, bot, store, logger, metrics, onTokenRejected, onStateCommitted }: PipelineParts): UpdatePipeline {
+function createPipeline({
+  config,
+  sequencer,
+  api,
+  rules,
+  bot,
+  store,
+  logger,
+  metrics,
+  onTokenRejected,
+  onStateCommitted,
+  onEffectsCommitted,
+}: PipelineParts): UpdatePipeline {
   const sender = new ReplySender({ api, logger, metrics });
   return new UpdatePipeline({
     ledger: store.ledger,
     states: store.ledger,
     sequencer,
     rules,
-    context: { botUsername: bot.username },
+    context: { botUsername: bot.username, chats: new Map(Object.entries(config.chats)) },
     perform: createActionPerformer({ sender, api, logger }),
     logger,
     metrics,
@@ -217,6 +263,7 @@ function createPipeline({ config, sequencer, api, rules, bot, store, logger, met
     storeFirst: store.shared !== null,
     onTokenRejected,
     onStateCommitted,
+    onEffectsCommitted,
   });
 }
 

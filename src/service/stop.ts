@@ -1,5 +1,5 @@
 // The graceful stop, bounded by delivery.shutdown_timeout plus a fixed margin even with the service gone:
-// stop taking updates, drain the pipeline, confirm the offset and close the servers, close the client, then
+// stop taking updates and claiming effects, drain the pipeline, confirm the offset and close the servers, close the client, then
 // write the store. Every step after the drain gets only what is left of the budget.
 import type { BotApi } from '../api/types.js';
 import type { Logger } from '../log/logger.js';
@@ -20,6 +20,8 @@ export interface StopParts {
   logger: Logger;
   pipeline: UpdatePipeline;
   ingress: StartedIngress;
+  /** Stops claiming effects (those in hand finish in the drain). */
+  outbox: { close(): void };
   rules: { close(): Promise<void> };
   api: BotApi;
   /** Local and synchronous at heart: the state is always written, whatever the service did. */
@@ -32,12 +34,13 @@ export function createStop(parts: StopParts): () => Promise<void> {
   return () => (stopping ??= stop(parts));
 }
 
-async function stop({ shutdownTimeoutMs, logger, pipeline, ingress, rules, api, closeStore }: StopParts): Promise<void> {
+async function stop({ shutdownTimeoutMs, logger, pipeline, ingress, outbox, rules, api, closeStore }: StopParts): Promise<void> {
   const started = performance.now();
   const deadline = started + shutdownTimeoutMs + STOP_MARGIN_MS;
   const left = () => Math.max(MIN_STEP_MS, deadline - performance.now());
   logger.info({ in_flight: pipeline.inFlight }, 'stopping');
   ingress.stopAccepting();
+  outbox.close();
   const clean = await pipeline.drain(shutdownTimeoutMs, Math.min(DRAIN_GRACE_MS, left()));
   // Updates whose store was still running at stopAccepting stay stored for the next start.
   pipeline.close();

@@ -6,6 +6,7 @@ import type { ServiceConfig } from '../config/types.js';
 import type { RateLimiter, RateLimitSettings } from '../delivery/rate-limiter.js';
 import { HearsayError } from '../errors/hearsay-error.js';
 import type { Logger } from '../log/logger.js';
+import type { EffectOutbox } from '../pipeline/outbox-port.js';
 import type { ChatSequencer, ChatStateStore, UpdateLedger } from '../pipeline/ports.js';
 import type { PollLeadership } from '../pipeline/replica-ports.js';
 import { FileLedger } from './file/file-ledger.js';
@@ -37,7 +38,7 @@ export interface SharedStore {
 
 /** The opened (and, for files, locked) store; `close` writes what is left and releases the lock. */
 export interface OpenedStore {
-  readonly ledger: UpdateLedger & ChatStateStore;
+  readonly ledger: UpdateLedger & ChatStateStore & EffectOutbox;
   /** The bot's own directory in the data dir (journal, lock, state requests; unused by a Redis store). */
   readonly stateDir: string;
   /** Replicas' capabilities of a shared store; null for a store of one process. */

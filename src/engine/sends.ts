@@ -1,0 +1,30 @@
+// A rule's `send` at decide time: each message to another chat becomes an outbox effect (a sendmessage call,
+// performed after the update's record is durable, in that chat's order), rendered now with the values the
+// reply sees, in the language of the user who caused it. A named chat the configuration does not declare
+// sends nothing (the rules are checked against it before they load; see src/rules/check-references.ts).
+import type { EffectAction, JsonValue } from './actions.js';
+import type { CompiledSend } from './compile-sends.js';
+import type { DecideContext } from './decide-types.js';
+import { renderInlineKeyboard } from './keyboards.js';
+import { translated } from './languages.js';
+import { render, type RenderValues } from './render.js';
+
+/** The chat a `send` goes to: a chat id as written, or the id the configuration gives its name (undefined when none does). */
+export function sendTarget(to: string | number, context: DecideContext): number | string | undefined {
+  return typeof to === 'number' ? to : context.chats?.get(to);
+}
+
+/** The outbox effects of a rule's `send`, in order. */
+export function sendEffects(sends: readonly CompiledSend[], values: RenderValues, context: DecideContext, language: string | undefined): EffectAction[] {
+  const effects: EffectAction[] = [];
+  for (const send of sends) {
+    const chatId = sendTarget(send.to, context);
+    if (chatId === undefined) continue;
+    const params: { [key: string]: JsonValue } = { chat_id: chatId, text: render(translated(send.text, language), values, send.parseMode) };
+    if (send.parseMode) params.parse_mode = send.parseMode;
+    if (send.buttons) params.reply_markup = renderInlineKeyboard(send.buttons, values) as unknown as JsonValue;
+    if (send.disableNotification) params.disable_notification = true;
+    effects.push({ type: 'effect', kind: 'message', payload: { method: 'sendmessage', params }, orderKey: `chat:${chatId}` });
+  }
+  return effects;
+}
