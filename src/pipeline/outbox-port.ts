@@ -42,8 +42,10 @@ export interface NewEffect {
   readonly source?: string;
 }
 
-/** An effect as stored: with its attempts so far. */
+/** An effect as stored: with its attempts so far. `dueAt` stays when it was first due (lateness and give-up count from it). */
 export interface StoredEffect extends NewEffect {
+  /** When it may be attempted (its due time, or the time a retry was put off to). */
+  readonly attemptAt: number;
   /** Attempts begun so far (0 before the first). */
   readonly attempts: number;
   /** An attempt was begun and never finished (a crash, a dead replica): it may have happened already. */

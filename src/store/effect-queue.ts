@@ -179,5 +179,5 @@ export class EffectQueue {
 }
 
 function stored(entry: Entry): StoredEffect {
-  return { ...entry.effect, dueAt: entry.dueAt, attempts: entry.attempts, inDoubt: entry.begun };
+  return { ...entry.effect, attemptAt: entry.dueAt, attempts: entry.attempts, inDoubt: entry.begun };
 }

@@ -46,7 +46,7 @@ export function outboxContract(name: string, createHarness: () => Promise<StoreH
         await crashed.close();
       }
       expect(ids(await store.claimDue(T0 - 1, 10))).toEqual([]);
-      expect(await store.claimDue(T0, 10)).toEqual([{ ...effect(fx(1, '0')), attempts: 0, inDoubt: false }]);
+      expect(await store.claimDue(T0, 10)).toEqual([{ ...effect(fx(1, '0')), attemptAt: T0, attempts: 0, inDoubt: false }]);
       // Claimed: handed to nobody else, and not again.
       expect(await store.claimDue(T0 + 120_000, 10)).toMatchObject([{ id: fx(1, '1') }]);
       expect(await store.claimDue(T0 + 120_000, 10)).toEqual([]);
@@ -77,13 +77,13 @@ export function outboxContract(name: string, createHarness: () => Promise<StoreH
       await store.finishEffect(fx(3, 'b'), { outcome: 'failed', reason: 'Forbidden: bot was kicked from the group chat' });
       await store.finishEffect(fx(3, 'c'), { outcome: 'retry', retryAt: T0 + 5000, reason: 'timeout' });
       await store.releaseEffect(fx(3, 'd'));
-      expect(await store.claimDue(T0 + 4999, 10)).toEqual([{ ...effect(fx(3, 'd')), attempts: 0, inDoubt: false }]);
+      expect(await store.claimDue(T0 + 4999, 10)).toEqual([{ ...effect(fx(3, 'd')), attemptAt: T0, attempts: 0, inDoubt: false }]);
       expect(await store.nextDueAt()).toBe(T0 + 5000);
       await store.close();
       const reopened = await harness.open();
       expect(await reopened.claimDue(T0 + 5000, 10)).toEqual([
-        { ...effect(fx(3, 'd')), attempts: 0, inDoubt: false },
-        { ...effect(fx(3, 'c')), dueAt: T0 + 5000, attempts: 1, inDoubt: false },
+        { ...effect(fx(3, 'd')), attemptAt: T0, attempts: 0, inDoubt: false },
+        { ...effect(fx(3, 'c')), attemptAt: T0 + 5000, attempts: 1, inDoubt: false },
       ]);
       await reopened.close();
     });
@@ -117,8 +117,8 @@ export function outboxContract(name: string, createHarness: () => Promise<StoreH
       await store.beginEffect(fx(6, '0'));
       const crashed = await (await harness.crashCopy()).open();
       expect(await crashed.claimDue(T0, 10)).toEqual([
-        { ...effect(fx(6, '0')), attempts: 1, inDoubt: true },
-        { ...effect(fx(6, '1')), attempts: 0, inDoubt: false },
+        { ...effect(fx(6, '0')), attemptAt: T0, attempts: 1, inDoubt: true },
+        { ...effect(fx(6, '1')), attemptAt: T0, attempts: 0, inDoubt: false },
       ]);
       await crashed.beginEffect(fx(6, '0'));
       await crashed.finishEffect(fx(6, '0'), { outcome: 'done' });

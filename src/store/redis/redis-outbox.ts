@@ -91,7 +91,7 @@ export class RedisOutbox implements EffectOutbox {
     ids.forEach((_, i) => {
       if (effects[i]) out.push(storedEffect(effects[i]!, at[i] ?? '0', attempts[i] ?? '0', begun[i] === '1'));
     });
-    return out.sort((a, b) => a.dueAt - b.dueAt);
+    return out.sort((a, b) => a.attemptAt - b.attemptAt);
   }
 
   async outboxStats(now: number): Promise<OutboxStats> {
@@ -108,7 +108,7 @@ export class RedisOutbox implements EffectOutbox {
 
 function storedEffect(json: string, at: string, attempts: string, begun: boolean): StoredEffect {
   const effect = JSON.parse(json) as NewEffect;
-  return { ...effect, dueAt: Number(at), attempts: Number(attempts), inDoubt: begun };
+  return { ...effect, attemptAt: Number(at), attempts: Number(attempts), inDoubt: begun };
 }
 
 function fenced(id: string): ReplicaFencedError {
