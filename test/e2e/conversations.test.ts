@@ -88,7 +88,7 @@ describe('conversations end to end', () => {
     // hearsay state while the bot runs: it answers the request.
     const shown = await runCli(['state', 'show', '--user', String(user)], env);
     expect(shown.code).toBe(0);
-    expect(JSON.parse(shown.stdout)).toEqual({ userId: user, variables: { name: 'Ada', last_booking: 'Friday' }, flows: [] });
+    expect(JSON.parse(shown.stdout)).toEqual({ userId: user, variables: { name: 'Ada', last_booking: 'Friday' }, flows: [], effects: [] });
     expect(await say('/book')).toEqual(['For which date?']);
     const forgotten = await runCli(['state', 'forget', '--user', String(user)], env);
     expect(forgotten).toMatchObject({ code: 0, stdout: 'forgot user 601: 2 variables, 1 unfinished flow\n' });
@@ -98,7 +98,7 @@ describe('conversations end to end', () => {
     expect(await say('my name is Grace')).toEqual(['Nice to meet you, Grace!']);
     expect(await run.stop('SIGTERM')).toBe(0);
     const stopped = await runCli(['state', 'show', '--user', String(user)], env);
-    expect(JSON.parse(stopped.stdout)).toEqual({ userId: user, variables: { name: 'Grace' }, flows: [] });
+    expect(JSON.parse(stopped.stdout)).toEqual({ userId: user, variables: { name: 'Grace' }, flows: [], effects: [] });
     expect((await runCli(['state', 'forget', '--user', String(user)], env)).stdout).toBe('forgot user 601: 1 variable, 0 unfinished flows\n');
     run = await launch();
     expect(await say('hi')).toEqual(['Hi! Who are you?']);
