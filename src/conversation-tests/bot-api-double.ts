@@ -128,6 +128,14 @@ export class BotApiDouble implements LookupCounter {
     return { ...target.message, text: params.text } as Message.TextMessage;
   }
 
+  /** The client's generic call, as the outbox's performers make it: the methods above by name; any other is refused. */
+  call(method: string, params: unknown): Promise<unknown> {
+    if (method === 'sendmessage') return this.sendMessage(params as SendParams);
+    if (method === 'editmessagetext') return this.editMessageText(params as EditParams);
+    if (method === 'answercallbackquery') return this.answerCallbackQuery(params as AnswerParams);
+    return Promise.reject(new BotApiDoubleError(`Not Found: the conversation tests do not know the method ${method}`));
+  }
+
   async answerCallbackQuery(params: AnswerParams): Promise<true> {
     this.outputs.push({
       kind: 'answer',

@@ -1,11 +1,9 @@
-// A bot under test driven through the real update pipeline, as `hearsay run` handles updates: the file
-// ledger in a temporary directory (on tmpfs when there is one, so its fdatasyncs cost nothing), the per-chat
-// sequencer, the service's perform step and reply sender talking to the Bot API double, flow timeouts raised
-// through the pipeline as the runtime's timers do. Only the network and the clock are replaced. The bot's
-// warnings and errors are kept for the failure report.
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// A bot under test driven through the real update pipeline, as `hearsay run` handles updates: the memory
+// store (the reference implementation of the store ports: nothing touches the disk), the per-chat sequencer,
+// the service's perform step and reply sender talking to the Bot API double, the outbox performing the effects
+// (messages to other chats, later messages) through the same double, and flow timeouts raised through the
+// pipeline as the runtime's timers do. Only the network and the clock are replaced: effects and timeouts fire
+// when the test's clock reaches them. The bot's warnings and errors are kept for the failure report.
 import { Writable } from 'node:stream';
 import type { Update } from '@grammyjs/types';
 import type { BotApi } from '../api/types.js';
@@ -13,23 +11,15 @@ import { ReplySender } from '../delivery/reply-sender.js';
 import { decide } from '../engine/decide.js';
 import { flowDeadline } from '../engine/flows.js';
 import type { RuleSet } from '../engine/rule-set.js';
-import { FileLedger } from '../store/file/file-ledger.js';
+import { MemoryStore, MemoryStoreData } from '../store/memory/memory-store.js';
+import { messageEffectPerformer } from '../delivery/message-effects.js';
+import { OutboxRoom } from '../pipeline/outbox.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { ServiceMetrics } from '../ops/metrics.js';
 import { LocalChatSequencer } from '../pipeline/chat-sequencer.js';
 import { UpdatePipeline } from '../pipeline/update-pipeline.js';
 import { createActionPerformer } from '../delivery/perform-actions.js';
 import type { BotDriver, DriverOptions } from './driver.js';
-
-/** Where temporary stores go: tmpfs when the machine has one. */
-function storeBase(): string {
-  try {
-    if (statSync('/dev/shm').isDirectory()) return '/dev/shm';
-  } catch {
-    // No tmpfs: the system's temp directory.
-  }
-  return tmpdir();
-}
 
 /** A logger at `warn` whose lines are kept, each as its message and reason, for the failure report. */
 function keptLog(): { log: string[]; logger: Logger } {
@@ -45,7 +35,7 @@ function keptLog(): { log: string[]; logger: Logger } {
 }
 
 /** The open flow whose timeout is due first by `now`, if any. */
-async function firstDueTimeout(ledger: FileLedger, ruleSet: RuleSet, now: number) {
+async function firstDueTimeout(ledger: MemoryStore, ruleSet: RuleSet, now: number) {
   return (await ledger.flows())
     .map((entry) => ({ ...entry, at: flowDeadline(entry.position, ruleSet) }))
     .filter((entry): entry is typeof entry & { at: number } => entry.at !== null && entry.at <= now)
@@ -53,18 +43,20 @@ async function firstDueTimeout(ledger: FileLedger, ruleSet: RuleSet, now: number
 }
 
 export function createPipelineDriver(options: DriverOptions): BotDriver {
-  const dir = mkdtempSync(join(storeBase(), 'hearsay-test-'));
   const { log, logger } = keptLog();
   const metrics = new ServiceMetrics({ processMetrics: false });
-  const ledger = FileLedger.open({ dir, logger, inbox: false });
+  const now = () => options.clock.now;
+  const ledger = new MemoryStore(MemoryStoreData.create({ now, logger }));
   const api = options.api as unknown as BotApi;
   const sender = new ReplySender({ api, logger, metrics });
+  const sequencer = new LocalChatSequencer({ concurrency: 1 });
+  const outbox = new OutboxRoom({ outbox: ledger, sequencer, performers: { message: messageEffectPerformer(api) }, logger, metrics, concurrency: 1, now });
   const pipeline = new UpdatePipeline({
     ledger,
     states: ledger,
-    sequencer: new LocalChatSequencer({ concurrency: 1 }),
+    sequencer,
     rules: { current: options.ruleSet },
-    context: { botUsername: options.botUsername, random: options.random, now: () => options.clock.now },
+    context: { botUsername: options.botUsername, random: options.random, now },
     perform: createActionPerformer({ sender, api, logger }),
     decide: (event, ruleSet, state, context) => {
       const decision = decide(event, ruleSet, state, context);
@@ -80,20 +72,30 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
   return {
     async handle(update: Update) {
       await pipeline.handle(update);
+      // The update's effects that are due now go out before the next step, as the outbox sends them right after the commit.
+      await outbox.performDue();
     },
-    async advanceTo(now: number) {
+    async advanceTo(until: number) {
       const fired = new Set<string>();
       for (;;) {
-        // The runtime's timers fire each flow's timeout at its deadline; the frozen clock jumps there instead.
-        const due = await firstDueTimeout(ledger, options.ruleSet, now);
-        if (!due) break;
-        const key = `${due.chatId}:${due.userId}:${due.at}`;
-        if (fired.has(key)) throw new Error(`the flow timeout of user ${due.userId} in chat ${due.chatId} did not end the flow`);
+        // The runtime's timers fire each flow's timeout and each effect at its time; the frozen clock jumps there instead, the earliest first.
+        const timeout = await firstDueTimeout(ledger, options.ruleSet, until);
+        const effectAt = await ledger.nextDueAt();
+        const effectDue = effectAt !== null && effectAt <= until && (!timeout || effectAt < timeout.at);
+        if (effectDue) {
+          options.clock.now = Math.max(options.clock.now, effectAt);
+          await outbox.performDue();
+          continue;
+        }
+        if (!timeout) break;
+        const key = `${timeout.chatId}:${timeout.userId}:${timeout.at}`;
+        if (fired.has(key)) throw new Error(`the flow timeout of user ${timeout.userId} in chat ${timeout.chatId} did not end the flow`);
         fired.add(key);
-        options.clock.now = Math.max(options.clock.now, due.at);
-        await pipeline.flowTimeout(due.chatId, due.userId);
+        options.clock.now = Math.max(options.clock.now, timeout.at);
+        await pipeline.flowTimeout(timeout.chatId, timeout.userId);
+        await outbox.performDue();
       }
-      options.clock.now = now;
+      options.clock.now = until;
     },
     async state(chatId: number, userId: number) {
       return ledger.load({ chatId, userId });
@@ -102,8 +104,8 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
       return log.splice(0);
     },
     async close() {
+      outbox.close();
       await ledger.close();
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

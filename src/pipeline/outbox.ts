@@ -86,6 +86,18 @@ export class OutboxRoom {
     });
   }
 
+  /**
+   * Performs every effect due by now, and waits for them (and for those they make due): for a driver that moves
+   * its own clock (`hearsay test`), instead of waiting for the room's timers. Resolves once none is due or in hand.
+   */
+  async performDue(): Promise<void> {
+    for (;;) {
+      const claimed = await this.options.outbox.claimDue(this.now(), this.options.concurrency);
+      if (claimed.length === 0) return;
+      await Promise.all(claimed.map((effect) => this.perform(effect)));
+    }
+  }
+
   /** No more claiming; effects in hand finish in the sequencer's drain. */
   close(): void {
     this.closed = true;
@@ -126,13 +138,17 @@ export class OutboxRoom {
   }
 
   private start(effect: StoredEffect): void {
+    void this.perform(effect).finally(() => this.wake());
+  }
+
+  /** One claimed effect, in its order key's turn; resolves once its attempt is over (whatever became of it). */
+  private perform(effect: StoredEffect): Promise<void> {
     this.inHand += 1;
-    this.options.sequencer
+    return this.options.sequencer
       .run(effect.orderKey ?? `effect:${effect.id}`, (signal) => this.attempt(effect, signal))
       .catch((error: unknown) => this.onCutShort(effect, error))
       .finally(() => {
         this.inHand -= 1;
-        this.wake();
       });
   }
 
