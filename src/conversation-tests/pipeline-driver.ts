@@ -75,27 +75,8 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
       // The update's effects that are due now go out before the next step, as the outbox sends them right after the commit.
       await outbox.performDue();
     },
-    async advanceTo(until: number) {
-      const fired = new Set<string>();
-      for (;;) {
-        // The runtime's timers fire each flow's timeout and each effect at its time; the frozen clock jumps there instead, the earliest first.
-        const timeout = await firstDueTimeout(ledger, options.ruleSet, until);
-        const effectAt = await ledger.nextDueAt();
-        const effectDue = effectAt !== null && effectAt <= until && (!timeout || effectAt < timeout.at);
-        if (effectDue) {
-          options.clock.now = Math.max(options.clock.now, effectAt);
-          await outbox.performDue();
-          continue;
-        }
-        if (!timeout) break;
-        const key = `${timeout.chatId}:${timeout.userId}:${timeout.at}`;
-        if (fired.has(key)) throw new Error(`the flow timeout of user ${timeout.userId} in chat ${timeout.chatId} did not end the flow`);
-        fired.add(key);
-        options.clock.now = Math.max(options.clock.now, timeout.at);
-        await pipeline.flowTimeout(timeout.chatId, timeout.userId);
-        await outbox.performDue();
-      }
-      options.clock.now = until;
+    advanceTo(until: number) {
+      return advanceClock(until, { ledger, pipeline, outbox, ruleSet: options.ruleSet, clock: options.clock });
     },
     async state(chatId: number, userId: number) {
       return ledger.load({ chatId, userId });
@@ -108,4 +89,32 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
       await ledger.close();
     },
   };
+}
+
+/**
+ * Moves the test's clock to `until`: the runtime's timers fire each flow's timeout and each effect at its time;
+ * the frozen clock jumps there instead, the earliest first.
+ */
+async function advanceClock(
+  until: number,
+  { ledger, pipeline, outbox, ruleSet, clock }: { ledger: MemoryStore; pipeline: UpdatePipeline; outbox: OutboxRoom; ruleSet: RuleSet; clock: { now: number } },
+): Promise<void> {
+  const fired = new Set<string>();
+  for (;;) {
+    const timeout = await firstDueTimeout(ledger, ruleSet, until);
+    const effectAt = await ledger.nextDueAt();
+    if (effectAt !== null && effectAt <= until && (!timeout || effectAt < timeout.at)) {
+      clock.now = Math.max(clock.now, effectAt);
+      await outbox.performDue();
+      continue;
+    }
+    if (!timeout) break;
+    const key = `${timeout.chatId}:${timeout.userId}:${timeout.at}`;
+    if (fired.has(key)) throw new Error(`the flow timeout of user ${timeout.userId} in chat ${timeout.chatId} did not end the flow`);
+    fired.add(key);
+    clock.now = Math.max(clock.now, timeout.at);
+    await pipeline.flowTimeout(timeout.chatId, timeout.userId);
+    await outbox.performDue();
+  }
+  clock.now = until;
 }
