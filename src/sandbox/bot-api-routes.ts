@@ -67,7 +67,8 @@ export async function botApiRoutes(app: FastifyInstance, options: BotApiRoutesOp
     const params = mergedParams(request);
     const result = await observed(onCall, { bot: bot.username, method, params }, () => run(context, params));
     logger?.debug({ bot: bot.username, method, ok: true }, 'sandbox bot api call');
-    return { ok: true, result };
+    // What the bot sees: its own file ids, and a copy it cannot change the stored messages through.
+    return { ok: true, result: store.files.viewFor(bot.id, result) };
   };
 
   app.route({ method: ['GET', 'POST'], url: '/bot:token/:method', handler });

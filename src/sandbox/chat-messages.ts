@@ -3,7 +3,6 @@ import type { Chat, Message, MessageEntity, User } from '@grammyjs/types';
 import { withDetectedEntities } from '../markup/auto-entities.js';
 import type { StoredMarkup } from './message-meta.js';
 import type { Peer, SandboxStore, SandboxUser } from './store.js';
-import { commandEntities } from './text-entities.js';
 
 export function privateChat(user: SandboxUser): Chat.PrivateChat {
   return {
@@ -30,18 +29,15 @@ export function peerAsSender(peer: Peer): User {
   return { id: peer.id, is_bot: true, first_name: peer.name, username: peer.username };
 }
 
-/** A message the user sent to the peer, with the entities the service detects (a leading command, links, mentions…). */
-export function storeUserMessage(store: SandboxStore, user: SandboxUser, peer: Peer, text: string): Message.TextMessage {
-  const detected = withDetectedEntities(text, commandEntities(text) ?? []);
-  const entities = detected.length > 0 ? detected : undefined;
+/** A message the user sent to the peer, of `content` (a text with the entities the service detects, a photo…; see user-content.ts). */
+export function storeUserMessage(store: SandboxStore, user: SandboxUser, peer: Peer, content: Record<string, unknown>): Message {
   return store.appendMessage(user.id, peer, (messageId, date) => ({
     message_id: messageId,
     from: userAsSender(user),
     chat: privateChat(user),
     date,
-    text,
-    ...(entities ? { entities } : {}),
-  })) as Message.TextMessage;
+    ...content,
+  })) as Message;
 }
 
 /**

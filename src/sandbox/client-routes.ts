@@ -1,9 +1,11 @@
 // The user side of the sandbox (tests, benchmarks, a web chat page): send as a user, read a chat with a
 // long poll, block a bot, and the same in groups. Messages to the assistant are answered at once; messages
 // to a bot become updates.
+import { randomInt } from 'node:crypto';
 import type { Message } from '@grammyjs/types';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { badRequest } from './api-failure.js';
+import { announceBlock } from './bot-membership.js';
 import type { Assistant } from './assistant.js';
 import type { CallbackQueries } from './callback-queries.js';
 import { storeUserMessage } from './chat-messages.js';
@@ -12,7 +14,7 @@ import { groupRoutes, memberGroup, postInGroup } from './group-routes.js';
 import type { ChatRef } from './message-meta.js';
 import { pressRoutes } from './press-routes.js';
 import type { Peer, SandboxStore, SandboxUser } from './store.js';
-import { characterCount } from './text-entities.js';
+import { userContents, type UserContent } from './user-content.js';
 
 export interface ClientRoutesOptions {
   store: SandboxStore;
@@ -21,27 +23,41 @@ export interface ClientRoutesOptions {
 }
 
 const MAX_WAIT_SECONDS = 60;
+const SEND_BODY_LIMIT = 72 * 1024 * 1024;
+
+/** An album's items as messages sharing one media_group_id. */
+function albumOf(contents: UserContent[]): UserContent[] {
+  const groupId = String(BigInt(randomInt(1, 2 ** 47)) * 100_000n + BigInt(randomInt(100_000)));
+  return contents.map((content) => ({ ...content, media_group_id: groupId }));
+}
+
+/** The answer to a send: the message's id and chat, and every id of an album. */
+function sentResult(sent: Message[]): Record<string, unknown> {
+  const first = sent[0]!;
+  return { message_id: first.message_id, chat_id: first.chat.id, ...(sent.length > 1 ? { message_ids: sent.map((message) => message.message_id) } : {}) };
+}
 
 export async function clientRoutes(app: FastifyInstance, { store, assistant, callbacks }: ClientRoutesOptions): Promise<void> {
-  app.post('/client/send', async (request) => {
+  // A photo or document comes as base64 in the JSON body: room for a 10 MB photo or a 50 MB document.
+  app.post('/client/send', { bodyLimit: SEND_BODY_LIMIT }, async (request) => {
     const body = objectBody(request.body);
-    const user = readUser(body.user);
-    const text = body.text;
-    if (typeof text !== 'string' || text.trim().length === 0) throw badRequest('text must be a non-empty string');
-    if (characterCount(text) > 4096) throw badRequest('text must be at most 4096 characters');
+    const user = store.rememberUser(readUser(body.user));
+    const contents = userContents(store.files, body);
+    const messages = contents.length > 1 ? albumOf(contents) : contents;
     if (body.chat !== undefined) {
       const group = memberGroup(store, body.chat, user.id);
       const replyTo = body.reply_to === undefined ? undefined : positiveInteger(body.reply_to, 'reply_to');
-      const message = postInGroup(store, group, store.rememberUser(user), text, replyTo);
-      return { ok: true, result: { message_id: message.message_id, chat_id: group.id } };
+      const sent = messages.map((content) => postInGroup(store, group, user, content, replyTo));
+      return { ok: true, result: sentResult(sent) };
     }
     const peer = readPeer(store, body.to);
-    const known = store.rememberUser(user);
-    const message = storeUserMessage(store, known, peer, text);
-    if (peer.bot) peer.bot.queue.push(message);
-    // The address the user reached the sandbox at, so the assistant's run hint works as shown.
-    else assistant.handle(known, text, `${request.protocol}://${request.host}`);
-    return { ok: true, result: { message_id: message.message_id, chat_id: message.chat.id } };
+    const sent = messages.map((content) => storeUserMessage(store, user, peer, content));
+    for (const message of sent) {
+      if (peer.bot) peer.bot.queue.push(message);
+      // The address the user reached the sandbox at, so the assistant's run hint works as shown.
+      else assistant.handle(user, message.text ?? '', `${request.protocol}://${request.host}`);
+    }
+    return { ok: true, result: sentResult(sent) };
   });
 
   app.get('/client/messages', async (request, reply) => {
@@ -70,7 +86,10 @@ export async function clientRoutes(app: FastifyInstance, { store, assistant, cal
     const peer = readPeer(store, body.bot);
     if (!peer.bot) throw badRequest('only bots can be blocked');
     if (typeof body.blocked !== 'boolean') throw badRequest('blocked must be true or false');
+    const changed = store.isBlocked(userId, peer.bot.id) !== body.blocked;
     store.setBlocked(userId, peer.bot.id, body.blocked);
+    const user = store.user(userId);
+    if (changed && user && store.hasChat(userId, peer.bot.id)) announceBlock(peer.bot, user, body.blocked);
     return { ok: true, result: true };
   });
 }

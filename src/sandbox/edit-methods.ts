@@ -1,40 +1,45 @@
-// editmessagetext, editmessagereplymarkup and deletemessage on messages of private chats and groups, with the
-// real service's checks and descriptions. As on the real service, an edit without reply_markup removes the
-// message's inline keyboard, and an edit that changes nothing is refused ("message is not modified").
-import type { InlineKeyboardMarkup, Message, MessageEntity } from '@grammyjs/types';
+// editmessagetext, editmessagereplymarkup, deletemessage and deletemessages on messages of private chats and
+// groups, with the real service's checks and descriptions. As on the real service, an edit without
+// reply_markup removes the message's inline keyboard, and an edit that changes nothing is refused ("message
+// is not modified"). The caption and media edits (media-edits.ts) share `editable` and `applyEdit`.
+import type { InlineKeyboardMarkup, Message } from '@grammyjs/types';
 import { badRequest } from './api-failure.js';
 import { chatMessagesOf, targetChat, type ChatTarget } from './chat-target.js';
 import type { MethodContext } from './method-context.js';
 import type { MessageMeta, StoredMarkup } from './message-meta.js';
-import { integerParam, stringParam, type Params } from './params.js';
+import { integerParam, jsonParam, stringParam, type Params } from './params.js';
 import { readReplyMarkup } from './reply-markup.js';
 import { messageText } from './send-message.js';
-const NOT_MODIFIED =
-  'message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message';
 
-interface Located {
+export const NOT_MODIFIED =
+  'message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message';
+const MAX_DELETE = 100;
+
+/** A message found for an edit: its chat, the Message and what the sandbox keeps beside it. */
+export interface Located {
   target: ChatTarget;
   message: Message;
   meta: MessageMeta;
 }
 
-/** editmessagetext: new text (parse_mode as for sendmessage) and optionally a new inline keyboard. */
+/** editmessagetext: new text (parse_mode or entities as for sendmessage) and optionally a new inline keyboard. */
 export function editMessageText(context: MethodContext, params: Params): Message {
   const { text, entities } = messageText(params);
   const keyboard = inlineMarkup(params);
-  const { target, message, meta } = editable(context, params);
+  const located = editable(context, params);
+  const { message } = located;
   if (message.text === undefined) throw badRequest('there is no text in the message to edit');
   const sameEntities = JSON.stringify(message.entities ?? []) === JSON.stringify(entities);
   if (message.text === text && sameEntities && sameKeyboard(message.reply_markup, keyboard)) throw badRequest(NOT_MODIFIED);
-  return applyEdit(context, target, message, meta, { text, entities, keyboard });
+  return applyEdit(context, located, { text, entities: entities.length > 0 ? entities : undefined }, keyboard);
 }
 
 /** editmessagereplymarkup: a new inline keyboard, or none. */
 export function editMessageReplyMarkup(context: MethodContext, params: Params): Message {
   const keyboard = inlineMarkup(params);
-  const { target, message, meta } = editable(context, params);
-  if (sameKeyboard(message.reply_markup, keyboard)) throw badRequest(NOT_MODIFIED);
-  return applyEdit(context, target, message, meta, { text: message.text ?? '', entities: message.entities ?? [], keyboard });
+  const located = editable(context, params);
+  if (sameKeyboard(located.message.reply_markup, keyboard)) throw badRequest(NOT_MODIFIED);
+  return applyEdit(context, located, {}, keyboard);
 }
 
 /** deletemessage: removes the message for everyone in the chat. */
@@ -45,20 +50,44 @@ export function deleteMessage({ store, bot }: MethodContext, params: Params): tr
   const target = targetChat(store, bot, params, { write: false });
   const message = chatMessagesOf(store, target, bot.id).find((candidate) => candidate.message_id === messageId);
   if (!message) throw badRequest('message to delete not found');
-  // Bots delete anything in private chats; in groups only their own messages (they are never admins here).
-  if (target.kind === 'group' && message.from?.id !== bot.id) throw badRequest("message can't be deleted");
+  if (!deletable(target, message, bot.id)) throw badRequest("message can't be deleted");
   store.removeMessage(target.ref, messageId);
   return true;
 }
 
-function inlineMarkup(params: Params): InlineKeyboardMarkup | undefined {
+/**
+ * deletemessages: up to 100 messages of one chat; those missing are skipped, as the service skips them, and
+ * any the bot may not delete makes the whole call fail.
+ */
+export function deleteMessages({ store, bot }: MethodContext, params: Params): true {
+  const ids = jsonParam(params, 'message_ids');
+  if (ids === undefined || ids === '') throw badRequest('message identifiers are not specified');
+  if (!Array.isArray(ids)) throw badRequest('expected an Array of message identifiers');
+  if (ids.length > MAX_DELETE) throw badRequest('too many message identifiers specified');
+  if (ids.length === 0) throw badRequest('message identifiers are not specified');
+  if (ids.some((id) => typeof id !== 'number' && !(typeof id === 'string' && /^\d+$/.test(id)))) throw badRequest('message identifier must be a Number');
+  const target = targetChat(store, bot, params, { write: false });
+  const messages = chatMessagesOf(store, target, bot.id);
+  const found = ids.map((id) => messages.find((candidate) => candidate.message_id === Number(id))).filter((m): m is Message => m !== undefined);
+  if (found.some((message) => !deletable(target, message, bot.id))) throw badRequest("message can't be deleted");
+  for (const message of found) store.removeMessage(target.ref, message.message_id);
+  return true;
+}
+
+/** Bots delete anything in private chats; in groups only their own messages (they are never admins here). */
+function deletable(target: ChatTarget, message: Message, botId: number): boolean {
+  return target.kind !== 'group' || message.from?.id === botId;
+}
+
+/** The inline keyboard of an edit (any other markup is refused), or undefined for none. */
+export function inlineMarkup(params: Params): InlineKeyboardMarkup | undefined {
   const markup: StoredMarkup | undefined = readReplyMarkup(params);
   if (markup && markup.kind !== 'inline') throw badRequest('inline keyboard expected');
   return markup?.markup as InlineKeyboardMarkup | undefined;
 }
 
 /** The bot's own message named by chat_id and message_id (inline messages do not exist in the sandbox). */
-function editable({ store, bot }: MethodContext, params: Params): Located {
+export function editable({ store, bot }: MethodContext, params: Params): Located {
   const messageId = integerParam(params, 'message_id') ?? 0;
   if ((params.chat_id === undefined || params.chat_id === '') && messageId === 0) {
     if ((stringParam(params, 'inline_message_id') ?? '') === '') throw badRequest('message identifier is not specified');
@@ -73,22 +102,29 @@ function editable({ store, bot }: MethodContext, params: Params): Located {
   return { target, message, meta };
 }
 
-function applyEdit(
+/**
+ * Changes the message in place: each field of `changes` set (undefined deletes it), the inline keyboard
+ * replaced (none removes it), `edit_date` set; the earlier version is kept for the client API.
+ */
+export function applyEdit(
   { store }: MethodContext,
-  target: ChatTarget,
-  message: Message,
-  meta: MessageMeta,
-  { text, entities, keyboard }: { text: string; entities: MessageEntity[]; keyboard: InlineKeyboardMarkup | undefined },
+  { target, message, meta }: Located,
+  changes: Record<string, unknown>,
+  keyboard: InlineKeyboardMarkup | undefined,
 ): Message {
-  const editable = message as Message & { text?: string; entities?: MessageEntity[]; edit_date?: number; reply_markup?: InlineKeyboardMarkup };
-  meta.edits.push({
-    text: editable.text ?? '',
-    ...(editable.reply_markup ? { reply_markup: editable.reply_markup } : {}),
-    ...(editable.edit_date !== undefined ? { edit_date: editable.edit_date } : {}),
-  });
-  editable.text = text;
-  if (entities.length > 0) editable.entities = entities;
-  else delete editable.entities;
+  const editable = message as unknown as Record<string, unknown> & { edit_date?: number; reply_markup?: InlineKeyboardMarkup };
+  const earlier: Record<string, unknown> = {};
+  // The text stays in every earlier version of a text message, as the client API always showed it (entities do not).
+  for (const field of editable.text !== undefined ? ['text', ...Object.keys(changes)] : Object.keys(changes)) {
+    if (editable[field] !== undefined && !field.endsWith('entities') && !(field in earlier)) earlier[field] = editable[field];
+  }
+  if (editable.reply_markup) earlier.reply_markup = editable.reply_markup;
+  if (editable.edit_date !== undefined) earlier.edit_date = editable.edit_date;
+  meta.edits.push(earlier);
+  for (const [field, value] of Object.entries(changes)) {
+    if (value === undefined) delete editable[field];
+    else editable[field] = value;
+  }
   editable.edit_date = Math.floor(Date.now() / 1000);
   if (keyboard) {
     editable.reply_markup = keyboard;
@@ -101,6 +137,6 @@ function applyEdit(
   return structuredClone(message);
 }
 
-function sameKeyboard(current: InlineKeyboardMarkup | undefined, next: InlineKeyboardMarkup | undefined): boolean {
+export function sameKeyboard(current: InlineKeyboardMarkup | undefined, next: InlineKeyboardMarkup | undefined): boolean {
   return JSON.stringify(current ?? null) === JSON.stringify(next ?? null);
 }

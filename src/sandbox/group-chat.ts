@@ -1,11 +1,8 @@
 // Messages of a group chat, both directions, and which bots receive them: bots keep the real service's
 // default privacy mode, so a bot sees commands for it, mentions of it and replies to its own messages.
-import type { Chat, Message, MessageEntity } from '@grammyjs/types';
-import { peerAsSender, userAsSender } from './chat-messages.js';
-import { withDetectedEntities } from '../markup/auto-entities.js';
-import type { StoredMarkup } from './message-meta.js';
+import type { Chat, Message } from '@grammyjs/types';
+import { userAsSender } from './chat-messages.js';
 import type { BotRecord, GroupRecord, SandboxStore, SandboxUser } from './store.js';
-import { commandEntities } from './text-entities.js';
 
 const COMMAND = /^\/[A-Za-z0-9_]{1,32}(?:@([A-Za-z0-9_]{1,32}))?(?=$|\s)/;
 
@@ -13,47 +10,24 @@ export function groupChat(group: GroupRecord): Chat.GroupChat | Chat.SupergroupC
   return { id: group.id, type: group.type, title: group.title } as Chat.GroupChat | Chat.SupergroupChat;
 }
 
-/** A user's message in the group, with the entities the service detects (commands, mentions, links…). */
-export function storeGroupUserMessage(store: SandboxStore, group: GroupRecord, user: SandboxUser, text: string, replyTo?: Message): Message.TextMessage {
-  const entities: MessageEntity[] = withDetectedEntities(text, commandEntities(text) ?? []);
+/** A user's message in the group, of `content` (see user-content.ts), optionally a reply to one of its messages. */
+export function storeGroupUserMessage(
+  store: SandboxStore,
+  group: GroupRecord,
+  user: SandboxUser,
+  content: Record<string, unknown>,
+  replyTo?: Message,
+): Message {
   return store.appendGroupMessage(group, (messageId, date) =>
     withoutUndefined({
       message_id: messageId,
       from: userAsSender(user),
       chat: groupChat(group),
       date,
-      text,
-      entities: entities.length > 0 ? entities : undefined,
       reply_to_message: replyTo,
+      ...content,
     }),
-  ) as Message.TextMessage;
-}
-
-/** A bot's message in the group (sendmessage); an inline keyboard is part of the Message, other markup is kept beside it. */
-export function storeGroupBotMessage(
-  store: SandboxStore,
-  group: GroupRecord,
-  bot: BotRecord,
-  text: string,
-  replyTo?: Message,
-  entities: MessageEntity[] = [],
-  markup?: StoredMarkup,
-): Message.TextMessage {
-  return store.appendGroupMessage(
-    group,
-    (messageId, date) =>
-      withoutUndefined({
-        message_id: messageId,
-        from: peerAsSender({ id: bot.id, name: bot.name, username: bot.username }),
-        chat: groupChat(group),
-        date,
-        text,
-        entities: entities.length > 0 ? entities : undefined,
-        reply_to_message: replyTo,
-        reply_markup: markup?.kind === 'inline' ? markup.markup : undefined,
-      }),
-    markup,
-  ) as Message.TextMessage;
+  );
 }
 
 /**
@@ -61,11 +35,12 @@ export function storeGroupBotMessage(
  * mention `@thisbot` and replies to the bot's own messages; everything else stays unseen.
  */
 export function visibleToBot(message: Message, bot: Pick<BotRecord, 'id' | 'username'>): boolean {
-  const text = message.text ?? '';
+  // A photo's or a document's caption counts as its text.
+  const text = message.text ?? message.caption ?? '';
   const username = bot.username.toLowerCase();
   const command = COMMAND.exec(text);
   if (command) return command[1] === undefined || command[1].toLowerCase() === username;
-  const mentioned = (message.entities ?? []).some(
+  const mentioned = (message.entities ?? message.caption_entities ?? []).some(
     (entity) => entity.type === 'mention' && text.slice(entity.offset + 1, entity.offset + entity.length).toLowerCase() === username,
   );
   return mentioned || message.reply_to_message?.from?.id === bot.id;

@@ -1,8 +1,10 @@
 // The user side of groups: create a group of users and bots, join or leave one, post in it as a member, read
-// it. Reached through POST /client/groups (and /:id/join, /:id/leave) and the `chat` form of /client/send and /client/messages.
+// it, add a bot to it or remove one. Reached through POST /client/groups (and /:id/join, /:id/leave, /:id/add-bot,
+// /:id/remove-bot) and the `chat` form of /client/send and /client/messages.
 import type { FastifyInstance } from 'fastify';
 import type { Message } from '@grammyjs/types';
 import { badRequest } from './api-failure.js';
+import { announceNewGroup, changeBotMembership } from './bot-membership.js';
 import { deliverToGroupBots, storeGroupUserMessage } from './group-chat.js';
 import { changeMembership, type MembershipChange } from './group-membership.js';
 import type { GroupRecord, GroupType, SandboxStore, SandboxUser } from './store.js';
@@ -40,6 +42,7 @@ export async function groupRoutes(app: FastifyInstance, { store, readUser, objec
       members.map((member) => member.id),
       botIds,
     );
+    announceNewGroup(store, group, members[0]!);
     return { ok: true, result: { chat_id: group.id } };
   });
 
@@ -52,6 +55,19 @@ export async function groupRoutes(app: FastifyInstance, { store, readUser, objec
   };
   app.post('/client/groups/:id/join', membershipRoute('join'));
   app.post('/client/groups/:id/leave', membershipRoute('leave'));
+
+  // A member adds a bot to the group or removes it.
+  const botRoute = (change: 'add' | 'remove') => async (request: { params: unknown; body: unknown }) => {
+    const body = objectBody(request.body);
+    const by = store.rememberUser(readUser(body.user));
+    const bot = typeof body.bot === 'string' ? store.peerByUsername(body.bot)?.bot : undefined;
+    if (!bot) throw badRequest(`there is no bot with the username @${String(body.bot ?? '').replace(/^@/, '')}`);
+    const group = knownGroup(store, (request.params as { id: string }).id);
+    const message = changeBotMembership(store, group, by, bot, change);
+    return { ok: true, result: { message_id: message.message_id, chat_id: group.id } };
+  };
+  app.post('/client/groups/:id/add-bot', botRoute('add'));
+  app.post('/client/groups/:id/remove-bot', botRoute('remove'));
 }
 
 function knownGroup(store: SandboxStore, chat: unknown): GroupRecord {
@@ -68,11 +84,11 @@ export function memberGroup(store: SandboxStore, chat: unknown, userId: number):
   return group;
 }
 
-/** The user posts in the group (optionally replying to one of its messages); bots get what privacy mode lets through. */
-export function postInGroup(store: SandboxStore, group: GroupRecord, user: SandboxUser, text: string, replyToId?: number): Message {
+/** The user posts `content` in the group (optionally replying to one of its messages); bots get what privacy mode lets through. */
+export function postInGroup(store: SandboxStore, group: GroupRecord, user: SandboxUser, content: Record<string, unknown>, replyToId?: number): Message {
   const replyTo = replyToId === undefined ? undefined : store.groupMessages(group.id).find((message) => message.message_id === replyToId);
   if (replyToId !== undefined && !replyTo) throw badRequest(`there is no message ${replyToId} in the group ${group.id}`);
-  const message = storeGroupUserMessage(store, group, user, text, replyTo);
+  const message = storeGroupUserMessage(store, group, user, content, replyTo);
   deliverToGroupBots(store, group, message);
   return message;
 }

@@ -11,6 +11,8 @@ import { botApiRoutes, observed, type BotApiCallEvent } from './bot-api-routes.j
 import { CallbackQueries, DEFAULT_CALLBACK_TIMEOUT_MS } from './callback-queries.js';
 import { clientRoutes } from './client-routes.js';
 import { FaultInjector, faultRoutes } from './faults.js';
+import { fileRoutes } from './file-methods.js';
+import { MAX_FILE_BYTES, type UploadedPart } from './input-files.js';
 import { METHODS } from './method-table.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limiter.js';
 import { SandboxStore, type QueuedUpdateEvent, type StoredMessageEvent } from './store.js';
@@ -73,6 +75,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     callbacks,
   });
   await app.register(faultRoutes, { store, faults });
+  await app.register(fileRoutes, { store });
   await app.register(botApiRoutes, { store, faults, limiter, webhooks, callbacks, logger: options.logger, onCall });
 
   webhooks.setAnswerRunner(async (bot, method, params) => {
@@ -87,13 +90,20 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 }
 
 /**
- * Bodies as the real service takes them: form, multipart (every field becomes a parameter; files are accepted
- * and ignored, since the sandbox implements no method that stores one) and JSON, where an empty body is no parameters.
+ * Bodies as the real service takes them: form, multipart (every field becomes a parameter, every file part an
+ * UploadedPart of up to 50 MB) and JSON, where an empty body is no parameters.
  */
 async function registerBodyParsers(app: FastifyInstance): Promise<void> {
   await app.register(formbody);
-  // Multipart bodies: as clients send them when a call may carry a file.
-  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 50 * 1024 * 1024 } });
+  // Multipart bodies: as clients send them when a call carries a file.
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fileSize: MAX_FILE_BYTES },
+    onFile: async (part) => {
+      const upload: UploadedPart = { uploaded: true, fileName: part.filename || undefined, mimeType: part.mimetype || undefined, data: await part.toBuffer() };
+      (part as unknown as { value: UploadedPart }).value = upload;
+    },
+  });
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = String(body);
@@ -112,14 +122,22 @@ function answerFailures(app: FastifyInstance, logger: Logger | undefined): void 
     const failure =
       error instanceof SandboxApiFailure
         ? error
-        : typeof (error as { statusCode?: number }).statusCode === 'number' && (error as { statusCode: number }).statusCode < 500
-          ? new SandboxApiFailure((error as { statusCode: number }).statusCode, `Bad Request: ${(error as Error).message}`)
-          : new SandboxApiFailure(500, 'Internal Server Error');
+        : isTooLarge(error)
+          ? new SandboxApiFailure(413, 'Request Entity Too Large')
+          : typeof (error as { statusCode?: number }).statusCode === 'number' && (error as { statusCode: number }).statusCode < 500
+            ? new SandboxApiFailure((error as { statusCode: number }).statusCode, `Bad Request: ${(error as Error).message}`)
+            : new SandboxApiFailure(500, 'Internal Server Error');
     if (failure.errorCode >= 500) logger?.error({ err: error, url: redactUrl(request.url) }, 'sandbox request failed');
     if (failure.retryAfter !== undefined) void reply.header('retry-after', String(failure.retryAfter));
     return reply.code(failure.errorCode).send(failureEnvelope(failure));
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ ok: false, error_code: 404, description: 'Not Found' }));
+}
+
+/** A body or an uploaded file over the service's limits (the service answers these with 413). */
+function isTooLarge(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_ERR_CTP_BODY_TOO_LARGE';
 }
 
 /** The sandbox as its users see it: the server, its store, listening and closing, and its events. */

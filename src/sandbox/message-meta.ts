@@ -10,11 +10,13 @@ export type StoredMarkup =
   | { kind: 'remove'; markup: ReplyKeyboardRemove }
   | { kind: 'force_reply'; markup: ForceReply };
 
-/** A message's content before an edit. */
+/** A message's content before an edit: the fields the edit changed (`text`, `caption`, a `photo`…), its keyboard and edit date. */
 export interface EarlierVersion {
-  text: string;
+  text?: string;
+  caption?: string;
   reply_markup?: InlineKeyboardMarkup;
   edit_date?: number;
+  [field: string]: unknown;
 }
 
 /** The last press of one of a message's inline buttons, as the user's client shows it. */

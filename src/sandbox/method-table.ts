@@ -13,7 +13,12 @@ import {
   setMyShortDescription,
 } from './bot-profile-methods.js';
 import { deleteMyCommands, getChatMenuButton, getMyCommands, setChatMenuButton, setMyCommands } from './command-methods.js';
-import { deleteMessage, editMessageReplyMarkup, editMessageText } from './edit-methods.js';
+import { deleteMessage, deleteMessages, editMessageReplyMarkup, editMessageText } from './edit-methods.js';
+import { getFile } from './file-methods.js';
+import { copyMessage, copyMessages, forwardMessage, forwardMessages } from './forward-methods.js';
+import { editMessageCaption, editMessageMedia } from './media-edits.js';
+import { sendMediaGroup } from './media-group.js';
+import { fileSender, sendContact, sendLocation, sendVenue } from './media-methods.js';
 import type { MethodContext } from './method-context.js';
 import type { Params } from './params.js';
 import { getUpdates } from './get-updates.js';
@@ -32,6 +37,25 @@ export const METHODS: ReadonlyMap<string, MethodHandler> = new Map<string, Metho
   ['editmessagetext', editMessageText],
   ['editmessagereplymarkup', editMessageReplyMarkup],
   ['deletemessage', deleteMessage],
+  ['deletemessages', deleteMessages],
+  ['sendphoto', fileSender('photo')],
+  ['senddocument', fileSender('document')],
+  ['sendvideo', fileSender('video')],
+  ['sendaudio', fileSender('audio')],
+  ['sendvoice', fileSender('voice')],
+  ['sendanimation', fileSender('animation')],
+  ['sendsticker', fileSender('sticker')],
+  ['sendmediagroup', sendMediaGroup],
+  ['sendlocation', sendLocation],
+  ['sendvenue', sendVenue],
+  ['sendcontact', sendContact],
+  ['getfile', getFile],
+  ['forwardmessage', forwardMessage],
+  ['forwardmessages', forwardMessages],
+  ['copymessage', copyMessage],
+  ['copymessages', copyMessages],
+  ['editmessagecaption', editMessageCaption],
+  ['editmessagemedia', editMessageMedia],
   ['answercallbackquery', (context, params) => context.callbacks.answer(context, params)],
   ['sendchataction', sendChatAction],
   ['setmycommands', setMyCommands],

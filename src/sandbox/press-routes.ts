@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { badRequest } from './api-failure.js';
 import type { CallbackQueries } from './callback-queries.js';
 import { storeUserMessage } from './chat-messages.js';
+import { textContent } from './user-content.js';
 import { chatStateOf } from './chat-state.js';
 import { memberGroup, postInGroup } from './group-routes.js';
 import type { ChatRef } from './message-meta.js';
@@ -108,11 +109,11 @@ function pressReplyKeyboard(store: SandboxStore, candidates: Candidate[], user: 
   const target = withKeyboard[0];
   if (!target || label === undefined || data !== undefined) throw badRequest(`message ${messageId} has no button with ${describe}`);
   if (target.ref.groupId !== undefined) {
-    const message = postInGroup(store, store.group(target.ref.groupId)!, user, label);
+    const message = postInGroup(store, store.group(target.ref.groupId)!, user, textContent(label));
     return { ok: true, result: { message_id: message.message_id, chat_id: message.chat.id } };
   }
   const peer = { id: target.bot.id, name: target.bot.name, username: target.bot.username, bot: target.bot };
-  const message = storeUserMessage(store, user, peer, label);
+  const message = storeUserMessage(store, user, peer, textContent(label));
   target.bot.queue.push(message);
   return { ok: true, result: { message_id: message.message_id, chat_id: message.chat.id } };
 }

@@ -1,5 +1,5 @@
 // Optional sending limits like the real service's (about 1 message per second per chat, 30 per second
-// per bot overall, 20 per minute per group), off by default; beyond them sendmessage answers 429 with retry_after.
+// per bot overall, 20 per minute per group), off by default; beyond them a sending method answers 429 with retry_after.
 import { tooManyRequests } from './api-failure.js';
 
 export interface RateLimitOptions {

@@ -1,6 +1,8 @@
 // Reads a `reply_markup` parameter (an object, or its JSON text as form and multipart bodies carry it) the way
 // the real service does, with its 400 descriptions: an inline keyboard, a reply keyboard, a keyboard removal or
-// a forced reply. An object with none of these, or with empty keyboards, means no markup at all.
+// a forced reply. Like the service, it drops a button with an empty label (not the message), keeps the first
+// 12 buttons of a row, and takes numbers where it expects text (callback_data: 42 is "42"). An object with
+// none of these, or whose keyboards end up empty, means no markup at all.
 import type { InlineKeyboardButton, KeyboardButton } from '@grammyjs/types';
 import { buttonUrlProblem } from '../markup/button-url.js';
 import { badRequest } from './api-failure.js';
@@ -12,6 +14,8 @@ type Json = Record<string, unknown>;
 const MAX_CALLBACK_DATA_BYTES = 64;
 // The real service refuses a markup that is too big ("reply markup is too long"); 100 buttons is its documented size.
 const MAX_BUTTONS = 100;
+// Buttons of a row beyond this are dropped without a word, as the service drops them.
+const MAX_ROW = 12;
 // Inline button kinds other than url and callback_data, which the service accepts as they are.
 const OTHER_INLINE_KINDS = [
   'callback_game',
@@ -64,18 +68,18 @@ function keyboardRows(value: Json): KeyboardButton[][] {
   const keyboard = value.keyboard;
   if (keyboard === undefined) return [];
   if (!Array.isArray(keyboard)) throw badRequest('field "keyboard" must be of type Array');
-  return keyboard.map((row) => {
+  const rows = keyboard.map((row) => {
     if (!Array.isArray(row)) throw badRequest('field "keyboard" must be an Array of Arrays');
-    return row.map((button: unknown) => {
-      let parsed: { text: string };
+    const parsed = row.map((button: unknown) => {
       try {
-        parsed = keyboardButton(button);
+        return keyboardButton(button);
       } catch (error) {
         throw badRequest(`can't parse keyboard button: ${(error as Error).message}`);
       }
-      return checkText(parsed) as KeyboardButton;
     });
+    return kept(parsed).map((button) => checkText(button) as KeyboardButton);
   });
+  return rows.filter((row) => row.length > 0);
 }
 
 function keyboardButton(button: unknown): { text: string } {
@@ -88,12 +92,19 @@ function inlineKeyboardRows(value: Json): InlineKeyboardButton[][] {
   const keyboard = value.inline_keyboard;
   if (keyboard === undefined) return [];
   if (!Array.isArray(keyboard)) throw badRequest('field "inline_keyboard" must be of type Array');
-  return keyboard.map((row) => {
+  const rows = keyboard.map((row) => {
     if (!Array.isArray(row)) throw badRequest('field "inline_keyboard" of the InlineKeyboardMarkup must be an Array of Arrays');
-    return row.map((button: unknown) => inlineButton(button));
+    return kept(row.map((button: unknown) => inlineButton(button))).map(checkInlineButton);
   });
+  return rows.filter((row) => row.length > 0);
 }
 
+/** A row as the service keeps it: buttons with an empty label left out, then the first 12. */
+function kept<T extends { text: string }>(row: T[]): T[] {
+  return row.filter((button) => button.text !== '').slice(0, MAX_ROW);
+}
+
+/** An inline button as read, before the checks of a button that is kept (its label, URL and data). */
 function inlineButton(button: unknown): InlineKeyboardButton {
   const fail = (why: string) => badRequest(`can't parse inline keyboard button: ${why}`);
   if (!isObject(button)) throw fail('InlineKeyboardButton must be an Object');
@@ -107,16 +118,19 @@ function inlineButton(button: unknown): InlineKeyboardButton {
   } catch (error) {
     throw fail((error as Error).message);
   }
-  checkText({ text });
   const style = pick(button, ['style', 'icon_custom_emoji_id']);
-  if (url) return { text, url: checkButtonUrl(url), ...style } as InlineKeyboardButton;
-  if (data) {
-    if (Buffer.byteLength(data, 'utf8') > MAX_CALLBACK_DATA_BYTES) throw badRequest('BUTTON_DATA_INVALID');
-    return { text, callback_data: data, ...style } as InlineKeyboardButton;
-  }
+  if (url) return { text, url, ...style } as InlineKeyboardButton;
+  if (data) return { text, callback_data: data, ...style } as InlineKeyboardButton;
   const kind = OTHER_INLINE_KINDS.find((key) => button[key] !== undefined);
   if (kind) return { text, [kind]: button[kind], ...style } as unknown as InlineKeyboardButton;
   throw fail('Text buttons are unallowed in the inline keyboard');
+}
+
+function checkInlineButton(button: InlineKeyboardButton): InlineKeyboardButton {
+  checkText(button);
+  if ('url' in button && typeof button.url === 'string') checkButtonUrl(button.url);
+  if ('callback_data' in button && Buffer.byteLength(button.callback_data, 'utf8') > MAX_CALLBACK_DATA_BYTES) throw badRequest('BUTTON_DATA_INVALID');
+  return button;
 }
 
 /** The service's check of an inline button's URL (see buttonUrlProblem): the URL, or its 400. */
@@ -136,9 +150,11 @@ function requiredString(object: Json, field: string): string {
   return optionalString(object, field) ?? '';
 }
 
+/** A text field as the service reads one: a string, or a number taken as its text. */
 function optionalString(object: Json, field: string): string | undefined {
   const value = object[field];
   if (value === undefined) return undefined;
+  if (typeof value === 'number') return String(value);
   if (typeof value !== 'string') throw new Error(`Field "${field}" must be of type String`);
   return value;
 }

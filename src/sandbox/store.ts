@@ -12,6 +12,7 @@ import {
   type SandboxUser,
   type StoredMessageEvent,
 } from './records.js';
+import { SandboxFiles } from './files.js';
 import { generateToken } from './tokens.js';
 import { UpdateQueue } from './update-queue.js';
 
@@ -29,6 +30,8 @@ interface ChatLog {
 }
 
 export class SandboxStore {
+  /** Every file sent by a bot or a user, with the file ids bots know it by. */
+  readonly files = new SandboxFiles();
   private readonly users = new Map<number, SandboxUser>();
   private readonly botsByUsername = new Map<string, BotRecord>();
   private readonly botsByToken = new Map<string, BotRecord>();
@@ -77,7 +80,8 @@ export class SandboxStore {
 
   createBot(ownerId: number, name: string, username: string): BotRecord {
     const id = this.nextBotId++;
-    const queue = new UpdateQueue();
+    // Each bot gets its own file ids in what it receives, as on the real service.
+    const queue = new UpdateQueue((update) => this.files.viewFor(id, update));
     queue.onPush((update) => {
       for (const listener of this.updateListeners) listener({ bot: username, update });
     });
@@ -136,6 +140,7 @@ export class SandboxStore {
   private append(chat: ChatLog, build: (messageId: number, date: number) => Message, markup: StoredMarkup | undefined): Message {
     const message = build(chat.nextMessageId++, Math.floor(Date.now() / 1000));
     chat.messages.push(message);
+    this.files.noteChat(chatKeyOf(chat.ref), message);
     chat.meta.set(message.message_id, { revision: ++this.revision, edits: [], ...(markup ? { markup } : {}) });
     if (message.from?.is_bot) delete chat.action;
     if (markup?.kind === 'keyboard') chat.keyboard = markup;

@@ -1,12 +1,14 @@
-// One bot's pending updates: numbered in arrival order, removed when confirmed by an offset (polling) or
-// after a 2xx answer (webhook). Wakes the single long poll allowed at a time and tells the webhook worker.
-// Update types outside the bot's allowed_updates are not queued at all, as on the real service.
+// One bot's pending updates: numbered in arrival order from a high random first id (as the service numbers a
+// new bot's), removed when confirmed by an offset (polling) or after a 2xx answer (webhook). Wakes the single
+// long poll allowed at a time and tells the webhook worker. Update types outside the bot's allowed_updates
+// are not queued at all, as on the real service.
+import { randomInt } from 'node:crypto';
 import type { CallbackQuery, ChatMemberUpdated, Message, Update } from '@grammyjs/types';
 
 export type PollOutcome = 'ready' | 'timeout' | 'conflict' | 'cancelled';
 
 /** The update kinds the sandbox produces. */
-export type UpdateKind = 'message' | 'callback_query' | 'chat_member';
+export type UpdateKind = 'message' | 'callback_query' | 'chat_member' | 'my_chat_member';
 
 /** What an empty allowed_updates list means: everything but these (a bot gets them only when it lists them). */
 const OFF_BY_DEFAULT = new Set(['chat_member', 'message_reaction', 'message_reaction_count']);
@@ -44,14 +46,22 @@ const KNOWN_UPDATE_TYPES = new Set([
   'removed_chat_boost',
 ]);
 
+/** A new bot's first update id: high and random, as the service's are (a bot that assumes 1 breaks there). */
+function firstUpdateId(): number {
+  return 100_000_000 + randomInt(800_000_000);
+}
+
 export class UpdateQueue {
   private pending: Update[] = [];
-  private nextUpdateId = 1;
+  private nextUpdateId = firstUpdateId();
   private waiter: Waiter | undefined;
   private readonly listeners = new Set<(update: Update) => void>();
   private allowed: ReadonlySet<string> | undefined;
   /** Until when a further 409 to a poller is held back (see get-updates). */
   nextConflictAt = 0;
+
+  /** `view` turns a payload into what this bot sees of it (its own file ids); the identity by default. */
+  constructor(private readonly view: <T>(payload: T) => T = (payload) => payload) {}
 
   /** Queues a message update; returns it, or undefined when allowed_updates excludes messages. */
   push(message: Message): Update | undefined {
@@ -66,6 +76,11 @@ export class UpdateQueue {
   /** Queues a chat_member update; returns it, or undefined unless allowed_updates names chat_member. */
   pushChatMember(change: ChatMemberUpdated): Update | undefined {
     return this.pushUpdate('chat_member', change);
+  }
+
+  /** Queues a my_chat_member update (the bot's own membership changed); returns it, or undefined when not allowed. */
+  pushMyChatMember(change: ChatMemberUpdated): Update | undefined {
+    return this.pushUpdate('my_chat_member', change);
   }
 
   /**
@@ -92,7 +107,7 @@ export class UpdateQueue {
 
   private pushUpdate(kind: UpdateKind, payload: Message | CallbackQuery | ChatMemberUpdated): Update | undefined {
     if (!this.accepts(kind)) return undefined;
-    const update = { update_id: this.nextUpdateId++, [kind]: payload } as unknown as Update;
+    const update = { update_id: this.nextUpdateId++, [kind]: this.view(payload) } as unknown as Update;
     this.pending.push(update);
     this.waiter?.finish('ready');
     for (const listener of this.listeners) listener(update);

@@ -60,7 +60,7 @@ function checkUrl(url: string): void {
   try {
     parsed = new URL(url);
   } catch {
-    throw badRequest('bad webhook: invalid URL');
+    throw badRequest('invalid webhook URL specified');
   }
   const loopback = isLoopback(parsed.hostname);
   if (parsed.protocol === 'http:' && loopback) return;

@@ -88,7 +88,7 @@ class WebhookDelivery {
     const seen = new Set<number>();
     for (const update of this.bot.queue.list()) {
       if (this.stopped || this.active >= this.config.maxConnections) return;
-      const chatId = update.message?.chat.id ?? update.callback_query?.message?.chat.id ?? update.chat_member?.chat.id ?? 0;
+      const chatId = update.message?.chat.id ?? update.callback_query?.message?.chat.id ?? update.chat_member?.chat.id ?? update.my_chat_member?.chat.id ?? 0;
       if (seen.has(chatId)) continue;
       seen.add(chatId);
       if (this.busyChats.has(chatId)) continue;
@@ -165,12 +165,21 @@ class WebhookDelivery {
     }
     if (!call || typeof call !== 'object' || typeof (call as { method?: unknown }).method !== 'string') return;
     const { method, ...params } = call as { method: string } & Record<string, unknown>;
+    if (!runsInWebhookAnswer(method.toLowerCase())) {
+      this.logger?.debug({ bot: this.bot.username, method }, 'webhook answer ignored: the service runs no such method there');
+      return;
+    }
     try {
       await this.runner(this.bot, method.toLowerCase(), params);
     } catch (failure) {
       this.logger?.debug({ bot: this.bot.username, method, error: (failure as Error).message }, 'webhook answer call failed');
     }
   }
+}
+
+/** The service ignores a webhook answer that would change the webhook, log out, close or only read (get*). */
+export function runsInWebhookAnswer(method: string): boolean {
+  return method !== 'setwebhook' && method !== 'deletewebhook' && method !== 'close' && method !== 'logout' && !method.startsWith('get');
 }
 
 function retryAfterHeader(value: string | string[] | undefined): number | undefined {

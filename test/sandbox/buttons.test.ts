@@ -222,6 +222,8 @@ describe('buttons, presses and edits in the sandbox (Bot API and client API)', (
     const sent = await call<Message.TextMessage>('sendMessage', { chat_id: chatId, text: 'Vote', reply_markup: KEYBOARD });
     await pressButton(sandbox.baseUrl, USER, { chat: chatId, messageId: sent.message_id, data: 'vote:kiez' });
     const updates = await call<Update[]>('getUpdates', {});
-    expect(updates.map((update) => update.callback_query?.message?.chat.id)).toEqual([chatId]);
+    // The bot first learnt that it was added to the group (my_chat_member), then got the press.
+    expect(updates.map((update) => update.my_chat_member?.chat.id ?? update.callback_query?.message?.chat.id)).toEqual([chatId, chatId]);
+    expect(updates[1]?.callback_query?.data).toBe('vote:kiez');
   });
 });

@@ -163,6 +163,24 @@ describe('webhook delivery in the sandbox', () => {
     expect(reply?.text).toBe('echo: ping');
   });
 
+  it('a webhook answer that would change the webhook, log out or only read is ignored, as the service ignores it', async () => {
+    const answers = ['deleteWebhook', 'getMe', 'logOut', 'sendMessage'];
+    const receiver = await startReceiver((update) => {
+      const method = answers.shift()!;
+      return { status: 200, body: JSON.stringify({ method, chat_id: update.message!.chat.id, text: `ran ${method}` }) };
+    });
+    closers.push(receiver.close);
+    const ran: string[] = [];
+    sandbox.sandbox.onBotApiCall((event) => ran.push(event.method));
+    await client.setWebhook({ url: receiver.url });
+    for (const text of ['one', 'two', 'three']) await send(text);
+    const last = await send('four');
+    const [reply] = await waitForBotReplies(sandbox.baseUrl, { userId: 4001, bot: username, after: last.message_id });
+    expect(reply?.text).toBe('ran sendMessage');
+    expect(ran.filter((method) => method !== 'getwebhookinfo' && method !== 'setwebhook')).toEqual(['sendmessage']);
+    expect((await client.getWebhookInfo()).url).toBe(receiver.url);
+  });
+
   it('a press reaches the webhook as a callback_query, and an answerCallbackQuery in the answer answers it', async () => {
     const receiver = await startReceiver((update) =>
       update.callback_query
