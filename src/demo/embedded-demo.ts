@@ -1,5 +1,6 @@
 // `hearsay start` without a token: the sandbox in this process with its chat page, a demo bot created
 // through the assistant, and the engine answering it in the configured mode. Stopping reverses the order.
+import { randomInt } from 'node:crypto';
 import { isAbsolute, relative } from 'node:path';
 import type { ServiceConfig } from '../config/index.js';
 import type { Logger } from '../log/logger.js';
@@ -41,7 +42,14 @@ export interface EmbeddedDemo {
   stop(): Promise<void>;
 }
 
-export const DEMO_OWNER = { id: 1, first_name: 'hearsay' } as const;
+/**
+ * The sandbox user who creates the demo bot, a new random id at every start: the assistant's answer in that
+ * user's chat holds the bot's token, and a fixed id would let any page user read it. The range is far above
+ * the ids the chat page gives its users (under 2^31), so no one is given the owner's id by chance.
+ */
+export function demoOwner(): { id: number; first_name: string } {
+  return { id: randomInt(2 ** 40, 2 ** 47), first_name: 'hearsay' };
+}
 export const DEMO_BOT_NAME = 'hearsay demo';
 
 export async function startEmbeddedDemo(options: EmbeddedDemoOptions): Promise<EmbeddedDemo> {
@@ -116,7 +124,7 @@ async function startDemoBot(
   notices: PageNotices,
   temporary: { dataDir?: DemoDataDir },
 ): Promise<{ service: RunningService; botUsername: string }> {
-  const bot = await createDemoBot(sandboxUrl, { owner: DEMO_OWNER, name: DEMO_BOT_NAME, usernames: demoUsernames(), secrets: options.secrets });
+  const bot = await createDemoBot(sandboxUrl, { owner: demoOwner(), name: DEMO_BOT_NAME, usernames: demoUsernames(), secrets: options.secrets });
   const dataDir = await demoDataDir(options.settings, options.cwd);
   temporary.dataDir = dataDir;
   const flags = {

@@ -15,6 +15,7 @@ import { fileRoutes } from './file-methods.js';
 import { MAX_FILE_BYTES, type UploadedPart } from './input-files.js';
 import { METHODS } from './method-table.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limiter.js';
+import { RequestGuard } from './request-guard.js';
 import { SandboxStore, type QueuedUpdateEvent, type StoredMessageEvent } from './store.js';
 import { WebhookDispatcher, type WebhookTimingOptions } from './webhook-worker.js';
 
@@ -66,6 +67,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   // The server's logger is ours; the helpers below need only Fastify's base type.
   const server = app as unknown as FastifyInstance;
+  const guard = new RequestGuard();
+  refuseWebPages(server, guard, options.logger);
   await registerBodyParsers(server);
   answerFailures(server, options.logger);
 
@@ -86,7 +89,31 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     );
   });
 
-  return sandboxHandle(server, store, webhooks, callbacks, callListeners);
+  return sandboxHandle(server, { store, guard, webhooks, callbacks, callListeners });
+}
+
+/**
+ * Refuses, before any route runs (the page and the event stream included), a request addressed to another
+ * host name or sent by a page of another origin (request-guard.ts); each refused Host or Origin is logged once.
+ */
+function refuseWebPages(app: FastifyInstance, guard: RequestGuard, logger: Logger | undefined): void {
+  const logged = new Set<string>();
+  app.addHook('onRequest', (request, _reply, done) => {
+    const { host, origin } = request.headers;
+    const refusal = guard.refusal(host, origin);
+    if (refusal === undefined) return done();
+    const key = `${refusal.errorCode} ${refusal.errorCode === 421 ? host : origin}`;
+    // Bounded: a page can send any number of names.
+    if (logger && !logged.has(key) && logged.size < 100) {
+      logged.add(key);
+      const why =
+        refusal.errorCode === 421
+          ? 'it was addressed to another host name (a web page through DNS rebinding, or a proxy)'
+          : 'a web page of another origin sent it';
+      logger.warn({ host, ...(refusal.errorCode === 403 ? { origin } : {}) }, `sandbox refused a request: ${why}; see docs/sandbox.md`);
+    }
+    done(refusal);
+  });
 }
 
 /**
@@ -143,15 +170,21 @@ function isTooLarge(error: unknown): boolean {
 /** The sandbox as its users see it: the server, its store, listening and closing, and its events. */
 function sandboxHandle(
   app: FastifyInstance,
-  store: SandboxStore,
-  webhooks: WebhookDispatcher,
-  callbacks: CallbackQueries,
-  callListeners: Set<(event: BotApiCallEvent) => void>,
+  parts: {
+    store: SandboxStore;
+    guard: RequestGuard;
+    webhooks: WebhookDispatcher;
+    callbacks: CallbackQueries;
+    callListeners: Set<(event: BotApiCallEvent) => void>;
+  },
 ): Sandbox {
+  const { store, guard, webhooks, callbacks, callListeners } = parts;
   return {
     app,
     store,
     async listen({ host = '127.0.0.1', port = 0 } = {}) {
+      // The address it listens on is one of the names it answers to (all of this machine's for 0.0.0.0).
+      guard.listeningOn(host);
       await app.listen({ host, port });
       const address = app.server.address();
       if (!address || typeof address === 'string') throw new Error('the sandbox is not listening on a TCP port');

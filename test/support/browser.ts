@@ -37,8 +37,8 @@ export function launchChromiumContext(profileDir: string, extraArgs: readonly st
 }
 
 /** A headless chromium without a profile, for pages opened with their own viewport (e.g. a phone's). */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, ...extraArgs] });
 }
 
 const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
