@@ -2,6 +2,7 @@
 // loader's YAML reader, checks them against the schema and compiles them into the runner's model, with
 // every problem at its file:line:column. A file over the size limit is a problem before it is read: parsing
 // holds about a hundred times a file's size in memory at its peak.
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { problemAt, RuleProblem } from '../diagnostics/problem.js';
 import { durationMs } from '../engine/compile-flows.js';
@@ -26,6 +27,7 @@ export interface LoadedTests {
  * than `maxFileBytes` is a problem (`hearsay test --max-file-bytes`).
  */
 export async function loadTestFiles(paths: readonly string[], defaultRules: string, maxFileBytes = DEFAULT_MAX_TEST_FILE_BYTES): Promise<LoadedTests> {
+  const defaultMissing = !existsSync(defaultRules);
   const files: TestFile[] = [];
   const problems: RuleProblem[] = [];
   for (const path of paths) {
@@ -45,7 +47,7 @@ export async function loadTestFiles(paths: readonly string[], defaultRules: stri
         problems.push(read.problem);
         continue;
       }
-      const loaded = compileTestFile(parseYaml(name, read.text), defaultRules);
+      const loaded = compileTestFile(parseYaml(name, read.text), defaultRules, defaultMissing);
       problems.push(...loaded.problems);
       if (loaded.file) files.push(loaded.file);
     }
@@ -53,8 +55,8 @@ export async function loadTestFiles(paths: readonly string[], defaultRules: stri
   return { files, problems };
 }
 
-/** One parsed file: its model, or the problems that keep it from running. */
-export function compileTestFile(parsed: ParsedYaml, defaultRules: string): { file?: TestFile; problems: RuleProblem[] } {
+/** One parsed file: its model, or the problems that keep it from running (`defaultMissing`: `defaultRules` does not exist). */
+export function compileTestFile(parsed: ParsedYaml, defaultRules: string, defaultMissing = false): { file?: TestFile; problems: RuleProblem[] } {
   const problems = [...parsed.problems];
   if (problems.length === 0) problems.push(...testSchemaProblems(parsed));
   if (problems.length > 0) return { problems };
@@ -70,6 +72,9 @@ export function compileTestFile(parsed: ParsedYaml, defaultRules: string): { fil
     const test = compileTest(raw, i, parsed, report);
     if (test) tests.push(test);
   });
+  if (typeof data.rules !== 'string' && defaultMissing) {
+    report([], `this file names no \`rules:\` and there is no ${defaultRules} here: add \`rules: PATH\` (relative to this file) or run with --rules PATH`);
+  }
   if (problems.length > 0) return { problems };
   const rules = typeof data.rules === 'string' ? resolve(dirname(parsed.file), data.rules) : resolve(defaultRules);
   const botUsername = ((data.bot as Raw | undefined)?.username as string | undefined) ?? DEFAULT_BOT_USERNAME;

@@ -11,6 +11,11 @@ export interface LanguageSettings {
   readonly supported: readonly string[];
   /** The name of the user variable that holds the user's own choice (`language`: `set: { user.language: de }`). */
   readonly variable: string;
+  /**
+   * Set when the `languages` block is declared but broken (its one problem is reported where it is): texts
+   * given per language are still compiled, but not judged against languages nobody can know.
+   */
+  readonly unchecked?: boolean;
 }
 
 /** The variable a user's language choice is stored in unless `languages.variable` names another. */
@@ -130,6 +135,11 @@ export function compileLocalized(
     return undefined;
   }
   const byLanguage = new Map<string, readonly Template[]>();
+  if (languages.unchecked) {
+    for (const [language, value] of Object.entries(source)) if (value !== undefined) byLanguage.set(language, compileAll(value, [language]));
+    const first = byLanguage.values().next();
+    return first.done ? undefined : { fallback: first.value, byLanguage };
+  }
   for (const [language, value] of Object.entries(source)) {
     if (value === undefined) continue;
     if (!languages.supported.includes(language)) {

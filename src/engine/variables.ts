@@ -87,6 +87,14 @@ export function compileConditions(when: Conditions | undefined, site: VariableSi
   for (const [raw, test] of Object.entries(when)) {
     const target = parseKey(raw, site, report, 'when');
     if (!target || test === undefined) continue;
+    const template = [test, typeof test === 'object' ? test.equals : undefined, typeof test === 'object' ? test.not : undefined].find(
+      (value) => typeof value === 'string' && value.includes('{{'),
+    );
+    if (template !== undefined) {
+      // Compared as written, the condition would silently never hold.
+      report(raw, `'${raw}' in the \`when\` of ${site.name} compares with ${JSON.stringify(template)}: \`when\` compares with fixed values, {{…}} is not filled in there`);
+      continue;
+    }
     if (typeof test === 'string' || typeof test === 'number') {
       out.push(Object.freeze({ ...target, equals: test }));
       continue;

@@ -131,7 +131,8 @@ function gatherFile(file: string, text: string, limits: RuleLimits, memory: Load
   const clean = schemaIssues.length === 0 && !intact;
   if (clean) gathered.cleanFiles.set(file, { text, parsed, schema: { problems: schemaIssues, validRules, validFlows } });
   gathered.problems.push(...schemaIssues);
-  if (clean) gathered.declared.push({ parsed, data: parsed.data });
+  // Settings are read from every file that parses, whatever else is wrong in it (see rule-set-settings.ts).
+  gathered.declared.push({ parsed, data: parsed.data, valid: clean });
   if (fileRules) gathered.ruleCount += fileRules.length;
   takeRulesAndFlows(parsed, fileRules, { validRules, validFlows, clean, intact }, gathered);
   return undefined;

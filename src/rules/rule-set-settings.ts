@@ -1,41 +1,67 @@
-// What rule files declare once for the whole rule set (`languages`, `synonyms`, `fuzzy`): read from
-// whichever file has it; a second declaration is an error naming the first.
+// What rule files declare once for the whole rule set (`languages`, `synonyms`, `fuzzy`): read from every
+// file that parses, even one whose rules have schema errors, so a typo elsewhere in that file cannot make the
+// setting look undeclared to every other file. A block that is itself broken has its one problem reported by
+// the schema check; here it only counts as declared, so nothing else is judged against it. A second
+// declaration is an error naming the first.
 import type { RuleSetSettings } from '../engine/compile.js';
 import { DEFAULT_LANGUAGE_VARIABLE } from '../engine/languages.js';
 import { RuleProblem } from '../diagnostics/problem.js';
+import { validate as validateRuleFile } from '../generated/rules-validator.js';
 import type { ParsedYaml } from '../yaml/source.js';
+import { SETTINGS_KEYS, type SettingsKey } from './settings-problems.js';
 
 export interface DeclaredSettings {
   parsed: ParsedYaml;
-  /** The file's data, already valid against the schema. */
+  /** The file's data (what the parser read). */
   data: unknown;
+  /** The whole file passed the schema, so its blocks need no check of their own. */
+  valid: boolean;
 }
 
-const KEYS = ['languages', 'synonyms', 'fuzzy'] as const;
+/** Whether a settings block is valid on its own (a file holding only it passes the schema). */
+function blockIsValid(key: SettingsKey, value: unknown): boolean {
+  return validateRuleFile({ [key]: value }) === true;
+}
 
-/** The settings of the rule files (schema-valid ones); a setting declared in two places adds an error. */
+/** The settings of the rule files; a setting declared in two places, or a default language that is not supported, adds an error. */
 export function ruleSetSettings(files: readonly DeclaredSettings[], problems: RuleProblem[]): RuleSetSettings {
-  const found: Record<string, unknown> = {};
+  const found: Partial<Record<SettingsKey, unknown>> = {};
+  const broken = new Set<SettingsKey>();
   const where = new Map<string, string>();
-  for (const { parsed, data } of files) {
-    if (data === null || typeof data !== 'object') continue;
-    for (const key of KEYS) {
+  for (const { parsed, data, valid } of files) {
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) continue;
+    for (const key of SETTINGS_KEYS) {
       const value = (data as Record<string, unknown>)[key];
       if (value === undefined) continue;
-      const here = parsed.locate([key], true);
+      const usable = valid || blockIsValid(key, value);
       const first = where.get(key);
+      // A broken second declaration has its own problem already: one mistake is not told twice.
+      if (first !== undefined && !usable) continue;
+      const here = parsed.locate([key], true);
       if (first !== undefined) {
         problems.push(new RuleProblem(here.file, here.line, here.column, `${key} is declared twice: already at ${first}; declare it once, in one file`));
         continue;
       }
       where.set(key, `${here.file}:${here.line}:${here.column}`);
-      found[key] = value;
+      if (usable) found[key] = value;
+      else broken.add(key);
     }
   }
-  const languages = found.languages as { default: string; supported: string[]; variable?: string } | undefined;
-  if (languages && !languages.supported.includes(languages.default)) {
-    const at = where.get('languages')!;
-    const [file, line, column] = splitPosition(at);
+  return {
+    ...languagesOf(found.languages, broken.has('languages'), where, problems),
+    ...(found.synonyms ? { synonyms: found.synonyms as string[][] } : {}),
+    ...(found.fuzzy ? { fuzzy: found.fuzzy as 'auto' | 'off' } : {}),
+  };
+}
+
+/** The languages setting: unchecked when its block is broken or names a default it does not support (one problem either way). */
+function languagesOf(value: unknown, broken: boolean, where: ReadonlyMap<string, string>, problems: RuleProblem[]): Pick<RuleSetSettings, 'languages'> {
+  const unchecked = { default: '', supported: [], variable: DEFAULT_LANGUAGE_VARIABLE, unchecked: true } as const;
+  if (broken) return { languages: unchecked };
+  const languages = value as { default: string; supported: string[]; variable?: string } | undefined;
+  if (!languages) return {};
+  if (!languages.supported.includes(languages.default)) {
+    const [file, line, column] = splitPosition(where.get('languages')!);
     problems.push(
       new RuleProblem(
         file,
@@ -44,14 +70,9 @@ export function ruleSetSettings(files: readonly DeclaredSettings[], problems: Ru
         `languages: the default '${languages.default}' must be one of the supported languages (${languages.supported.join(', ')})`,
       ),
     );
+    return { languages: unchecked };
   }
-  return {
-    ...(languages
-      ? { languages: { default: languages.default, supported: languages.supported, variable: languages.variable ?? DEFAULT_LANGUAGE_VARIABLE } }
-      : {}),
-    ...(found.synonyms ? { synonyms: found.synonyms as string[][] } : {}),
-    ...(found.fuzzy ? { fuzzy: found.fuzzy as 'auto' | 'off' } : {}),
-  };
+  return { languages: { default: languages.default, supported: languages.supported, variable: languages.variable ?? DEFAULT_LANGUAGE_VARIABLE } };
 }
 
 function splitPosition(at: string): [string, number, number] {

@@ -9,6 +9,9 @@ import { flowOrVariableProblem, isVariablePath, VARIABLE_ERRORS } from './schema
 import { isObject, pointerToPath, valueAt } from './schema-paths.js';
 import type { NodePath, ParsedYaml } from '../yaml/source.js';
 import { describeValue as describe, localizedTextProblem } from './text-problems.js';
+import { isSettingsKey, settingsProblems } from './settings-problems.js';
+import { asListHint, asTextHint } from './type-hints.js';
+import { consequentialErrors } from './typo-consequences.js';
 
 export const TRIGGER_KEYS = ['command', 'text', 'pattern', 'keywords', 'fallback', 'callback', 'event'] as const;
 const RULE_KEYS = Object.keys(rulesSchema.$defs.rule.properties);
@@ -48,14 +51,24 @@ export function schemaProblems(parsed: ParsedYaml): SchemaCheck {
   const badRules = new Set<number>();
   const badFlows = new Set<number>();
   let fileLevel = false;
-  for (const error of validate(data)) {
+  const errors = validate(data);
+  // A misspelt key explains the missing key or trigger of the same node: that error is not a second problem.
+  const consequences = consequentialErrors(errors);
+  const settingsErrors: ErrorObject[] = [];
+  for (const error of errors) {
     const path = pointerToPath(error.instancePath);
+    // A settings block is one mistake, reported once below; it keeps none of the file's rules from being checked.
+    if (isSettingsKey(path[0])) {
+      settingsErrors.push(error);
+      continue;
+    }
     if (path[0] === 'rules' && typeof path[1] === 'number') badRules.add(path[1]);
     else if (path[0] === 'flows' && typeof path[1] === 'number') badFlows.add(path[1]);
     else fileLevel = true;
-    const problem = translate(error, data, parsed);
+    const problem = consequences.has(error) ? undefined : translate(error, data, parsed);
     if (problem) problems.push(problem);
   }
+  problems.push(...settingsProblems(settingsErrors, data, parsed));
   const valid = (key: string, bad: Set<number>) =>
     fileLevel || !isObject(data) || !Array.isArray(data[key]) ? [] : (data[key] as unknown[]).map((_, i) => i).filter((i) => !bad.has(i));
   return { problems: dedupe(problems), validRules: valid('rules', badRules), validFlows: valid('flows', badFlows) };
@@ -169,6 +182,7 @@ function alternativesProblem({ error, parsed, path, name, field, value, here }: 
     if (Array.isArray(value) && value.every(Array.isArray)) return undefined;
     return here(`the keyboard of ${name} must be rows of button texts, e.g. [["Yes", "No"]], or \`remove\``);
   }
+  if (field === 'keywords' && path.length === 3) return here(keywordsProblem(value, name));
   // A text other than the reply (a button's, a press's answer or edit), which may be given per language.
   if (path.findLast((s) => typeof s === 'string') !== 'reply' && path.length > 2) return here(localizedTextProblem(value, displayField(path), name));
   // The rule itself: neither reply nor messages (an unknown key that is a typo of 'reply' already says what to do).
@@ -184,7 +198,26 @@ function typeProblem({ error, path, ruleIndex, name, value, here }: RuleErrorSit
   if (path.length === 0) return here('a rule file is a mapping with `rules:` followed by a list of rules');
   if (path.length === 1) return here('`rules` must be a list of rules (each starting with `- id: ...`)');
   if (path.length === 2) return here(`rule #${ruleIndex! + 1} must be a mapping with id, a trigger and reply, not ${describe(value)}`);
-  return here(`'${displayField(path)}' in ${name} must be ${article(expected)}, not ${describe(value)}`);
+  return here(wrongType(`'${displayField(path)}' in ${name}`, expected, value));
+}
+
+/** "must be a list: write [thanks]": what was given, what is wanted and how to write it, when that is clear. */
+function wrongType(subject: string, expected: string, value: unknown): string {
+  if (expected === 'array' && (typeof value === 'string' || typeof value === 'number')) return `${subject} must be a list: write ${asListHint(value)}`;
+  const asText = expected === 'string' ? asTextHint(value) : undefined;
+  if (asText !== undefined) return `${subject} must be a text: write ${asText}`;
+  return `${subject} must be ${article(expected)}, not ${describe(value)}`;
+}
+
+function keywordsProblem(value: unknown, name: string): string {
+  if (typeof value === 'string' || typeof value === 'number') return wrongType(`'keywords' in ${name}`, 'array', value);
+  if (Array.isArray(value)) {
+    const bad = value.find((v) => typeof v !== 'string' || v === '');
+    return `'keywords' in ${name} must list words or phrases as texts, not ${describe(bad)}${bad === '' ? '' : ' (quote it)'}`;
+  }
+  const [language, words] = isObject(value) ? (Object.entries(value).find(([, v]) => !Array.isArray(v)) ?? []) : [];
+  if (language !== undefined) return wrongType(`'keywords.${language}' in ${name}`, 'array', words);
+  return `'keywords' in ${name} must be a list like [refund, "money back"], or lists per language like { en: [refund], de: [erstattung] }, not ${describe(value)}`;
 }
 
 function patternProblem({ error, path, name, field, value, here }: RuleErrorSite): RuleProblem {

@@ -121,6 +121,30 @@ describe('hearsay test', () => {
     expect(result.stdout).toMatch(/1 file, 1 test, 2 steps, 1 failed/);
   });
 
+  it("uses a test file's own `rules:` where there is no rules/ folder, and names the file that needs one", async () => {
+    const elsewhere = await mkdtemp(join(tmpdir(), 'hearsay-test-own-rules-'));
+    try {
+      await mkdir(join(elsewhere, 'bot'));
+      await writeFile(join(elsewhere, 'bot', 'rules.yaml'), RULES);
+      await writeFile(join(elsewhere, 'own.yaml'), `rules: bot/rules.yaml\n${PASSING}`);
+      const own = run(['own.yaml'], elsewhere);
+      expect(own.stderr).toBe('');
+      expect(own.stdout).toMatch(/^1 file, 1 test, 3 steps, 0 failed/);
+      expect(own.status).toBe(0);
+
+      await writeFile(join(elsewhere, 'bare.yaml'), PASSING);
+      const bare = run(['bare.yaml'], elsewhere);
+      expect(bare.stdout).toBe(
+        'bare.yaml:2:1: this file names no `rules:` and there is no rules/ here: add `rules: PATH` (relative to this file) or run with --rules PATH\n1 problem in the test files; no test ran\n',
+      );
+      expect(bare.status).toBe(2);
+      // A --rules given on purpose that is not there is a usage error, as before.
+      expect(run(['--rules', 'nowhere/', 'own.yaml'], elsewhere).stderr).toBe('hearsay test: --rules nowhere/: no such file or directory\n');
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it('exits 2 with the position of a problem in a test file, and runs nothing', () => {
     const result = run(['broken.yaml']);
     expect(result.status).toBe(2);

@@ -80,8 +80,8 @@ describe('rule file errors with positions', () => {
     expect(await problemsOf('rules:\n  - id: greet\n    text: hi\n    repyl: hello\n')).toEqual([
       "4:5: unknown key 'repyl' in rule 'greet'; did you mean 'reply'?",
     ]);
+    // One mistake, one problem: the misspelt key says what was meant, so the missing `rules:` is not a second one.
     expect(await problemsOf('rule:\n  - id: a\n')).toEqual([
-      '1:1: a rule file needs `rules:` followed by a list of rules',
       "1:1: unknown top-level key 'rule'; did you mean 'rules'?",
     ]);
   });
@@ -222,6 +222,23 @@ describe('rule file errors with positions', () => {
   it('warns about a static reply longer than 4096 characters', async () => {
     expect(await problemsOf(`rules:\n  - id: long\n    text: essay\n    reply: ${'a'.repeat(5000)}\n`)).toEqual([
       "4:12: warning: the reply of rule 'long' is 5000 characters; the service refuses more than 4096, so it will be sent in several messages",
+    ]);
+  });
+
+  it('a template in a `when` value is an error: `when` compares with fixed values, and {{…}} would never be filled in', async () => {
+    const yaml = [
+      'rules:',
+      '  - id: same-name',
+      '    text: again',
+      '    when:',
+      '      user.name: "{{user.first_name}}"',
+      '      chat.mode: { not: "{{var.chat.old}}" }',
+      '    reply: hi',
+      '',
+    ].join('\n');
+    expect(await problemsOf(yaml)).toEqual([
+      '5:18: \'user.name\' in the `when` of rule \'same-name\' compares with "{{user.first_name}}": `when` compares with fixed values, {{…}} is not filled in there',
+      '6:18: \'chat.mode\' in the `when` of rule \'same-name\' compares with "{{var.chat.old}}": `when` compares with fixed values, {{…}} is not filled in there',
     ]);
   });
 

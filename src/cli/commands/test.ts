@@ -43,10 +43,11 @@ export function testCommand(): Command {
       'after',
       "\nEach failure is printed with the step's path:line:column and a diff (- expected, + actual). The format: docs/testing.md.\nExit codes: 0 all passed, 1 a test failed or the rules have errors, 2 usage error or a problem in a test file.",
     )
-    .action(async (paths: string[], options: TestOptions) => {
+    .action(async (paths: string[], options: TestOptions, command: Command) => {
       const missing = paths.find((p) => !existsSync(p));
       if (missing) return usage(`${missing}: no such file or directory`);
-      if (!existsSync(options.rules)) return usage(`--rules ${options.rules}: no such file or directory`);
+      // The default rules/ is needed only by a test file without its own `rules:` (load-tests says which one).
+      if (command.getOptionValueSource('rules') === 'cli' && !existsSync(options.rules)) return usage(`--rules ${options.rules}: no such file or directory`);
       const outcome = await runSession({ paths, rules: options.rules, keepGoing: options.update === true, maxFileBytes: options.maxFileBytes });
       if (outcome.testProblems.length > 0) {
         for (const problem of outcome.testProblems) process.stdout.write(`${problem.format(displayPath(problem.file))}\n`);
