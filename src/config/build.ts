@@ -29,6 +29,7 @@ export function buildServiceConfig({ settings, checked, token, tokenSource, conf
     rulesPath: get<string>('rules'),
     ruleLimits: { maxFileBytes: get<number>('rule_limits.max_file_bytes'), maxRules: get<number>('rule_limits.max_rules') },
     dataDir: get<string>('data_dir'),
+    dataDirChosen: settings.sourceOf('data_dir').kind !== 'default',
     store: checked.store,
     mode: get<IngressMode>('ingress.mode'),
     configFile,

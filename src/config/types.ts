@@ -24,6 +24,8 @@ export interface ServiceConfig {
   /** Bounds on what a rule load takes in (file size before reading, rule count before compiling). */
   ruleLimits: { maxFileBytes: number; maxRules: number };
   dataDir: string;
+  /** Whether data_dir was given on purpose (config file, environment or flag), even with the default's value. */
+  dataDirChosen: boolean;
   /** Where the ledger, chat state and shared rate limits live (the file store in `dataDir` by default). */
   store: StoreConfig;
   mode: IngressMode;

@@ -5,6 +5,7 @@ import { isAbsolute, relative } from 'node:path';
 import type { ServiceConfig } from '../config/index.js';
 import type { Logger } from '../log/logger.js';
 import { createSandbox, type Sandbox } from '../sandbox/index.js';
+import type { HearsayCommand } from '../sandbox/assistant.js';
 import { listenFailureMessage, SANDBOX_LISTEN_HINTS } from '../ops/listen-failure.js';
 import { webChatPlugin } from '../sandbox/web/plugin.js';
 import { PageNotices, type RuleProblemNotice } from '../sandbox/web/page-notices.js';
@@ -27,7 +28,7 @@ export interface EmbeddedDemoOptions extends DemoConfigOptions {
   settings: ServiceConfig;
   logger: Logger;
   /** How the user starts hearsay, for BotMaker's hint on running a bot they create (`hearsay` by default). */
-  hearsayCommand?: string;
+  hearsayCommand?: HearsayCommand;
 }
 
 export interface EmbeddedDemo {
@@ -75,7 +76,8 @@ export async function startEmbeddedDemo(options: EmbeddedDemoOptions): Promise<E
 /** The rules the demo answers with (the built-in ones without a rules/ folder), refused before anything listens if broken. */
 async function checkedRules(options: EmbeddedDemoOptions): Promise<DemoRules> {
   const { logger } = options;
-  const hearsay = options.hearsayCommand ?? 'hearsay';
+  const command = options.hearsayCommand ?? 'hearsay';
+  const hearsay = typeof command === 'string' ? command : command();
   const rules = await demoRules(options.settings, hearsay, options.cwd);
   const rulesPath = rules.flag ?? options.settings.rulesPath;
   if (rules.flag !== undefined) {
@@ -125,7 +127,7 @@ async function startDemoBot(
   temporary: { dataDir?: DemoDataDir },
 ): Promise<{ service: RunningService; botUsername: string }> {
   const bot = await createDemoBot(sandboxUrl, { owner: demoOwner(), name: DEMO_BOT_NAME, usernames: demoUsernames(), secrets: options.secrets });
-  const dataDir = await demoDataDir(options.settings, options.cwd);
+  const dataDir = await demoDataDir(options.settings);
   temporary.dataDir = dataDir;
   const flags = {
     ...options.flags,

@@ -92,7 +92,10 @@ export function compileConditions(when: Conditions | undefined, site: VariableSi
     );
     if (template !== undefined) {
       // Compared as written, the condition would silently never hold.
-      report(raw, `'${raw}' in the \`when\` of ${site.name} compares with ${JSON.stringify(template)}: \`when\` compares with fixed values, {{…}} is not filled in there`);
+      report(
+        raw,
+        `'${raw}' in the \`when\` of ${site.name} compares with ${JSON.stringify(template)}: \`when\` compares with fixed values, {{…}} is not filled in there`,
+      );
       continue;
     }
     if (typeof test === 'string' || typeof test === 'number') {

@@ -36,9 +36,7 @@ export function settingsProblems(errors: readonly ErrorObject[], data: unknown, 
   }
   const problems: RuleProblem[] = [];
   for (const [key, blockErrors] of byBlock) {
-    const best = [...blockErrors].sort(
-      (a, b) => rank(a) - rank(b) || pointerToPath(b.instancePath).length - pointerToPath(a.instancePath).length,
-    )[0]!;
+    const best = [...blockErrors].sort((a, b) => rank(a) - rank(b) || pointerToPath(b.instancePath).length - pointerToPath(a.instancePath).length)[0]!;
     problems.push(blockProblem(key, best, data, parsed));
   }
   return problems;
@@ -58,13 +56,17 @@ function blockProblem(key: SettingsKey, error: ErrorObject, data: unknown, parse
     }
     case 'required': {
       const missing = String((error.params as { missingProperty: string }).missingProperty);
-      const what = missing === 'default' ? 'the language of users whose own is not supported, e.g. default: en' : 'the languages the bot answers in, e.g. supported: [en, de]';
+      const what =
+        missing === 'default'
+          ? 'the language of users whose own is not supported, e.g. default: en'
+          : 'the languages the bot answers in, e.g. supported: [en, de]';
       return here(`languages needs \`${missing}:\`, ${what}`, [key], true);
     }
     case 'type':
       return here(typeMessage(key, path, value, String((error.params as { type: string }).type)));
     case 'pattern':
-      if (key === 'languages' && path[1] === 'variable') return here(`'variable' in languages must be a variable name (letters, digits and '_'), not ${describeValue(value)}`);
+      if (key === 'languages' && path[1] === 'variable')
+        return here(`'variable' in languages must be a variable name (letters, digits and '_'), not ${describeValue(value)}`);
       if (key === 'languages') return here(`'${String(value)}' in languages is not a language code: use two or three lowercase letters, like en`);
       return here(`'${String(value)}' in ${field} is not one word: a synonym is a single word of letters and digits`);
     case 'minItems':

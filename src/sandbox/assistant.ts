@@ -1,8 +1,20 @@
 // BotMaker, the bot-creation assistant: /newbot → name → username → token; /token → which bot → new token
 // (the old one revoked at once); /mybots; /cancel; /help and /start. Every wrong step says what to send.
-// Unlike the real assistant, a new bot's answer also says how to run it with hearsay against this sandbox.
+// Unlike the real assistant, a new bot's answer also says how to run it with hearsay against this sandbox:
+// the token and the two commands as code blocks (copied whole on the page, never wrapped mid-token), with
+// paths relative to the folder the sandbox was started in.
+import type { MessageEntity } from '@grammyjs/types';
+import { parseHtml } from '../markup/html.js';
 import { storePeerMessage } from './chat-messages.js';
 import { ASSISTANT, type SandboxStore, type SandboxUser } from './store.js';
+
+/**
+ * How to run hearsay, typed in the sandbox's working directory (no folder) or in `folder` below it (after
+ * `cd folder`), e.g. `node dist/hearsay.cjs` and `node ../dist/hearsay.cjs`; a plain text is used as it is.
+ */
+export type HearsayCommand = string | ((folder?: string) => string);
+
+const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 type Step = { kind: 'idle' } | { kind: 'newbot-name' } | { kind: 'newbot-username'; name: string } | { kind: 'token-which' };
 
@@ -20,13 +32,13 @@ const USERNAME_CHARS = /^[A-Za-z][A-Za-z0-9_]*$/;
 const MAX_NAME_LENGTH = 64;
 
 export interface AssistantOptions {
-  /** How the user starts hearsay, for the run hint: `hearsay` unless told (e.g. `node /path/dist/cli/main.js`). */
-  hearsayCommand?: string;
+  /** How the user starts hearsay, for the run hint: `hearsay` unless told. */
+  hearsayCommand?: HearsayCommand;
 }
 
 export class Assistant {
   private readonly steps = new Map<number, Step>();
-  private readonly hearsayCommand: string;
+  private readonly hearsayCommand: (folder?: string) => string;
   /** The sandbox's address as the user reached it, for the run hint. */
   private baseUrl = 'http://127.0.0.1:8081';
 
@@ -34,20 +46,19 @@ export class Assistant {
     private readonly store: SandboxStore,
     options: AssistantOptions = {},
   ) {
-    this.hearsayCommand = options.hearsayCommand ?? 'hearsay';
+    const command = options.hearsayCommand ?? 'hearsay';
+    this.hearsayCommand = typeof command === 'string' ? () => command : command;
   }
 
   /** Handles one message the user sent to the assistant (through `baseUrl`) and stores its reply. */
   handle(user: SandboxUser, text: string, baseUrl?: string): void {
     if (baseUrl !== undefined) this.baseUrl = baseUrl;
-    this.reply(user, this.answer(user, text.trim()));
+    const answer = this.answer(user, text.trim());
+    if (typeof answer === 'string') storePeerMessage(this.store, user, ASSISTANT, answer);
+    else storePeerMessage(this.store, user, ASSISTANT, answer.text, undefined, answer.entities);
   }
 
-  private reply(user: SandboxUser, text: string): void {
-    storePeerMessage(this.store, user, ASSISTANT, text);
-  }
-
-  private answer(user: SandboxUser, text: string): string {
+  private answer(user: SandboxUser, text: string): string | { text: string; entities: MessageEntity[] } {
     const step = this.steps.get(user.id) ?? { kind: 'idle' };
     const command = /^\/([A-Za-z0-9_]+)(?:@BotMaker)?$/i.exec(text)?.[1]?.toLowerCase();
     if (command !== undefined) return this.command(user, command, step);
@@ -100,7 +111,7 @@ export class Assistant {
     return "Good. Now let's choose a username for your bot. It must end in `bot` and be 5 to 32 characters of letters, digits and underscores. Like this, for example: TetrisBot or tetris_bot.";
   }
 
-  private chooseUsername(user: SandboxUser, name: string, text: string): string {
+  private chooseUsername(user: SandboxUser, name: string, text: string): string | { text: string; entities: MessageEntity[] } {
     const username = text.replace(/^@/, '');
     if (!/bot$/i.test(username)) {
       return "Sorry, the username must end in 'bot'. E.g. 'Tetris_bot' or 'Tetrisbot'. Please send another username, or /cancel.";
@@ -113,29 +124,36 @@ export class Assistant {
     }
     const bot = this.store.createBot(user.id, name, username);
     this.steps.delete(user.id);
-    return [
-      `Done! Congratulations on your new bot @${bot.username}. Users can now find it by its username.`,
-      '',
-      'Use this token to access the HTTP API:',
-      bot.token,
-      '',
-      'Keep your token secret and store it safely: anyone who has it can control your bot.',
-      '',
-      ...this.runHint(bot.token),
-    ].join('\n');
+    const { text: plain, entities } = parseHtml(
+      [
+        `Done! Congratulations on your new bot @${escapeHtml(bot.username)}. Users can now find it by its username.`,
+        '',
+        'Use this token to access the HTTP API:',
+        `<pre>${escapeHtml(bot.token)}</pre>`,
+        'Keep your token secret and store it safely: anyone who has it can control your bot.',
+        '',
+        ...this.runHint(bot.token, bot.username),
+      ].join('\n'),
+    );
+    return { text: plain, entities };
   }
 
-  /** Sandbox only: the commands that make hearsay answer the new bot from a rules folder right away. */
-  private runHint(token: string): string[] {
+  /**
+   * Sandbox only: the commands that make hearsay answer the new bot from a rules folder named after it, as two
+   * blocks so that an `init` refused (the folder is there from an earlier run) never skips the `cd`.
+   */
+  private runHint(token: string, username: string): string[] {
+    const folder = username;
+    const run = (command: string) => `<pre>${escapeHtml(command)}</pre>`;
     return [
-      'Run it with hearsay against this sandbox, in another terminal:',
-      `${this.hearsayCommand} init my-bot && cd my-bot`,
-      `BOT_TOKEN=${token} BASE_URL=${this.baseUrl} ${this.hearsayCommand} start`,
-      'Then send it /start here. Edit my-bot/rules/ and its answers change at once.',
+      'Run it with hearsay against this sandbox, in another terminal, from the folder you started the sandbox in:',
+      run(`${this.hearsayCommand()} init ${folder}`),
+      run(`cd ${folder} && BOT_TOKEN=${token} BASE_URL=${this.baseUrl} ${this.hearsayCommand(folder)} start`),
+      `Then send it /start here. Edit ${folder}/rules/ and its answers change at once.`,
     ];
   }
 
-  private chooseBotForToken(user: SandboxUser, text: string): string {
+  private chooseBotForToken(user: SandboxUser, text: string): string | { text: string; entities: MessageEntity[] } {
     const bots = this.store.botsOf(user.id);
     const wanted = text.replace(/^@/, '').toLowerCase();
     const bot = bots.find((candidate) => candidate.username.toLowerCase() === wanted);
@@ -144,13 +162,14 @@ export class Assistant {
     }
     const token = this.store.regenerateToken(bot);
     this.steps.delete(user.id);
-    return [
-      `Here is the new token for @${bot.username}. The old token no longer works.`,
-      '',
-      token,
-      '',
-      'Keep your token secret and store it safely: anyone who has it can control your bot.',
-    ].join('\n');
+    return parseHtml(
+      [
+        `Here is the new token for @${escapeHtml(bot.username)}. The old token no longer works.`,
+        '',
+        `<pre>${escapeHtml(token)}</pre>`,
+        'Keep your token secret and store it safely: anyone who has it can control your bot.',
+      ].join('\n'),
+    );
   }
 
   private listBots(user: SandboxUser): string {

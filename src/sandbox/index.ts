@@ -6,7 +6,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from '../log/logger.js';
 import { redactUrl } from '../api/errors.js';
 import { SandboxApiFailure, failureEnvelope, notFound } from './api-failure.js';
-import { Assistant } from './assistant.js';
+import { Assistant, type HearsayCommand } from './assistant.js';
 import { botApiRoutes, observed, type BotApiCallEvent } from './bot-api-routes.js';
 import { CallbackQueries, DEFAULT_CALLBACK_TIMEOUT_MS } from './callback-queries.js';
 import { clientRoutes } from './client-routes.js';
@@ -31,7 +31,7 @@ export interface SandboxOptions {
   /** How long a button press waits for answercallbackquery before it expires. Default 15 000 ms. */
   callbackTimeoutMs?: number;
   /** How users start hearsay, for the assistant's hint on running a new bot (`hearsay` by default). */
-  hearsayCommand?: string;
+  hearsayCommand?: HearsayCommand;
 }
 
 export interface Sandbox {

@@ -1,8 +1,11 @@
 // The files `hearsay init` writes: a commented starter rule file and its conversation tests, a settings
-// file, the schemas for editors, a .gitignore for the journal and token files, and a README that says how to
-// run the bot.
+// file, the schemas for editors, what the folder needs as a repository of its own (package.json, CI workflow,
+// Dockerfile: repository-files.ts), a .gitignore for the journal and token files, and a README that says how
+// to run the bot.
 import { rulesSchema } from '../generated/rules-schema.js';
 import { testsSchema } from '../generated/tests-schema.js';
+import { VERSION } from '../generated/version.js';
+import { CI_WORKFLOW, DEFAULT_PACKAGE_SPEC, DOCKERIGNORE, dockerfile, packageJson, packageName, VENDORED_TARBALL, VENDOR_README } from './repository-files.js';
 
 export const STARTER_RULES = `# yaml-language-server: $schema=../schemas/rules.schema.json
 # Your bot's rules. Every *.yaml file in this folder is read, in name order; rules are tried top to bottom
@@ -100,33 +103,53 @@ log:
 
 export const GITIGNORE = `# hearsay's journal of handled updates (see data_dir in hearsay.yaml)
 .hearsay-data/
+# npm install's folder and the JUnit report of npm test
+node_modules/
+test-results.xml
 # Bot tokens: keep them out of version control
 *.token
 bot-token
 .env
 `;
 
-export function readme(name: string, hearsay: string): string {
+/** The project's README: how to install the pinned hearsay, try, check, test and deploy; no path of this machine in it. */
+export function readme(name: string, spec: string): string {
+  const pinned =
+    spec === DEFAULT_PACKAGE_SPEC
+      ? `\`${VENDORED_TARBALL}\`, a release tarball of hearsay: make it once in a hearsay checkout with
+\`npm pack --pack-destination <this folder>/vendor\` and commit it (or replace the pin with another source npm
+understands, such as your hearsay repository's git URL: \`"hearsay": "git+https://…/hearsay.git#v${VERSION}"\`)`
+      : `\`${spec}\``;
   return `# ${name}
 
 A chat bot run by hearsay from the YAML rules in \`rules/\`.
 
+## Set up
+
+package.json pins hearsay to ${pinned}. Then:
+
+\`\`\`sh
+npm install         # installs the pinned hearsay (commit package-lock.json)
+\`\`\`
+
 ## Try it locally (no token, no network)
 
 \`\`\`sh
-${hearsay} start
+npx hearsay start
 \`\`\`
 
 starts a local sandbox of the messaging service with a chat page, creates a demo bot there and answers it
 with the rules in \`rules/\`. Open the address it prints and send \`/start\`. Edit \`rules/10-start.yaml\`
 while it runs: the next answer follows your edit, and a mistake is shown on the page with its line.
+\`npx hearsay chat\` talks to the rules right in the terminal.
 
-## Check the rules
+## Check and test
 
 \`\`\`sh
-${hearsay} check rules/
-${hearsay} test          # the conversations in tests/: what the bot must answer, step by step
+npm test            # hearsay check --strict rules/, then the conversations in tests/ (JUnit XML in test-results.xml)
 \`\`\`
+
+\`.github/workflows/bot.yml\` runs the same on every push and pull request (GitHub Actions).
 
 ## Run it for a real bot
 
@@ -134,23 +157,37 @@ Create the bot with the messaging service's bot-creation assistant, then:
 
 \`\`\`sh
 export BOT_TOKEN=123456789:AAH...   # or BOT_TOKEN_FILE=/path/to/a/file/holding/it
-${hearsay} start                    # with a token, start runs that bot (the same as: ${hearsay} run)
+npx hearsay run                     # long polling, rules from rules/
 \`\`\`
 
 A bot created in a local sandbox runs the same way, pointed at the sandbox:
-\`BOT_TOKEN=<its token> BASE_URL=http://127.0.0.1:8081 ${hearsay} start\`.
+\`BOT_TOKEN=<its token> BASE_URL=http://127.0.0.1:8081 npx hearsay start\`.
+
+## Run it in a container
+
+The Dockerfile builds hearsay's single executable from the pinned package and runs it with the rules:
+
+\`\`\`sh
+docker build -t ${packageName(name)} .
+docker run --rm -e BOT_TOKEN -v "$PWD/rules:/bot/rules:ro" -v ${packageName(name)}-data:/bot/.hearsay-data ${packageName(name)}
+\`\`\`
 `;
 }
 
-/** The project's files by path relative to its folder. */
-export function projectFiles(name: string, hearsay: string): Map<string, string> {
+/** The project's files by path relative to its folder; `spec` is the dependency spec of hearsay in package.json. */
+export function projectFiles(name: string, spec: string = DEFAULT_PACKAGE_SPEC): Map<string, string> {
   return new Map([
     ['rules/10-start.yaml', STARTER_RULES],
     ['tests/10-start.yaml', STARTER_TESTS],
     ['hearsay.yaml', SETTINGS],
     ['schemas/rules.schema.json', `${JSON.stringify(rulesSchema, null, 2)}\n`],
     ['schemas/tests.schema.json', `${JSON.stringify(testsSchema, null, 2)}\n`],
+    ['package.json', packageJson(name, spec)],
+    ...(spec === DEFAULT_PACKAGE_SPEC ? ([['vendor/README.md', VENDOR_README]] as const) : []),
+    ['.github/workflows/bot.yml', CI_WORKFLOW],
+    ['Dockerfile', dockerfile(name)],
+    ['.dockerignore', DOCKERIGNORE],
     ['.gitignore', GITIGNORE],
-    ['README.md', readme(name, hearsay)],
+    ['README.md', readme(name, spec)],
   ]);
 }

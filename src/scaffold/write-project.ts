@@ -78,10 +78,10 @@ async function refusals(target: string, dir: string, files: readonly string[]): 
   return reasons;
 }
 
-/** Writes the project into `target` (created if missing); `hearsay` is how the README says to start hearsay. */
-export async function writeProject(target: string, hearsay: string): Promise<WrittenProject> {
+/** Writes the project into `target` (created if missing); `spec` is how its package.json pins hearsay (default: the vendored tarball). */
+export async function writeProject(target: string, spec?: string): Promise<WrittenProject> {
   const dir = resolve(target);
-  const files = projectFiles(basename(dir), hearsay);
+  const files = projectFiles(basename(dir), spec);
   const reasons = await refusals(target, dir, [...files.keys()]);
   if (reasons.length > 0) throw new ScaffoldError(`${reasons.join('; ')}; nothing was written (choose another folder)`);
   await writeAll(target, dir, files);

@@ -14,6 +14,11 @@ const FILES = [
   'hearsay.yaml',
   'schemas/rules.schema.json',
   'schemas/tests.schema.json',
+  'package.json',
+  'vendor/README.md',
+  '.github/workflows/bot.yml',
+  'Dockerfile',
+  '.dockerignore',
   '.gitignore',
   'README.md',
 ];

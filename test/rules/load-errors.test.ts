@@ -81,9 +81,7 @@ describe('rule file errors with positions', () => {
       "4:5: unknown key 'repyl' in rule 'greet'; did you mean 'reply'?",
     ]);
     // One mistake, one problem: the misspelt key says what was meant, so the missing `rules:` is not a second one.
-    expect(await problemsOf('rule:\n  - id: a\n')).toEqual([
-      "1:1: unknown top-level key 'rule'; did you mean 'rules'?",
-    ]);
+    expect(await problemsOf('rule:\n  - id: a\n')).toEqual(["1:1: unknown top-level key 'rule'; did you mean 'rules'?"]);
   });
 
   it('two triggers, no trigger, no reply', async () => {
@@ -237,8 +235,8 @@ describe('rule file errors with positions', () => {
       '',
     ].join('\n');
     expect(await problemsOf(yaml)).toEqual([
-      '5:18: \'user.name\' in the `when` of rule \'same-name\' compares with "{{user.first_name}}": `when` compares with fixed values, {{…}} is not filled in there',
-      '6:18: \'chat.mode\' in the `when` of rule \'same-name\' compares with "{{var.chat.old}}": `when` compares with fixed values, {{…}} is not filled in there',
+      "5:18: 'user.name' in the `when` of rule 'same-name' compares with \"{{user.first_name}}\": `when` compares with fixed values, {{…}} is not filled in there",
+      "6:18: 'chat.mode' in the `when` of rule 'same-name' compares with \"{{var.chat.old}}\": `when` compares with fixed values, {{…}} is not filled in there",
     ]);
   });
 

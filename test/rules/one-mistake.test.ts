@@ -42,13 +42,43 @@ function replaceNth(find: RegExp, nth: number, by: string): (text: string) => st
 
 describe('one mistake, one problem: the settings blocks', () => {
   const cases: Array<[string, string, (text: string) => string, RegExp]> = [
-    ['a misspelt key in languages', '10-commands.yaml', (t) => t.replace('  default: en', '  defualt: en'), /unknown key 'defualt' in languages; did you mean 'default'\?/],
-    ['a key languages does not have', '10-commands.yaml', (t) => t.replace('  supported: [en, de]', '  supported: [en, de]\n  colour: red'), /unknown key 'colour' in languages/],
-    ['supported as a text', '10-commands.yaml', (t) => t.replace('  supported: [en, de]', '  supported: en'), /'supported' in languages must be a list: write \[en\]/],
+    [
+      'a misspelt key in languages',
+      '10-commands.yaml',
+      (t) => t.replace('  default: en', '  defualt: en'),
+      /unknown key 'defualt' in languages; did you mean 'default'\?/,
+    ],
+    [
+      'a key languages does not have',
+      '10-commands.yaml',
+      (t) => t.replace('  supported: [en, de]', '  supported: [en, de]\n  colour: red'),
+      /unknown key 'colour' in languages/,
+    ],
+    [
+      'supported as a text',
+      '10-commands.yaml',
+      (t) => t.replace('  supported: [en, de]', '  supported: en'),
+      /'supported' in languages must be a list: write \[en\]/,
+    ],
     ['a language that is no code', '10-commands.yaml', (t) => t.replace('  default: en', '  default: EN'), /'EN' in languages is not a language code/],
-    ['languages as a text', '10-commands.yaml', (t) => t.replace('languages:\n  default: en\n  supported: [en, de]', 'languages: en'), /languages must be a mapping/],
-    ['a synonym group as a text', '20-conversation.yaml', (t) => t.replace('  - [shipping, delivery, postage, versand, lieferung]', '  - shipping delivery'), /synonyms\[0\] must be a list of words that mean the same: write \[shipping, delivery\]/],
-    ['a synonym group of one word', '20-conversation.yaml', (t) => t.replace('  - [shipping, delivery, postage, versand, lieferung]', '  - [shipping]'), /synonyms\[0\] needs at least two words/],
+    [
+      'languages as a text',
+      '10-commands.yaml',
+      (t) => t.replace('languages:\n  default: en\n  supported: [en, de]', 'languages: en'),
+      /languages must be a mapping/,
+    ],
+    [
+      'a synonym group as a text',
+      '20-conversation.yaml',
+      (t) => t.replace('  - [shipping, delivery, postage, versand, lieferung]', '  - shipping delivery'),
+      /synonyms\[0\] must be a list of words that mean the same: write \[shipping, delivery\]/,
+    ],
+    [
+      'a synonym group of one word',
+      '20-conversation.yaml',
+      (t) => t.replace('  - [shipping, delivery, postage, versand, lieferung]', '  - [shipping]'),
+      /synonyms\[0\] needs at least two words/,
+    ],
     ['fuzzy: on', '20-conversation.yaml', (t) => t.replace('synonyms:', 'fuzzy: on\nsynonyms:'), /fuzzy must be auto or off, not text "on"/],
   ];
   for (const [what, file, edit, message] of cases) {
@@ -64,15 +94,15 @@ describe('one mistake, one problem: each kind of rule', () => {
   const kinds: Array<[string, string, (text: string) => string]> = [
     ['a command rule (in the file that declares languages)', '10-commands.yaml', (t) => t.replace('    command: start', '    comand: start')],
     ['a text rule', '20-conversation.yaml', (t) => t.replace('    text: ping', '    txet: ping')],
-    ['a pattern rule', '20-conversation.yaml', replaceNth(/    pattern: /, 0, '    patern: ')],
-    ['a keywords rule', '20-conversation.yaml', replaceNth(/    keywords: /, 0, '    keyword: ')],
+    ['a pattern rule', '20-conversation.yaml', replaceNth(/ {4}pattern: /, 0, '    patern: ')],
+    ['a keywords rule', '20-conversation.yaml', replaceNth(/ {4}keywords: /, 0, '    keyword: ')],
     ['a keywords rule given as a text', '20-conversation.yaml', (t) => t.replace('    keywords: [shipping]', '    keywords: shipping')],
-    ['a callback rule', '40-buttons.yaml', replaceNth(/    callback: /, 0, '    calback: ')],
-    ['an event rule', '50-members.yaml', replaceNth(/    event: /, 0, '    evnet: ')],
+    ['a callback rule', '40-buttons.yaml', replaceNth(/ {4}callback: /, 0, '    calback: ')],
+    ['an event rule', '50-members.yaml', replaceNth(/ {4}event: /, 0, '    evnet: ')],
     ['the fallback', '99-fallback.yaml', (t) => t.replace('    fallback: true', '    falback: true')],
-    ['a flow step', '30-booking.yaml', replaceNth(/        ask: /, 0, '        aks: ')],
+    ['a flow step', '30-booking.yaml', replaceNth(/ {8}ask: /, 0, '        aks: ')],
     ['a flow start', '30-booking.yaml', (t) => t.replace('      command: book', '      comand: book')],
-    ['a misspelt reply', '10-commands.yaml', replaceNth(/    reply:/, 0, '    repyl:')],
+    ['a misspelt reply', '10-commands.yaml', replaceNth(/ {4}reply:/, 0, '    repyl:')],
   ];
   for (const [what, file, edit] of kinds) {
     it(what, async () => {

@@ -20,7 +20,7 @@ afterEach(async () => {
 describe('the demo data directory', () => {
   it('is a fresh temporary directory for the default data_dir, removed again', async () => {
     const settings = await loadConfig({ cwd, env, flags: {}, secrets: new Secrets() });
-    const dir = await demoDataDir(settings, cwd);
+    const dir = await demoDataDir(settings);
     expect(dir.flag).toBeDefined();
     expect(dir.flag!.startsWith(tmpdir())).toBe(true);
     expect(existsSync(dir.flag!)).toBe(true);
@@ -30,9 +30,17 @@ describe('the demo data directory', () => {
 
   it('keeps a data_dir chosen by a flag or in the config file', async () => {
     const flagged = await loadConfig({ cwd, env, flags: { data_dir: join(cwd, 'mine') }, secrets: new Secrets() });
-    expect((await demoDataDir(flagged, cwd)).flag).toBeUndefined();
+    expect((await demoDataDir(flagged)).flag).toBeUndefined();
     await writeFile(join(cwd, 'hearsay.yaml'), 'data_dir: state\n');
     const filed = await loadConfig({ cwd, env, flags: {}, secrets: new Secrets() });
-    expect((await demoDataDir(filed, cwd)).flag).toBeUndefined();
+    expect((await demoDataDir(filed)).flag).toBeUndefined();
+  });
+
+  it("keeps the config file's data_dir even when it is the default's folder, as init's hearsay.yaml writes it", async () => {
+    await writeFile(join(cwd, 'hearsay.yaml'), 'data_dir: .hearsay-data\n');
+    const filed = await loadConfig({ cwd, env, flags: {}, secrets: new Secrets() });
+    expect((await demoDataDir(filed)).flag).toBeUndefined();
+    const environment = await loadConfig({ cwd: tmpdir(), env: { ...env, HEARSAY_DATA_DIR: join(cwd, '.hearsay-data') }, flags: {}, secrets: new Secrets() });
+    expect((await demoDataDir(environment)).flag).toBeUndefined();
   });
 });

@@ -2,11 +2,13 @@
 // that says how to run it; following it (`hearsay init`, then `hearsay start` with the token and the
 // sandbox address) makes the new bot answer from its own rules folder.
 import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { askAssistant, sendAsUser, waitForBotReplies } from '../support/sandbox-harness.js';
+import { askAssistant, assistantAnswer, codeBlocks, sendAsUser, waitForBotReplies } from '../support/sandbox-harness.js';
+import { nearPath } from '../../src/cli/invocation.js';
 import { spawnStart, tokenFreeEnv, waitForLogLine, type StartedDemo } from './start-process.js';
 import { HEARSAY_BIN } from '../support/cli.js';
 
@@ -33,20 +35,25 @@ describe('a bot created in BotMaker under hearsay start', () => {
 
     await askAssistant(sandboxUrl, 4100, '/newbot');
     await askAssistant(sandboxUrl, 4100, 'My Shop');
-    const answer = await askAssistant(sandboxUrl, 4100, 'my_shop_bot');
+    const { text: answer, entities } = await assistantAnswer(sandboxUrl, 4100, 'my_shop_bot');
     const token = /\d+:[A-Za-z0-9_-]{35}/.exec(answer)?.[0];
     expect(token).toBeDefined();
-    expect(answer).toContain('Run it with hearsay against this sandbox, in another terminal:');
-    expect(answer).toContain(`node ${cli} init my-bot && cd my-bot`);
-    expect(answer).toContain(`BOT_TOKEN=${token} BASE_URL=${sandboxUrl} node ${cli} start`);
+    expect(answer).toContain('Run it with hearsay against this sandbox, in another terminal, from the folder you started the sandbox in:');
+    // The two commands are code blocks of their own: the page copies each whole, and a refused init never skips the cd.
+    const blocks = codeBlocks(answer, entities);
+    expect(blocks).toEqual([
+      token,
+      `node ${nearPath(cli, dir)} init my_shop_bot`,
+      `cd my_shop_bot && BOT_TOKEN=${token} BASE_URL=${sandboxUrl} node ${nearPath(cli, join(dir, 'my_shop_bot'))} start`,
+    ]);
 
     // Follow the hint: init, then start with the token and the sandbox address.
-    const init = spawnSync(process.execPath, [cli, 'init', 'my-bot'], { cwd: dir, encoding: 'utf8' });
+    const init = spawnSync(process.execPath, [cli, 'init', 'my_shop_bot'], { cwd: dir, encoding: 'utf8' });
     expect(init.status).toBe(0);
-    expect(init.stdout).toContain('Created a bot in my-bot/');
+    expect(init.stdout).toContain('Created a bot in my_shop_bot/');
     const ownBot = spawnStart(['--polling-timeout', '1', '--log-format', 'json'], {
       env: { ...tokenFreeEnv(), BOT_TOKEN: token!, BASE_URL: sandboxUrl },
-      cwd: join(dir, 'my-bot'),
+      cwd: join(dir, 'my_shop_bot'),
     });
     running.push(ownBot);
     await waitForLogLine(ownBot, /^hearsay is running$/);
@@ -67,7 +74,15 @@ describe('hearsay init', () => {
     expect(await readFile(join(dir, 'bot', '.gitignore'), 'utf8')).toMatch(/^\.hearsay-data\/$/m);
     expect(await readFile(join(dir, 'bot', '.gitignore'), 'utf8')).toMatch(/^\*\.token$/m);
     expect(await readFile(join(dir, 'bot', 'hearsay.yaml'), 'utf8')).toContain('rules: rules');
-    expect(await readFile(join(dir, 'bot', 'README.md'), 'utf8')).toContain(`node ${cli} start`);
+    expect(await readFile(join(dir, 'bot', 'README.md'), 'utf8')).toContain('npx hearsay start');
+    // No path of this machine in anything written: the folder can be committed and cloned anywhere.
+    const repository = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
+    for (const file of readdirSync(join(dir, 'bot'), { recursive: true, encoding: 'utf8' })) {
+      if (statSync(join(dir, 'bot', file)).isDirectory()) continue;
+      const text = await readFile(join(dir, 'bot', file), 'utf8');
+      expect(text, file).not.toContain(dir);
+      expect(text, file).not.toContain(repository);
+    }
     const check = spawnSync(process.execPath, [cli, 'check', 'rules/'], { cwd: join(dir, 'bot'), encoding: 'utf8' });
     expect(check.stdout).toContain('1 file, 5 rules, 0 problems');
     expect(check.status).toBe(0);

@@ -1,6 +1,6 @@
 // Test helper shared by every suite that needs the messaging service: starts a sandbox on 127.0.0.1:0 and
 // drives it as a user would, over HTTP (creating bots through the BotMaker conversation, sending, reading).
-import type { Message } from '@grammyjs/types';
+import type { Message, MessageEntity } from '@grammyjs/types';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 
 export interface StartedSandbox {
@@ -79,6 +79,19 @@ export async function askAssistant(baseUrl: string, user: number | HarnessUser, 
   const sent = await sendAsUser(baseUrl, user, 'BotMaker', text);
   const [answer] = await waitForBotReplies(baseUrl, { userId, bot: 'BotMaker', after: sent.message_id, count: 1, timeoutMs: 5000 });
   return answer?.text ?? '';
+}
+
+/** BotMaker's answer to `text` with its entities (the code blocks of a new bot's answer). */
+export async function assistantAnswer(baseUrl: string, user: number | HarnessUser, text: string): Promise<{ text: string; entities: MessageEntity[] }> {
+  const userId = typeof user === 'number' ? user : user.id;
+  const sent = await sendAsUser(baseUrl, user, 'BotMaker', text);
+  const [answer] = await waitForBotReplies(baseUrl, { userId, bot: 'BotMaker', after: sent.message_id, count: 1, timeoutMs: 5000 });
+  return { text: answer?.text ?? '', entities: (answer as { entities?: MessageEntity[] } | undefined)?.entities ?? [] };
+}
+
+/** The texts of a message's `pre` blocks, in order. */
+export function codeBlocks(text: string, entities: readonly MessageEntity[]): string[] {
+  return entities.filter((e) => e.type === 'pre').map((e) => text.slice(e.offset, e.offset + e.length));
 }
 
 /** Creates a bot through the real /newbot conversation and reads the token from BotMaker's answer. */

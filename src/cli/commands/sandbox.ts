@@ -4,7 +4,7 @@ import { createLogger, LOG_LEVELS } from '../../log/logger.js';
 import { listenFailureMessage, SANDBOX_LISTEN_HINTS } from '../../ops/listen-failure.js';
 import { hostForUrl } from '../../demo/free-port.js';
 import { FAILURE_EXIT_CODE, OK_EXIT_CODE } from '../../errors/exit-codes.js';
-import { hearsayInvocation } from '../invocation.js';
+import { hearsayInvocationIn } from '../invocation.js';
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -24,7 +24,7 @@ export function sandboxCommand(): Command {
       const logger = createLogger({ level: options.logLevel, name: 'sandbox' });
       // Loaded here, not at the top: other commands must not carry the sandbox in memory.
       const [{ createSandbox }, { webChatPlugin }] = await Promise.all([import('../../sandbox/index.js'), import('../../sandbox/web/plugin.js')]);
-      const sandbox = await createSandbox({ logger, hearsayCommand: hearsayInvocation() });
+      const sandbox = await createSandbox({ logger, hearsayCommand: hearsayInvocationIn });
       await sandbox.app.register(webChatPlugin, { store: sandbox.store, onMessage: sandbox.onMessage });
       let baseUrl: string;
       try {

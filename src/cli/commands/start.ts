@@ -10,7 +10,7 @@ import { processSecrets } from '../../log/secrets.js';
 import { FAILURE_EXIT_CODE, OK_EXIT_CODE } from '../../errors/exit-codes.js';
 import { reportFailure } from '../failure-output.js';
 import { addSettingOptions, serviceLogger, settingFlagValues, type SettingFlag } from '../setting-options.js';
-import { hearsayInvocation } from '../invocation.js';
+import { hearsayInvocation, hearsayInvocationIn } from '../invocation.js';
 import { runCommand } from './run.js';
 
 type Options = Record<string, string | number | boolean | undefined>;
@@ -85,7 +85,7 @@ async function runDemo({ host, port, configPath, flags }: DemoArguments): Promis
   try {
     // Loaded here, not at the top: `hearsay run` must not carry the sandbox and its web chat in memory.
     const { startEmbeddedDemo } = await import('../../demo/embedded-demo.js');
-    demo = await startEmbeddedDemo({ ...configOptions, host, port, settings, logger, hearsayCommand: hearsayInvocation() });
+    demo = await startEmbeddedDemo({ ...configOptions, host, port, settings, logger, hearsayCommand: hearsayInvocationIn });
   } catch (error) {
     if (error instanceof HearsayError) return reportFailure('start', error);
     throw error;

@@ -9,6 +9,15 @@ import type { UserRecord } from '../../store/records.js';
 import { processSecrets } from '../../log/secrets.js';
 import { FAILURE_EXIT_CODE, OK_EXIT_CODE, USAGE_EXIT_CODE } from '../../errors/exit-codes.js';
 
+const STATE_HELP = {
+  show:
+    '\nThe bot is found by BOT_TOKEN or BOT_TOKEN_FILE, as for hearsay run. Works while the bot runs (it answers\n' +
+    'the request) or is stopped; nothing is changed. Exit codes: 0 done, 1 failed, 2 usage error.',
+  forget:
+    '\nThe bot is found by BOT_TOKEN or BOT_TOKEN_FILE, as for hearsay run. Works while the bot runs (it answers\n' +
+    'the request) or is stopped. Chat variables belong to the chat and are kept. Exit codes: 0 done, 1 failed, 2 usage error.',
+} as const;
+
 export function stateCommand(): Command {
   const command = new Command('state').description('show or forget what the bot keeps about a user (variables and unfinished flows)');
   for (const op of ['show', 'forget'] as const) {
@@ -20,10 +29,7 @@ export function stateCommand(): Command {
         .requiredOption('--user <id>', 'the user id (as in the update: message.from.id)')
         .option('--config <file>', 'config file (default: hearsay.yaml in the working directory, if present)')
         .option('--data-dir <dir>', 'directory of the service state (default: data_dir of the config, else .hearsay-data)')
-        .addHelpText(
-          'after',
-          '\nThe bot is found by BOT_TOKEN or BOT_TOKEN_FILE, as for hearsay run. Works while the bot runs (it answers\nthe request) or is stopped. Chat variables belong to the chat and are kept. Exit codes: 0 done, 1 failed, 2 usage error.',
-        )
+        .addHelpText('after', STATE_HELP[op])
         .action(async (options: { user: string; config?: string; dataDir?: string }) => {
           process.exitCode = await runState(op, options);
         }),

@@ -32,6 +32,24 @@
     return button;
   }
 
+  /** Copies the element's text (the clipboard where the page may write it, else the text is selected to copy by hand). */
+  async function copyText(element, button) {
+    try {
+      await navigator.clipboard.writeText(element.textContent);
+      button.textContent = 'Copied';
+    } catch (error) {
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      const selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      button.textContent = 'Selected';
+    }
+    setTimeout(() => {
+      button.textContent = 'Copy';
+    }, 2000);
+  }
+
   function spoiler() {
     const element = document.createElement('span');
     element.className = 'spoiler';
@@ -69,11 +87,18 @@
         return { outer: element, inner: element };
       }
       case 'pre': {
+        // A block with a Copy button, as the real client offers: a command or a token is taken whole.
+        const block = document.createElement('div');
+        block.className = 'pre-block';
         const pre = document.createElement('pre');
         const code = document.createElement('code');
         if (entity.language) code.dataset.language = entity.language;
         pre.append(code);
-        return { outer: pre, inner: code };
+        const copy = actionButton('copy', () => copyText(code, copy));
+        copy.textContent = 'Copy';
+        copy.setAttribute('aria-label', 'copy this block');
+        block.append(pre, copy);
+        return { outer: block, inner: code };
       }
       case 'spoiler': {
         const element = spoiler();
