@@ -127,7 +127,9 @@ describe('the single executable', () => {
     it('scaffolds a bot with init that start then answers', async () => {
       const init = spawnSync(binary, ['init', 'my-bot'], { cwd: dir, encoding: 'utf8' });
       expect(init.status).toBe(0);
-      expect(init.stdout).toContain(`${binary} start`);
+      // Typed after `cd my-bot`, the executable is named relative to that folder.
+      expect(init.stdout).toContain('  cd my-bot\n');
+      expect(init.stdout).toContain('../hearsay start');
       const { demo, reply } = await startAndAsk(join(dir, 'my-bot'), 902, '/start');
       expect(reply).toBe('Hello, Ivy! I am a brand-new bot. Try /help.');
       demo.child.kill('SIGTERM');
