@@ -1,6 +1,6 @@
 // The part of `hearsay --help` that lists every flag of every command (README promises it), built from the
-// commands themselves so it cannot fall behind: each command's own flags, then the setting flags that `run`,
-// `start` and `chat` share once, since they are the same list.
+// commands themselves so it cannot fall behind: each command's own flags, then the setting flags that the
+// commands running a bot share once, since they are the same list.
 import type { Command } from 'commander';
 import { SETTINGS } from '../config/settings.js';
 
