@@ -77,11 +77,11 @@ export const ERRORS = {
     action: 'Check BASE_URL and that the service is reachable from this machine; start-up calls are tried three times within ten seconds first.',
   }),
   HS_ERR_INSTANCE_LOCKED: started({
-    message:
-      '@%s: another hearsay instance is already running for this bot with this data directory (%s; lock file %s); stop it first (one instance per bot and data directory)',
+    message: '@%s: another hearsay instance is already running for this bot with this data directory (%s; lock file %s); %s',
     label: 'locked',
     setting: 'data_dir',
-    action: 'Stop the other instance, or give this one its own data_dir. A lock left by a process that is gone is taken over by itself.',
+    action:
+      'Stop the other instance, or give this one its own data_dir. A lock whose owner cannot be alive is taken over by itself: at once when it is from this host (the process gone, exited, its pid reused or this very pid), after 30 s without renewal when it is from another host or container.',
   }),
   HS_ERR_STATE_LOCK_FAILED: started({
     message: 'cannot lock the service state in %s: %s; check data_dir (HEARSAY_DATA_DIR)',

@@ -2,6 +2,7 @@
 // reads or changes one (`hearsay state`): the file store (the instance lock first — a second instance must
 // leave the first one's state and webhook alone — then the journal in the bot's own directory), or the Redis
 // store that several replicas share (no lock: replicas are the point). Nothing else opens a store.
+import { join } from 'node:path';
 import type { ServiceConfig } from '../config/types.js';
 import type { RateLimiter, RateLimitSettings } from '../delivery/rate-limiter.js';
 import { HearsayError } from '../errors/hearsay-error.js';
@@ -10,7 +11,8 @@ import type { EffectOutbox } from '../pipeline/outbox-port.js';
 import type { ChatSequencer, ChatStateStore, UpdateLedger } from '../pipeline/ports.js';
 import type { PollLeadership } from '../pipeline/replica-ports.js';
 import { FileLedger } from './file/file-ledger.js';
-import { InstanceLock, InstanceLockedError } from './file/instance-lock.js';
+import { describeOwner, type LockOwner } from './file/lock-owner.js';
+import { InstanceLock, InstanceLockedError, LOCK_FILE } from './file/instance-lock.js';
 import { botStateDir } from './file/update-journal.js';
 
 /** The bot a store is opened for. */
@@ -67,15 +69,7 @@ export async function openStore(config: Pick<ServiceConfig, 'dataDir' | 'mode' |
       throw new HearsayError('HS_ERR_STORE_OPEN_FAILED', [(error as Error).message], { cause: error });
     }
   }
-  let lock: InstanceLock;
-  try {
-    lock = InstanceLock.acquire(stateDir, config.mode);
-  } catch (error) {
-    if (error instanceof InstanceLockedError) {
-      throw new HearsayError('HS_ERR_INSTANCE_LOCKED', [bot.username, error.ownerDescription, error.path], { cause: error });
-    }
-    throw new HearsayError('HS_ERR_STATE_LOCK_FAILED', [stateDir, (error as Error).message], { cause: error });
-  }
+  const lock = await lockStateDir(stateDir, config.mode, bot, logger);
   let ledger: FileLedger;
   try {
     ledger = FileLedger.open({
@@ -100,4 +94,27 @@ export async function openStore(config: Pick<ServiceConfig, 'dataDir' | 'mode' |
       }
     },
   };
+}
+
+/** The instance lock of the file store, with what a takeover or a lost lock means said in the log. */
+async function lockStateDir(stateDir: string, mode: string, bot: StoreOwner, logger: Logger): Promise<InstanceLock> {
+  const onLost = (owner: LockOwner | null): void =>
+    logger.error(
+      { lock: join(stateDir, LOCK_FILE), owner: owner ? describeOwner(owner) : null },
+      'the instance lock is no longer ours (removed, or taken over by another instance): two instances may now share this data directory; stop one of them',
+    );
+  let lock: InstanceLock;
+  try {
+    lock = await InstanceLock.acquire(stateDir, mode, { onLost });
+  } catch (error) {
+    if (error instanceof InstanceLockedError) {
+      throw new HearsayError('HS_ERR_INSTANCE_LOCKED', [bot.username, error.ownerDescription, error.path, error.advice], { cause: error });
+    }
+    throw new HearsayError('HS_ERR_STATE_LOCK_FAILED', [stateDir, (error as Error).message], { cause: error });
+  }
+  if (lock.tookOver) {
+    const { owner, why } = lock.tookOver;
+    logger.warn({ lock: lock.path, previous_owner: describeOwner(owner), reason: why }, 'took over the instance lock left by an instance that is gone');
+  }
+  return lock;
 }

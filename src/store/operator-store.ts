@@ -50,7 +50,7 @@ async function onRedis(store: Extract<ServiceConfig['store'], { kind: 'redis' }>
 async function onFiles(stateDir: string, state: ServiceConfig['state'], request: OperatorRequest): Promise<UserRecord> {
   let lock: InstanceLock;
   try {
-    lock = InstanceLock.acquire(stateDir, `hearsay state ${request.op}`);
+    lock = await InstanceLock.acquire(stateDir, `hearsay state ${request.op}`);
   } catch (error) {
     if (!(error instanceof InstanceLockedError)) throw error;
     const response = await askRunningInstance(stateDir, request);
