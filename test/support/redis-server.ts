@@ -1,6 +1,6 @@
 // Debian's redis-server for tests: each call starts its own on a free loopback port with a temporary
 // directory (AOF on, fsync at every write, no RDB snapshots), and can stop, kill or restart it on the same
-// port and data (a restart keeps what the AOF holds, as in production).
+// port and data (a restart keeps what the AOF holds, as in production), or pause it (kill -STOP) and resume it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,8 +17,12 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** kill -9: whatever is not in the AOF yet is gone. */
   kill(): Promise<void>;
-  /** Starts it again on the same port and directory (after stop or kill). */
-  start(): Promise<void>;
+  /** Starts it again on the same port and directory (after stop or kill), with `args` added to its own for this run. */
+  start(args?: string[]): Promise<void>;
+  /** kill -STOP: the server keeps its connections open and answers nothing until {@link resume}. */
+  pause(): void;
+  /** kill -CONT after {@link pause}. */
+  resume(): void;
   /** Stops it and removes its directory. */
   close(): Promise<void>;
 }
@@ -38,6 +42,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   const dir = mkdtempSync(join(tmpdir(), 'hearsay-redis-'));
   let port = 0;
   let child: ChildProcess | null = null;
+  let extra: string[] = [];
   const args = () => [
     '--port',
     String(port),
@@ -58,6 +63,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     '--logfile',
     '',
     ...(options.args ?? []),
+    ...extra,
   ];
   const launch = async (): Promise<void> => {
     const proc = spawn('redis-server', args(), { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -95,6 +101,11 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     await exited;
   };
 
+  const signal = (name: NodeJS.Signals): void => {
+    if (!child) throw new Error('redis-server is not running');
+    (child as ChildProcess).kill(name);
+  };
+
   // A port found free may be taken before redis binds it: try a few.
   for (let attempt = 0; ; attempt++) {
     port = await freePort('127.0.0.1');
@@ -115,10 +126,13 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     dir,
     stop: () => end('SIGTERM'),
     kill: () => end('SIGKILL'),
-    start: async () => {
+    start: async (args = []) => {
       if (child) throw new Error('redis-server is already running');
+      extra = args;
       await launch();
     },
+    pause: () => signal('SIGSTOP'),
+    resume: () => signal('SIGCONT'),
     close: async () => {
       await end('SIGKILL');
       rmSync(dir, { recursive: true, force: true });

@@ -66,6 +66,8 @@ export class RedisAccess {
 
   /** Runs one store operation: a failure becomes a StoreUnavailableError, and the connection learns of it. */
   async command<T>(operation: () => Promise<T>): Promise<T> {
+    // A hung server would hold every command for the whole timeout: the connection's PING finds out when it answers.
+    if (this.connection.hung) throw new StoreUnavailableError('the Redis store is not answering (ETIMEDOUT)');
     try {
       const result = await operation();
       this.connection.noteSuccess();

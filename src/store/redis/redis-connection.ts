@@ -1,7 +1,8 @@
 // One connection to the Redis store, and what the service must know about it: whether it can be used right
 // now. Commands fail at once while it is down (no offline queue: a webhook must hear 503 now, not after a
 // reconnect), the outage is logged once with its kind and once when it ends, and listeners (health, metrics)
-// are told; reconnecting goes on by itself, with a capped backoff.
+// are told; reconnecting goes on by itself, with a capped backoff. A server that keeps the connection open but
+// stops answering (kill -STOP, a stalled disk) is an outage too: a PING now and then tells when it is back.
 import { Redis } from 'ioredis';
 import type { RedisStoreConfig } from '../../config/store.js';
 import type { Logger } from '../../log/logger.js';
@@ -20,6 +21,12 @@ export interface RedisConnectionOptions {
 }
 
 const RECONNECT_CAP_MS = 2000;
+/** How long a hung server (its socket open, no answer) rests between two PINGs asking whether it answers again. */
+const HUNG_PROBE_MS = 500;
+/** Server errors that say it cannot serve now, whatever the state of the socket. */
+const CANNOT_SERVE = /^(LOADING|READONLY|MISCONF|OOM|NOAUTH|WRONGPASS|MASTERDOWN|TRYAGAIN|CLUSTERDOWN)$/;
+/** The kind of a command that got no answer in time (ioredis's commandTimeout) or of a connect that timed out. */
+const NO_ANSWER = 'ETIMEDOUT';
 
 /** Opens the connection and waits until the server answers; rejects with what went wrong (never the password). */
 export async function connectRedis(options: RedisConnectionOptions): Promise<RedisConnection> {
@@ -47,6 +54,7 @@ export class RedisConnection {
   private outage: StoreOutageKind | null = null;
   private readonly listeners = new Set<AvailabilityListener>();
   private closed = false;
+  private probe: NodeJS.Timeout | undefined;
   /** The last error the client reported (a failed connect says only "Connection is closed."). */
   lastError: unknown = null;
 
@@ -87,10 +95,21 @@ export class RedisConnection {
     return () => this.listeners.delete(listener);
   }
 
-  /** Counts a failed command: an error that says the server cannot serve (LOADING, READONLY, OOM…) is an outage too. */
+  /**
+   * True while the server holds the connection open but does not answer: commands then fail at once (rather
+   * than each waiting out the command timeout) until a PING is answered.
+   */
+  get hung(): boolean {
+    return this.outage === NO_ANSWER && this.client.status === 'ready';
+  }
+
+  /**
+   * Counts a failed command: besides a connection that is not ready, an error that says the server cannot serve
+   * (LOADING, READONLY, OOM…) and a command the server left unanswered on an open socket are outages too.
+   */
   noteFailure(error: unknown): void {
     const kind = kindOf(error);
-    if (/^(LOADING|READONLY|MISCONF|OOM|NOAUTH|WRONGPASS|MASTERDOWN|TRYAGAIN|CLUSTERDOWN)$/.test(kind) || this.client.status !== 'ready') this.down(kind);
+    if (CANNOT_SERVE.test(kind) || kind === NO_ANSWER || this.client.status !== 'ready') this.down(kind);
   }
 
   /** A command went through: the store is back if it was down. */
@@ -101,6 +120,7 @@ export class RedisConnection {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.probe);
     this.listeners.clear();
     await this.client.quit().catch(() => this.client.disconnect());
   }
@@ -113,6 +133,22 @@ export class RedisConnection {
       'the Redis store is unavailable; updates are not accepted (webhook: 503) or confirmed (polling) until it is back',
     );
     for (const listener of this.listeners) listener(kind);
+    // ioredis sees nothing wrong with an open socket that stays silent: no 'ready' will say it is back.
+    if (kind === NO_ANSWER && this.client.status === 'ready') this.probeUntilAnswered();
+  }
+
+  /** One PING at a time until one is answered (then the outage ends), or the outage ends otherwise (a reconnect). */
+  private probeUntilAnswered(): void {
+    clearTimeout(this.probe);
+    this.probe = setTimeout(() => {
+      this.client.ping().then(
+        () => this.noteSuccess(),
+        () => {
+          if (!this.closed && this.outage !== null) this.probeUntilAnswered();
+        },
+      );
+    }, HUNG_PROBE_MS);
+    this.probe.unref();
   }
 
   private up(): void {
