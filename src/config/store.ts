@@ -31,22 +31,37 @@ const PASSWORD_FILE_ENV = 'HEARSAY_STORE_PASSWORD_FILE';
 /** Shortest password redacted wherever it appears (shorter ones would blank ordinary words; the URL form is always cut). */
 const PASSWORD_REDACT_MIN = 4;
 
+// `scheme://user:password@host…`: the user info runs to the last `@` (as a URL parser reads `redis://:p@ss@host`),
+// the user name to the first `:` in it. A password holding an unencoded `/`, `?` or `#` makes the URL invalid,
+// and its message must still not show any of it.
+const USER_INFO = /^([a-z][a-z0-9+.-]*:\/\/[^:/]*):([\s\S]*)@/i;
+
 /** The URL with any password cut out, for messages (the password itself is also a registered secret). */
 export function storeUrlForDisplay(raw: string): string {
-  return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/\s]*):[^@/\s]*@/i, '$1:<redacted>@');
+  return raw.replace(USER_INFO, '$1:<redacted>@');
 }
 
 /** Registers any password in a store URL as a secret before anything could echo the URL. */
 export function registerStoreUrlSecret(raw: unknown, secrets: Secrets): void {
   if (typeof raw !== 'string') return;
-  const match = /^[a-z][a-z0-9+.-]*:\/\/[^:@/\s]*:([^@/\s]+)@/i.exec(raw.trim());
-  if (!match) return;
-  secrets.add(match[1], PASSWORD_REDACT_MIN);
-  try {
-    secrets.add(decodeURIComponent(match[1]!), PASSWORD_REDACT_MIN);
-  } catch {
-    /* not percent-encoded */
+  const value = raw.trim();
+  // The password as written up to the last `@`, and as the URL parser takes it when that differs (an `@` in the path).
+  const passwords = [USER_INFO.exec(value)?.[2], URL.canParse(value) ? new URL(value).password : undefined];
+  for (const password of passwords) {
+    if (!password) continue;
+    secrets.add(password, PASSWORD_REDACT_MIN);
+    try {
+      secrets.add(decodeURIComponent(password), PASSWORD_REDACT_MIN);
+    } catch {
+      /* not percent-encoded */
+    }
   }
+}
+
+/** Why a URL whose password holds characters a URL cannot carry as they are fails to parse, for its messages. */
+function passwordHint(value: string): string {
+  const password = USER_INFO.exec(value)?.[2] ?? '';
+  return /[/?#]/.test(password) ? '; a password holding / ? or # must be percent-encoded in the URL, or set in HEARSAY_STORE_PASSWORD' : '';
 }
 
 /**
@@ -57,7 +72,8 @@ export function readStoreSetting(raw: string, source: ConfigSource, env: NodeJS.
   const value = raw.trim();
   if (value === 'file') return { kind: 'file' };
   const shown = storeUrlForDisplay(value);
-  const problem = (message: string) => [new ConfigProblem('store', source, message)];
+  const hint = passwordHint(value);
+  const problem = (message: string) => [new ConfigProblem('store', source, message + hint)];
   if (!/^rediss?:\/\//i.test(value) || !URL.canParse(value)) {
     return problem(`store must be file, redis://host:port/db or rediss://host:port/db (got '${shown}')`);
   }

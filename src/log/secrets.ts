@@ -1,5 +1,6 @@
 // Secrets (the bot token, the webhook secret, the store password) that must never reach an output: the one redaction every
 // log line and every error the CLI prints goes through. Code should still avoid putting secrets into messages.
+import { inspect } from 'node:util';
 
 /** What a redacted secret is replaced with. */
 export const REDACTED = '<redacted>';
@@ -13,10 +14,17 @@ const TOKEN_SHAPE = /(?<!\d)\d+(?::|%3A)[A-Za-z0-9_-]{20,}/gi;
 const MAY_HOLD_TOKEN_SHAPE = /\d(?::|%3A)[A-Za-z0-9_-]{20}/i;
 
 // The password part of any URL's user info (`redis://user:password@host`), registered or not: a store URL
-// pasted into a setting, an error or a log line carries it.
-const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:@/\s]*:)[^@/\s]+@/gi;
+// pasted into a setting, an error or a log line carries it. The user info is taken to run to the last `@` of
+// the URL (a URL parser's reading when nothing but the password holds one), so a password holding an unencoded
+// `@`, `/` or `:` is cut whole, at worst with a path that holds an `@`. The URL runs to white space, a quote or
+// an angle bracket (an escaped quote, `\"` inside a JSON string, does not end it).
+const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/\s"<>]*:)(?:\\"|[^\s"<>])*@/gi;
 
-/** Every form a secret can take in an output: as is, URL-encoded (`:` as `%3A`/`%3a`), and a token's secret half. */
+/**
+ * Every form a secret can take in an output: as is, URL-encoded (`:` as `%3A`/`%3a`), a token's secret half,
+ * and each of those escaped as a string inside JSON or util.inspect output (a log line, a library's debug
+ * dump of its arguments), once or twice (such a dump inside a JSON log line).
+ */
 function formsOf(secret: string, minLength: number): string[] {
   const forms = new Set([secret, encodeURIComponent(secret)]);
   const colon = secret.indexOf(':');
@@ -25,8 +33,16 @@ function formsOf(secret: string, minLength: number): string[] {
     // The secret half alone is as good as the token to whoever knows the bot id (which is public).
     forms.add(secret.slice(colon + 1));
   }
+  for (const form of [...forms]) for (const escaped of escapedForms(form)) forms.add(escaped);
   // Short fragments would blank out ordinary words; real tokens, their halves and secrets are longer.
   return [...forms].filter((form) => form.length >= minLength);
+}
+
+/** What stands between the quotes when `text` is written as a JSON string or by util.inspect, and those again as JSON. */
+function escapedForms(text: string): string[] {
+  const json = JSON.stringify(text).slice(1, -1);
+  const inspected = inspect(text).slice(1, -1);
+  return [json, inspected, JSON.stringify(json).slice(1, -1), JSON.stringify(inspected).slice(1, -1)];
 }
 
 /** The shortest of `forms` that every other one contains (a token's secret half), or undefined when none does. */

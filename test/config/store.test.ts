@@ -97,6 +97,28 @@ describe('store setting', () => {
     }
   });
 
+  it('a password holding an unencoded @ shows in none of the three messages about the URL: its user info runs to the last @', async () => {
+    const password = 'Rp4ss-w0rd@with:col/on%2Fend';
+    const urls: Array<[string, RegExp]> = [
+      [`redis://:${password}@127.0.0.1:6379/0`, /store must be file, redis:\/\/host:port\/db/],
+      [`redis://:${password.replace(':', '')}@127.0.0.1:6379/0`, /the path must be a database number/],
+      [`redis://:${password.replace(':', '?')}@127.0.0.1:6379/0`, /takes no query or fragment/],
+    ];
+    for (const [url, expected] of urls) {
+      const secrets = new Secrets();
+      const message = (await problemsOf(load({ env: { HEARSAY_STORE: url }, secrets }))).join('\n');
+      expect(message).toMatch(expected);
+      expect(message).toContain(`(got 'redis://:<redacted>@127.0.0.1:6379/0')`);
+      expect(message).toMatch(/a password holding \/ \? or # must be percent-encoded in the URL, or set in HEARSAY_STORE_PASSWORD/);
+      expect(message).not.toMatch(/Rp4ss|with.?col|on%2Fend|on\/end/);
+      // Registered whole, as written and decoded, before anything could echo it.
+      const written = url.slice('redis://:'.length, url.lastIndexOf('@'));
+      expect(secrets.scrub(`AUTH ${written} / ${decodeURIComponent(written)}`)).toBe('AUTH <redacted> / <redacted>');
+    }
+    // A password whose only odd character is @ is what a URL parser reads too: the URL works.
+    expect((await load({ env: { HEARSAY_STORE: 'redis://:p@ss@127.0.0.1:6379/0' } })).store).toMatchObject({ password: 'p@ss', host: '127.0.0.1' });
+  });
+
   it('in webhook mode with a Redis store, asks for a webhook secret shared by the replicas', async () => {
     const env = { HEARSAY_STORE: 'redis://127.0.0.1/0', HEARSAY_MODE: 'webhook', HEARSAY_WEBHOOK_URL: 'https://bot.example.com' };
     expect((await problemsOf(load({ env }))).join('\n')).toMatch(/set webhook.secret \(HEARSAY_WEBHOOK_SECRET\) to one value shared by every replica/);

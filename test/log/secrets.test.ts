@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BotApiClient } from '../../src/api/client.js';
@@ -180,5 +181,33 @@ describe('store passwords', () => {
     logger.error({ url: 'redis://u:pa55word@h/0' }, 'store down; AUTH short-pw refused');
     expect(lines.join('')).not.toMatch(/pa55word|short-pw/);
     expect(lines.join('')).toContain('redis://u:<redacted>@h/0');
+  });
+
+  it('the user info runs to the last @ before the host: a password holding an unencoded @, / or : is cut whole', () => {
+    const secrets = new Secrets();
+    const url = 'redis://:Rp4ss-w0rd@with:col/on%2Fend@127.0.0.1:6379/0';
+    expect(secrets.scrub(`cannot reach ${url} (ECONNREFUSED)`)).toBe('cannot reach redis://:<redacted>@127.0.0.1:6379/0 (ECONNREFUSED)');
+    expect(secrets.scrub(JSON.stringify({ store: 'redis://user@corp:p@ss"w0rd@h:1/0', next: 'a@b' }))).toBe(
+      '{"store":"redis://user@corp:<redacted>@h:1/0","next":"a@b"}',
+    );
+    const { destination, lines } = lineCapture();
+    createLogger({ secrets, destination }).error({ store: url }, `store down at ${url}`);
+    expect(lines.join('')).not.toMatch(/Rp4ss|with:col|on%2Fend/);
+  });
+
+  it('the escaped forms of a secret (inside JSON, util.inspect, or a JSON line holding either) are scrubbed too', () => {
+    const password = 'pa\\ss-W0rd"x\'q';
+    const secrets = new Secrets();
+    secrets.add(password, 4);
+    const inspected = inspect(['AUTH', password]);
+    const texts = [inspected, JSON.stringify({ password }), JSON.stringify({ msg: inspected }), `debug: ${inspect({ password })}`];
+    for (const text of texts) {
+      const scrubbed = secrets.scrub(text);
+      expect(scrubbed, text).toContain('<redacted>');
+      expect(scrubbed).not.toMatch(/pa\\+ss|W0rd/);
+    }
+    const { destination, lines } = lineCapture();
+    createLogger({ secrets, destination }).warn({ args: inspected }, `AUTH ${JSON.stringify(password)}`);
+    expect(lines.join('')).not.toMatch(/W0rd/);
   });
 });
