@@ -50,6 +50,11 @@ export class ServiceMetrics {
     help: '1 while the store (file or Redis) can be used, 0 during an outage.',
     registers: [this.registry],
   });
+  readonly storeDataLost = new Counter({
+    name: 'hearsay_store_data_lost_total',
+    help: 'Times this process found the shared (Redis) store without its data: restarted empty, flushed, failed over to a server without it.',
+    registers: [this.registry],
+  });
   readonly pollingLeader = new Gauge({
     name: 'hearsay_polling_leader',
     help: '1 while this process polls the service (polling mode; on a Redis store, the replica holding the polling lease), else 0.',

@@ -33,6 +33,19 @@ export interface PollLeadership {
   claim(limit: number): Promise<Update[]>;
 }
 
+/** What a replica finds when its shared store lost its data (restarted empty, flushed, failed over to a server without it). */
+export interface StoreDataLoss {
+  /** The store as it may be shown (no password). */
+  readonly store: string;
+  /** When the data that is gone began to be written (an ISO time). */
+  readonly since: string;
+  /**
+   * The updates the store held for this replica (accepted, claimed or taken over, not committed), oldest first:
+   * those the replica is not handling right now are gone unanswered.
+   */
+  readonly heldIds: readonly number[];
+}
+
 /** This replica lost its lease (or its claim on an update) to another while it was paused: it must not act on it. */
 export class ReplicaFencedError extends StoreUnavailableError {
   override readonly name = 'ReplicaFencedError';

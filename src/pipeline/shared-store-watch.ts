@@ -1,9 +1,11 @@
 // What a service on a shared (Redis) store does beyond the pipeline: reports outages on /healthz and in
-// the metrics, and keeps looking for work left in the store — its own updates an outage cut short, and the
-// inbox of replicas that died (once their lease ran out) — so nothing accepted waits for a restart.
+// the metrics, reports a store found without its data (with the accepted updates that went with it), and keeps
+// looking for work left in the store — its own updates an outage cut short, and the inbox of replicas that died
+// (once their lease ran out) — so nothing accepted waits for a restart.
 import type { Logger } from '../log/logger.js';
 import type { HealthState } from '../ops/health.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
+import type { StoreDataLoss } from './replica-ports.js';
 import type { UpdatePipeline } from './update-pipeline.js';
 
 /** What the watch needs of the shared store (see the store's SharedStore). */
@@ -12,6 +14,8 @@ export interface WatchedStore {
   readonly takeOverEveryMs: number;
   /** Told when the store becomes unusable (with the kind of outage) and usable again (null); returns an unsubscribe function. */
   onAvailability(listener: (outage: string | null) => void): () => void;
+  /** Told each time the store is found to have lost its data; returns an unsubscribe function. */
+  onDataLost(listener: (loss: StoreDataLoss) => void): () => void;
 }
 
 export interface SharedStoreWatchParts {
@@ -31,6 +35,7 @@ export function watchSharedStore({ store, pipeline, health, metrics, logger }: S
     // Back: what the outage held up is handled now rather than at the next round.
     else void takeOver();
   });
+  const unwatchLoss = store.onDataLost((loss) => reportDataLoss(loss, pipeline, metrics, logger));
   let running = false;
   const takeOver = async () => {
     if (running || health.storeUnavailable !== null) return;
@@ -49,5 +54,24 @@ export function watchSharedStore({ store, pipeline, health, metrics, logger }: S
   return () => {
     clearInterval(timer);
     unsubscribe();
+    unwatchLoss();
   };
+}
+
+/** Ids named in the line; `updates_lost` says how many there were. */
+const IDS_SHOWN = 20;
+
+/**
+ * One error line and one count per loss found. Of the updates the store held for this replica, those the
+ * pipeline still has in hand (queued behind their chat, or sending) are answered all the same; the others were
+ * left to the store during the outage and are gone with its data.
+ */
+function reportDataLoss(loss: StoreDataLoss, pipeline: UpdatePipeline, metrics: ServiceMetrics, logger: Logger): void {
+  const gone = loss.heldIds.filter((id) => !pipeline.has(id));
+  metrics.storeDataLost.inc();
+  logger.error(
+    { store: loss.store, updates_lost: gone.length, ...(gone.length > 0 ? { update_ids: gone.slice(0, IDS_SHOWN) } : {}), data_since: loss.since },
+    `the store lost its data (restarted without it, flushed, or failed over to a server without it): ${gone.length} update(s) ` +
+      'this replica had accepted are gone unanswered; what was handled, the conversation state, the running flows and the effects not yet performed are gone too',
+  );
 }

@@ -54,6 +54,11 @@ export class UpdatePipeline {
     return this.flights.size + this.storing.size;
   }
 
+  /** Whether this update is in this run's hands now (being stored, queued or running). */
+  has(id: number): boolean {
+    return this.flights.has(id) || this.storing.has(id);
+  }
+
   /**
    * Webhook: what to answer the service's request for this update. Held while the update is handled (200 once
    * committed; stored in the inbox and 200 when that takes longer than the hold), or, with `storeFirst`, stored

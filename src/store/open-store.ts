@@ -9,7 +9,7 @@ import { HearsayError } from '../errors/hearsay-error.js';
 import type { Logger } from '../log/logger.js';
 import type { EffectOutbox } from '../pipeline/outbox-port.js';
 import type { ChatSequencer, ChatStateStore, UpdateLedger } from '../pipeline/ports.js';
-import type { PollLeadership } from '../pipeline/replica-ports.js';
+import type { PollLeadership, StoreDataLoss } from '../pipeline/replica-ports.js';
 import { FileLedger } from './file/file-ledger.js';
 import { describeOwner, type LockOwner } from './file/lock-owner.js';
 import { InstanceLock, InstanceLockedError, LOCK_FILE } from './file/instance-lock.js';
@@ -32,6 +32,8 @@ export interface SharedStore {
   readonly takeOverEveryMs: number;
   /** Told when the store becomes unusable (with the kind of outage) and usable again (null); returns an unsubscribe function. */
   onAvailability(listener: (outage: string | null) => void): () => void;
+  /** Told each time this replica finds that the store lost its data; returns an unsubscribe function. */
+  onDataLost(listener: (loss: StoreDataLoss) => void): () => void;
   /** A chat sequencer that keeps one chat's updates in order across every replica. */
   sequencer(concurrency: number): ChatSequencer;
   /** The sending limits kept together by every replica (N replicas must not send N times the overall limit); `fallback` while the store is down. */

@@ -1,6 +1,6 @@
 // Opens the Redis store for one bot: connects (the start fails with a clear message when the server cannot
-// be reached), opens the ledger under the bot's key prefix, and gives the service what it needs to report
-// and recover from outages.
+// be reached), opens the ledger under the bot's key prefix, learns the epoch of the bot's data there (to
+// notice a store that lost it), and gives the service what it needs to report and recover from outages.
 import type { RedisStoreConfig } from '../../config/store.js';
 import type { Logger } from '../../log/logger.js';
 import type { SharedStore } from '../open-store.js';
@@ -9,6 +9,7 @@ import { RedisPollLeadership } from './poll-lease.js';
 import { connectRedis } from './redis-connection.js';
 import { botKeyPrefix, RedisLedger } from './redis-ledger.js';
 import { SharedRateLimiter } from './shared-rate-limits.js';
+import { StoreEpoch } from './store-epoch.js';
 
 /** The Redis store of one running service: the ledger and what replicas share beside it. */
 export interface OpenedRedisStore {
@@ -51,16 +52,28 @@ export async function openRedisStore(options: OpenRedisStoreOptions): Promise<Op
     await connection.close();
     throw error;
   }
+  let epoch: StoreEpoch;
+  try {
+    epoch = await StoreEpoch.open({ ledger, connection, logger: options.logger, storeUrl: options.config.url });
+  } catch (error) {
+    await ledger.close();
+    throw error;
+  }
   options.logger.info({ store: options.config.url, replica: ledger.owner }, 'using the Redis store');
   const shared: SharedStore = {
     leadership: new RedisPollLeadership(ledger),
     // Half the lease: a dead replica's work is taken up soon after its lease ran out.
     takeOverEveryMs: Math.max(100, Math.floor(leaseMs / 2)),
     onAvailability: (listener) => connection.onAvailability(listener),
+    onDataLost: (listener) => epoch.onDataLost(listener),
     sequencer: (concurrency) => new RedisChatSequencer(ledger, { concurrency }),
     rateLimiter: (limits, fallback, logger) => new SharedRateLimiter({ ledger, limits, fallback, logger }),
   };
-  return { ledger, shared, close: () => ledger.close() };
+  const close = (): Promise<void> => {
+    epoch.close();
+    return ledger.close();
+  };
+  return { ledger, shared, close };
 }
 
 /**

@@ -32,6 +32,11 @@ export interface RedisInboxParts {
 export class RedisInbox {
   /** Updates being stored right now: the same update again waits for it instead of storing twice. */
   private readonly storing = new AcceptsInFlight();
+  /**
+   * Updates this replica stored as its own, claimed or took over, and has not committed: the ones the store
+   * holds for it, which a store that loses its data loses with it (see {@link dropInHand}).
+   */
+  private readonly inHand = new Set<number>();
 
   constructor(private readonly parts: RedisInboxParts) {}
 
@@ -62,15 +67,38 @@ export class RedisInbox {
       : ((await this.parts.store.runScript(SCRIPTS.accept, [], args)) as [AcceptResult, string]);
     if (result === 'fenced') throw new ReplicaFencedError(`update ${update.update_id}: this replica no longer holds the polling lease; not stored from here`);
     this.parts.noteSequence(update.update_id, sequence);
-    if (result === 'stored') await this.parts.store.durable();
+    if (result === 'stored') {
+      // The leader's unclaimed entries are any replica's to claim: counted by the one that claims them.
+      if (!lead) this.hold([update.update_id]);
+      await this.parts.store.durable();
+    }
     return result;
+  }
+
+  /** Updates (by id) that are this replica's to handle now: taken over (again, for those it is still handling), or claimed. */
+  hold(ids: Iterable<number>): void {
+    for (const id of ids) this.inHand.add(id);
+  }
+
+  /** The update is committed, or another replica took it over: the store holds nothing of it for this replica any more. */
+  release(id: number): void {
+    this.inHand.delete(id);
+  }
+
+  /** The store lost its data: the ids of the updates it held for this replica (oldest first), now forgotten. */
+  dropInHand(): number[] {
+    const ids = [...this.inHand].sort((a, b) => a - b);
+    this.inHand.clear();
+    return ids;
   }
 
   /** Polling with replicas: takes up to `limit` of the updates the leader stored, oldest first; they are this replica's to handle. */
   async claim(limit: number): Promise<Update[]> {
     if (limit < 1) return [];
     const claimed = (await this.parts.store.runScript(SCRIPTS.claim, [], [this.parts.owner, limit])) as string[];
-    return claimed.map((json) => JSON.parse(json) as Update);
+    const updates = claimed.map((json) => JSON.parse(json) as Update);
+    this.hold(updates.map((update) => update.update_id));
+    return updates;
   }
 
   /** Polling with replicas: how many stored updates no replica has claimed yet. */

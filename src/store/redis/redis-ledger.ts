@@ -126,7 +126,9 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
   }
 
   async begin(update: Update): Promise<void> {
-    if ((await this.store.runScript(SCRIPTS.begin, [], [update.update_id, this.owner])) === 'fenced') {
+    const result = await this.store.runScript(SCRIPTS.begin, [], [update.update_id, this.owner]);
+    if (result === 'fenced') {
+      this.inbox.release(update.update_id);
       throw new ReplicaFencedError(`update ${update.update_id} was taken over by another replica while this one was paused; not sent from here`);
     }
   }
@@ -143,6 +145,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
   }
 
   async commit(update: Update, state: StateCommit | null): Promise<void> {
+    this.inbox.release(update.update_id);
     await this.write(update.update_id, updateFingerprint(update), withEffectIds(update, state));
   }
 
@@ -270,7 +273,9 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
       this.doubt.push(...ids);
       this.options.logger.warn({ in_doubt: ids }, 'a replica stopped while sending these replies; they are answered again and may arrive twice');
     }
-    return pending.map((json) => JSON.parse(json) as Update);
+    const updates = pending.map((json) => JSON.parse(json) as Update);
+    this.inbox.hold(updates.map((update) => update.update_id));
+    return updates;
   }
 
   private async renewLease(): Promise<void> {
@@ -298,5 +303,15 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
   /** Resolves once what was written is on the server's disk. */
   durable(): Promise<void> {
     return this.store.durable();
+  }
+
+  /** Asks the server again how it keeps writes (after a reconnect: it may be another server, or restarted with other settings). */
+  checkPersistence(): Promise<void> {
+    return this.store.checkPersistence(this.options.logger);
+  }
+
+  /** The store lost its data: the ids of the updates it held for this replica (stored, claimed or taken over, not committed). */
+  dropUpdatesInHand(): number[] {
+    return this.inbox.dropInHand();
   }
 }
