@@ -210,7 +210,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--delivery-max-pending',
     kind: 'integer',
     defaultText: '1000',
-    meaning: 'Updates accepted but not handled yet before the webhook answers 503.',
+    meaning: 'Updates in hand (accepted or fetched, not handled yet): beyond it the webhook answers 503 and polling fetches no more.',
   },
   {
     key: 'delivery.max_attempts',

@@ -265,7 +265,7 @@ export const configSchema = {
           "maximum": 1000
         },
         "max_pending": {
-          "description": "Updates accepted but not yet handled before the webhook answers 503.",
+          "description": "Updates in hand (accepted or fetched, not handled yet): beyond it the webhook answers 503 and polling fetches no more.",
           "type": "integer",
           "minimum": 1,
           "maximum": 1000000
@@ -498,7 +498,7 @@ export interface DeliverySettings {
    */
   concurrency?: number;
   /**
-   * Updates accepted but not yet handled before the webhook answers 503.
+   * Updates in hand (accepted or fetched, not handled yet): beyond it the webhook answers 503 and polling fetches no more.
    */
   max_pending?: number;
   /**

@@ -2,7 +2,10 @@
 // holding it runs the poller, which only stores what it fetches (unclaimed, in the shared inbox, checked
 // against its fencing token) and confirms the offset once it is stored. Every replica, the leader too,
 // claims stored updates a few at a time and handles them, each chat's in order (the per-chat queue in
-// Redis). When the leader dies its lease runs out and another replica polls from the confirmed offset.
+// Redis; only a chat's next update is given out, so a busy chat's backlog waits in the store and other chats
+// are claimed meanwhile). The leader fetches while the inbox holds fewer than delivery.max_pending updates and
+// fewer than a batch wait for a replica. When the leader dies its lease runs out and another replica polls
+// from the confirmed offset.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BotApi, Update } from '../api/types.js';
 import type { ServiceConfig } from '../config/types.js';
@@ -37,7 +40,7 @@ export interface PollingReplicaParts {
 const POLL_LEASE_MS = 8000;
 /** How often a replica without the lease tries for it. */
 const ACQUIRE_EVERY_MS = 500;
-/** While the stored updates no replica took yet are a whole batch or more, the leader looks this often before fetching more. */
+/** While the inbox has no room (see room), the leader looks this often before fetching more. */
 const BACKLOG_CHECK_MS = 10;
 /** How often an idle replica looks for stored updates, at most (sooner after it found some). */
 const CLAIM_IDLE_MAX_MS = 100;
@@ -145,6 +148,7 @@ export class PollingReplicas {
     };
     const poller = new PollingIngress({
       ...pollingSettings(this.parts, this.parts.allowedUpdates),
+      roomCheckMs: BACKLOG_CHECK_MS,
       pipeline: {
         // Fetched means stored for any replica to claim: the offset passes an update once it is in Redis.
         handle: async (update: Update) => {
@@ -154,11 +158,13 @@ export class PollingReplicas {
           this.wakeClaim?.();
         },
         confirm: (offset) => leadership.confirm(offset, token).catch(fenced),
+        // The service keeps what is not fetched yet: fetch more only while the replicas keep up (fewer than a batch of
+        // chats' next updates wait for one) and the inbox holds fewer than delivery.max_pending updates in all.
+        room: async () => {
+          const { unclaimed, stored } = await leadership.backlog();
+          return unclaimed >= config.polling.limit ? 0 : config.delivery.maxPending - stored;
+        },
         mayConfirm: async (offset) => {
-          // The service keeps what is not fetched yet: fetch more only once the replicas have taken most of the last batch.
-          while (!this.stopping && this.token === token && (await leadership.unclaimed().catch(() => 0)) >= config.polling.limit) {
-            await sleep(BACKLOG_CHECK_MS, undefined, { signal: this.stopped.signal }).catch(() => undefined);
-          }
           if (await this.stillLeader(token)) return true;
           this.stepDown(token, `offset ${offset} not confirmed: the lease is lost`);
           return false;

@@ -1,14 +1,26 @@
 // Long polling, transport only: fetch updates, hand them to the pipeline, and confirm (through the next
-// offset) only up to the lowest update it has not finished, so a restart neither loses nor repeats an update.
-// Fetching goes on while updates are handled, so one chat stuck in retries does not hold up the others. Stop
-// ends the long poll quietly, lets the work in flight finish, then confirms the offset with one last getupdates.
+// offset) only up to the lowest update it has not finished or had stored, so a restart neither loses nor repeats
+// an update. Fetching goes on while updates are handled; when the service holds more than one answer brings and
+// the updates in hand stop finishing (one chat waiting on its sending limit or its retries), they are stored and
+// the offset passes them, so one chat never holds up the others. Updates in hand stay within the pipeline's room
+// (delivery.max_pending). Stop ends the long poll quietly, lets the work in flight finish, then confirms the offset
+// with one last getupdates.
 import { ApiError, isAbortError } from '../api/errors.js';
 import type { BotApi, Update } from '../api/types.js';
-import { DEFAULT_BACKOFF, MIN_RETRY_WAIT_MS, backoffDelay, sleep, type BackoffPolicy } from '../api/backoff.js';
-import { classifyFailure, tokenRevokedError } from '../api/failure.js';
+import { DEFAULT_BACKOFF, MIN_RETRY_WAIT_MS, sleep, type BackoffPolicy } from '../api/backoff.js';
 import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
-import { HearsayError } from '../errors/hearsay-error.js';
+import { pollFailureWait } from './poll-failure.js';
+import { UpdatesInHand } from './updates-in-hand.js';
+
+/**
+ * While the service holds more than its last answer: how long without any update in hand finishing before they count
+ * as stuck and are stored (a batch that is being worked through finishes one every fraction of a millisecond).
+ */
+const STALL_MS = 40;
+
+/** What a pause waits for: see PollingIngress.pause. */
+type PauseUntil = 'progress' | 'stall' | 'room';
 
 /** The update kinds hearsay asks for (polling and setwebhook) unless told otherwise: messages and button presses. */
 export const ALLOWED_UPDATES: readonly string[] = ['message', 'callback_query'];
@@ -26,6 +38,15 @@ export interface PollingPipeline {
    * polling quietly, confirming nothing more. Without it, polling always may.
    */
   mayConfirm?(offset: number): Promise<boolean>;
+  /**
+   * Optional: stores an update `handle` was given and has not finished, durably (the inbox), so the offset may pass
+   * it before it is done; true once stored (or finished already), false when it cannot be (it then holds the
+   * offset). Asked only when the service holds more updates than its last answer brought and those in hand stopped
+   * finishing: without it, the service would answer the same updates again and nothing newer.
+   */
+  store?(update: Update): Promise<boolean>;
+  /** Optional: how many more updates may be taken now (the bound on updates in hand); none is fetched while it is 0. */
+  room?(): number | Promise<number>;
 }
 
 export interface PollingIngressOptions {
@@ -52,17 +73,24 @@ export interface PollingIngressOptions {
    * once while unconfirmed updates exist, so this paces fetching instead of a long poll.
    */
   pipelineDelayMs?: number;
+  /** While the pipeline has no room, how often to look again (sooner when an update of this poller finishes). */
+  roomCheckMs?: number;
 }
 
 export class PollingIngress {
   private readonly controller = new AbortController();
-  /** Handed to the pipeline and not finished, or cut short by shutdown: the offset must never pass these. */
-  private readonly unfinished = new Set<number>();
-  private highestReceived: number | undefined;
+  /** Handed to the pipeline and not finished (or cut short by shutdown): the offset passes only the stored ones. */
+  private readonly inHand = new UpdatesInHand();
+  /** A store of the updates in hand failed, and was logged; reset by the next that succeeds. */
+  private storeFailing = false;
   /** Everything handled below this offset is durable (see mayConfirm). */
   private settledBelow = 0;
-  /** Ends the wait for the batch in hand (see waitForProgress); set only while polling waits. */
+  /** Ends the wait for the batch in hand or for room (see pause); set only while polling waits. */
   private wake: (() => void) | undefined;
+  /** What the wait is for (see pause). */
+  private wakeOn: PauseUntil = 'progress';
+  /** While waiting for a stall: fires once no update finished for STALL_MS; refreshed by each that does. */
+  private stallTimer: NodeJS.Timeout | undefined;
   private loop: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
 
@@ -70,10 +98,9 @@ export class PollingIngress {
     this.controller.signal.addEventListener('abort', () => this.wake?.(), { once: true });
   }
 
-  /** The next offset to confirm: the lowest update not finished yet, or the highest received + 1. */
+  /** The next offset to confirm: the lowest update neither finished nor stored yet, or the highest received + 1. */
   get nextOffset(): number | undefined {
-    if (this.unfinished.size > 0) return Math.min(...this.unfinished);
-    return this.highestReceived === undefined ? undefined : this.highestReceived + 1;
+    return this.inHand.nextOffset;
   }
 
   /** Starts the loop. `done` settles when it ends: resolves after stop, rejects with HearsayError on a fatal error. */
@@ -140,8 +167,14 @@ export class PollingIngress {
     logger.info({ timeout: timeoutSeconds, limit }, 'polling for updates');
     while (!this.stopping) {
       let updates: Update[];
+      const room = await this.room(limit);
+      if (room <= 0) {
+        await this.pause('room');
+        continue;
+      }
       const asked = this.nextOffset;
-      const busy = this.unfinished.size > 0;
+      // Only unconfirmed updates come back at once: with none, the service may hold the poll until something new comes.
+      const busy = this.inHand.unconfirmedCount > 0;
       const pollStarted = Date.now();
       if (asked !== undefined && !(await this.mayConfirm(asked))) break;
       // A stop that came while the batch was made durable: no new long poll (close() confirms the offset).
@@ -150,7 +183,7 @@ export class PollingIngress {
         updates = await api.getUpdates(
           {
             ...(asked !== undefined ? { offset: asked } : {}),
-            limit,
+            limit: room,
             timeout: busy ? 0 : timeoutSeconds,
             allowed_updates: [...(this.options.allowedUpdates?.() ?? ALLOWED_UPDATES)],
           },
@@ -163,7 +196,7 @@ export class PollingIngress {
         if (this.stopping && isAbortError(error)) break;
         failures += 1;
         if (error instanceof ApiError && error.errorCode === 409) conflicts += 1;
-        const waitMs = await this.onPollFailure(error, failures, conflicts, maxConflicts, backoff);
+        const waitMs = await pollFailureWait(error, { failures, conflicts, maxConflicts, backoff }, this.options);
         if (waitMs === 'retry_now') continue;
         try {
           await sleep(waitMs, this.controller.signal);
@@ -172,10 +205,13 @@ export class PollingIngress {
         }
         continue;
       }
-      // Updates in flight come back until the offset passes them: the pipeline knows them and joins them.
       for (const update of updates) this.hand(update);
-      if (this.unfinished.size > 0) {
-        await this.waitForProgress();
+      if (this.inHand.unconfirmedCount > 0) {
+        // A full answer: the service holds more, which only an offset past the updates in hand can bring.
+        const more = updates.length >= room;
+        // After a failed store, at the pace of the pipeline delay (not every STALL_MS) until one succeeds.
+        await this.pause(more && !this.storeFailing ? 'stall' : 'progress');
+        if (more && !this.stopping) await this.storeInHand();
       } else if (updates.length === 0) {
         // An empty answer sooner than the minimum (timeout 0, or a server that ignores `timeout`): pause the
         // whole minimum after it rather than spin (from the answer, so a slow request cannot shorten the pause).
@@ -186,16 +222,53 @@ export class PollingIngress {
 
   private hand(update: Update): void {
     const id = update.update_id;
-    this.unfinished.add(id);
-    if (this.highestReceived === undefined || id > this.highestReceived) this.highestReceived = id;
+    // Unconfirmed updates come back until the offset passes them: handed once.
+    if (this.inHand.has(id)) return;
+    this.inHand.add(update);
     this.options.pipeline.handle(update).then(
       () => {
-        this.unfinished.delete(id);
-        if (this.unfinished.size === 0) this.wake?.();
+        this.inHand.finish(id);
+        if (this.wakeOn === 'room' || this.inHand.unconfirmedCount === 0) this.wake?.();
+        else this.stallTimer?.refresh();
       },
-      // Cut short by shutdown: it stays unfinished, so the offset stops below it and the service resends it.
+      // Cut short by shutdown: it stays unfinished, so the offset stops below it (or it stays stored) and it comes back.
       () => undefined,
     );
+  }
+
+  /** How many updates may be fetched now: the batch limit, or less when the pipeline has less room. */
+  private async room(limit: number): Promise<number> {
+    const { pipeline } = this.options;
+    if (!pipeline.room) return limit;
+    try {
+      return Math.min(limit, await pipeline.room());
+    } catch (error) {
+      this.options.logger.debug({ err: error }, 'could not tell the room for more updates; fetching a batch');
+      return limit;
+    }
+  }
+
+  /**
+   * The service holds more than it answered and the updates in hand stopped finishing (e.g. one chat waiting on
+   * its sending limit): they are stored, so the offset passes them and newer updates, other chats', are fetched.
+   * Without a store, or when it fails, the offset waits for them, and newer updates with it.
+   */
+  private async storeInHand(): Promise<void> {
+    const { pipeline, logger } = this.options;
+    if (!pipeline.store || this.inHand.unconfirmedCount === 0) return;
+    const updates = this.inHand.unconfirmedUpdates();
+    const results = await Promise.allSettled(updates.map((update) => pipeline.store!(update)));
+    let failure: unknown = null;
+    for (const [i, result] of results.entries()) {
+      if (result.status === 'fulfilled' && result.value) this.inHand.markStored(updates[i]!.update_id);
+      else failure ??= result.status === 'rejected' ? result.reason : 'not stored';
+    }
+    if (failure === null) this.storeFailing = false;
+    else if (!this.storeFailing) {
+      this.storeFailing = true;
+      logger.warn({ err: failure, updates: updates.length }, 'could not store the updates in hand; newer updates wait until they are handled');
+    }
+    if (failure === null) logger.debug({ updates: updates.length, offset: this.nextOffset }, 'updates in hand stored; fetching past them');
   }
 
   /** The service confirmed every update below `offset`: it will not resend them. */
@@ -204,58 +277,23 @@ export class PollingIngress {
   }
 
   /**
-   * Waits until everything in flight is handled, or the pipeline delay passes, or stop. One wait per batch, woken
-   * by the batch's last update (not a promise race per finished update, each of which left a reaction behind).
+   * Waits until every unconfirmed update is finished ('progress'; 'stall' also ends once none of them finished for
+   * STALL_MS) or any update is ('room'), or the pipeline delay passes, or stop. One wait per batch, woken by a
+   * finishing update (not a promise race per update, each of which left a reaction behind).
    */
-  private async waitForProgress(): Promise<void> {
-    if (this.unfinished.size === 0 || this.stopping) return;
+  private async pause(until: PauseUntil): Promise<void> {
+    if (this.stopping) return;
+    const { roomCheckMs, pipelineDelayMs = 250 } = this.options;
     let timer: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve) => {
       this.wake = resolve;
-      timer = setTimeout(resolve, this.options.pipelineDelayMs ?? 250);
+      this.wakeOn = until;
+      timer = setTimeout(resolve, until === 'room' ? (roomCheckMs ?? pipelineDelayMs) : pipelineDelayMs);
+      if (until === 'stall') this.stallTimer = setTimeout(resolve, Math.min(STALL_MS, pipelineDelayMs));
     });
     clearTimeout(timer);
+    clearTimeout(this.stallTimer);
+    this.stallTimer = undefined;
     this.wake = undefined;
-  }
-
-  /** Decides what a failed getupdates means; throws HearsayError when polling cannot go on. */
-  private async onPollFailure(
-    error: unknown,
-    failures: number,
-    conflicts: number,
-    maxConflicts: number,
-    backoff: BackoffPolicy,
-  ): Promise<number | 'retry_now'> {
-    const { api, logger } = this.options;
-    // Counted (by kind) by the client's metrics watcher, like every other call.
-    const failure = classifyFailure(error);
-    if (error instanceof ApiError && error.errorCode === 401) {
-      // At start the token worked (getme): now it was revoked or replaced, e.g. by /token in the assistant.
-      throw tokenRevokedError(this.options.tokenSource);
-    }
-    if (error instanceof ApiError && error.errorCode === 409 && /webhook/i.test(error.description)) {
-      if (!this.options.deleteWebhook) {
-        throw new HearsayError('HS_ERR_WEBHOOK_ACTIVE', []);
-      }
-      logger.warn('a webhook is set; deleting it as polling.delete_webhook asks (pending updates are kept)');
-      try {
-        await api.deleteWebhook({ drop_pending_updates: false });
-        return 'retry_now';
-      } catch (deleteError) {
-        logger.warn({ err: deleteError }, 'deletewebhook failed; retrying');
-        return backoffDelay(failures, backoff);
-      }
-    }
-    if (error instanceof ApiError && error.errorCode === 409) {
-      if (conflicts >= maxConflicts) {
-        throw new HearsayError('HS_ERR_OTHER_INSTANCE', []);
-      }
-      const waitMs = backoffDelay(conflicts, backoff);
-      logger.warn({ retry_in_ms: waitMs }, 'another getupdates request is running with this token (409 Conflict); is a second instance running?');
-      return waitMs;
-    }
-    const waitMs = failure.action === 'wait_retry_after' ? failure.retryAfter! * 1000 : backoffDelay(failures, backoff);
-    logger.warn({ err: error, retry_in_ms: waitMs }, 'getupdates failed; retrying');
-    return waitMs;
   }
 }

@@ -27,9 +27,12 @@ export interface PollLeadership {
   accept(update: Update, token: string): Promise<AcceptResult>;
   /** Records the confirmed offset, only while `token` holds the lease; rejects with {@link ReplicaFencedError} otherwise. */
   confirm(offset: number, token: string): Promise<void>;
-  /** How many stored updates no replica has claimed yet. */
-  unclaimed(): Promise<number>;
-  /** Takes up to `limit` stored updates, oldest first: this replica's to handle. */
+  /**
+   * The shared inbox's backlog: `unclaimed`, the stored updates a replica could take now (each chat's next one);
+   * `stored`, every stored update not handled yet (claimed or not).
+   */
+  backlog(): Promise<InboxBacklog>;
+  /** Takes up to `limit` stored updates, oldest first, each the next of its chat: this replica's to handle. */
   claim(limit: number): Promise<Update[]>;
 }
 
@@ -44,6 +47,12 @@ export interface StoreDataLoss {
    * those the replica is not handling right now are gone unanswered.
    */
   readonly heldIds: readonly number[];
+}
+
+/** See {@link PollLeadership.backlog}. */
+export interface InboxBacklog {
+  readonly unclaimed: number;
+  readonly stored: number;
 }
 
 /** This replica lost its lease (or its claim on an update) to another while it was paused: it must not act on it. */

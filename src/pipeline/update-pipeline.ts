@@ -109,6 +109,20 @@ export class UpdatePipeline {
   }
 
   /**
+   * Polling: stores an update in hand (being handled) durably, so the offset may pass it before it is done (one
+   * chat's backlog must not keep the others from being fetched); it is then handled from the store after a crash.
+   * True once stored, or when this exact update was stored or committed already; false when another update holds its id.
+   */
+  async store(update: Update): Promise<boolean> {
+    return (await this.options.ledger.accept(update)) !== 'id_busy';
+  }
+
+  /** Polling: how many more updates may be taken now (`maxPending` less the updates in hand). */
+  room(): number {
+    return this.options.maxPending - this.inFlight;
+  }
+
+  /**
    * Polling with replicas: an update this replica claimed from the shared inbox. A store whose commit takes
    * the update out of the inbox in the same step never holds a committed one there, so it is not looked up.
    */
@@ -301,7 +315,7 @@ export class UpdatePipeline {
   /** Waits for the work in flight up to `deadlineMs`, then abandons the rest (it stays unconfirmed, or stored). True when all finished. */
   async drain(deadlineMs: number, graceMs: number): Promise<boolean> {
     const clean = await this.options.sequencer.drain(deadlineMs, graceMs);
-    if (!clean) this.options.logger.warn('shutdown deadline reached; updates in flight were abandoned (they stay unconfirmed)');
+    if (!clean) this.options.logger.warn('shutdown deadline reached; updates in flight were abandoned (they stay unconfirmed, or in the inbox)');
     return clean;
   }
 

@@ -77,7 +77,8 @@ export async function openStore(config: Pick<ServiceConfig, 'dataDir' | 'mode' |
     ledger = FileLedger.open({
       dir: stateDir,
       logger,
-      inbox: config.mode === 'webhook',
+      // Webhook: updates held too long; polling: updates fetched past while still in hand (one chat's backlog).
+      inbox: true,
       state: { ttlMs: config.state.ttlMs, maxUserBytes: config.state.maxUserBytes },
     });
   } catch (error) {

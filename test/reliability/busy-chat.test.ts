@@ -42,16 +42,20 @@ describe('one busy chat in polling mode', () => {
     try {
       for (let i = 0; i < replicas; i++) services.push(await startInProcess(sandbox.baseUrl, bot.token, { ...SETTINGS, ...env }));
       for (let i = 0; i < BURST; i++) await sendAsUser(sandbox.baseUrl, burstUser, bot.username, `burst ${i}`);
+      const othersSent = Date.now();
       for (const user of OTHERS) await sendAsUser(sandbox.baseUrl, user, bot.username, `hello from ${user}`);
 
       const othersAnswered = () => OTHERS.every((user) => (ledger.replies.get(user) ?? []).length > 0);
       await expect.poll(othersAnswered, { timeout: 60_000, interval: 20 }).toBe(true);
       const burstAnswered = (ledger.replies.get(burstUser) ?? []).length;
+      const waitedMs = Date.now() - othersSent;
       for (const user of OTHERS) expect(ledger.replies.get(user)).toEqual([`v1: hello from ${user}`]);
       // What the burst got so far: its first replies, once each and in order.
       const expected = Array.from({ length: BURST }, (_, i) => `v1: burst ${i}`);
       expect(ledger.replies.get(burstUser)).toEqual(expected.slice(0, burstAnswered));
-      console.info(`busy chat (${replicas} × ${env.HEARSAY_STORE ? 'redis' : 'file'}): the others were answered after ${burstAnswered} of ${BURST} burst replies`);
+      console.info(
+        `busy chat (${replicas} × ${env.HEARSAY_STORE ? 'redis' : 'file'}): the others were answered within ${waitedMs} ms, after ${burstAnswered} of ${BURST} burst replies`,
+      );
       return { burstAnswered };
     } finally {
       await Promise.all(services.map(({ service }) => service.stop()));

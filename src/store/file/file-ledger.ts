@@ -1,7 +1,8 @@
 // The file-backed update ledger, chat-state store and outbox: the journal (done marks, intents, offsets, the
-// conversation state and the effects, in one file) and, in webhook mode, the inbox of accepted updates, both in
-// the bot's own directory. The journal's done line carries the update's state changes and effects, so they
-// commit together. One process holds the store (the instance lock), so a claim on an effect is kept in memory.
+// conversation state and the effects, in one file) and the inbox of updates stored before they were handled
+// (webhook: held too long; polling: fetched past), both in the bot's own directory. The journal's done line
+// carries the update's state changes and effects, so they commit together. One process holds the store (the
+// instance lock), so a claim on an effect is kept in memory.
 import type { Update } from '../../api/types.js';
 import { EMPTY_STATE, type ConversationState } from '../../engine/state.js';
 import type { Logger } from '../../log/logger.js';
@@ -19,7 +20,7 @@ export interface FileLedgerOptions {
   /** The bot's own directory in the data dir (see `botStateDir`). */
   dir: string;
   logger: Logger;
-  /** Keep an inbox of accepted updates (webhook mode); without one, `accept` rejects. */
+  /** Keep an inbox of accepted updates (the service does, in either mode); without one, `accept` rejects. */
   inbox: boolean;
   /** Tuning of the journal (tests). */
   journal?: Pick<UpdateJournalOptions, 'capacity' | 'compactAfterLines' | 'now'>;
@@ -83,7 +84,7 @@ export class FileLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
     const fingerprint = updateFingerprint(update);
     const joined = this.storing.joined(id, fingerprint);
     if (joined) return joined;
-    if (!this.inbox) throw new Error('this ledger keeps no inbox (polling mode)');
+    if (!this.inbox) throw new Error('this ledger was opened without an inbox');
     const held = this.inbox.fingerprintOf(id);
     if (held !== undefined) return held === fingerprint ? 'known' : 'id_busy';
     if (this.journal.has(id, update)) return 'known';
@@ -175,7 +176,15 @@ export class FileLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
   }
 
   async confirm(offset: number): Promise<void> {
-    this.journal.confirmBelow(offset);
+    let below = offset;
+    if (this.inbox) {
+      // Polling confirms past the updates it stored: the journal must neither forget the done mark of one still in
+      // the inbox nor, at the next start, take it for one of a new id sequence (below the offset). Taken before the
+      // finish marks are synced, so every update finished since is above it.
+      below = Math.min(offset, this.inbox.lowestUnfinished() ?? offset);
+      await this.inbox.syncFinished();
+    }
+    this.journal.confirmBelow(below);
   }
 
   async pending(): Promise<Update[]> {

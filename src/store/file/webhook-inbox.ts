@@ -1,6 +1,7 @@
-// The webhook inbox: every accepted update is written here (and fdatasynced; a burst shares one write and
-// one fdatasync) before the service gets its 200, and marked finished once handled, so an update acknowledged but not handled when the process stops
-// or dies is handled at the next start. Read back as a stream of lines at start, so an inbox of any size
+// The inbox: every accepted update is written here (and fdatasynced; a burst shares one write and one
+// fdatasync) before the service is told it may forget it (webhook: the 200; polling: an offset past it), and
+// marked finished once handled, so an update acknowledged but not handled when the process stops or dies is
+// handled at the next start. The file keeps its first name, webhook.inbox, in both modes. Read back as a stream of lines at start, so an inbox of any size
 // opens in bounded memory; torn or oversized lines are reported and skipped. Lines: `a <update JSON>` (accepted), `f <id>` (finished).
 import { join } from 'node:path';
 import type { Update } from '../../api/types.js';
@@ -29,6 +30,8 @@ export class WebhookInbox {
   /** Accepted and not finished, by update_id, in arrival order, as stored (JSON): parsed only when replayed. */
   private readonly unfinished = new Map<number, string>();
   private readonly compactAfterLines: number;
+  /** A finish mark was appended since the last syncFinished. */
+  private finishedSinceSync = false;
   private log!: AppendLog;
   private closed = false;
 
@@ -90,6 +93,20 @@ export class WebhookInbox {
     return this.unfinished.has(updateId);
   }
 
+  /** The lowest id of an update accepted and not finished; undefined when there is none. */
+  lowestUnfinished(): number | undefined {
+    let lowest: number | undefined;
+    for (const id of this.unfinished.keys()) if (lowest === undefined || id < lowest) lowest = id;
+    return lowest;
+  }
+
+  /** Resolves once every finish mark so far is on disk (at once when none was added since the last call). */
+  syncFinished(): Promise<void> {
+    if (!this.finishedSinceSync || this.closed) return Promise.resolve();
+    this.finishedSinceSync = false;
+    return this.log.sync();
+  }
+
   /** The fingerprint (see updateFingerprint) of the unfinished update with this id, if there is one. */
   fingerprintOf(updateId: number): string | undefined {
     const json = this.unfinished.get(updateId);
@@ -131,6 +148,7 @@ export class WebhookInbox {
   finish(updateId: number): void {
     if (this.closed || !this.unfinished.delete(updateId)) return;
     this.log.append(`f ${updateId}`);
+    this.finishedSinceSync = true;
     if (this.log.appendedSinceRewrite >= this.compactAfterLines) this.log.rewrite(this.snapshot());
   }
 

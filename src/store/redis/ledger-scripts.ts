@@ -4,9 +4,26 @@
 // or primary, not a cluster); ARGV carries the rest.
 import { OUTBOX_LIB } from './outbox-scripts.js';
 
+/**
+ * After `local p`: the first update of a chat's queue still in the inbox (committed ones at its head are dropped on
+ * the way), or nil. Polling with replicas gives out only these (`inbox:unclaimed`): the rest of a busy chat waits in
+ * the store, not in the replicas' hands, so other chats' updates are claimed meanwhile.
+ */
+const LIVE_HEAD = `
+local function live_head(queue)
+  for i = 1, 1000 do
+    local head = redis.call('LINDEX', queue, 0)
+    if not head or redis.call('HEXISTS', p .. 'inbox', head) == 1 then return head end
+    redis.call('LPOP', queue)
+  end
+  return redis.call('LINDEX', queue, 0)
+end
+`;
+
 /** Shared by the scripts: recognising a new update id sequence of the service (as the file journal does). */
 const SEQUENCE = `
 local p = KEYS[1]
+${LIVE_HEAD}
 local function forget_all()
   redis.call('DEL', p .. 'done', p .. 'done:ids')
   redis.call('SET', p .. 'confirmed', '0')
@@ -47,15 +64,17 @@ redis.call('HSET', p .. 'inbox:fp', id, fp)
 redis.call('HSET', p .. 'inbox:owner', id, ARGV[6])
 redis.call('ZADD', p .. 'inbox:order', seq, id)
 redis.call('HSET', p .. 'inbox:chat', id, ARGV[7])
+-- Unclaimed and first of its chat: claimable now; otherwise it becomes so when the update before it commits.
+if ARGV[6] == '' and not live_head(p .. 'chat:' .. ARGV[7]) then redis.call('ZADD', p .. 'inbox:unclaimed', seq, id) end
 redis.call('RPUSH', p .. 'chat:' .. ARGV[7], id)
-if ARGV[6] == '' then redis.call('ZADD', p .. 'inbox:unclaimed', seq, id) end
 if state == 'new' then state = '' end
 return {'stored', state}`;
 
 /**
  * ARGV: id, fingerprint, now, retention, update JSON, owner, chat key → {'stored'|'known'|'id_busy', sequence
  * note}. The inbox entry is owned by the replica that stored it until it commits or dies; its id joins the
- * end of its chat's queue, whose head is the one update of that chat any replica may handle now.
+ * end of its chat's queue, whose head is the one update of that chat any replica may handle now (and the one a
+ * replica may claim, when unowned).
  */
 export const ACCEPT_SCRIPT = `${SEQUENCE}
 ${ACCEPT_BODY}`;
@@ -79,6 +98,7 @@ ${ACCEPT_BODY}`;
  */
 export const COMMIT_SCRIPT = `${OUTBOX_LIB}
 local p = KEYS[1]
+${LIVE_HEAD}
 -- Already committed (a retry after the answer to the first commit was lost, e.g. in a Redis restart): the chat
 -- may have moved on since, so its changes must not be applied a second time over newer state.
 if ARGV[1] ~= '' and redis.call('HGET', p .. 'done', ARGV[1]) == ARGV[2] then return 'ok' end
@@ -114,6 +134,11 @@ if redis.call('HEXISTS', p .. 'inbox', id) == 1 then
   redis.call('HDEL', p .. 'inbox:chat', id)
   redis.call('ZREM', p .. 'inbox:order', id)
   redis.call('ZREM', p .. 'inbox:unclaimed', id)
+  -- The chat's next update, stored unclaimed, may be claimed now (polling with replicas).
+  local following = chat and live_head(p .. 'chat:' .. chat)
+  if following and redis.call('HGET', p .. 'inbox:owner', following) == '' then
+    redis.call('ZADD', p .. 'inbox:unclaimed', redis.call('ZSCORE', p .. 'inbox:order', following), following)
+  end
 end
 -- Beyond twice the capacity, the lowest ids go (at worst a very old redelivery is answered again).
 local capacity = tonumber(ARGV[4])
@@ -200,7 +225,10 @@ for i = 1, 1000 do
 end
 return 'wait'`;
 
-/** ARGV: owner, limit → the update JSONs of up to `limit` unclaimed inbox entries, oldest first, now owned by `owner`. */
+/**
+ * ARGV: owner, limit → the update JSONs of up to `limit` unclaimed inbox entries, oldest first, now owned by
+ * `owner`: each the first of its chat in the inbox (see ACCEPT_BODY and COMMIT_SCRIPT).
+ */
 export const CLAIM_SCRIPT = `
 local p = KEYS[1]
 local ids = redis.call('ZRANGE', p .. 'inbox:unclaimed', 0, tonumber(ARGV[2]) - 1)

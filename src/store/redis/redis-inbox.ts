@@ -1,12 +1,13 @@
 // The Redis ledger's shared inbox: updates stored before they are handled, so that none is lost with a replica.
 // In webhook mode a replica stores what it accepted as its own; polling with replicas, the leader stores them
-// unclaimed and any replica claims a share. A replica's entries outlive it only until another takes them over.
+// unclaimed and any replica claims a share, each chat's next update only (a busy chat's backlog stays here). A replica's entries outlive it only until another takes them over.
 import type { Update } from '../../api/types.js';
 import { chatKeyOf } from '../../engine/events.js';
 import { updateFingerprint } from '../update-fingerprint.js';
 import { SERVICE_RETENTION_MS } from '../records.js';
 import { AcceptsInFlight } from '../accepts-in-flight.js';
 import { UnstorableUpdateError, type AcceptResult } from '../../pipeline/ports.js';
+import type { InboxBacklog } from '../../pipeline/replica-ports.js';
 import { ACCEPT_SCRIPT, CLAIM_SCRIPT, POLL_ACCEPT_SCRIPT } from './ledger-scripts.js';
 import { ReplicaFencedError, script, type RedisAccess } from './redis-access.js';
 
@@ -101,8 +102,12 @@ export class RedisInbox {
     return updates;
   }
 
-  /** Polling with replicas: how many stored updates no replica has claimed yet. */
-  async unclaimed(): Promise<number> {
-    return this.parts.store.command(() => this.parts.store.client.zcard(this.parts.store.key('inbox:unclaimed')));
+  /** Polling with replicas: the stored updates a replica could claim now (each chat's next), and all those not handled yet. */
+  async backlog(): Promise<InboxBacklog> {
+    const { store } = this.parts;
+    const [unclaimed, stored] = await store.command(() =>
+      Promise.all([store.client.zcard(store.key('inbox:unclaimed')), store.client.hlen(store.key('inbox'))]),
+    );
+    return { unclaimed, stored };
   }
 }

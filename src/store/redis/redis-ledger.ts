@@ -13,6 +13,7 @@ import { withEffectIds } from '../effect-ids.js';
 import type { Logger } from '../../log/logger.js';
 import { StoreUnavailableError, type AcceptResult, type ChatStateStore, type StateCommit, type StateScope, type UpdateLedger } from '../../pipeline/ports.js';
 import { BEGIN_SCRIPT, COMMIT_SCRIPT, CONFIRM_SCRIPT, SEEN_SCRIPT, TAKE_OVER_SCRIPT, TURN_SCRIPT } from './ledger-scripts.js';
+import type { InboxBacklog } from '../../pipeline/replica-ports.js';
 import { RedisAccess, ReplicaFencedError, script, type Script } from './redis-access.js';
 import { RedisInbox } from './redis-inbox.js';
 import type { RedisConnection } from './redis-connection.js';
@@ -242,9 +243,9 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
     return this.inbox.claim(limit);
   }
 
-  /** Polling with replicas: how many stored updates no replica has claimed yet. */
-  unclaimed(): Promise<number> {
-    return this.inbox.unclaimed();
+  /** Polling with replicas: the stored updates a replica could claim now, and all those not handled yet. */
+  backlog(): Promise<InboxBacklog> {
+    return this.inbox.backlog();
   }
 
   async pending(): Promise<Update[]> {

@@ -1,7 +1,8 @@
 // The polling lease against a real redis-server: one replica at a time holds it; once the holder stops
 // renewing it another takes it with a higher fencing token, and from then on the ex-leader can neither store
 // a fetched update nor confirm an offset (a paused leader that wakes up is refused), while the new one can.
-// Stored updates are claimed a few at a time, each by one replica.
+// Stored updates are claimed a few at a time, each by one replica, and only the next of each chat: the rest of a busy
+// chat waits in the store until the update before it is committed, so other chats' updates are claimed meanwhile.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Update } from '../../../src/api/types.js';
 import { createLogger } from '../../../src/log/logger.js';
@@ -79,8 +80,11 @@ describe('the polling lease', () => {
     expect(await leaseB.renew(tokenB)).toBe(true);
     expect(await b.accept(text(2, 10), { token: tokenB })).toBe('stored');
     await b.confirm(3, { token: tokenB });
-    const claimed = [...(await a.claim(10)), ...(await b.claim(10))].map((update) => update.update_id);
-    expect(claimed.sort()).toEqual([1, 2]);
+    // Both of chat 10: 2 is given out once 1 is committed.
+    const [claimed] = [...(await a.claim(10)), ...(await b.claim(10))];
+    expect(claimed?.update_id).toBe(1);
+    await a.commit(claimed!, null);
+    expect((await b.claim(10)).map((update) => update.update_id)).toEqual([2]);
   });
 
   it('a lease given up is free at once; a token of an earlier holding stays refused', async () => {
@@ -102,12 +106,35 @@ describe('the polling lease', () => {
     const prefix = `lease${++prefixes}:`;
     const [a, b] = [await openLedger(prefix), await openLedger(prefix)];
     const held = (await lease(a, 60_000).acquire()) as { held: true; token: string };
-    for (let id = 1; id <= 5; id++) await a.accept(text(id, 20 + (id % 2)), held);
+    for (let id = 1; id <= 6; id++) await a.accept(text(id, 30 + id), held);
     // The periodic takeover (dead replicas' work) must not grab the unclaimed entries all at once.
     expect(await b.pending()).toEqual([]);
+    expect(await a.backlog()).toEqual({ unclaimed: 6, stored: 6 });
     expect((await b.claim(2)).map((u) => u.update_id)).toEqual([1, 2]);
     expect((await a.claim(2)).map((u) => u.update_id)).toEqual([3, 4]);
-    expect((await b.claim(10)).map((u) => u.update_id)).toEqual([5]);
+    expect((await b.claim(10)).map((u) => u.update_id)).toEqual([5, 6]);
     expect(await a.claim(10)).toEqual([]);
+    expect(await a.backlog()).toEqual({ unclaimed: 0, stored: 6 });
+  });
+
+  it("only each chat's next update is given out: a busy chat's backlog waits in the store while other chats are claimed", async () => {
+    const prefix = `lease${++prefixes}:`;
+    const [a, b] = [await openLedger(prefix), await openLedger(prefix)];
+    const held = (await lease(a, 60_000).acquire()) as { held: true; token: string };
+    // Chat 40 sends 1–5, then chats 41 and 42 write (6, 7); chat 40 again (8).
+    for (let id = 1; id <= 5; id++) await a.accept(text(id, 40), held);
+    await a.accept(text(6, 41), held);
+    await a.accept(text(7, 42), held);
+    await a.accept(text(8, 40), held);
+    expect(await a.backlog()).toEqual({ unclaimed: 3, stored: 8 });
+    const first = await b.claim(10);
+    expect(first.map((u) => u.update_id)).toEqual([1, 6, 7]);
+    expect(await a.claim(10)).toEqual([]);
+    // Committing a chat's update gives out its next one, to whichever replica asks.
+    await b.commit(first[0]!, null);
+    expect((await a.claim(10)).map((u) => u.update_id)).toEqual([2]);
+    await b.commit(first[1]!, null);
+    expect(await b.claim(10)).toEqual([]);
+    expect(await a.backlog()).toEqual({ unclaimed: 0, stored: 6 });
   });
 });
