@@ -15,9 +15,10 @@ import { UpdatesInHand } from './updates-in-hand.js';
 
 /**
  * While the service holds more than its last answer: how long without any update in hand finishing before they count
- * as stuck and are stored (a batch that is being worked through finishes one every fraction of a millisecond).
+ * as stuck and are stored. A batch being worked through finishes one every fraction of a millisecond; a chat waiting
+ * on its sending limit one a second at best. After that, the chat's next updates are stored as they come.
  */
-const STALL_MS = 40;
+const STALL_MS = 100;
 
 /** What a pause waits for: see PollingIngress.pause. */
 type PauseUntil = 'progress' | 'stall' | 'room';
@@ -209,9 +210,11 @@ export class PollingIngress {
       if (this.inHand.unconfirmedCount > 0) {
         // A full answer: the service holds more, which only an offset past the updates in hand can bring.
         const more = updates.length >= room;
+        // Those queued behind a stored update of their chat cannot finish first: stored at once.
+        if (more && !this.storeFailing) await this.storeInHand({ behindStored: true });
         // After a failed store, at the pace of the pipeline delay (not every STALL_MS) until one succeeds.
         await this.pause(more && !this.storeFailing ? 'stall' : 'progress');
-        if (more && !this.stopping) await this.storeInHand();
+        if (more && !this.stopping) await this.storeInHand({ behindStored: false });
       } else if (updates.length === 0) {
         // An empty answer sooner than the minimum (timeout 0, or a server that ignores `timeout`): pause the
         // whole minimum after it rather than spin (from the answer, so a slow request cannot shorten the pause).
@@ -250,13 +253,15 @@ export class PollingIngress {
 
   /**
    * The service holds more than it answered and the updates in hand stopped finishing (e.g. one chat waiting on
-   * its sending limit): they are stored, so the offset passes them and newer updates, other chats', are fetched.
-   * Without a store, or when it fails, the offset waits for them, and newer updates with it.
+   * its sending limit), or (`behindStored`) those queued behind a stored update of their chat: they are stored, so
+   * the offset passes them and newer updates, other chats', are fetched. Without a store, or when it fails, the
+   * offset waits for them, and newer updates with it.
    */
-  private async storeInHand(): Promise<void> {
+  private async storeInHand(which: { behindStored: boolean }): Promise<void> {
     const { pipeline, logger } = this.options;
     if (!pipeline.store || this.inHand.unconfirmedCount === 0) return;
-    const updates = this.inHand.unconfirmedUpdates();
+    const updates = this.inHand.unconfirmedUpdates(which);
+    if (updates.length === 0) return;
     const results = await Promise.allSettled(updates.map((update) => pipeline.store!(update)));
     let failure: unknown = null;
     for (const [i, result] of results.entries()) {

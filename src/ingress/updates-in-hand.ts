@@ -3,12 +3,15 @@
 // it after a crash); a stored one was written durably by the pipeline (its inbox), so the offset may pass it and
 // the next start handles it from the store. Storing is what lets polling fetch past a chat that is stuck.
 import type { Update } from '../api/types.js';
+import { chatKeyOf } from '../engine/events.js';
 
 export class UpdatesInHand {
   /** Handed to the pipeline, not finished and not stored: the offset must never pass these. */
   private readonly unconfirmed = new Map<number, Update>();
-  /** Handed to the pipeline, not finished, stored durably: the offset may pass these. */
-  private readonly stored = new Set<number>();
+  /** Handed to the pipeline, not finished, stored durably (the offset may pass these), with their chat's key. */
+  private readonly stored = new Map<number, string>();
+  /** How many stored updates each chat has in hand. */
+  private readonly storedPerChat = new Map<string, number>();
   private highestReceived: number | undefined;
 
   /** Updates in hand, stored or not. */
@@ -35,7 +38,13 @@ export class UpdatesInHand {
 
   /** The pipeline finished the update (handled, or dropped for good). */
   finish(updateId: number): void {
-    if (!this.unconfirmed.delete(updateId)) this.stored.delete(updateId);
+    if (this.unconfirmed.delete(updateId)) return;
+    const chat = this.stored.get(updateId);
+    if (chat === undefined) return;
+    this.stored.delete(updateId);
+    const left = (this.storedPerChat.get(chat) ?? 1) - 1;
+    if (left > 0) this.storedPerChat.set(chat, left);
+    else this.storedPerChat.delete(chat);
   }
 
   /** The next offset to confirm: the lowest unconfirmed update, or the highest received + 1 (undefined before any). */
@@ -44,14 +53,21 @@ export class UpdatesInHand {
     return this.highestReceived === undefined ? undefined : this.highestReceived + 1;
   }
 
-  /** The unconfirmed updates, to store. */
-  unconfirmedUpdates(): Update[] {
-    return [...this.unconfirmed.values()];
+  /** The unconfirmed updates (those whose chat has a stored one in hand, with `behindStored`), to store. */
+  unconfirmedUpdates({ behindStored = false } = {}): Update[] {
+    const updates = [...this.unconfirmed.values()];
+    // A chat's updates run in order: one queued behind a stored (stuck) update of its chat cannot finish before it.
+    return behindStored ? updates.filter((update) => this.storedPerChat.has(chatKeyOf(update))) : updates;
   }
 
   /** The update is stored durably: the offset may pass it (unless it finished meanwhile). */
   markStored(updateId: number): void {
-    if (this.unconfirmed.delete(updateId)) this.stored.add(updateId);
+    const update = this.unconfirmed.get(updateId);
+    if (!update) return;
+    this.unconfirmed.delete(updateId);
+    const chat = chatKeyOf(update);
+    this.stored.set(updateId, chat);
+    this.storedPerChat.set(chat, (this.storedPerChat.get(chat) ?? 0) + 1);
   }
 }
 
