@@ -82,6 +82,8 @@ export class PollingIngress {
   private readonly controller = new AbortController();
   /** Handed to the pipeline and not finished (or cut short by shutdown): the offset passes only the stored ones. */
   private readonly inHand = new UpdatesInHand();
+  /** In hand, and their handling was cut short (a stop, a store outage): handed again when the service resends them. */
+  private readonly cutShort = new Set<number>();
   /** A store of the updates in hand failed, and was logged; reset by the next that succeeds. */
   private storeFailing = false;
   /** Everything handled below this offset is durable (see mayConfirm). */
@@ -225,8 +227,8 @@ export class PollingIngress {
 
   private hand(update: Update): void {
     const id = update.update_id;
-    // Unconfirmed updates come back until the offset passes them: handed once.
-    if (this.inHand.has(id)) return;
+    // Unconfirmed updates come back until the offset passes them: handed once, unless that was cut short.
+    if (this.inHand.has(id) && !this.cutShort.delete(id)) return;
     this.inHand.add(update);
     this.options.pipeline.handle(update).then(
       () => {
@@ -234,8 +236,9 @@ export class PollingIngress {
         if (this.wakeOn === 'room' || this.inHand.unconfirmedCount === 0) this.wake?.();
         else this.stallTimer?.refresh();
       },
-      // Cut short by shutdown: it stays unfinished, so the offset stops below it (or it stays stored) and it comes back.
-      () => undefined,
+      // Cut short (a stop; for replicas' leader, a store outage): it stays unfinished, so the offset stops below it
+      // (or it stays stored), and it is handed again when it comes back.
+      () => void this.cutShort.add(id),
     );
   }
 

@@ -1,8 +1,9 @@
 // The inbox: every accepted update is written here (and fdatasynced; a burst shares one write and one
 // fdatasync) before the service is told it may forget it (webhook: the 200; polling: an offset past it), and
 // marked finished once handled, so an update acknowledged but not handled when the process stops or dies is
-// handled at the next start. The file keeps its first name, webhook.inbox, in both modes. Read back as a stream of lines at start, so an inbox of any size
-// opens in bounded memory; torn or oversized lines are reported and skipped. Lines: `a <update JSON>` (accepted), `f <id>` (finished).
+// handled at the next start. The file keeps its first name, webhook.inbox, in both modes. Read back as a
+// stream of lines at start, so an inbox of any size opens in bounded memory; torn or oversized lines are
+// reported and skipped. Lines: `a <update JSON>` (accepted), `f <id>` (finished).
 import { join } from 'node:path';
 import type { Update } from '../../api/types.js';
 import type { Logger } from '../../log/logger.js';
