@@ -95,7 +95,8 @@ export class MemoryStore implements UpdateLedger, ChatStateStore, EffectOutbox {
 
   /** The service started its ids over: an id below the confirmed offset, a known id with another message, or anything after a day of silence. */
   private isNewSequence(id: number, fingerprint: string, known: string | undefined): boolean {
-    if (id < this.data.confirmed || (known !== undefined && known !== fingerprint)) return true;
+    // An update still in the inbox was stored before the offset passed it (polling fetches past a busy chat).
+    if ((id < this.data.confirmed && !this.data.inbox.has(id)) || (known !== undefined && known !== fingerprint)) return true;
     return known === undefined && this.data.done.size > 0 && this.data.options.now() - this.data.lastActivity > SERVICE_RETENTION_MS;
   }
 
