@@ -1,8 +1,8 @@
 // Long polling, transport only: fetch updates, hand them to the pipeline, and confirm (through the next
 // offset) only up to the lowest update it has not finished or had stored, so a restart neither loses nor repeats
 // an update. Fetching goes on while updates are handled; when the service holds more than one answer brings and
-// the updates in hand stop finishing (one chat waiting on its sending limit or its retries), they are stored and
-// the offset passes them, so one chat never holds up the others. Updates in hand stay within the pipeline's room
+// updates stay in hand for half a second (one chat waiting on its sending limit or its retries), they are stored
+// and the offset passes them, so one chat never holds up the others. Updates in hand stay within the pipeline's room
 // (delivery.max_pending). Stop ends the long poll quietly, lets the work in flight finish, then confirms the offset
 // with one last getupdates.
 import { ApiError, isAbortError } from '../api/errors.js';
@@ -14,14 +14,14 @@ import { pollFailureWait } from './poll-failure.js';
 import { UpdatesInHand } from './updates-in-hand.js';
 
 /**
- * While the service holds more than its last answer: how long without any update in hand finishing before they count
- * as stuck and are stored. A batch being worked through finishes one every fraction of a millisecond; a chat waiting
- * on its sending limit one a second at best. After that, the chat's next updates are stored as they come.
+ * While the service holds more than its last answer brought: how long an update may stay in hand before it counts as
+ * stuck and is stored, so the offset can pass it (a chat waiting on its sending limit or its retries). A batch being
+ * worked through is done in a small part of that, even on a busy machine; a chat sending one a second is not.
  */
-const STALL_MS = 100;
+const HOLD_MS = 500;
 
 /** What a pause waits for: see PollingIngress.pause. */
-type PauseUntil = 'progress' | 'stall' | 'room';
+type PauseUntil = 'progress' | 'room';
 
 /** The update kinds hearsay asks for (polling and setwebhook) unless told otherwise: messages and button presses. */
 export const ALLOWED_UPDATES: readonly string[] = ['message', 'callback_query'];
@@ -42,8 +42,8 @@ export interface PollingPipeline {
   /**
    * Optional: stores an update `handle` was given and has not finished, durably (the inbox), so the offset may pass
    * it before it is done; true once stored (or finished already), false when it cannot be (it then holds the
-   * offset). Asked only when the service holds more updates than its last answer brought and those in hand stopped
-   * finishing: without it, the service would answer the same updates again and nothing newer.
+   * offset). Asked only when the service holds more updates than its last answer brought and these are stuck (see
+   * HOLD_MS): without it, the service would answer the same updates again and nothing newer.
    */
   store?(update: Update): Promise<boolean>;
   /** Optional: how many more updates may be taken now (the bound on updates in hand); none is fetched while it is 0. */
@@ -92,8 +92,6 @@ export class PollingIngress {
   private wake: (() => void) | undefined;
   /** What the wait is for (see pause). */
   private wakeOn: PauseUntil = 'progress';
-  /** While waiting for a stall: fires once no update finished for STALL_MS; refreshed by each that does. */
-  private stallTimer: NodeJS.Timeout | undefined;
   private loop: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
 
@@ -212,11 +210,11 @@ export class PollingIngress {
       if (this.inHand.unconfirmedCount > 0) {
         // A full answer: the service holds more, which only an offset past the updates in hand can bring.
         const more = updates.length >= room;
-        // Those queued behind a stored update of their chat cannot finish first: stored at once.
-        if (more && !this.storeFailing) await this.storeInHand({ behindStored: true });
-        // After a failed store, at the pace of the pipeline delay (not every STALL_MS) until one succeeds.
-        await this.pause(more && !this.storeFailing ? 'stall' : 'progress');
-        if (more && !this.stopping) await this.storeInHand({ behindStored: false });
+        // Those queued behind a stuck update of their chat are stuck too: stored at once (a long backlog is fetched
+        // past at the speed of the disk); the others once they have been in hand for HOLD_MS.
+        if (more) await this.storeStuck();
+        await this.pause('progress');
+        if (more && !this.stopping) await this.storeStuck();
       } else if (updates.length === 0) {
         // An empty answer sooner than the minimum (timeout 0, or a server that ignores `timeout`): pause the
         // whole minimum after it rather than spin (from the answer, so a slow request cannot shorten the pause).
@@ -234,7 +232,6 @@ export class PollingIngress {
       () => {
         this.inHand.finish(id);
         if (this.wakeOn === 'room' || this.inHand.unconfirmedCount === 0) this.wake?.();
-        else this.stallTimer?.refresh();
       },
       // Cut short (a stop; for replicas' leader, a store outage): it stays unfinished, so the offset stops below it
       // (or it stays stored), and it is handed again when it comes back.
@@ -255,15 +252,14 @@ export class PollingIngress {
   }
 
   /**
-   * The service holds more than it answered and the updates in hand stopped finishing (e.g. one chat waiting on
-   * its sending limit), or (`behindStored`) those queued behind a stored update of their chat: they are stored, so
-   * the offset passes them and newer updates, other chats', are fetched. Without a store, or when it fails, the
-   * offset waits for them, and newer updates with it.
+   * The service holds more than it answered: the updates in hand that are stuck (see UpdatesInHand.stuck; e.g. one
+   * chat waiting on its sending limit) are stored, so the offset passes them and newer updates, other chats', are
+   * fetched. Without a store, or when it fails, the offset waits for them, and newer updates with it.
    */
-  private async storeInHand(which: { behindStored: boolean }): Promise<void> {
+  private async storeStuck(): Promise<void> {
     const { pipeline, logger } = this.options;
     if (!pipeline.store || this.inHand.unconfirmedCount === 0) return;
-    const updates = this.inHand.unconfirmedUpdates(which);
+    const updates = this.inHand.stuck(HOLD_MS);
     if (updates.length === 0) return;
     const results = await Promise.allSettled(updates.map((update) => pipeline.store!(update)));
     let failure: unknown = null;
@@ -285,9 +281,9 @@ export class PollingIngress {
   }
 
   /**
-   * Waits until every unconfirmed update is finished ('progress'; 'stall' also ends once none of them finished for
-   * STALL_MS) or any update is ('room'), or the pipeline delay passes, or stop. One wait per batch, woken by a
-   * finishing update (not a promise race per update, each of which left a reaction behind).
+   * Waits until every unconfirmed update is finished ('progress') or any update is ('room'), or the pipeline delay
+   * passes, or stop. One wait per batch, woken by a finishing update (not a promise race per update, each of which
+   * left a reaction behind).
    */
   private async pause(until: PauseUntil): Promise<void> {
     if (this.stopping) return;
@@ -297,11 +293,8 @@ export class PollingIngress {
       this.wake = resolve;
       this.wakeOn = until;
       timer = setTimeout(resolve, until === 'room' ? (roomCheckMs ?? pipelineDelayMs) : pipelineDelayMs);
-      if (until === 'stall') this.stallTimer = setTimeout(resolve, Math.min(STALL_MS, pipelineDelayMs));
     });
     clearTimeout(timer);
-    clearTimeout(this.stallTimer);
-    this.stallTimer = undefined;
     this.wake = undefined;
   }
 }

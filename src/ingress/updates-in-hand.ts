@@ -5,13 +5,17 @@
 import type { Update } from '../api/types.js';
 import { chatKeyOf } from '../engine/events.js';
 
+interface Held {
+  readonly update: Update;
+  /** When it was handed to the pipeline (performance.now()). */
+  readonly since: number;
+}
+
 export class UpdatesInHand {
   /** Handed to the pipeline, not finished and not stored: the offset must never pass these. */
-  private readonly unconfirmed = new Map<number, Update>();
+  private readonly unconfirmed = new Map<number, Held>();
   /** Handed to the pipeline, not finished, stored durably (the offset may pass these), with their chat's key. */
-  private readonly stored = new Map<number, string>();
-  /** How many stored updates each chat has in hand. */
-  private readonly storedPerChat = new Map<string, number>();
+  private readonly stored = new Map<number, { readonly chat: string; readonly since: number }>();
   private highestReceived: number | undefined;
 
   /** Updates in hand, stored or not. */
@@ -29,50 +33,45 @@ export class UpdatesInHand {
     return this.unconfirmed.has(updateId) || this.stored.has(updateId);
   }
 
-  /** A fetched update handed to the pipeline. */
-  add(update: Update): void {
+  /** A fetched update handed to the pipeline (again, after its handling was cut short: it keeps its age). */
+  add(update: Update, now = performance.now()): void {
     const id = update.update_id;
-    this.unconfirmed.set(id, update);
+    this.unconfirmed.set(id, { update, since: this.unconfirmed.get(id)?.since ?? now });
     if (this.highestReceived === undefined || id > this.highestReceived) this.highestReceived = id;
   }
 
   /** The pipeline finished the update (handled, or dropped for good). */
   finish(updateId: number): void {
-    if (this.unconfirmed.delete(updateId)) return;
-    const chat = this.stored.get(updateId);
-    if (chat === undefined) return;
-    this.stored.delete(updateId);
-    const left = (this.storedPerChat.get(chat) ?? 1) - 1;
-    if (left > 0) this.storedPerChat.set(chat, left);
-    else this.storedPerChat.delete(chat);
+    if (!this.unconfirmed.delete(updateId)) this.stored.delete(updateId);
   }
 
   /** The next offset to confirm: the lowest unconfirmed update, or the highest received + 1 (undefined before any). */
   get nextOffset(): number | undefined {
-    if (this.unconfirmed.size > 0) return lowest(this.unconfirmed.keys());
-    return this.highestReceived === undefined ? undefined : this.highestReceived + 1;
+    if (this.unconfirmed.size === 0) return this.highestReceived === undefined ? undefined : this.highestReceived + 1;
+    let lowest = Infinity;
+    for (const id of this.unconfirmed.keys()) if (id < lowest) lowest = id;
+    return lowest;
   }
 
-  /** The unconfirmed updates (those whose chat has a stored one in hand, with `behindStored`), to store. */
-  unconfirmedUpdates({ behindStored = false } = {}): Update[] {
-    const updates = [...this.unconfirmed.values()];
-    // A chat's updates run in order: one queued behind a stored (stuck) update of its chat cannot finish before it.
-    return behindStored ? updates.filter((update) => this.storedPerChat.has(chatKeyOf(update))) : updates;
+  /**
+   * The unconfirmed updates that are stuck: in hand for `holdMs` or longer, or queued behind a stored update of
+   * their chat that is (a chat's updates run in order: such an update cannot be answered before that one).
+   */
+  stuck(holdMs: number, now = performance.now()): Update[] {
+    const stuckChats = new Set<string>();
+    for (const { chat, since } of this.stored.values()) if (now - since >= holdMs) stuckChats.add(chat);
+    const out: Update[] = [];
+    for (const { update, since } of this.unconfirmed.values()) {
+      if (now - since >= holdMs || (stuckChats.size > 0 && stuckChats.has(chatKeyOf(update)))) out.push(update);
+    }
+    return out;
   }
 
   /** The update is stored durably: the offset may pass it (unless it finished meanwhile). */
   markStored(updateId: number): void {
-    const update = this.unconfirmed.get(updateId);
-    if (!update) return;
+    const held = this.unconfirmed.get(updateId);
+    if (!held) return;
     this.unconfirmed.delete(updateId);
-    const chat = chatKeyOf(update);
-    this.stored.set(updateId, chat);
-    this.storedPerChat.set(chat, (this.storedPerChat.get(chat) ?? 0) + 1);
+    this.stored.set(updateId, { chat: chatKeyOf(held.update), since: held.since });
   }
-}
-
-function lowest(ids: Iterable<number>): number {
-  let min = Infinity;
-  for (const id of ids) if (id < min) min = id;
-  return min;
 }
