@@ -1,5 +1,6 @@
 // BotMaker, the bot-creation assistant: /newbot → name → username → token; /token → which bot → new token
-// (the old one revoked at once); /mybots; /cancel; /help and /start. Every wrong step says what to send.
+// (the old one revoked at once); /setprivacy → which bot → Enable or Disable (privacy mode in groups);
+// /mybots; /cancel; /help and /start. Every wrong step says what to send; a choice comes with a keyboard.
 // Unlike the real assistant, a new bot's answer also says how to run it with hearsay against this sandbox:
 // the token and the two commands as code blocks (copied whole on the page, never wrapped mid-token), with
 // paths relative to the folder the sandbox was started in.
@@ -16,13 +17,23 @@ export type HearsayCommand = string | ((folder?: string) => string);
 
 const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-type Step = { kind: 'idle' } | { kind: 'newbot-name' } | { kind: 'newbot-username'; name: string } | { kind: 'token-which' };
+type Step =
+  | { kind: 'idle' }
+  | { kind: 'newbot-name' }
+  | { kind: 'newbot-username'; name: string }
+  | { kind: 'token-which' }
+  | { kind: 'privacy-which' }
+  | { kind: 'privacy-mode'; username: string };
+
+/** An answer: a plain text, or one with its entities (code blocks) or a reply keyboard of choices (one per row). */
+type Answer = string | { text: string; entities?: MessageEntity[]; choices?: string[] };
 
 const HELP = [
   'I can help you create and manage bots for this sandbox.',
   '',
   '/newbot - create a new bot',
   '/token - generate a new token for one of your bots (the old one stops working)',
+  '/setprivacy - change what one of your bots receives in groups (privacy mode)',
   '/mybots - list your bots',
   '/cancel - stop the current operation',
   '/help - show this list',
@@ -54,11 +65,15 @@ export class Assistant {
   handle(user: SandboxUser, text: string, baseUrl?: string): void {
     if (baseUrl !== undefined) this.baseUrl = baseUrl;
     const answer = this.answer(user, text.trim());
-    if (typeof answer === 'string') storePeerMessage(this.store, user, ASSISTANT, answer);
-    else storePeerMessage(this.store, user, ASSISTANT, answer.text, undefined, answer.entities);
+    if (typeof answer === 'string') {
+      storePeerMessage(this.store, user, ASSISTANT, answer);
+      return;
+    }
+    const keyboard = answer.choices && { keyboard: answer.choices.map((choice) => [{ text: choice }]), resize_keyboard: true, one_time_keyboard: true };
+    storePeerMessage(this.store, user, ASSISTANT, answer.text, undefined, answer.entities, keyboard && { kind: 'keyboard', markup: keyboard });
   }
 
-  private answer(user: SandboxUser, text: string): string | { text: string; entities: MessageEntity[] } {
+  private answer(user: SandboxUser, text: string): Answer {
     const step = this.steps.get(user.id) ?? { kind: 'idle' };
     const command = /^\/([A-Za-z0-9_]+)(?:@BotMaker)?$/i.exec(text)?.[1]?.toLowerCase();
     if (command !== undefined) return this.command(user, command, step);
@@ -69,12 +84,16 @@ export class Assistant {
         return this.chooseUsername(user, step.name, text);
       case 'token-which':
         return this.chooseBotForToken(user, text);
+      case 'privacy-which':
+        return this.chooseBotForPrivacy(user, text);
+      case 'privacy-mode':
+        return this.setPrivacy(user, step.username, text);
       default:
         return 'I did not understand that. Send /newbot to create a bot, or /help for the list of commands.';
     }
   }
 
-  private command(user: SandboxUser, command: string, step: Step): string {
+  private command(user: SandboxUser, command: string, step: Step): Answer {
     switch (command) {
       case 'start':
       case 'help':
@@ -84,7 +103,7 @@ export class Assistant {
         this.steps.delete(user.id);
         return step.kind === 'idle'
           ? 'There is nothing to cancel. Send /newbot to create a bot, or /help for the list of commands.'
-          : `The command /${step.kind.startsWith('newbot') ? 'newbot' : 'token'} has been cancelled. Anything else I can do for you?`;
+          : `The command /${step.kind.split('-')[0]!.replace('privacy', 'setprivacy')} has been cancelled. Anything else I can do for you?`;
       case 'newbot':
         this.steps.set(user.id, { kind: 'newbot-name' });
         return 'Alright, a new bot. How are we going to call it? Please send the name for your bot (it is shown in chats).';
@@ -96,6 +115,12 @@ export class Assistant {
         if (bots.length === 0) return 'You have no bots yet. Send /newbot to create one.';
         this.steps.set(user.id, { kind: 'token-which' });
         return `Choose a bot to generate a new token for. Send its username: ${bots.map((bot) => `@${bot.username}`).join(', ')}`;
+      }
+      case 'setprivacy': {
+        const bots = this.store.botsOf(user.id);
+        if (bots.length === 0) return 'You have no bots yet. Send /newbot to create one.';
+        this.steps.set(user.id, { kind: 'privacy-which' });
+        return { text: 'Choose a bot to change its group messages settings.', choices: bots.map((bot) => `@${bot.username}`) };
       }
       default:
         return `Unknown command /${command}. Send /help for the list of commands.`;
@@ -170,6 +195,30 @@ export class Assistant {
         'Keep your token secret and store it safely: anyone who has it can control your bot.',
       ].join('\n'),
     );
+  }
+
+  private chooseBotForPrivacy(user: SandboxUser, text: string): Answer {
+    const bots = this.store.botsOf(user.id);
+    const wanted = text.replace(/^@/, '').toLowerCase();
+    const bot = bots.find((candidate) => candidate.username.toLowerCase() === wanted);
+    if (!bot) return { text: 'Invalid bot selected. Send the username of one of your bots, or /cancel.', choices: bots.map((b) => `@${b.username}`) };
+    this.steps.set(user.id, { kind: 'privacy-mode', username: bot.username });
+    const text2 = [
+      "'Enable' - your bot will only receive messages that start with the '/' symbol, mention the bot by username, or reply to its messages.",
+      "'Disable' - your bot will receive all messages that people send to groups.",
+      `Current status is: ${bot.privacy ? 'ENABLED' : 'DISABLED'}`,
+    ].join('\n');
+    return { text: text2, choices: ['Enable', 'Disable'] };
+  }
+
+  private setPrivacy(user: SandboxUser, username: string, text: string): Answer {
+    const choice = text.toLowerCase();
+    if (choice !== 'enable' && choice !== 'disable') return { text: "Please choose 'Enable' or 'Disable', or send /cancel.", choices: ['Enable', 'Disable'] };
+    const bot = this.store.botsOf(user.id).find((candidate) => candidate.username === username);
+    this.steps.delete(user.id);
+    if (!bot) return 'That bot is no longer yours. Send /setprivacy to start again.';
+    bot.privacy = choice === 'enable';
+    return `Success! The new status is: ${bot.privacy ? 'ENABLED' : 'DISABLED'}. /help`;
   }
 
   private listBots(user: SandboxUser): string {

@@ -5,10 +5,11 @@
 import type { ChatMember, ChatMemberUpdated, Message, User } from '@grammyjs/types';
 import { badRequest } from './api-failure.js';
 import { peerAsSender, privateChat, userAsSender } from './chat-messages.js';
+import { memberView } from './group-admins.js';
 import { groupChat } from './group-chat.js';
 import type { BotRecord, GroupRecord, SandboxStore, SandboxUser } from './store.js';
 
-/** A member's status as a ChatMember object (issue-free statuses only: the sandbox has no administrators yet). */
+/** A member's status as a ChatMember object, for the changes that involve no rights (see group-admins.ts for those). */
 export type MemberStatus = 'member' | 'left' | 'kicked';
 
 /** The ChatMember of `user` with `status`; a kicked member is kicked for good (until_date 0). */
@@ -27,10 +28,11 @@ export function memberChange(chat: ChatMemberUpdated['chat'], from: User, member
   } as ChatMemberUpdated;
 }
 
-/** The bots of a new group learn that they were added to it (by its first member). */
+/** The bots of a new group learn that they were added to it (by its first member), as members or administrators. */
 export function announceNewGroup(store: SandboxStore, group: GroupRecord, creator: SandboxUser): void {
   for (const bot of botsOf(store, group)) {
-    bot.queue.pushMyChatMember(memberChange(groupChat(group), userAsSender(creator), botUser(bot), 'left', 'member'));
+    const change = memberChange(groupChat(group), userAsSender(creator), botUser(bot), 'left', 'member');
+    bot.queue.pushMyChatMember({ ...change, new_chat_member: memberView(group, botUser(bot)) });
   }
 }
 
@@ -44,7 +46,10 @@ export function changeBotMembership(store: SandboxStore, group: GroupRecord, by:
   if (change === 'add' && present) throw badRequest(`@${bot.username} is already a member of the group ${group.id}`);
   if (change === 'remove' && !present) throw badRequest(`@${bot.username} is not a member of the group ${group.id}`);
   if (change === 'add') group.botIds.add(bot.id);
-  else group.botIds.delete(bot.id);
+  else {
+    group.botIds.delete(bot.id);
+    group.admins.delete(bot.id);
+  }
   const sender = userAsSender(by);
   const member = botUser(bot);
   const message = store.appendGroupMessage(group, (messageId, date) => ({

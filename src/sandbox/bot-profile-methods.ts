@@ -1,13 +1,14 @@
 // The other methods bots commonly call at start or in passing: the bot's name and descriptions (per
-// language), getchat, getchatmember, getchatmembercount, sendchataction (shown in the chat for 5 s or until
+// language), getchat, getchatmember, getchatadministrators, getchatmembercount, sendchataction (shown in the chat for 5 s or until
 // the bot's next message there), and logout/close, which the sandbox accepts without logging anything out.
 import type { ChatMember } from '@grammyjs/types';
 import { badRequest } from './api-failure.js';
-import { privateChat, userAsSender, peerAsSender } from './chat-messages.js';
+import { privateChat } from './chat-messages.js';
 import { targetChat } from './chat-target.js';
+import { administrators, memberView, participantUser } from './group-admins.js';
 import { groupChat } from './group-chat.js';
 import type { MethodContext } from './method-context.js';
-import { integerParam, stringParam, type Params } from './params.js';
+import { booleanParam, integerParam, stringParam, type Params } from './params.js';
 
 /** How long a chat action shows, as in the real apps. */
 export const CHAT_ACTION_MS = 5000;
@@ -46,18 +47,26 @@ export function getChat({ store, bot }: MethodContext, params: Params): Record<s
   return { ...chat, accent_color_id: 0, max_reaction_count: 11, accepted_gift_types: {} };
 }
 
-/** getchatmember: `member` for users and bots in the chat, `left` for others. */
+/**
+ * getchatmember: in a group, the member's real status (creator, administrator with its rights, member, left);
+ * in a private chat, `member` for the user and the bot.
+ */
 export function getChatMember({ store, bot }: MethodContext, params: Params): ChatMember {
   const target = targetChat(store, bot, params, { write: false });
   const userId = integerParam(params, 'user_id') ?? 0;
   if (userId <= 0) throw badRequest('invalid user_id specified');
-  const botRecord = store.allBots().find((candidate) => candidate.id === userId);
-  const user = store.user(userId);
-  if (!user && !botRecord) throw badRequest('user not found');
-  const member = botRecord ? peerAsSender({ id: botRecord.id, name: botRecord.name, username: botRecord.username }) : userAsSender(user!);
-  const inChat =
-    target.kind === 'group' ? target.group.memberIds.has(userId) || target.group.botIds.has(userId) : userId === target.user.id || userId === bot.id;
+  const member = participantUser(store, userId);
+  if (!member) throw badRequest('user not found');
+  if (target.kind === 'group') return memberView(target.group, member);
+  const inChat = userId === target.user.id || userId === bot.id;
   return (inChat ? { status: 'member', user: member } : { status: 'left', user: member }) as ChatMember;
+}
+
+/** getchatadministrators: the group's creator and administrators (other bots only with return_bots). */
+export function getChatAdministrators({ store, bot }: MethodContext, params: Params): ChatMember[] {
+  const target = targetChat(store, bot, params, { write: false });
+  if (target.kind !== 'group') throw badRequest('there are no administrators in the private chat');
+  return administrators(store, target.group, bot.id, booleanParam(params, 'return_bots'));
 }
 
 /** getchatmembercount: users and bots in a group; 2 in a private chat. */

@@ -1,5 +1,6 @@
-// Messages of a group chat, both directions, and which bots receive them: bots keep the real service's
-// default privacy mode, so a bot sees commands for it, mentions of it and replies to its own messages.
+// Messages of a group chat, both directions, and which bots receive them: a bot in privacy mode (the real
+// service's default) sees commands for it, mentions of it and replies to its own messages; an administrator
+// bot, or one whose privacy mode was switched off with BotMaker's /setprivacy, sees every message.
 import type { Chat, Message } from '@grammyjs/types';
 import { userAsSender } from './chat-messages.js';
 import type { BotRecord, GroupRecord, SandboxStore, SandboxUser } from './store.js';
@@ -46,10 +47,15 @@ export function visibleToBot(message: Message, bot: Pick<BotRecord, 'id' | 'user
   return mentioned || message.reply_to_message?.from?.id === bot.id;
 }
 
+/** Whether the bot receives every message of the group: as an administrator, or with privacy mode off. */
+export function seesEverything(group: GroupRecord, bot: Pick<BotRecord, 'id' | 'privacy'>): boolean {
+  return !bot.privacy || group.admins.has(bot.id);
+}
+
 /** Queues the user's group message as an update for every bot in the group that may see it. */
 export function deliverToGroupBots(store: SandboxStore, group: GroupRecord, message: Message): void {
   for (const bot of store.allBots()) {
-    if (group.botIds.has(bot.id) && visibleToBot(message, bot)) bot.queue.push(message);
+    if (group.botIds.has(bot.id) && (seesEverything(group, bot) || visibleToBot(message, bot))) bot.queue.push(message);
   }
 }
 

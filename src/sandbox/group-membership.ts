@@ -1,6 +1,7 @@
 // A user joins or leaves a group (POST /client/groups/:id/join and /leave). As on the real service, the group
 // gets a service message (`new_chat_members` / `left_chat_member`) that every bot in it receives whatever its
-// privacy mode, and bots that listed `chat_member` in allowed_updates also get a `chat_member` update.
+// privacy mode, and administrator bots that listed `chat_member` in allowed_updates also get a `chat_member`
+// update. A member who leaves is no longer an administrator.
 import type { ChatMemberUpdated, Message } from '@grammyjs/types';
 import { badRequest } from './api-failure.js';
 import { userAsSender } from './chat-messages.js';
@@ -19,7 +20,10 @@ export function changeMembership(store: SandboxStore, group: GroupRecord, user: 
   if (change === 'leave' && !member) throw badRequest(`user ${user.id} is not a member of the group ${group.id}`);
   // The member list changes first, so a reader woken by the service message already sees the new membership.
   if (change === 'join') group.memberIds.add(user.id);
-  else group.memberIds.delete(user.id);
+  else {
+    group.memberIds.delete(user.id);
+    group.admins.delete(user.id);
+  }
   const sender = userAsSender(user);
   const message = store.appendGroupMessage(group, (messageId, date) => ({
     message_id: messageId,
@@ -32,7 +36,8 @@ export function changeMembership(store: SandboxStore, group: GroupRecord, user: 
   for (const bot of store.allBots()) {
     if (!group.botIds.has(bot.id)) continue;
     bot.queue.push(message);
-    bot.queue.pushChatMember(update);
+    // As on the real service, only administrators learn of other members' changes.
+    if (group.admins.has(bot.id)) bot.queue.pushChatMember(update);
   }
   return message;
 }

@@ -1,13 +1,16 @@
-// The user side of groups: create a group of users and bots, join or leave one, post in it as a member, read
-// it, add a bot to it or remove one. Reached through POST /client/groups (and /:id/join, /:id/leave, /:id/add-bot,
-// /:id/remove-bot) and the `chat` form of /client/send and /client/messages.
+// The user side of groups: create a group of users and bots (some of them administrators), join or leave one,
+// post in it as a member, read it, add a bot to it or remove one, promote a member. Reached through POST
+// /client/groups (and /:id/join, /:id/leave, /:id/add-bot, /:id/remove-bot, /:id/promote) and the `chat` form
+// of /client/send and /client/messages.
 import type { FastifyInstance } from 'fastify';
 import type { Message } from '@grammyjs/types';
 import { badRequest } from './api-failure.js';
 import { announceNewGroup, changeBotMembership } from './bot-membership.js';
+import { botAsUser, promote, readRights } from './group-admins.js';
 import { deliverToGroupBots, storeGroupUserMessage } from './group-chat.js';
 import { changeMembership, type MembershipChange } from './group-membership.js';
-import type { GroupRecord, GroupType, SandboxStore, SandboxUser } from './store.js';
+import { userAsSender } from './chat-messages.js';
+import type { AdminRights, BotRecord, GroupRecord, GroupType, SandboxStore, SandboxUser } from './store.js';
 
 const MAX_TITLE_LENGTH = 128;
 
@@ -36,12 +39,10 @@ export async function groupRoutes(app: FastifyInstance, { store, readUser, objec
       if (!bot) throw badRequest(`there is no bot with the username @${String(name).replace(/^@/, '')}`);
       return bot.id;
     });
-    const group = store.createGroup(
-      title,
-      type as GroupType,
-      members.map((member) => member.id),
-      botIds,
-    );
+    const memberIds = members.map((member) => member.id);
+    const admins = readAdmins(store, body.admins, memberIds, botIds);
+    const group = store.createGroup(title, type as GroupType, memberIds, botIds);
+    for (const [id, rights] of admins) if (id !== group.creatorId) group.admins.set(id, rights);
     announceNewGroup(store, group, members[0]!);
     return { ok: true, result: { chat_id: group.id } };
   });
@@ -68,6 +69,50 @@ export async function groupRoutes(app: FastifyInstance, { store, readUser, objec
   };
   app.post('/client/groups/:id/add-bot', botRoute('add'));
   app.post('/client/groups/:id/remove-bot', botRoute('remove'));
+
+  // The group's creator promotes a member or a bot of the group (all rights unless told), or demotes them
+  // (rights that are all false).
+  app.post('/client/groups/:id/promote', async (request) => {
+    const body = objectBody(request.body);
+    const group = knownGroup(store, (request.params as { id: string }).id);
+    const target = adminTarget(store, body);
+    promote(store, group, target.kind === 'bot' ? botAsUser(target.bot) : userAsSender(target.user), readRights(body.rights));
+    return { ok: true, result: true };
+  });
+}
+
+type AdminTarget = { kind: 'user'; user: SandboxUser } | { kind: 'bot'; bot: BotRecord };
+
+/** The member an `admins` entry or a promotion names: `{"user": <id>}` or `{"bot": "<username>"}`. */
+function adminTarget(store: SandboxStore, entry: Record<string, unknown>): AdminTarget {
+  if (typeof entry.bot === 'string') {
+    const bot = store.peerByUsername(entry.bot)?.bot;
+    if (!bot) throw badRequest(`there is no bot with the username @${entry.bot.replace(/^@/, '')}`);
+    return { kind: 'bot', bot };
+  }
+  const id = typeof entry.user === 'object' && entry.user !== null ? (entry.user as { id?: unknown }).id : entry.user;
+  const user = typeof id === 'number' ? store.user(id) : undefined;
+  if (!user) throw badRequest('name the administrator as {"user": <user id>} (a member of the group) or {"bot": "<bot username>"}');
+  return { kind: 'user', user };
+}
+
+/** The `admins` of a new group, each a member or one of its bots, with their rights (all unless given). */
+function readAdmins(store: SandboxStore, value: unknown, memberIds: number[], botIds: number[]): Map<number, AdminRights> {
+  const admins = new Map<number, AdminRights>();
+  if (value === undefined) return admins;
+  if (!Array.isArray(value)) throw badRequest('admins must be a list like [{"user": 1001}, {"bot": "my_bot", "rights": {"can_delete_messages": true}}]');
+  for (const raw of value) {
+    const entry = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+    const target = adminTarget(store, entry);
+    const id = target.kind === 'bot' ? target.bot.id : target.user.id;
+    const inGroup = target.kind === 'bot' ? botIds.includes(id) : memberIds.includes(id);
+    if (!inGroup)
+      throw badRequest(
+        `administrator ${target.kind === 'bot' ? `@${target.bot.username}` : id} must also be listed in ${target.kind === 'bot' ? 'bots' : 'members'}`,
+      );
+    admins.set(id, readRights(entry.rights));
+  }
+  return admins;
 }
 
 function knownGroup(store: SandboxStore, chat: unknown): GroupRecord {

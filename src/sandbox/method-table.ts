@@ -1,6 +1,7 @@
 // The Bot API methods the sandbox implements, by lowercase name; any other name is 404 Not Found.
 import {
   getChat,
+  getChatAdministrators,
   getChatMember,
   getChatMemberCount,
   getMyDescription,
@@ -71,6 +72,7 @@ export const METHODS: ReadonlyMap<string, MethodHandler> = new Map<string, Metho
   ['getmyshortdescription', getMyShortDescription],
   ['getchat', getChat],
   ['getchatmember', getChatMember],
+  ['getchatadministrators', getChatAdministrators],
   ['getchatmembercount', getChatMemberCount],
   ['getchatmemberscount', getChatMemberCount],
   ['logout', logOut],

@@ -37,6 +37,8 @@ export interface BotRecord {
   profile: Map<string, string>;
   /** Menu buttons by chat id ('' for the default), from setchatmenubutton. */
   menuButtons: Map<string, Record<string, unknown>>;
+  /** Privacy mode in groups (on by default; BotMaker's /setprivacy switches it): only commands, mentions and replies reach the bot. */
+  privacy: boolean;
 }
 
 /** A participant a user can talk to: the assistant or a bot. */
@@ -74,6 +76,28 @@ export interface GroupRecord {
   title: string;
   memberIds: Set<number>;
   botIds: Set<number>;
+  /** The user who created the group: its owner (status `creator`). */
+  creatorId: number;
+  /** Administrators (users and bots, by id) with their rights; the creator is not listed, it holds every right. */
+  admins: Map<number, AdminRights>;
+}
+
+/** The rights of a group administrator, as ChatAdministratorRights names them. */
+export interface AdminRights {
+  can_manage_chat: boolean;
+  can_change_info: boolean;
+  can_delete_messages: boolean;
+  can_invite_users: boolean;
+  can_restrict_members: boolean;
+  can_pin_messages: boolean;
+  can_manage_topics: boolean;
+  can_promote_members: boolean;
+  can_manage_video_chats: boolean;
+  can_post_stories: boolean;
+  can_edit_stories: boolean;
+  can_delete_stories: boolean;
+  can_manage_tags: boolean;
+  is_anonymous: boolean;
 }
 
 export const ASSISTANT: Peer = { id: 93_372_553, name: 'BotMaker', username: 'BotMaker' };

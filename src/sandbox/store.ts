@@ -87,7 +87,7 @@ export class SandboxStore {
     });
     const bot: BotRecord = {
       ...{ id, name, username, token: generateToken(id), ownerId, queue, webhookStatus: {} },
-      ...{ commands: new Map(), profile: new Map(), menuButtons: new Map() },
+      ...{ commands: new Map(), profile: new Map(), menuButtons: new Map(), privacy: true },
     };
     this.botsByUsername.set(username.toLowerCase(), bot);
     this.botsByToken.set(bot.token, bot);
@@ -209,7 +209,11 @@ export class SandboxStore {
     const number = this.nextGroupNumber++;
     // Real ids: a basic group is -<number>, a supergroup -100<number>.
     const id = type === 'supergroup' ? -(1_000_000_000_000 + number) : -number;
-    const group: GroupRecord = { id, type, title, memberIds: new Set(memberIds), botIds: new Set(botIds) };
+    // The first member creates the group and owns it.
+    const group: GroupRecord = {
+      ...{ id, type, title, memberIds: new Set(memberIds), botIds: new Set(botIds) },
+      ...{ creatorId: memberIds[0]!, admins: new Map() },
+    };
     this.groups.set(id, group);
     this.chats.set(`group:${id}`, { ref: { userId: id, peer: '', groupId: id }, messages: [], nextMessageId: 1, meta: new Map() });
     return group;

@@ -41,7 +41,8 @@ describe('hearsay run: languages, member events, mentions', () => {
 
   beforeAll(async () => {
     bot = await createBotViaAssistant(sandbox.baseUrl, { userId: ANN.id, name: 'Reach', username: 'reach_hearsay_bot' });
-    groupId = await createGroup(sandbox.baseUrl, { title: 'Club', members: [ANN], bots: [bot.username] });
+    // An administrator, so that the service sends it chat_member updates too.
+    groupId = await createGroup(sandbox.baseUrl, { title: 'Club', members: [ANN], bots: [bot.username], admins: [{ bot: bot.username }] });
     run = await startPollingRun(sandbox.baseUrl, bot.token, RULES, running);
   });
 

@@ -1,5 +1,6 @@
 // Joining and leaving a group in the sandbox: the service message every bot of the group receives (privacy
-// mode or not), the chat_member update only for a bot that asked for it, membership checks, over real HTTP.
+// mode or not), the chat_member update only for an administrator bot that asked for it, membership checks,
+// over real HTTP.
 import type { Update } from '@grammyjs/types';
 import { Bot } from 'grammy';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -42,8 +43,14 @@ describe('joining and leaving groups', () => {
     plain = await createBotViaAssistant(sandbox.baseUrl, { userId: ANN.id, name: 'Plain', username: 'plain_member_bot' });
     watcher = await createBotViaAssistant(sandbox.baseUrl, { userId: ANN.id, name: 'Watcher', username: 'watcher_member_bot' });
     outside = await createBotViaAssistant(sandbox.baseUrl, { userId: ANN.id, name: 'Outside', username: 'outside_member_bot' });
-    groupId = await createGroup(sandbox.baseUrl, { title: 'Club', members: [ANN], bots: [plain.username, watcher.username] });
-    // The watcher asks for chat_member updates (as a real bot must do explicitly); the others keep the default.
+    // The watcher is an administrator (as the real service requires for chat_member) and asks for chat_member
+    // updates (as a real bot must do explicitly); the others keep the default.
+    groupId = await createGroup(sandbox.baseUrl, {
+      title: 'Club',
+      members: [ANN],
+      bots: [plain.username, watcher.username],
+      admins: [{ bot: watcher.username }],
+    });
     await drain(watcher.token, ['message', 'chat_member']);
   });
   afterAll(async () => {
@@ -89,6 +96,13 @@ describe('joining and leaving groups', () => {
     await expect(sendToGroup(sandbox.baseUrl, CARL, groupId, 'still here?')).rejects.toThrow(/user 6003 is not a member/);
     const member = await call(plain.token, 'getchatmember', { chat_id: groupId, user_id: CARL.id });
     expect(member.result).toMatchObject({ status: 'left' });
+  });
+
+  it('a bot that asks for chat_member but is no administrator gets none, as on the real service', async () => {
+    await drain(plain.token, ['message', 'chat_member']);
+    await changeGroupMembership(sandbox.baseUrl, { id: 6005, first_name: 'Emil' }, groupId, 'join');
+    expect((await drain(plain.token)).map((update) => Object.keys(update).filter((key) => key !== 'update_id')[0])).toEqual(['message']);
+    await drain(plain.token, []);
   });
 
   it('refuses joining twice, leaving a group one is not in, and unknown groups, changing nothing', async () => {

@@ -120,11 +120,25 @@ async function clientCall<T>(baseUrl: string, path: string, init: { method: stri
 /** Creates a group of users and bots through POST /client/groups; returns its (negative) chat id. */
 export async function createGroup(
   baseUrl: string,
-  { title, members, bots = [], type = 'group' }: { title: string; members: HarnessUser[]; bots?: string[]; type?: 'group' | 'supergroup' },
+  {
+    title,
+    members,
+    bots = [],
+    type = 'group',
+    admins,
+  }: { title: string; members: HarnessUser[]; bots?: string[]; type?: 'group' | 'supergroup'; admins?: GroupAdmin[] },
 ): Promise<number> {
-  const body = { title, type, bots, members: members.map((member) => ({ first_name: `User${member.id}`, ...member })) };
+  const body = { title, type, bots, members: members.map((member) => ({ first_name: `User${member.id}`, ...member })), ...(admins ? { admins } : {}) };
   const result = await clientCall<{ chat_id: number }>(baseUrl, '/client/groups', { method: 'POST', body: JSON.stringify(body) });
   return result.chat_id;
+}
+
+/** An administrator of a group as POST /client/groups and /promote name one, with optional rights (all by default). */
+export type GroupAdmin = ({ user: number } | { bot: string }) & { rights?: Record<string, boolean> };
+
+/** Promotes a member or bot of the group (POST /client/groups/<id>/promote); rights that are all false demote. */
+export async function promoteInGroup(baseUrl: string, chatId: number, admin: GroupAdmin): Promise<void> {
+  await clientCall(baseUrl, `/client/groups/${chatId}/promote`, { method: 'POST', body: JSON.stringify(admin) });
 }
 
 /** Posts `text` in the group as the user (a member), optionally replying to one of the group's messages. */
