@@ -49,6 +49,12 @@ export interface EditMessageTextParams {
   reply_markup?: InlineKeyboardMarkup;
 }
 
+/** sendChatAction: shows "typing…" (or another action) in a chat for a few seconds or until the bot's next message. */
+export interface SendChatActionParams {
+  chat_id: number | string;
+  action: 'typing';
+}
+
 export interface DeleteWebhookParams {
   drop_pending_updates?: boolean;
 }
@@ -62,6 +68,7 @@ export interface BotApiMethodTable {
   getupdates: { params: GetUpdatesParams; result: Update[] };
   sendmessage: { params: SendMessageParams; result: Message.TextMessage };
   answercallbackquery: { params: AnswerCallbackQueryParams; result: true };
+  sendchataction: { params: SendChatActionParams; result: true };
   /** The edited message, or true for a message sent in inline mode. */
   editmessagetext: { params: EditMessageTextParams; result: Message.TextMessage | true };
   setwebhook: { params: SetWebhookParams; result: true };

@@ -6,7 +6,7 @@ import type { CheckedValues } from './cross-checks.js';
 import type { LoadedConfigFile } from './file.js';
 import type { ResolvedSettings } from './layers.js';
 import type { TokenSource } from './token.js';
-import type { IngressMode, LogFormat, LogLevel, ServiceConfig } from './types.js';
+import type { BackendSettings, IngressMode, LogFormat, LogLevel, ServiceConfig } from './types.js';
 
 export interface BuildInputs {
   settings: ResolvedSettings;
@@ -16,10 +16,12 @@ export interface BuildInputs {
   configFile: string | null;
   /** The config file's content (its declarations: `chats`), when one was read. */
   file?: LoadedConfigFile | null;
+  /** The file's `backends:`, secrets filled in (see backends.ts). */
+  backends?: Readonly<Record<string, BackendSettings>>;
   secrets: Secrets;
 }
 
-export function buildServiceConfig({ settings, checked, token, tokenSource, configFile, file, secrets }: BuildInputs): ServiceConfig {
+export function buildServiceConfig({ settings, checked, token, tokenSource, configFile, file, backends, secrets }: BuildInputs): ServiceConfig {
   const get = <T>(key: string): T => settings.get<T>(key);
   const seconds = (key: string): number => Math.round(get<number>(key) * 1000);
   return {
@@ -51,6 +53,7 @@ export function buildServiceConfig({ settings, checked, token, tokenSource, conf
     admin: { listen: checked.adminListen },
     state: { ttlMs: durationMs(get<string>('state.ttl')), maxUserBytes: get<number>('state.max_user_bytes') },
     chats: Object.fromEntries(Object.entries(file?.content.chats ?? {}).filter((entry): entry is [string, number | string] => entry[1] !== undefined)),
+    backends: backends ?? {},
     api: { timeoutMs: seconds('api.timeout') },
     rateLimits: get<boolean>('rate_limits.enabled')
       ? {

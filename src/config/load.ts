@@ -8,6 +8,7 @@ import { processSecrets, type Secrets } from '../log/secrets.js';
 import { buildServiceConfig } from './build.js';
 import { crossCheck } from './cross-checks.js';
 import { ConfigError, ConfigProblem } from './errors.js';
+import { readBackends } from './backends.js';
 import { readConfigFile, type LoadedConfigFile } from './file.js';
 import { resolveSettings } from './layers.js';
 import { registerStoreUrlSecret } from './store.js';
@@ -44,17 +45,18 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Servi
 
   const settings = resolveSettings({ file, env, flags: options.flags ?? {}, cwd }, problems);
   const checked = crossCheck(settings, { env, cwd, secrets }, problems);
+  const backends = readBackends(file, { env, cwd, secrets, shownPath: file ? shownPath(file.path, cwd) : '' }, problems);
   if (tokenOrProblem instanceof ConfigProblem) problems.push(tokenOrProblem);
   if (problems.length > 0 || tokenOrProblem instanceof ConfigProblem) throw new ConfigError(problems);
   const { token, source: tokenSource } = tokenOrProblem;
-  return buildServiceConfig({ settings, checked, token, tokenSource, configFile: file?.path ?? null, file, secrets });
+  return buildServiceConfig({ settings, checked, token, tokenSource, configFile: file?.path ?? null, file, backends, secrets });
 }
 
 /** The config file named by --config (which must exist), else hearsay.yaml in `cwd` when present. */
 async function readFileLayer(configPath: string | undefined, cwd: string, secrets: Secrets, problems: ConfigProblem[]): Promise<LoadedConfigFile | null> {
   const path = resolve(cwd, configPath ?? DEFAULT_CONFIG_FILE);
   if (configPath === undefined && !existsSync(path)) return null;
-  const shown = relative(cwd, path).startsWith('..') ? path : relative(cwd, path);
+  const shown = shownPath(path, cwd);
   try {
     const file = await readConfigFile(path, shown);
     secrets.add(file.content.webhook?.secret);
@@ -65,4 +67,9 @@ async function readFileLayer(configPath: string | undefined, cwd: string, secret
     problems.push(...error.problems);
     return null;
   }
+}
+
+/** A path as messages show it: relative to the working directory when inside it. */
+function shownPath(path: string, cwd: string): string {
+  return relative(cwd, path).startsWith('..') ? path : relative(cwd, path);
 }

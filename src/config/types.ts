@@ -57,6 +57,25 @@ export interface ServiceConfig {
   state: { ttlMs: number; maxUserBytes: number };
   /** `chats:` of the config file: named chats the rules may send to (chat id, or a channel's @username). */
   chats: Readonly<Record<string, number | string>>;
+  /** `backends:` of the config file: the operator's HTTP services the rules call, by name, secrets filled in. */
+  backends: Readonly<Record<string, BackendSettings>>;
+}
+
+/** One backend of `backends:` (see src/config/backends.ts), its `${NAME}` secrets filled in: never log it whole. */
+export interface BackendSettings {
+  readonly name: string;
+  /** The base URL, without a trailing slash; a call's path is added to it. */
+  readonly url: string;
+  /** Sent with every request; every value is a registered secret. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** One attempt, answer read to its end. */
+  readonly timeoutMs: number;
+  /** Attempts after the first on no answer, a timeout or a 5xx. */
+  readonly retries: number;
+  readonly maxResponseBytes: number;
+  readonly circuitBreaker: { readonly failures: number; readonly coolDownMs: number };
+  /** A notify is given up this long after it was due. */
+  readonly giveUpAfterMs: number;
 }
 
 /** Bounds on the webhook server's connections, so slow or idle clients cannot pile up. */

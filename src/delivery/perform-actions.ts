@@ -11,7 +11,7 @@ import type { PerformActions } from '../pipeline/pipeline-options.js';
 export interface ActionPerformerDeps {
   sender: ReplySender;
   /** Answers button presses and edits messages (sendmessage goes through `sender`). */
-  api: Pick<BotApi, 'answerCallbackQuery' | 'editMessageText'>;
+  api: Pick<BotApi, 'answerCallbackQuery' | 'editMessageText' | 'call'>;
   logger: Logger;
 }
 
@@ -44,6 +44,11 @@ async function performOther(action: Exclude<Action, { type: 'send_message' }>, d
       return null;
     case 'edit_message_text':
       await oneAttempt('editmessagetext', { chat_id: action.chatId, message_id: action.messageId }, deps, signal, () => editMessageText(action, deps, signal));
+      return null;
+    case 'chat_action':
+      await oneAttempt('sendchataction', { chat_id: action.chatId }, deps, signal, () =>
+        deps.api.call('sendchataction', { chat_id: action.chatId, action: action.action }, { signal }),
+      );
       return null;
     case 'set_state':
     case 'set_flow':

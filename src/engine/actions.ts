@@ -100,5 +100,16 @@ export interface CancelEffectsAction {
   readonly replaceKeys: readonly string[];
 }
 
+/**
+ * Show the chat that the bot is at work (sendChatAction): "typing…" for a few seconds or until the bot's next
+ * message. The pipeline sends it while a user waits for a backend's answer.
+ */
+export interface ChatActionAction {
+  readonly type: 'chat_action';
+  readonly chatId: number;
+  readonly action: 'typing';
+}
+
 /** One thing the engine decided to do; `type` says which. */
-export type Action = SendMessageAction | AnswerCallbackAction | EditMessageTextAction | SetStateAction | SetFlowAction | EffectAction | CancelEffectsAction;
+export type Action =
+  SendMessageAction | AnswerCallbackAction | EditMessageTextAction | SetStateAction | SetFlowAction | EffectAction | CancelEffectsAction | ChatActionAction;

@@ -12,6 +12,9 @@ import { pickTemplate, render, type RenderValues } from './render.js';
 import type { CompiledRule } from './rule-set.js';
 import { applyAssignments, type VariableValues } from './variables.js';
 import { sendEffects } from './sends.js';
+import { notifyEffects } from './notifies.js';
+import { callRule } from './rule-calls.js';
+import type { ReplyParts } from './compile-rule-calls.js';
 
 /** What a template of this match can read from the message (the variables are added by the caller). */
 export function messageValues(message: Message, match?: MatchResult): Omit<RenderValues, 'vars' | 'flow'> {
@@ -45,9 +48,11 @@ export function answerRule(
   const language = languageOf?.(applied.values);
   // A member event has no message of its own to reply to (message_id 0).
   const triggerId = message.message_id > 0 ? message.message_id : undefined;
+  if (rule.call) return callRule(rule, rule.call, { event, rendered, applied, triggerId, context, language, ...(languageOf ? { languageOf } : {}) });
   const replies: Action[] = ruleReplies(rule, rendered, event.chat.id, triggerId, context, language);
-  // Messages to other chats go to the outbox, committed with the update and sent after it.
+  // Messages to other chats and notifications to backends go to the outbox, committed with the update and sent after it.
   if (rule.sends.length > 0) replies.push(...sendEffects(rule.sends, rendered, context, language));
+  if (rule.notifies) replies.push(...notifyEffects(rule.notifies, rendered, context, event.chat.id));
   return { ruleId: rule.id, actions: applied.actions.length === 0 ? replies : [...applied.actions, ...replies] };
 }
 
@@ -56,14 +61,14 @@ export function answerRule(
  * options; the rule's keyboard or buttons go with the reply (with `messages`, on the last one).
  */
 export function ruleReplies(
-  rule: CompiledRule,
+  rule: ReplyParts,
   values: RenderValues,
   chatId: number,
   triggerId: number | undefined,
   context: DecideContext,
   language?: string,
 ): SendMessageAction[] {
-  if (!rule.messages) return [ruleReply(rule, values, chatId, triggerId, context, language)];
+  if (!rule.messages) return rule.replies.length > 0 ? [ruleReply(rule, values, chatId, triggerId, context, language)] : [];
   const last = rule.messages.length - 1;
   return rule.messages.map((item, i) => {
     const text = render(pickTemplate(templatesFor(item.texts, language), context.random ?? Math.random), values, item.parseMode);
@@ -77,7 +82,7 @@ export function ruleReplies(
  * inline buttons unless they go on an edited message. `triggerId` is the message answered with reply_to_message.
  */
 export function ruleReply(
-  rule: CompiledRule,
+  rule: ReplyParts,
   values: RenderValues,
   chatId: number,
   triggerId: number | undefined,
@@ -89,10 +94,7 @@ export function ruleReply(
   return sendMessage(chatId, text, rule, triggerId, ruleMarkup(rule, values));
 }
 
-function ruleMarkup(
-  rule: Pick<CompiledRule, 'keyboard' | 'buttons'> & { edit?: CompiledRule['edit'] },
-  values: RenderValues,
-): SendMessageAction['replyMarkup'] {
+function ruleMarkup(rule: Pick<ReplyParts, 'keyboard' | 'buttons'> & { edit?: ReplyParts['edit'] }, values: RenderValues): SendMessageAction['replyMarkup'] {
   if (rule.keyboard) return renderReplyKeyboard(rule.keyboard, values);
   return rule.buttons && !rule.edit ? renderInlineKeyboard(rule.buttons, values) : undefined;
 }
@@ -100,7 +102,7 @@ function ruleMarkup(
 function sendMessage(
   chatId: number,
   text: string,
-  options: Pick<CompiledRule, 'parseMode' | 'replyToMessage' | 'disableNotification'>,
+  options: Pick<ReplyParts, 'parseMode' | 'replyToMessage' | 'disableNotification'>,
   triggerId: number | undefined,
   markup: SendMessageAction['replyMarkup'],
 ): SendMessageAction {

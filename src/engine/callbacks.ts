@@ -4,7 +4,12 @@
 // conditions hold) answers, edits and replies; with no such rule the answer is empty.
 import type { Chat, Message } from '@grammyjs/types';
 import type { Action, AnswerCallbackAction } from './actions.js';
-import { ruleReply } from './answer.js';
+import { ruleReplies } from './answer.js';
+import type { BackendResult } from './backend-calls.js';
+import { renderRequest } from './compile-calls.js';
+import type { ReplyParts } from './compile-rule-calls.js';
+import { notifyEffects } from './notifies.js';
+import { branchValues, pickBranch } from './rule-calls.js';
 import { MAX_ANSWER_LENGTH } from './compile-actions.js';
 import { conditionsPass } from './conditions.js';
 import type { Decision, DecideContext } from './decide-types.js';
@@ -15,13 +20,13 @@ import { audienceCheck, languageFor } from './reach.js';
 import { render, type RenderValues } from './render.js';
 import type { CompiledRule, RuleSet } from './rule-set.js';
 import type { ConversationState } from './state.js';
-import { applyAssignments } from './variables.js';
+import { applyAssignments, type VariableValues } from './variables.js';
 import { sendEffects } from './sends.js';
 
 /** A press's decision (see the module comment); `now` is the current time in ms since the epoch. */
 export function decideCallbackQuery(event: CallbackQueryEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext, now: number): Decision {
   const message = pressMessage(event);
-  const inFlow = routePress(event, ruleSet, state, message, now);
+  const inFlow = routePress(event, ruleSet, state, message, now, context);
   if (inFlow) return inFlow;
   const data = event.data;
   if (data !== undefined) {
@@ -62,7 +67,8 @@ function answerOf(event: CallbackQueryEvent, text?: string, alert?: boolean): An
 /**
  * A callback rule's decision: its `set`, then the answer (first, so the button stops spinning at once), the
  * edit of the button's message, and the reply to its chat. A button on an inline-mode message, or on a
- * message too old for the bot to see, has no chat message to edit or reply in.
+ * message too old for the bot to see, has no chat message to edit or reply in. A rule with a `call` answers
+ * the press from the branch its outcome picks (with an empty answer when none does).
  */
 function answerPress(
   rule: CompiledRule,
@@ -76,21 +82,57 @@ function answerPress(
   const base = { message, captures };
   const applied = applyAssignments(rule.set, { user: state.user, chat: state.chat }, base, true);
   const values: RenderValues = { ...base, vars: applied.values };
-  const actions: Action[] = [...applied.actions, answerOf(event, rule.answer ? render(rule.answer, values) : undefined, rule.alert)];
+  const language = languageFor(ruleSet, event.from, applied.values);
+  if (rule.call) {
+    const call = rule.call;
+    const before: Action[] = [...applied.actions];
+    if (rule.sends.length > 0) before.push(...sendEffects(rule.sends, values, context, language));
+    if (rule.notifies) before.push(...notifyEffects(rule.notifies, values, context, event.chat?.id ?? null));
+    const site = {
+      rendered: values,
+      applied,
+      event: { message, chat: message.chat, from: event.from },
+      language,
+      languageOf: (vars: VariableValues) => languageFor(ruleSet, event.from, vars),
+    };
+    const resume = (result: BackendResult): Decision => {
+      const branch = pickBranch(call.on, result);
+      if (!branch) return { ruleId: rule.id, actions: [answerOf(event)] };
+      const chosen = branchValues(branch, result, site);
+      const actions = [...chosen.applied.actions, ...pressActions(branch, chosen.values, event, context, chosen.language)];
+      if (branch.notifies.length > 0) actions.push(...notifyEffects(branch.notifies, chosen.values, context, event.chat?.id ?? null));
+      return { ruleId: rule.id, actions };
+    };
+    return { ruleId: rule.id, actions: before, call: { request: renderRequest(call.request, values), resume } };
+  }
+  const actions: Action[] = [...applied.actions, ...pressActions(rule, values, event, context, language)];
+  if (rule.notifies) actions.push(...notifyEffects(rule.notifies, values, context, event.chat?.id ?? null));
+  return { ruleId: rule.id, actions };
+}
+
+/** The answer to the press, the edit of the button's message, the reply to its chat and the sends, as `parts` say. */
+function pressActions(
+  parts: ReplyParts & Pick<CompiledRule, 'sends'>,
+  values: RenderValues,
+  event: CallbackQueryEvent,
+  context: DecideContext,
+  language: string | undefined,
+): Action[] {
+  const actions: Action[] = [answerOf(event, parts.answer ? render(parts.answer, values) : undefined, parts.alert)];
   // An inaccessible message (date 0) is one the bot can no longer edit.
   const held = event.chat && event.message && event.message.date !== 0 ? event.message : undefined;
-  if (rule.edit && held) {
+  if (parts.edit && held) {
     actions.push({
       type: 'edit_message_text',
       chatId: held.chat.id,
       messageId: held.message_id,
-      text: render(rule.edit, values, rule.parseMode),
-      ...(rule.parseMode ? { parseMode: rule.parseMode } : {}),
-      ...(rule.buttons ? { replyMarkup: renderInlineKeyboard(rule.buttons, values) } : {}),
+      text: render(parts.edit, values, parts.parseMode),
+      ...(parts.parseMode ? { parseMode: parts.parseMode } : {}),
+      ...(parts.buttons ? { replyMarkup: renderInlineKeyboard(parts.buttons, values) } : {}),
     });
   }
-  const language = languageFor(ruleSet, event.from, applied.values);
-  if (rule.replies.length > 0 && event.chat) actions.push(ruleReply(rule, values, event.chat.id, held?.message_id, context, language));
-  if (rule.sends.length > 0) actions.push(...sendEffects(rule.sends, values, context, language));
-  return { ruleId: rule.id, actions };
+  if ((parts.replies.length > 0 || parts.messages) && event.chat)
+    actions.push(...ruleReplies(parts, values, event.chat.id, held?.message_id, context, language));
+  if (parts.sends.length > 0) actions.push(...sendEffects(parts.sends, values, context, language));
+  return actions;
 }

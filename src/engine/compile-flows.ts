@@ -13,6 +13,8 @@ import type { CompiledAccept, CompiledDoneBranch, CompiledFlow, CompiledStep } f
 import { compileText, type LanguageSettings, type TextSource } from './languages.js';
 import type { Template, TemplateContext } from './template.js';
 import { compileAssignments, compileConditions } from './variables.js';
+import type { RuleEnvironment } from './compile-reach.js';
+import { compileDoneCall, compileStepCall } from './compile-flow-calls.js';
 
 /** A flow as read from a file, with a way to place its problems. */
 export interface FlowSource {
@@ -45,17 +47,18 @@ export function compileFlows(
   problems: RuleProblem[],
   compilePattern: PatternCompiler,
   languages?: LanguageSettings,
+  environment?: RuleEnvironment,
 ): Map<string, CompiledFlow> {
   const flows = new Map<string, CompiledFlow>();
   for (const source of sources) {
-    const compiled = compileFlow(source, problems, compilePattern, languages);
+    const compiled = compileFlow(source, problems, compilePattern, languages, environment);
     if (compiled) flows.set(compiled.id, compiled);
   }
   return flows;
 }
 
 /** What the parts of one flow's compile share: its name and steps, where problems go, how texts and patterns are compiled. */
-interface FlowSite {
+export interface FlowSite {
   readonly flow: Flow;
   /** "flow 'booking'". */
   readonly name: string;
@@ -66,6 +69,8 @@ interface FlowSite {
   /** The template context of a text shown once `answered` steps are answered. */
   readonly flowContext: (answered: readonly string[], extra?: Partial<TemplateContext>) => TemplateContext;
   readonly compilePattern: PatternCompiler;
+  /** What the configuration declares (backends), when known. */
+  readonly environment?: RuleEnvironment;
 }
 
 function flowSite(
@@ -74,8 +79,11 @@ function flowSite(
   problems: RuleProblem[],
   compilePattern: PatternCompiler,
   languages: LanguageSettings | undefined,
+  environment: RuleEnvironment | undefined,
 ): FlowSite {
   const stepIds = flow.steps.map((s) => s.id);
+  // Steps whose answer a backend accepts keep its JSON: {{flow.STEP.PATH}} reads it once they are answered.
+  const called = flow.steps.filter((s) => s.accept?.call !== undefined).map((s) => s.id);
   const report: FlowSite['report'] = (path, message, severity = 'error') => problems.push(problemAt(locate(path), message, severity));
   return {
     flow,
@@ -87,8 +95,9 @@ function flowSite(
         error: (at, message) => report([...path, ...at], message),
         warning: (at, message) => report([...path, ...at], message, 'warning'),
       }) ?? null,
-    flowContext: (answered, extra = {}) => ({ trigger: 'fallback', flow: { id: flow.id, answered, steps: stepIds }, ...extra }),
+    flowContext: (answered, extra = {}) => ({ trigger: 'fallback', flow: { id: flow.id, answered, steps: stepIds, called }, ...extra }),
     compilePattern,
+    ...(environment ? { environment } : {}),
   };
 }
 
@@ -99,8 +108,9 @@ function compileFlow(
   problems: RuleProblem[],
   compilePattern: PatternCompiler,
   languages?: LanguageSettings,
+  environment?: RuleEnvironment,
 ): CompiledFlow | undefined {
-  const site = flowSite(flow, locate, problems, compilePattern, languages);
+  const site = flowSite(flow, locate, problems, compilePattern, languages, environment);
   const before = errorCount(problems);
   const steps = compileSteps(site);
   const done = compileDone(site);
@@ -122,7 +132,8 @@ function compileFlow(
 }
 
 /** The steps that compiled; a step with a problem is reported and left out (the flow is then refused). */
-function compileSteps({ flow, name, stepIds, report, template, flowContext, compilePattern }: FlowSite): CompiledStep[] {
+function compileSteps(site: FlowSite): CompiledStep[] {
+  const { flow, name, stepIds, report, template, flowContext } = site;
   const steps: CompiledStep[] = [];
   const seen = new Map<string, number>();
   for (const [i, step] of flow.steps.entries()) {
@@ -132,7 +143,12 @@ function compileSteps({ flow, name, stepIds, report, template, flowContext, comp
     const context = flowContext(stepIds.slice(0, i));
     const ask = template(step.ask, ['steps', i, 'ask'], context, `the question of ${where}`);
     const retry = step.retry === undefined ? null : template(step.retry, ['steps', i, 'retry'], context, `the retry of ${where}`);
-    const accept = compileAccept(step.accept, where, (path, message) => report(['steps', i, 'accept', ...path], message), compilePattern);
+    const reportAccept = (path: (string | number)[], message: string, severity?: 'error' | 'warning') =>
+      report(['steps', i, 'accept', ...path], message, severity);
+    const accept =
+      step.accept?.call !== undefined
+        ? compileStepCall(step.accept.call, flowContext(stepIds.slice(0, i), { answer: true }), where, reportAccept, site.environment)
+        : compileAccept(step.accept, where, reportAccept, site.compilePattern);
     const buttons = step.buttons ?? 'inline';
     if (step.buttons !== undefined && step.accept?.choice === undefined)
       report(['steps', i, 'buttons'], `\`buttons\` shows the options of a choice, and ${where} has no \`accept: { choice: ... }\`: remove it`, 'warning');
@@ -147,14 +163,16 @@ function compileSteps({ flow, name, stepIds, report, template, flowContext, comp
 }
 
 /** The done branches, judged with every step answered; a branch after one without `when` is never used (a warning). */
-function compileDone({ flow, name, stepIds, report, template, flowContext }: FlowSite): CompiledDoneBranch[] {
+function compileDone(flowSite: FlowSite): CompiledDoneBranch[] {
+  const { flow, name, stepIds, report, template, flowContext } = flowSite;
   const done: CompiledDoneBranch[] = [];
   for (const [i, branch] of (flow.done ?? []).entries()) {
     const site = { name: `done branch #${i + 1} of ${name}`, flow: { id: flow.id, answered: stepIds, steps: stepIds } };
     const when = compileConditions(branch.when, site, (key, message, severity) => report(['done', i, 'when', ...(key ? [key] : [])], message, severity));
     const set = compileAssignments(branch.set, site, flowContext(stepIds), (key, message) => report(['done', i, 'set', ...(key ? [key] : [])], message));
     const reply = branch.reply === undefined ? null : template(branch.reply, ['done', i, 'reply'], flowContext(stepIds), `the reply of ${site.name}`);
-    done.push(Object.freeze({ when, set, reply }));
+    const calls = compileDoneCall(branch, ['done', i], site.name, flowSite);
+    done.push(Object.freeze({ when, set, reply, ...calls }));
     if (!branch.when && i < flow.done!.length - 1)
       report(['done', i + 1], `done branch #${i + 2} of ${name} is never used: branch #${i + 1} has no \`when\`, so it always answers first`, 'warning');
   }

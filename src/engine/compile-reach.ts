@@ -23,6 +23,8 @@ export interface RuleSetSettings {
 export interface RuleEnvironment {
   /** `chats:` — where `send: { to: NAME }` may go. */
   readonly chats: ReadonlySet<string>;
+  /** `backends:` — what `call: { backend: NAME }` and `notify: { backend: NAME }` may name (none when absent). */
+  readonly backends?: ReadonlySet<string>;
   /** The configuration file they come from, for the message; null when none was read. */
   readonly configFile: string | null;
 }

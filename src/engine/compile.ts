@@ -5,6 +5,7 @@ import type { Rule } from '../generated/rules-schema.js';
 import { problemAt, RuleLoadError, type RuleLocator, type RuleProblem, type SourcePosition } from '../diagnostics/problem.js';
 import { compileRuleActions, type RuleProblemSink } from './compile-actions.js';
 import { compileSends } from './compile-sends.js';
+import { compileRuleCalls } from './compile-rule-calls.js';
 import { compileFlows, type FlowSource, type PatternCompiler } from './compile-flows.js';
 import { compileRuleTexts, type RuleSetSettings, type RuleTexts } from './compile-reach.js';
 import { compilePattern, compileTrigger, type KnownPattern } from './compile-trigger.js';
@@ -71,7 +72,7 @@ export function compileRulesCollecting(
     const result = compileRule(rule, order, shared, starts.get(order));
     if (result) compiled.push(result);
   }
-  const compiledFlows = compileFlows(flows, problems, shared.compilePattern, settings.languages);
+  const compiledFlows = compileFlows(flows, problems, shared.compilePattern, settings.languages, settings.environment);
   cache?.replace(patterns);
   if (problems.some((p) => p.severity === 'error')) return { problems };
   const ruleSet: RuleSet = Object.freeze({
@@ -149,9 +150,10 @@ function compileRule(rule: Rule, order: number, shared: RuleCompileSite, startsF
   const set = judgeable ? compileAssignments(rule.set, site, context, reportUnder('set')) : [];
   const actions = judgeable ? compileRuleActions(rule, context, name, report) : undefined;
   const sends = judgeable ? compileSends(rule, context, name, report, settings.environment) : undefined;
-  if (!trigger || !actions || !sends) return undefined;
+  const calls = judgeable ? compileRuleCalls(rule, context, name, report, settings) : undefined;
+  if (!trigger || !actions || !sends || !calls) return undefined;
   warnOfNeverFuzzy(rule, trigger, name, report);
-  return assembleRule(rule, order, locate(order, []), { trigger, texts, actions, when, set, sends }, settings, startsFlow);
+  return assembleRule(rule, order, locate(order, []), { trigger, texts, actions, when, set, sends, calls }, settings, startsFlow);
 }
 
 /** `fuzzy: auto` where it can never apply is a warning: the writer expects typos to be forgiven. */
@@ -170,13 +172,14 @@ interface RuleParts {
   when: CompiledRule['when'];
   set: CompiledRule['set'];
   sends: CompiledRule['sends'];
+  calls: NonNullable<ReturnType<typeof compileRuleCalls>>;
 }
 
 function assembleRule(
   rule: Rule,
   order: number,
   position: SourcePosition,
-  { trigger, texts, actions, when, set, sends }: RuleParts,
+  { trigger, texts, actions, when, set, sends, calls }: RuleParts,
   settings: RuleSetSettings,
   startsFlow: string | undefined,
 ): CompiledRule {
@@ -205,6 +208,8 @@ function assembleRule(
     when,
     set,
     sends,
+    ...(calls.call ? { call: calls.call } : {}),
+    ...(calls.notifies.length > 0 ? { notifies: calls.notifies } : {}),
     duringFlows: rule.during_flows === true,
     ...(startsFlow ? { startsFlow } : {}),
   });

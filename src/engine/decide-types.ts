@@ -1,6 +1,7 @@
 // The shapes decide works with besides events, actions and state: its context and its decision. Kept apart
 // from decide.ts so the modules that build decisions (answers, flows) need not import decide itself.
 import type { Action } from './actions.js';
+import type { CallRecord, PendingCall } from './backend-calls.js';
 
 /** What decide needs besides the event, the rules and the state. */
 export interface DecideContext {
@@ -12,6 +13,8 @@ export interface DecideContext {
   readonly now?: () => number;
   /** The configuration's named chats (`chats:`), by name: where a rule's `send: { to: name }` goes. */
   readonly chats?: ReadonlyMap<string, number | string>;
+  /** The configuration's backends (`backends:`), by name: how long a `notify` to each is retried. */
+  readonly backends?: ReadonlyMap<string, { readonly giveUpAfterMs: number }>;
 }
 
 /** The outcome for one event. */
@@ -24,6 +27,13 @@ export interface Decision {
   readonly ruleId: string | null;
   /** What to do, in order (state changes before the messages that follow from them); empty when there is nothing to do. */
   readonly actions: readonly Action[];
+  /**
+   * Set when the decision needs a backend's answer before it is complete: the caller makes the request and
+   * completes the decision with `continueDecision` (backend-calls.ts); `actions` are those decided before it.
+   */
+  readonly call?: PendingCall;
+  /** The backend calls made for this decision so far, in order (set by `continueDecision`). */
+  readonly calls?: readonly CallRecord[];
 }
 
 /** Nothing to do. */

@@ -3,7 +3,9 @@
 // done, cancel, timeout or because a reload removed the flow or step. Pure: positions go out as set_flow
 // actions, answers as send_message.
 import type { Message } from '@grammyjs/types';
-import type { Action, SetFlowAction } from './actions.js';
+import type { Action, JsonValue, SetFlowAction } from './actions.js';
+import { checkAnswerWithBackend, finishWithCall } from './flow-calls.js';
+import { notifyEffects } from './notifies.js';
 import { answerRule, messageValues, sendText } from './answer.js';
 import { askQuestion, choiceIndex, type AskTarget } from './ask.js';
 import type { Decision, DecideContext } from './decide-types.js';
@@ -80,8 +82,20 @@ export function routeInFlow(
     const decision = answerRule(during.rule, during, event, vars, context, (after) => languageFor(ruleSet, event.from, after));
     return { kind: 'decided', decision };
   }
-  const value = acceptedValue(flow.steps[index]!.accept, prepared);
-  return { kind: 'decided', decision: answerStep(flow, index, position, value, { message, target: askTargetOf(event), hasUser: true }, values, now) };
+  const accept = flow.steps[index]!.accept;
+  const value = acceptedValue(accept, prepared);
+  const at: StepEvent = { message, target: askTargetOf(event), hasUser: true, context };
+  if (accept.kind !== 'call' || value === undefined) return { kind: 'decided', decision: answerStep(flow, index, position, value, at, values, now) };
+  // A backend says whether the answer is taken: the step moves on (or is asked again) once it has answered.
+  const checked = { message, vars: values, flow: position.values, answer: String(value), ...(position.results ? { flowResults: position.results } : {}) };
+  const decision = checkAnswerWithBackend(
+    accept.request,
+    checked,
+    `${flow.id}#${position.stepId}`,
+    (result) => answerStep(flow, index, position, value, at, values, now, result),
+    () => answerStep(flow, index, position, undefined, at, values, now),
+  );
+  return { kind: 'decided', decision };
 }
 
 /** The question's target for a message: its chat, replying to it in a group. */
@@ -94,6 +108,7 @@ interface StepEvent {
   readonly message: Message;
   readonly target: AskTarget;
   readonly hasUser: boolean;
+  readonly context: DecideContext;
 }
 
 /**
@@ -101,7 +116,14 @@ interface StepEvent {
  * after the press's (empty) answer. Undefined when the press is not for the user's current step (another
  * button, a step already answered, another member's question, or no flow): the callback rules may answer it.
  */
-export function routePress(event: CallbackQueryEvent, ruleSet: RuleSet, state: ConversationState, message: Message, now: number): Decision | undefined {
+export function routePress(
+  event: CallbackQueryEvent,
+  ruleSet: RuleSet,
+  state: ConversationState,
+  message: Message,
+  now: number,
+  context: DecideContext,
+): Decision | undefined {
   const position = state.flow;
   if (!position || !event.chat || event.data === undefined) return undefined;
   const flow = ruleSet.flows.get(position.flowId);
@@ -121,7 +143,7 @@ export function routePress(event: CallbackQueryEvent, ruleSet: RuleSet, state: C
     const asked = event.message && 'reply_to_message' in event.message ? event.message.reply_to_message?.message_id : undefined;
     const target: AskTarget = { chatId: chat.id, private: chat.type === 'private', ...(asked !== undefined ? { replyTo: asked } : {}) };
     const values: VariableValues = { user: state.user, chat: state.chat, flow: position.values };
-    decision = answerStep(flow, index, position, choice, { message, target, hasUser: true }, values, now);
+    decision = answerStep(flow, index, position, choice, { message, target, hasUser: true, context }, values, now);
   }
   return { ruleId: decision.ruleId, actions: [answer, ...decision.actions] };
 }
@@ -134,38 +156,51 @@ function answerStep(
   at: StepEvent,
   values: VariableValues,
   now: number,
+  result?: JsonValue,
 ): Decision {
   const step = flow.steps[index]!;
   const message = at.message;
+  const kept = position.results;
   if (value === undefined) {
-    const text = render(step.retry ?? step.ask, { message, vars: values, flow: position.values });
+    const text = render(step.retry ?? step.ask, { message, vars: values, flow: position.values, ...(kept ? { flowResults: kept } : {}) });
     return { ruleId: `${flow.id}#${step.id}`, actions: [setFlow({ ...position, lastActivity: now }), askQuestion(flow.id, step, at.target, text)] };
   }
   const answers: Record<string, StateValue> = { ...position.values };
   Object.defineProperty(answers, step.id, { value, enumerable: true, writable: true, configurable: true });
+  const results = result === undefined ? kept : withResult(kept, step.id, result);
   const next = flow.steps[index + 1];
   if (next) {
-    const text = render(next.ask, { message, vars: values, flow: answers });
-    return {
-      ruleId: `${flow.id}#${step.id}`,
-      actions: [setFlow({ flowId: flow.id, stepId: next.id, values: answers, lastActivity: now }), askQuestion(flow.id, next, at.target, text)],
-    };
+    const text = render(next.ask, { message, vars: values, flow: answers, ...(results ? { flowResults: results } : {}) });
+    const moved: FlowPosition = { flowId: flow.id, stepId: next.id, values: answers, lastActivity: now, ...(results ? { results } : {}) };
+    return { ruleId: `${flow.id}#${step.id}`, actions: [setFlow(moved), askQuestion(flow.id, next, at.target, text)] };
   }
-  return finish(flow, message, { user: values.user, chat: values.chat, flow: answers }, at.hasUser);
+  return finish(flow, at, { user: values.user, chat: values.chat, flow: answers }, results);
 }
 
-/** The last step is answered: the first done branch whose `when` holds sets its variables and replies; the flow is left either way. */
-function finish(flow: CompiledFlow, message: Message, values: VariableValues, hasUser: boolean): Decision {
+/** The step's JSON answers with one more. */
+function withResult(kept: FlowPosition['results'], stepId: string, result: JsonValue): Record<string, JsonValue> {
+  const results: Record<string, JsonValue> = { ...kept };
+  Object.defineProperty(results, stepId, { value: result, enumerable: true, writable: true, configurable: true });
+  return results;
+}
+
+/**
+ * The last step is answered: the first done branch whose `when` holds sets its variables and replies (or calls
+ * its backend, whose outcome replies); its notifies go to the outbox. The flow is left either way.
+ */
+function finish(flow: CompiledFlow, at: StepEvent, values: VariableValues, results: FlowPosition['results']): Decision {
+  const { message, hasUser, context } = at;
   const branch = flow.done.find((b) => conditionsHold(b.when, values));
   const actions: Action[] = [];
-  if (branch) {
-    const applied = applyAssignments(branch.set, values, { message }, hasUser);
-    actions.push(...applied.actions, setFlow(null));
-    if (branch.reply) actions.push(sendText(message.chat.id, render(branch.reply, { message, vars: applied.values, flow: values.flow! })));
-  } else {
-    actions.push(setFlow(null));
-  }
-  return { ruleId: `${flow.id}#done`, actions };
+  if (!branch) return { ruleId: `${flow.id}#done`, actions: [setFlow(null)] };
+  const applied = applyAssignments(branch.set, values, { message }, hasUser);
+  actions.push(...applied.actions, setFlow(null));
+  const rendered = { message, vars: applied.values, flow: values.flow!, ...(results ? { flowResults: results } : {}) };
+  if (branch.notifies.length > 0) actions.push(...notifyEffects(branch.notifies, rendered, context, message.chat.id));
+  const ruleId = `${flow.id}#done`;
+  if (branch.call) return finishWithCall(branch, actions, { ruleId, message, values: applied.values, flowResults: results, hasUser, context });
+  if (branch.reply) actions.push(sendText(message.chat.id, render(branch.reply, rendered)));
+  return { ruleId, actions };
 }
 
 /** Whether a message cancels the flow: the cancel command (for this bot), or one of the keywords as whole words. */
@@ -185,7 +220,8 @@ const DECIMAL = /^[+-]?\d+(?:[.,]\d+)?$/;
 /** The value an answer gives the step, or undefined when the step does not accept it. */
 function acceptedValue(accept: CompiledAccept, prepared: PreparedMessage): StateValue | undefined {
   switch (accept.kind) {
-    case 'text': {
+    case 'text':
+    case 'call': {
       // A command is not an answer to a question (it is a command the bot does not answer here).
       const text = prepared.text.trim();
       return prepared.command || text === '' || text.length > MAX_VALUE_LENGTH ? undefined : text;

@@ -1,6 +1,8 @@
 // Renders a precompiled reply template for one message, escaping every inserted value for the
 // chosen parse mode (the rule author's own markup in the literal parts is left alone).
 import type { Message } from '@grammyjs/types';
+import type { JsonValue } from './actions.js';
+import type { BackendResult } from './backend-calls.js';
 import type { ParseMode } from './reply.js';
 import { valueIn, type StateValue } from './state.js';
 import { resolveLanguage, translated } from './languages.js';
@@ -16,6 +18,12 @@ export interface RenderValues {
   vars?: { readonly user: Readonly<Record<string, StateValue>>; readonly chat: Readonly<Record<string, StateValue>> };
   /** The current flow's answers, by step id. */
   flow?: Readonly<Record<string, StateValue>>;
+  /** The JSON answers of the flow's steps a backend call accepted, by step id ({{flow.STEP.PATH}}). */
+  flowResults?: Readonly<Record<string, JsonValue>>;
+  /** In a branch of a call's `on`: what the backend answered ({{result.PATH}}, {{result.status_code}}). */
+  result?: BackendResult;
+  /** In the call of a flow step's accept: the answer being checked ({{answer}}). */
+  answer?: string;
 }
 
 /**
@@ -34,6 +42,13 @@ export function render(template: Template, values: RenderValues, parseMode?: Par
   return out;
 }
 
+/** The template's text with each inserted value passed through `escape` (a URL path's or query's percent-encoding). */
+export function renderEscaped(template: Template, values: RenderValues, escape: (value: string) => string): string {
+  let out = '';
+  for (const part of template.parts) out += typeof part === 'string' ? part : escape(valueOf(part, values));
+  return out;
+}
+
 /** Picks one alternative; `random` returns a number in [0, 1) like Math.random. */
 export function pickTemplate(templates: readonly Template[], random: () => number): Template {
   if (templates.length === 1) return templates[0]!;
@@ -41,7 +56,8 @@ export function pickTemplate(templates: readonly Template[], random: () => numbe
   return templates[i]!;
 }
 
-function valueOf(variable: TemplateVariable, { message, args, captures, vars, flow }: RenderValues): string {
+function valueOf(variable: TemplateVariable, values: RenderValues): string {
+  const { message, args, captures, vars, flow } = values;
   switch (variable.kind) {
     case 'user.first_name':
       return message.from?.first_name ?? '';
@@ -66,8 +82,34 @@ function valueOf(variable: TemplateVariable, { message, args, captures, vars, fl
     case 'var':
       return String(valueIn(vars?.[variable.scope], variable.key) ?? '');
     case 'flow':
+      if (variable.path) return jsonText(jsonAt(values.flowResults?.[variable.key], variable.path));
       return String(valueIn(flow, variable.key) ?? '');
+    case 'result':
+      return jsonText(jsonAt(values.result?.body, variable.path));
+    case 'result_status':
+      return values.result?.status != null ? String(values.result.status) : '';
+    case 'answer':
+      return values.answer ?? '';
   }
+}
+
+/** The value at a path of keys and array indexes in a JSON answer; undefined where the path leads nowhere. */
+export function jsonAt(value: JsonValue | undefined, path: readonly string[]): JsonValue | undefined {
+  let at = value;
+  for (const key of path) {
+    if (Array.isArray(at)) at = /^\d+$/.test(key) ? at[Number(key)] : undefined;
+    else if (typeof at === 'object' && at !== null) at = Object.hasOwn(at, key) ? at[key] : undefined;
+    else return undefined;
+  }
+  return at;
+}
+
+/** A JSON value as a template shows it: a text as it is, a number or boolean as written, nothing for null or missing, an object or list as JSON. */
+function jsonText(value: JsonValue | undefined): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };

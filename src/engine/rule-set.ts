@@ -8,6 +8,8 @@ import type { ParseMode } from './reply.js';
 import type { InlineKeyboardTemplate, ReplyKeyboardTemplate } from './keyboards.js';
 import type { Template } from './template.js';
 import type { CompiledSend } from './compile-sends.js';
+import type { CompiledRequest } from './compile-calls.js';
+import type { CompiledCall } from './compile-rule-calls.js';
 import type { CompiledAssignment, CompiledCondition } from './variables.js';
 
 export type CompiledTrigger =
@@ -75,6 +77,10 @@ export interface CompiledRule {
   readonly duringFlows: boolean;
   /** `send`: messages to other chats, as outbox effects after the reply; empty when none. */
   readonly sends: readonly CompiledSend[];
+  /** `call` with its `on` branches: the reply waits for the backend's answer; absent when the rule calls none. */
+  readonly call?: CompiledCall;
+  /** `notify`: requests to backends, as outbox effects after the reply; absent or empty when none. */
+  readonly notifies?: readonly CompiledRequest[];
   /** For the start of a flow (compiled as a rule under the flow's id): that flow's id. */
   readonly startsFlow?: string;
 }
@@ -84,6 +90,8 @@ export type CompiledAccept =
   | { readonly kind: 'text' }
   | { readonly kind: 'pattern'; readonly source: string; readonly pattern: LazyPattern; readonly caseSensitive: boolean }
   | { readonly kind: 'number'; readonly min: number; readonly max: number; readonly decimal: boolean }
+  /** The answer's text, accepted when this backend request answers 2xx (its JSON kept with the step). */
+  | { readonly kind: 'call'; readonly request: CompiledRequest }
   /** Normalised word (and the option's own value) → the option's value. */
   | {
       readonly kind: 'choice';
@@ -107,6 +115,17 @@ export interface CompiledDoneBranch {
   readonly when: readonly CompiledCondition[] | null;
   readonly set: readonly CompiledAssignment[];
   readonly reply: Template | null;
+  /** `call` with its `on` branches: the flow's last reply waits for the backend's answer. */
+  readonly call?: { readonly request: CompiledRequest; readonly on: ReadonlyMap<string, CompiledFlowBranch> };
+  /** `notify`: requests to backends through the outbox; empty when none. */
+  readonly notifies: readonly CompiledRequest[];
+}
+
+/** One branch of a done branch's call: its reply, `set` and notifies. */
+export interface CompiledFlowBranch {
+  readonly set: readonly CompiledAssignment[];
+  readonly reply: Template | null;
+  readonly notifies: readonly CompiledRequest[];
 }
 
 /** A multi-step conversation; its start is a rule of the rule set (CompiledRule.startsFlow). */

@@ -3,6 +3,8 @@
 // chat. The engine never writes it; it asks for changes with set_state and set_flow actions, which the
 // caller commits.
 
+import type { JsonValue } from './actions.js';
+
 /** A variable's value: a text of at most {@link MAX_VALUE_LENGTH} characters, or a finite number. */
 export type StateValue = string | number;
 
@@ -19,6 +21,8 @@ export interface FlowPosition {
   readonly values: Readonly<Record<string, StateValue>>;
   /** When the user last moved the flow on (started it, answered, got a retry), in ms since the epoch; the timeout counts from here. */
   readonly lastActivity: number;
+  /** The JSON answers of steps a backend call accepted, by step id ({{flow.ID.PATH}}); absent when none. */
+  readonly results?: Readonly<Record<string, JsonValue>>;
 }
 
 /** A read-only snapshot of the state of the event's user and chat. */

@@ -9,8 +9,13 @@ export type TemplateVariable =
   | { kind: 'match'; group: number | string }
   /** A variable of the user or the chat ({{var.user.name}}); empty when it has no value. */
   | { kind: 'var'; scope: 'user' | 'chat'; key: string }
-  /** The answer to a step of the current flow ({{flow.date}}). */
-  | { kind: 'flow'; key: string };
+  /** The answer to a step of the current flow ({{flow.date}}); with a path, the JSON a backend gave a step it accepted ({{flow.order.status}}). */
+  | { kind: 'flow'; key: string; path?: readonly string[] }
+  /** The answer of the call whose `on` branch this is: a JSON path ({{result.items.0.name}}, empty: the whole answer), or its status ({{result.status_code}}). */
+  | { kind: 'result'; path: readonly string[] }
+  | { kind: 'result_status' }
+  /** The answer a flow step is validating with a backend call ({{answer}}). */
+  | { kind: 'answer' };
 
 export type TemplatePart = string | TemplateVariable;
 
@@ -35,14 +40,21 @@ export interface TemplateContext {
   groupNames?: ReadonlySet<string>;
   /** The rule files' `languages` block, for texts given per language. */
   languages?: LanguageSettings;
-  /** Inside a flow: the steps answered by the time this template is rendered, and all of the flow's steps. */
-  flow?: { readonly id: string; readonly answered: readonly string[]; readonly steps: readonly string[] };
+  /**
+   * Inside a flow: the steps answered by the time this template is rendered, and all of the flow's steps; `called`:
+   * the steps accepted by a backend call, whose JSON answers {{flow.STEP.PATH}} reads.
+   */
+  flow?: { readonly id: string; readonly answered: readonly string[]; readonly steps: readonly string[]; readonly called?: readonly string[] };
+  /** In a branch of a call's `on`: {{result.PATH}} and {{result.status_code}} read its answer. */
+  result?: boolean;
+  /** In the call of a flow step's `accept`: {{answer}} is the answer being checked. */
+  answer?: boolean;
   /** Rendered with no message at hand (a flow's timeout reply): only variables and flow answers can be filled. */
   withoutMessage?: boolean;
 }
 
 const SIMPLE = ['user.first_name', 'user.last_name', 'user.username', 'user.id', 'chat.id', 'chat.type', 'chat.title', 'text', 'args'] as const;
-export const TEMPLATE_VARIABLES: readonly string[] = [...SIMPLE, 'match.N', 'match.NAME', 'var.user.NAME', 'var.chat.NAME', 'flow.STEP'];
+export const TEMPLATE_VARIABLES: readonly string[] = [...SIMPLE, 'match.N', 'match.NAME', 'var.user.NAME', 'var.chat.NAME', 'flow.STEP', 'result.PATH'];
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
 
@@ -95,6 +107,9 @@ function resolve(name: string, context: TemplateContext): TemplateVariable | str
     return { kind: 'match', group };
   }
   if (name.startsWith('var.') || name.startsWith('flow.')) return resolveVariable(name, context);
+  if (name === 'result' || name.startsWith('result.')) return resolveResult(name, context);
+  if (name === 'answer')
+    return context.answer ? { kind: 'answer' } : `{{answer}} is only available in the call of a flow step's accept (it is the answer being checked)`;
   return `unknown placeholder {{${name}}}; available: ${TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(', ')}`;
 }
 
@@ -105,14 +120,34 @@ function resolveVariable(name: string, context: TemplateContext): TemplateVariab
     if (!VARIABLE_NAME.test(variable[2]!)) return `{{${name}}}: a variable name has letters, digits and '_' (at most 64, not starting with a digit)`;
     return { kind: 'var', scope: variable[1] as 'user' | 'chat', key: variable[2]! };
   }
-  const step = /^flow\.(.+)$/.exec(name)?.[1];
+  const [step, ...path] = /^flow\.(.+)$/.exec(name)?.[1]?.split('.') ?? [];
   if (step === undefined) return `unknown placeholder {{${name}}}; variables are {{var.user.NAME}} and {{var.chat.NAME}}`;
   const flow = context.flow;
   if (!flow) return `{{${name}}} is only available inside a flow (its steps' questions and done)`;
+  if (flow.answered.includes(step) && path.length > 0) {
+    if (!flow.called?.includes(step))
+      return `{{${name}}}: step '${step}' of flow '${flow.id}' keeps only its answer ({{flow.${step}}}); a path reads the JSON of a step whose accept is a backend call`;
+    return pathProblem(name, path) ?? { kind: 'flow', key: step, path };
+  }
   if (flow.answered.includes(step)) return { kind: 'flow', key: step };
   if (flow.steps.includes(step)) return `{{${name}}}: step '${step}' of flow '${flow.id}' is not answered yet at this point (it is this step or a later one)`;
   const known = flow.answered.length ? ` (answered by then: ${flow.answered.map((s) => `'${s}'`).join(', ')})` : ' (no step is answered yet here)';
   return `{{${name}}}: flow '${flow.id}' has no step '${step}'${known}`;
+}
+
+/** {{result}}, {{result.PATH}} and {{result.status_code}}: only in the branches of a call's `on`. */
+function resolveResult(name: string, context: TemplateContext): TemplateVariable | string {
+  if (!context.result) return `{{${name}}} is only available in the branches of a call's \`on\` (it reads the backend's answer)`;
+  if (name === 'result.status_code') return { kind: 'result_status' };
+  const path = name === 'result' ? [] : name.slice('result.'.length).split('.');
+  return pathProblem(name, path) ?? { kind: 'result', path };
+}
+
+/** Why a JSON path cannot be read ({{result.a..b}}), or undefined when each of its keys is usable. */
+function pathProblem(name: string, path: readonly string[]): string | undefined {
+  if (path.some((key) => key === '')) return `{{${name}}}: an empty key in the path; write keys and indexes separated by dots, e.g. {{result.items.0.name}}`;
+  if (path.length > 16) return `{{${name}}}: a path of at most 16 keys`;
+  return undefined;
 }
 
 function mergeLiterals(parts: TemplatePart[]): TemplatePart[] {

@@ -320,6 +320,85 @@ export const configSchema = {
           ]
         }
       }
+    },
+    "backends": {
+      "description": "The operator's HTTP backends the rules call (`call: { backend: shop, get: /orders/{{match.num}} }`) and notify (`notify: { backend: crm, post: /events }`), by name. Declared here so staging and production can differ; `${NAME}` in the url or a header is read from the environment variable NAME (or the file named by NAME_FILE) and never logged.",
+      "type": "object",
+      "additionalProperties": false,
+      "patternProperties": {
+        "^[A-Za-z][A-Za-z0-9_-]{0,63}$": {
+          "title": "BackendSettings",
+          "description": "One backend: where it is, how it is authenticated, how long to wait and how often to try.",
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "url"
+          ],
+          "properties": {
+            "url": {
+              "description": "The base URL; a call's path is added to it (https://shop.example.com/api + /orders/4711). http:// only for loopback addresses (127.0.0.1, ::1, localhost) unless allow_http is true. May hold ${NAME} secrets.",
+              "type": "string",
+              "pattern": "^https?://[^\\s]+$"
+            },
+            "headers": {
+              "description": "Headers sent with every request (Authorization: \"Bearer ${SHOP_API_TOKEN}\"). Their values never appear in logs, errors or metrics.",
+              "type": "object",
+              "additionalProperties": false,
+              "patternProperties": {
+                "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$": {
+                  "type": "string",
+                  "maxLength": 8192
+                }
+              }
+            },
+            "timeout": {
+              "description": "How long one attempt may take, answer read to its end: a number and ms, s or m (default 5s).",
+              "type": "string",
+              "pattern": "^[1-9][0-9]{0,6}(ms|s|m|h|d)$"
+            },
+            "retries": {
+              "description": "Attempts after the first when the backend does not answer (network error, timeout) or answers 5xx: for GET, and for POST, PUT, PATCH and DELETE with their Idempotency-Key (default 1).",
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 5
+            },
+            "allow_http": {
+              "description": "Allow an http:// url that is not a loopback address (the traffic, headers included, is then readable on the way).",
+              "type": "boolean"
+            },
+            "max_response_bytes": {
+              "description": "The longest answer read (default 262144, 256 KiB); a longer one is an error.",
+              "type": "integer",
+              "minimum": 1024,
+              "maximum": 16777216
+            },
+            "circuit_breaker": {
+              "title": "CircuitBreakerSettings",
+              "description": "After `failures` errors in a row (no answer, a timeout, 5xx, an unreadable answer), calls fail at once (the `error` branch) for `cool_down`; then one call is tried, and its success closes the circuit again.",
+              "type": "object",
+              "additionalProperties": false,
+              "properties": {
+                "failures": {
+                  "description": "Errors in a row that open the circuit (default 5).",
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 1000
+                },
+                "cool_down": {
+                  "description": "How long calls fail at once before one is tried again (default 30s).",
+                  "type": "string",
+                  "pattern": "^[1-9][0-9]{0,6}(ms|s|m|h|d)$"
+                }
+              }
+            },
+            "give_up_after": {
+              "description": "A `notify` to this backend is retried until it is answered 2xx, and given up (logged) this long after it was due (default 24h).",
+              "type": "string",
+              "pattern": "^[1-9][0-9]{0,6}(ms|s|m|h|d)$"
+            }
+          }
+        }
+      }
     }
   }
 } as const;
@@ -363,6 +442,12 @@ export interface ConfigFile {
      * via the `patternProperty` "^[A-Za-z][A-Za-z0-9_-]{0,63}$".
      */
     [k: string]: number | string | undefined;
+  };
+  /**
+   * The operator's HTTP backends the rules call (`call: { backend: shop, get: /orders/{{match.num}} }`) and notify (`notify: { backend: crm, post: /events }`), by name. Declared here so staging and production can differ; `${NAME}` in the url or a header is read from the environment variable NAME (or the file named by NAME_FILE) and never logged.
+   */
+  backends?: {
+    [k: string]: BackendSettings | undefined;
   };
 }
 export interface RuleLimitSettings {
@@ -522,4 +607,60 @@ export interface StateSettings {
    * Largest size of one user's variables (as JSON); a change that would pass it is not kept, and logged.
    */
   max_user_bytes?: number;
+}
+/**
+ * One backend: where it is, how it is authenticated, how long to wait and how often to try.
+ *
+ * This interface was referenced by `undefined`'s JSON-Schema definition
+ * via the `patternProperty` "^[A-Za-z][A-Za-z0-9_-]{0,63}$".
+ */
+export interface BackendSettings {
+  /**
+   * The base URL; a call's path is added to it (https://shop.example.com/api + /orders/4711). http:// only for loopback addresses (127.0.0.1, ::1, localhost) unless allow_http is true. May hold ${NAME} secrets.
+   */
+  url: string;
+  /**
+   * Headers sent with every request (Authorization: "Bearer ${SHOP_API_TOKEN}"). Their values never appear in logs, errors or metrics.
+   */
+  headers?: {
+    /**
+     * This interface was referenced by `undefined`'s JSON-Schema definition
+     * via the `patternProperty` "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$".
+     */
+    [k: string]: string | undefined;
+  };
+  /**
+   * How long one attempt may take, answer read to its end: a number and ms, s or m (default 5s).
+   */
+  timeout?: string;
+  /**
+   * Attempts after the first when the backend does not answer (network error, timeout) or answers 5xx: for GET, and for POST, PUT, PATCH and DELETE with their Idempotency-Key (default 1).
+   */
+  retries?: number;
+  /**
+   * Allow an http:// url that is not a loopback address (the traffic, headers included, is then readable on the way).
+   */
+  allow_http?: boolean;
+  /**
+   * The longest answer read (default 262144, 256 KiB); a longer one is an error.
+   */
+  max_response_bytes?: number;
+  circuit_breaker?: CircuitBreakerSettings;
+  /**
+   * A `notify` to this backend is retried until it is answered 2xx, and given up (logged) this long after it was due (default 24h).
+   */
+  give_up_after?: string;
+}
+/**
+ * After `failures` errors in a row (no answer, a timeout, 5xx, an unreadable answer), calls fail at once (the `error` branch) for `cool_down`; then one call is tried, and its success closes the circuit again.
+ */
+export interface CircuitBreakerSettings {
+  /**
+   * Errors in a row that open the circuit (default 5).
+   */
+  failures?: number;
+  /**
+   * How long calls fail at once before one is tried again (default 30s).
+   */
+  cool_down?: string;
 }

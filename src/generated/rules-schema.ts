@@ -104,7 +104,7 @@ export const rulesSchema = {
   "$defs": {
     "rule": {
       "title": "Rule",
-      "description": "One rule: an id, exactly one trigger (command, text, pattern, keywords, fallback, event for a member joining or leaving, or callback for a button press) and what to do: a reply or a sequence of messages (and, for a button press, an answer and an edit).",
+      "description": "One rule: an id, exactly one trigger (command, text, pattern, keywords, fallback, event for a member joining or leaving, or callback for a button press) and what to do: a reply or a sequence of messages, or a call to a backend whose `on` branches answer (and, for a button press, an answer and an edit).",
       "type": "object",
       "additionalProperties": false,
       "required": [
@@ -339,6 +339,28 @@ export const rulesSchema = {
             }
           ]
         },
+        "call": {
+          "$ref": "#/$defs/call"
+        },
+        "on": {
+          "$ref": "#/$defs/callBranches"
+        },
+        "notify": {
+          "description": "Also notify a backend (an outbox request, retried until it is answered 2xx). One, or a list.",
+          "anyOf": [
+            {
+              "$ref": "#/$defs/notify"
+            },
+            {
+              "type": "array",
+              "minItems": 1,
+              "maxItems": 10,
+              "items": {
+                "$ref": "#/$defs/notify"
+              }
+            }
+          ]
+        },
         "event": {
           "description": "Trigger: a member joined the group (member_joined) or left it (member_left); {{user.*}} is that member.",
           "enum": [
@@ -393,6 +415,11 @@ export const rulesSchema = {
             "required": [
               "messages"
             ]
+          },
+          {
+            "required": [
+              "call"
+            ]
           }
         ]
       },
@@ -406,6 +433,16 @@ export const rulesSchema = {
           {
             "required": [
               "messages"
+            ]
+          },
+          {
+            "required": [
+              "call"
+            ]
+          },
+          {
+            "required": [
+              "notify"
             ]
           }
         ]
@@ -773,7 +810,7 @@ export const rulesSchema = {
     },
     "accept": {
       "title": "Accept",
-      "description": "What answers the step: a pattern, a number or a choice. Without `accept` any text is taken (a command is not).",
+      "description": "What answers the step: a pattern, a number, a choice, or a backend's 2xx. Without `accept` any text is taken (a command is not).",
       "type": "object",
       "additionalProperties": false,
       "oneOf": [
@@ -790,6 +827,11 @@ export const rulesSchema = {
         {
           "required": [
             "choice"
+          ]
+        },
+        {
+          "required": [
+            "call"
           ]
         }
       ],
@@ -836,6 +878,10 @@ export const rulesSchema = {
         "case_sensitive": {
           "description": "Compare the pattern or the choice words with case (default false).",
           "type": "boolean"
+        },
+        "call": {
+          "description": "Accept the answer when this backend request answers 2xx ({{answer}} is the answer, e.g. get: /orders/{{answer}}); its JSON is kept with the step ({{flow.STEP.PATH}}). Any other outcome asks again.",
+          "$ref": "#/$defs/call"
         }
       }
     },
@@ -854,6 +900,15 @@ export const rulesSchema = {
         "reply": {
           "description": "Sent when the flow ends here (a template; {{flow.STEP}} for any step). Per language: { en: ..., de: ... }.",
           "$ref": "#/$defs/localizedString"
+        },
+        "call": {
+          "$ref": "#/$defs/call"
+        },
+        "on": {
+          "$ref": "#/$defs/flowCallBranches"
+        },
+        "notify": {
+          "$ref": "#/$defs/rule/properties/notify"
         }
       }
     },
@@ -1107,6 +1162,251 @@ export const rulesSchema = {
           "type": "boolean"
         }
       }
+    },
+    "call": {
+      "title": "Call",
+      "description": "A request to one of the operator's backends whose answer the reply needs: made while the message is handled, its outcome picks a branch of `on`. One method key with the path.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "backend"
+      ],
+      "oneOf": [
+        {
+          "required": [
+            "get"
+          ]
+        },
+        {
+          "required": [
+            "post"
+          ]
+        },
+        {
+          "required": [
+            "put"
+          ]
+        },
+        {
+          "required": [
+            "patch"
+          ]
+        },
+        {
+          "required": [
+            "delete"
+          ]
+        }
+      ],
+      "properties": {
+        "backend": {
+          "description": "The backend's name, as declared under `backends:` in the configuration (hearsay.yaml).",
+          "type": "string",
+          "pattern": "^[A-Za-z][A-Za-z0-9_-]{0,63}$"
+        },
+        "get": {
+          "description": "GET this path (after the backend's url): a template whose inserted values are percent-encoded, e.g. /orders/{{match.num}}; a query may follow ?.",
+          "type": "string",
+          "pattern": "^/[^\\s#]*$",
+          "maxLength": 2048
+        },
+        "post": {
+          "description": "POST to this path (a template, inserted values percent-encoded); sent with an Idempotency-Key derived from the update.",
+          "type": "string",
+          "pattern": "^/[^\\s#]*$",
+          "maxLength": 2048
+        },
+        "put": {
+          "description": "PUT to this path (a template, inserted values percent-encoded); sent with an Idempotency-Key derived from the update.",
+          "type": "string",
+          "pattern": "^/[^\\s#]*$",
+          "maxLength": 2048
+        },
+        "patch": {
+          "description": "PATCH this path (a template, inserted values percent-encoded); sent with an Idempotency-Key derived from the update.",
+          "type": "string",
+          "pattern": "^/[^\\s#]*$",
+          "maxLength": 2048
+        },
+        "delete": {
+          "description": "DELETE this path (a template, inserted values percent-encoded); sent with an Idempotency-Key derived from the update.",
+          "type": "string",
+          "pattern": "^/[^\\s#]*$",
+          "maxLength": 2048
+        },
+        "body": {
+          "description": "The JSON body: any JSON, whose texts are templates ({{flow.date}}, {{user.id}}, {{match.num}}), inserted as they are (JSON-encoded, never interpreted)."
+        }
+      }
+    },
+    "notify": {
+      "title": "Notify",
+      "description": "A request to a backend that must arrive but whose answer nobody waits for: stored with the update and sent after it, retried with back-off until it is answered 2xx (given up after the backend's give_up_after, default 24 h), with the same Idempotency-Key on every attempt.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "backend"
+      ],
+      "oneOf": [
+        {
+          "required": [
+            "post"
+          ]
+        },
+        {
+          "required": [
+            "put"
+          ]
+        },
+        {
+          "required": [
+            "patch"
+          ]
+        },
+        {
+          "required": [
+            "delete"
+          ]
+        }
+      ],
+      "properties": {
+        "backend": {
+          "description": "The backend's name, as declared under `backends:` in the configuration (hearsay.yaml).",
+          "type": "string",
+          "pattern": "^[A-Za-z][A-Za-z0-9_-]{0,63}$"
+        },
+        "post": {
+          "description": "POST to this path (a template, inserted values percent-encoded); sent with an Idempotency-Key derived from the update.",
+          "type": "string",
+          "pattern": "^/[^\\s#]*$",
+          "maxLength": 2048
+        },
+        "put": {
+          "description": "PUT to this path (a template, inserted values percent-encoded); sent with an Idempotency-Key derived from the update.",
+          "type": "string",
+          "pattern": "^/[^\\s#]*$",
+          "maxLength": 2048
+        },
+        "patch": {
+          "description": "PATCH this path (a template, inserted values percent-encoded); sent with an Idempotency-Key derived from the update.",
+          "type": "string",
+          "pattern": "^/[^\\s#]*$",
+          "maxLength": 2048
+        },
+        "delete": {
+          "description": "DELETE this path (a template, inserted values percent-encoded); sent with an Idempotency-Key derived from the update.",
+          "type": "string",
+          "pattern": "^/[^\\s#]*$",
+          "maxLength": 2048
+        },
+        "body": {
+          "description": "The JSON body: any JSON, whose texts are templates ({{flow.date}}, {{user.id}}, {{match.num}}), inserted as they are (JSON-encoded, never interpreted)."
+        }
+      }
+    },
+    "callBranch": {
+      "title": "CallBranch",
+      "description": "What to do for one outcome of a call: anything a rule does (reply, messages, buttons, keyboard, set, send, notify; for a button press answer, alert and edit). Templates may read the answer: {{result.PATH}} (dot paths, array indexes: {{result.items.0.name}}) and {{result.status_code}}.",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "reply": {
+          "$ref": "#/$defs/rule/properties/reply"
+        },
+        "messages": {
+          "$ref": "#/$defs/rule/properties/messages"
+        },
+        "buttons": {
+          "$ref": "#/$defs/rule/properties/buttons"
+        },
+        "keyboard": {
+          "$ref": "#/$defs/rule/properties/keyboard"
+        },
+        "answer": {
+          "$ref": "#/$defs/rule/properties/answer"
+        },
+        "alert": {
+          "$ref": "#/$defs/rule/properties/alert"
+        },
+        "edit": {
+          "$ref": "#/$defs/rule/properties/edit"
+        },
+        "parse_mode": {
+          "$ref": "#/$defs/rule/properties/parse_mode"
+        },
+        "reply_to_message": {
+          "$ref": "#/$defs/rule/properties/reply_to_message"
+        },
+        "disable_notification": {
+          "$ref": "#/$defs/rule/properties/disable_notification"
+        },
+        "set": {
+          "$ref": "#/$defs/rule/properties/set"
+        },
+        "send": {
+          "$ref": "#/$defs/rule/properties/send"
+        },
+        "notify": {
+          "$ref": "#/$defs/rule/properties/notify"
+        }
+      }
+    },
+    "callBranches": {
+      "title": "CallBranches",
+      "description": "The branches of a call, by outcome: `ok` (any 2xx not listed), `error` (no answer in time, a network error, a 5xx or any status not listed, an unreadable answer, an open circuit) and specific status codes (404, 409, ...).",
+      "type": "object",
+      "additionalProperties": false,
+      "minProperties": 1,
+      "properties": {
+        "ok": {
+          "$ref": "#/$defs/callBranch"
+        },
+        "error": {
+          "$ref": "#/$defs/callBranch"
+        }
+      },
+      "patternProperties": {
+        "^[1-5][0-9][0-9]$": {
+          "$ref": "#/$defs/callBranch"
+        }
+      }
+    },
+    "flowCallBranch": {
+      "title": "FlowCallBranch",
+      "description": "What a done branch does for one outcome of its call: reply, set and notify; templates may read {{result.PATH}} and {{result.status_code}}.",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "reply": {
+          "$ref": "#/$defs/doneBranch/properties/reply"
+        },
+        "set": {
+          "$ref": "#/$defs/assignments"
+        },
+        "notify": {
+          "$ref": "#/$defs/rule/properties/notify"
+        }
+      }
+    },
+    "flowCallBranches": {
+      "title": "FlowCallBranches",
+      "description": "The branches of a call, by outcome: `ok` (any 2xx not listed), `error` (no answer in time, a network error, a 5xx or any status not listed, an unreadable answer, an open circuit) and specific status codes (404, 409, ...).",
+      "type": "object",
+      "additionalProperties": false,
+      "minProperties": 1,
+      "properties": {
+        "ok": {
+          "$ref": "#/$defs/flowCallBranch"
+        },
+        "error": {
+          "$ref": "#/$defs/flowCallBranch"
+        }
+      },
+      "patternProperties": {
+        "^[1-5][0-9][0-9]$": {
+          "$ref": "#/$defs/flowCallBranch"
+        }
+      }
     }
   }
 } as const;
@@ -1138,7 +1438,7 @@ export type RuleFile = {
   fuzzy?: "auto" | "off";
 };
 /**
- * One rule: an id, exactly one trigger (command, text, pattern, keywords, fallback, event for a member joining or leaving, or callback for a button press) and what to do: a reply or a sequence of messages (and, for a button press, an answer and an edit).
+ * One rule: an id, exactly one trigger (command, text, pattern, keywords, fallback, event for a member joining or leaving, or callback for a button press) and what to do: a reply or a sequence of messages, or a call to a backend whose `on` branches answer (and, for a button press, an answer and an edit).
  */
 export type Rule = Rule1 & Rule2;
 export type Rule1 = {
@@ -1309,6 +1609,23 @@ export type Assignment =
       unset: true;
     };
 /**
+ * Several messages sent in order, one after the other (unlike a list under reply, of which one is picked at random); each may have its own parse_mode, reply_to_message and disable_notification.
+ *
+ * @minItems 1
+ * @maxItems 10
+ */
+export type Messages =
+  | [Message]
+  | [Message, Message]
+  | [Message, Message, Message]
+  | [Message, Message, Message, Message]
+  | [Message, Message, Message, Message, Message]
+  | [Message, Message, Message, Message, Message, Message]
+  | [Message, Message, Message, Message, Message, Message, Message]
+  | [Message, Message, Message, Message, Message, Message, Message, Message]
+  | [Message, Message, Message, Message, Message, Message, Message, Message, Message]
+  | [Message, Message, Message, Message, Message, Message, Message, Message, Message, Message];
+/**
  * One message of a sequence: its text (a string, alternatives, or per language) and its own options (parse_mode, reply_to_message, disable_notification, buttons or keyboard).
  */
 export type Message =
@@ -1378,6 +1695,20 @@ export type LocalizedString4 =
        */
       [k: string]: string | undefined;
     };
+/**
+ * A request to one of the operator's backends whose answer the reply needs: made while the message is handled, its outcome picks a branch of `on`. One method key with the path.
+ */
+export type Call = Call1 & Call2;
+export type Call1 = {
+  [k: string]: unknown | undefined;
+};
+/**
+ * A request to a backend that must arrive but whose answer nobody waits for: stored with the update and sent after it, retried with back-off until it is answered 2xx (given up after the backend's give_up_after, default 24 h), with the same Idempotency-Key on every attempt.
+ */
+export type Notify = Notify1 & Notify2;
+export type Notify1 = {
+  [k: string]: unknown | undefined;
+};
 /**
  * A language by its ISO 639-1 code (two or three lowercase letters), as Telegram's language_code starts: en, de, fr.
  */
@@ -1489,7 +1820,7 @@ export type LocalizedString7 =
       [k: string]: string | undefined;
     };
 /**
- * What answers the step: a pattern, a number or a choice. Without `accept` any text is taken (a command is not).
+ * What answers the step: a pattern, a number, a choice, or a backend's 2xx. Without `accept` any text is taken (a command is not).
  */
 export type Accept = Accept1 & Accept2;
 export type Accept1 =
@@ -1501,7 +1832,61 @@ export type Accept1 =
     }
   | {
       [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
     };
+/**
+ * A request to one of the operator's backends whose answer the reply needs: made while the message is handled, its outcome picks a branch of `on`. One method key with the path.
+ */
+export type Call3 = (
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+) & {
+  /**
+   * The backend's name, as declared under `backends:` in the configuration (hearsay.yaml).
+   */
+  backend: string;
+  /**
+   * GET this path (after the backend's url): a template whose inserted values are percent-encoded, e.g. /orders/{{match.num}}; a query may follow ?.
+   */
+  get?: string;
+  /**
+   * POST to this path (a template, inserted values percent-encoded); sent with an Idempotency-Key derived from the update.
+   */
+  post?: string;
+  /**
+   * PUT to this path (a template, inserted values percent-encoded); sent with an Idempotency-Key derived from the update.
+   */
+  put?: string;
+  /**
+   * PATCH this path (a template, inserted values percent-encoded); sent with an Idempotency-Key derived from the update.
+   */
+  patch?: string;
+  /**
+   * DELETE this path (a template, inserted values percent-encoded); sent with an Idempotency-Key derived from the update.
+   */
+  delete?: string;
+  /**
+   * The JSON body: any JSON, whose texts are templates ({{flow.date}}, {{user.id}}, {{match.num}}), inserted as they are (JSON-encoded, never interpreted).
+   */
+  body?: {
+    [k: string]: unknown | undefined;
+  };
+};
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
@@ -1612,23 +1997,7 @@ export interface Rule2 {
    * Also answer a user who is inside a flow, without leaving it (other rules wait until the flow ends). Default false.
    */
   during_flows?: boolean;
-  /**
-   * Several messages sent in order, one after the other (unlike a list under reply, of which one is picked at random); each may have its own parse_mode, reply_to_message and disable_notification.
-   *
-   * @minItems 1
-   * @maxItems 10
-   */
-  messages?:
-    | [Message]
-    | [Message, Message]
-    | [Message, Message, Message]
-    | [Message, Message, Message, Message]
-    | [Message, Message, Message, Message, Message]
-    | [Message, Message, Message, Message, Message, Message]
-    | [Message, Message, Message, Message, Message, Message, Message]
-    | [Message, Message, Message, Message, Message, Message, Message, Message]
-    | [Message, Message, Message, Message, Message, Message, Message, Message, Message]
-    | [Message, Message, Message, Message, Message, Message, Message, Message, Message, Message];
+  messages?: Messages;
   /**
    * Also send a message to another chat (a named chat of the configuration's `chats:`, e.g. staff, or a chat id): committed with the update and sent once, in order, after it; retried when the service is unavailable, given up (logged) when the chat refuses it. One, or a list.
    */
@@ -1644,6 +2013,23 @@ export interface Rule2 {
     | [Send, Send, Send, Send, Send, Send, Send, Send]
     | [Send, Send, Send, Send, Send, Send, Send, Send, Send]
     | [Send, Send, Send, Send, Send, Send, Send, Send, Send, Send];
+  call?: Call;
+  on?: CallBranches;
+  /**
+   * Also notify a backend (an outbox request, retried until it is answered 2xx). One, or a list.
+   */
+  notify?:
+    | Notify
+    | [Notify]
+    | [Notify, Notify]
+    | [Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify];
   /**
    * Trigger: a member joined the group (member_joined) or left it (member_left); {{user.*}} is that member.
    */
@@ -1704,6 +2090,132 @@ export interface Send {
    * Send it silently.
    */
   disable_notification?: boolean;
+}
+export interface Call2 {
+  /**
+   * The backend's name, as declared under `backends:` in the configuration (hearsay.yaml).
+   */
+  backend: string;
+  /**
+   * GET this path (after the backend's url): a template whose inserted values are percent-encoded, e.g. /orders/{{match.num}}; a query may follow ?.
+   */
+  get?: string;
+  /**
+   * POST to this path (a template, inserted values percent-encoded); sent with an Idempotency-Key derived from the update.
+   */
+  post?: string;
+  /**
+   * PUT to this path (a template, inserted values percent-encoded); sent with an Idempotency-Key derived from the update.
+   */
+  put?: string;
+  /**
+   * PATCH this path (a template, inserted values percent-encoded); sent with an Idempotency-Key derived from the update.
+   */
+  patch?: string;
+  /**
+   * DELETE this path (a template, inserted values percent-encoded); sent with an Idempotency-Key derived from the update.
+   */
+  delete?: string;
+  /**
+   * The JSON body: any JSON, whose texts are templates ({{flow.date}}, {{user.id}}, {{match.num}}), inserted as they are (JSON-encoded, never interpreted).
+   */
+  body?: {
+    [k: string]: unknown | undefined;
+  };
+}
+/**
+ * The branches of a call, by outcome: `ok` (any 2xx not listed), `error` (no answer in time, a network error, a 5xx or any status not listed, an unreadable answer, an open circuit) and specific status codes (404, 409, ...).
+ */
+export interface CallBranches {
+  ok?: CallBranch;
+  error?: CallBranch;
+  [k: string]: CallBranch | undefined;
+}
+/**
+ * What to do for one outcome of a call: anything a rule does (reply, messages, buttons, keyboard, set, send, notify; for a button press answer, alert and edit). Templates may read the answer: {{result.PATH}} (dot paths, array indexes: {{result.items.0.name}}) and {{result.status_code}}.
+ *
+ * This interface was referenced by `CallBranches`'s JSON-Schema definition
+ * via the `patternProperty` "^[1-5][0-9][0-9]$".
+ */
+export interface CallBranch {
+  reply?: Reply;
+  messages?: Messages;
+  buttons?: InlineKeyboard;
+  keyboard?: ReplyKeyboard;
+  answer?: LocalizedString2;
+  /**
+   * For a callback rule: show `answer` as a dialog the user must dismiss instead of a passing notification.
+   */
+  alert?: boolean;
+  edit?: LocalizedString3;
+  parse_mode?: ParseMode;
+  /**
+   * Send the answer as a reply to the triggering message.
+   */
+  reply_to_message?: boolean;
+  /**
+   * Send the answer silently.
+   */
+  disable_notification?: boolean;
+  set?: Assignments;
+  /**
+   * Also send a message to another chat (a named chat of the configuration's `chats:`, e.g. staff, or a chat id): committed with the update and sent once, in order, after it; retried when the service is unavailable, given up (logged) when the chat refuses it. One, or a list.
+   */
+  send?:
+    | Send
+    | [Send]
+    | [Send, Send]
+    | [Send, Send, Send]
+    | [Send, Send, Send, Send]
+    | [Send, Send, Send, Send, Send]
+    | [Send, Send, Send, Send, Send, Send]
+    | [Send, Send, Send, Send, Send, Send, Send]
+    | [Send, Send, Send, Send, Send, Send, Send, Send]
+    | [Send, Send, Send, Send, Send, Send, Send, Send, Send]
+    | [Send, Send, Send, Send, Send, Send, Send, Send, Send, Send];
+  /**
+   * Also notify a backend (an outbox request, retried until it is answered 2xx). One, or a list.
+   */
+  notify?:
+    | Notify
+    | [Notify]
+    | [Notify, Notify]
+    | [Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify];
+}
+export interface Notify2 {
+  /**
+   * The backend's name, as declared under `backends:` in the configuration (hearsay.yaml).
+   */
+  backend: string;
+  /**
+   * POST to this path (a template, inserted values percent-encoded); sent with an Idempotency-Key derived from the update.
+   */
+  post?: string;
+  /**
+   * PUT to this path (a template, inserted values percent-encoded); sent with an Idempotency-Key derived from the update.
+   */
+  put?: string;
+  /**
+   * PATCH this path (a template, inserted values percent-encoded); sent with an Idempotency-Key derived from the update.
+   */
+  patch?: string;
+  /**
+   * DELETE this path (a template, inserted values percent-encoded); sent with an Idempotency-Key derived from the update.
+   */
+  delete?: string;
+  /**
+   * The JSON body: any JSON, whose texts are templates ({{flow.date}}, {{user.id}}, {{match.num}}), inserted as they are (JSON-encoded, never interpreted).
+   */
+  body?: {
+    [k: string]: unknown | undefined;
+  };
 }
 /**
  * A multi-step conversation of one user in one chat: started by `start`, it asks each step in turn, and ends with `done`, `cancel` or `timeout`.
@@ -1766,6 +2278,7 @@ export interface Accept2 {
    * Compare the pattern or the choice words with case (default false).
    */
   case_sensitive?: boolean;
+  call?: Call3;
 }
 /**
  * A number in a range (whole numbers unless decimal: true); the answer must be only the number.
@@ -1788,6 +2301,56 @@ export interface DoneBranch {
   when?: Conditions;
   set?: Assignments;
   reply?: LocalizedString9;
+  call?: Call;
+  on?: FlowCallBranches;
+  /**
+   * Also notify a backend (an outbox request, retried until it is answered 2xx). One, or a list.
+   */
+  notify?:
+    | Notify
+    | [Notify]
+    | [Notify, Notify]
+    | [Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify];
+}
+/**
+ * The branches of a call, by outcome: `ok` (any 2xx not listed), `error` (no answer in time, a network error, a 5xx or any status not listed, an unreadable answer, an open circuit) and specific status codes (404, 409, ...).
+ */
+export interface FlowCallBranches {
+  ok?: FlowCallBranch;
+  error?: FlowCallBranch;
+  [k: string]: FlowCallBranch | undefined;
+}
+/**
+ * What a done branch does for one outcome of its call: reply, set and notify; templates may read {{result.PATH}} and {{result.status_code}}.
+ *
+ * This interface was referenced by `FlowCallBranches`'s JSON-Schema definition
+ * via the `patternProperty` "^[1-5][0-9][0-9]$".
+ */
+export interface FlowCallBranch {
+  reply?: LocalizedString9;
+  set?: Assignments;
+  /**
+   * Also notify a backend (an outbox request, retried until it is answered 2xx). One, or a list.
+   */
+  notify?:
+    | Notify
+    | [Notify]
+    | [Notify, Notify]
+    | [Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify]
+    | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify];
 }
 /**
  * The languages the bot answers in (declare once, in any file): a user gets their stored choice (the user variable `language` by default), else their client's language (de-AT counts as de), else the default.

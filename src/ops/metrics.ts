@@ -82,6 +82,19 @@ export class ServiceMetrics {
     labelNames: ['kind', 'outcome'] as const,
     registers: [this.registry],
   });
+  readonly backendRequests = new Counter({
+    name: 'hearsay_backend_requests_total',
+    help: "Requests to the operator's backends (each attempt; a call refused by an open circuit counts once) by backend and outcome: ok (2xx), client_error (4xx), server_error (5xx), redirect, timeout, network, too_large, unsupported_type, bad_json, circuit_open.",
+    labelNames: ['backend', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly backendRequestDuration = new LabelledFastHistogram({
+    name: 'hearsay_backend_request_duration_seconds',
+    help: 'Time from sending a request to a backend to having read its answer (each attempt), by backend.',
+    labelName: 'backend',
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
   /** What the outbox holds when the metrics are read (set by the service; none without an outbox). */
   outboxStats: (() => Promise<{ due: number; oldestDueAt: number | null }>) | null = null;
   readonly effectsDue = new Gauge({

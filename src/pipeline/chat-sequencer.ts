@@ -1,6 +1,6 @@
 // The in-process per-chat sequencer: one chat key's tasks strictly in arrival order, different keys at the
-// same time with at most `concurrency` keys running. A busy key gives its slot back after each task so it
-// cannot starve the others. Draining waits for the work in flight up to a deadline, then aborts it.
+// same time with at most `concurrency` keys running (a task waiting for a backend lends its slot meanwhile). A
+// busy key gives its slot back after each task so it cannot starve the others. Draining waits for the work in flight up to a deadline, then aborts it.
 import { setMaxListeners } from 'node:events';
 import { SequenceAbortedError, type ChatSequencer, type SequencedTask } from './ports.js';
 import { TransientMap } from './transient-map.js';
@@ -26,6 +26,8 @@ export class LocalChatSequencer implements ChatSequencer {
   private readonly running = new Set<string>();
   private readonly controller = new AbortController();
   private pending = 0;
+  /** Running tasks waiting outside (see waitAside): their slots are lent to other keys meanwhile. */
+  private aside = 0;
   private idleWaiters: Array<() => void> = [];
   private closed = false;
 
@@ -86,6 +88,17 @@ export class LocalChatSequencer implements ChatSequencer {
     this.closed = true;
   }
 
+  async waitAside<T>(work: Promise<T>): Promise<T> {
+    this.aside += 1;
+    this.pump();
+    try {
+      return await work;
+    } finally {
+      // The task runs on at once when its wait ends: the keys started meanwhile finish in their own time.
+      this.aside -= 1;
+    }
+  }
+
   abort(): void {
     if (this.aborted) return;
     this.controller.abort();
@@ -99,7 +112,7 @@ export class LocalChatSequencer implements ChatSequencer {
   }
 
   private pump(): void {
-    while (this.running.size < this.options.concurrency && this.ready.length > 0) {
+    while (this.running.size - this.aside < this.options.concurrency && this.ready.length > 0) {
       const key = this.ready.shift()!;
       this.running.add(key);
       this.runNext(key);

@@ -7,6 +7,7 @@ import type { decide, DecideContext } from '../engine/decide.js';
 import type { RuleSet } from '../engine/rule-set.js';
 import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
+import type { BackendCaller } from './backend-port.js';
 import type { ChatSequencer, ChatStateStore, StateCommit, UpdateLedger } from './ports.js';
 
 /** What performing a decision's actions (other than state changes) came to, for the log line. */
@@ -37,6 +38,8 @@ export interface UpdatePipelineOptions {
   rules: { readonly current: RuleSet };
   context: DecideContext;
   perform: PerformActions;
+  /** The operator's backends, for decisions that wait for one (`call`); without it every call ends in its `error` branch. */
+  backends?: BackendCaller;
   /** The engine's decide (the default); tests put another pure decision function here. */
   decide?: typeof decide;
   logger: Logger;

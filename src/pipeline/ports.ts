@@ -138,6 +138,11 @@ export interface ChatSequencer {
   close(): void;
   /** Ends all work now: queued tasks reject, running ones see their signal abort. */
   abort(): void;
+  /**
+   * Optional: a running task waits for `work` outside (a backend's answer) without holding its slot, so other
+   * keys may run meanwhile (the task's own key stays its own). Resolves or rejects as `work` does.
+   */
+  waitAside?<T>(work: Promise<T>): Promise<T>;
 }
 
 /** The task was not run to its end: the sequencer was aborted or closed. Its update must not be confirmed. */

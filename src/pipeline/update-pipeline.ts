@@ -1,14 +1,15 @@
 // The life of one update, in one place: accept (webhook) → already seen? → per-chat queue → load state →
-// decide → perform the actions → commit (done + state changes, one record) → the ingress confirms. The
+// decide (and, when it waits for a backend, the intent, the calls and the rest of the decision) → perform the actions → commit (done + state changes, one record) → the ingress confirms. The
 // ledger alone decides what was handled; ingress adapters only hand updates in and learn when they may
 // confirm the offset or answer 200.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TokenRejectedError } from '../api/failure.js';
 import type { Update } from '../api/types.js';
-import { decide } from '../engine/decide.js';
+import { decide, type Decision } from '../engine/decide.js';
 import { chatKeyOf, toEvent, type BotEvent } from '../engine/events.js';
 import { recordDecision, type DecisionAnalyticsOptions } from '../ops/unmatched.js';
 import { ignoredKind, logHandled } from './handled-log.js';
+import { completeCalls } from './update-calls.js';
 import { DEFAULT_HOLD_MS, HeldUpdates, type AcceptOutcome } from './held-updates.js';
 import type { UpdatePipelineOptions } from './pipeline-options.js';
 import { newEffects, splitStateChanges, type SplitActions } from './state-changes.js';
@@ -181,14 +182,17 @@ export class UpdatePipeline {
       const state = states.loadNow ? states.loadNow(scope) : await states.load(scope);
       const matchStarted = performance.now();
       const ruleSet = this.options.rules.current;
-      const decision = (this.options.decide ?? decide)(event, ruleSet, state, this.options.context);
+      let decision = (this.options.decide ?? decide)(event, ruleSet, state, this.options.context);
       metrics.matchDuration.observe((performance.now() - matchStarted) / 1000);
+      // The intent before the first side effect, the result with the state after the last: after a crash,
+      // only updates caught between the two can be answered twice (or call a backend twice, with the same key),
+      // and the ledger names them. A decision waiting for a backend makes its calls between the two.
+      const calls = decision.call !== undefined;
+      if (calls) decision = await this.callBackends(update, scope.chatId, decision, signal);
       this.analyticsOptions.debug = logger.isLevelEnabled('debug');
       const analytics = recordDecision(event, decision, ruleSet, metrics, this.analyticsOptions);
       const split = splitStateChanges(decision.actions);
-      // The intent before the first side effect, the result with the state after the last: after a crash,
-      // only updates caught between the two can be answered twice, and the ledger names them.
-      if (split.effects.length > 0) await ledger.begin(update);
+      if (!calls && split.effects.length > 0) await ledger.begin(update);
       const outcome = await this.options.perform(split.effects, { update, ruleId: decision.ruleId }, signal);
       const commit = this.record(split, scope, decision.ruleId, null);
       counted = false;
@@ -207,6 +211,13 @@ export class UpdatePipeline {
       if (counted) this.running -= 1;
       await this.onFailure(update, error, signal);
     }
+  }
+
+  /** The intent (a call may be a side effect), then the decision's backend calls, each continued by the engine. */
+  private async callBackends(update: Update, chatId: number | null, decision: Decision, signal: AbortSignal): Promise<Decision> {
+    await this.options.ledger.begin(update);
+    const { backends, sequencer, perform } = this.options;
+    return completeCalls(decision, { update, chatId, backends, sequencer, perform, signal });
   }
 
   /**

@@ -60,8 +60,8 @@ export function createServiceBotApi({ config, logger, metrics, health, transport
 
 /**
  * How each method is retried. Sends: delivery.max_attempts, with no time budget (a reply waits out a long outage
- * rather than being lost). A press's answer and an edit: once (an unanswered press only spins a while, a failed
- * edit leaves the old text; neither should hold up the chat). Start-up calls: a few attempts within seconds, so a
+ * rather than being lost). A press's answer, an edit and "typing…": once (an unanswered press only spins a while, a
+ * failed edit leaves the old text, a missed "typing…" shows nothing; none should hold up the chat). Start-up calls: a few attempts within seconds, so a
  * wrong BASE_URL still fails fast. getupdates: once — polling runs its own loop around it (409 conflicts, a
  * webhook still set, a poll is never given up).
  */
@@ -71,6 +71,7 @@ export function retryPolicies(maxAttempts: number): Partial<Record<MethodName, P
     sendmessage: { maxAttempts, budgetMs: Infinity },
     editmessagetext: once,
     answercallbackquery: once,
+    sendchataction: once,
     getme: STARTUP_RETRY_POLICY,
     setwebhook: STARTUP_RETRY_POLICY,
     deletewebhook: STARTUP_RETRY_POLICY,

@@ -23,6 +23,8 @@ import { createStop } from './stop.js';
 import { FlowTimeouts } from '../pipeline/flow-timeouts.js';
 import { OutboxRoom } from '../pipeline/outbox.js';
 import { messageEffectPerformer } from '../delivery/message-effects.js';
+import { Backends } from '../backends/backends.js';
+import { callKey } from '../store/effect-ids.js';
 
 /** On a shared store, how often each replica looks for effects the others stored. */
 const OUTBOX_POLL_MS = 1000;
@@ -130,7 +132,7 @@ async function openCore(
   const rules = await startRules({
     rulesPath: config.rulesPath,
     limits: config.ruleLimits,
-    environment: { chats: new Set(Object.keys(config.chats)), configFile: config.configFile },
+    environment: { chats: new Set(Object.keys(config.chats)), backends: new Set(Object.keys(config.backends)), configFile: config.configFile },
     logger,
     metrics,
     health,
@@ -168,9 +170,11 @@ async function startWork(
 ): Promise<{ pipeline: UpdatePipeline; outbox: OutboxRoom; closeStore: () => Promise<void> }> {
   // The timeouts' and the outbox's callbacks run only once updates flow, after all three exist.
   const sequencer = chatSequencer(config, store);
+  const backends = openBackends(config, bot, metrics, logger, cleanups);
   const pipeline: UpdatePipeline = createPipeline({
     config,
     sequencer,
+    backends,
     api,
     rules,
     bot,
@@ -184,7 +188,7 @@ async function startWork(
   const outbox = new OutboxRoom({
     outbox: store.ledger,
     sequencer,
-    performers: { message: messageEffectPerformer(api) },
+    performers: { message: messageEffectPerformer(api), backend: backends.notifyPerformer() },
     logger,
     metrics,
     concurrency: config.delivery.concurrency,
@@ -214,14 +218,30 @@ async function startWork(
     timeouts.close();
     outbox.close();
     await requests.close();
+    await backends.close();
     await store.close();
   };
   return { pipeline, outbox, closeStore };
 }
 
+/** The configuration's backends, with their Idempotency-Keys: the bot's id and the update's call or the effect's id. */
+function openBackends(config: ServiceConfig, bot: BotIdentity, metrics: ServiceMetrics, logger: Logger, cleanups: Cleanups): Backends {
+  // Keys name the bot too: two bots of one operator may share a backend, and their update ids overlap.
+  const backends = new Backends({
+    settings: config.backends,
+    callKey: ({ update, index }) => `hearsay-${bot.id}-${callKey(update, index)}`,
+    effectKey: (effectId) => `hearsay-${bot.id}-${effectId}`,
+    metrics,
+    logger,
+  });
+  cleanups.push(() => backends.close());
+  return backends;
+}
+
 interface PipelineParts {
   config: ServiceConfig;
   sequencer: ChatSequencer;
+  backends: Backends;
   api: BotApi;
   rules: RuleWatcher;
   bot: BotIdentity;
@@ -237,6 +257,7 @@ interface PipelineParts {
 function createPipeline({
   config,
   sequencer,
+  backends,
   api,
   rules,
   bot,
@@ -253,8 +274,13 @@ function createPipeline({
     states: store.ledger,
     sequencer,
     rules,
-    context: { botUsername: bot.username, chats: new Map(Object.entries(config.chats)) },
+    context: {
+      botUsername: bot.username,
+      chats: new Map(Object.entries(config.chats)),
+      backends: new Map(Object.entries(config.backends)),
+    },
     perform: createActionPerformer({ sender, api, logger }),
+    backends,
     logger,
     metrics,
     logUnmatched: config.log.unmatched,

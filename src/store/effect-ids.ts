@@ -12,3 +12,12 @@ export function withEffectIds(update: Update, state: StateCommit | null): StateC
   const cause = `u${update.update_id}.${updateFingerprint(update)}`;
   return { ...state, effects: state.effects.map((effect) => ({ ...effect, id: `${cause}.${effect.id}` })) };
 }
+
+/**
+ * The key of a backend call made while an update is handled (its Idempotency-Key): the update's id and
+ * fingerprint and the call's position among the update's calls (`u<update id>.<fingerprint>.c<position>`), so
+ * a run of the same update after a crash or on another replica sends the same key.
+ */
+export function callKey(update: Update, index: number): string {
+  return `u${update.update_id}.${updateFingerprint(update)}.c${index}`;
+}

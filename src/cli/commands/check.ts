@@ -16,7 +16,10 @@ export function checkCommand(): Command {
     .description('validate rule files and report every problem with its position')
     .argument('[path]', 'a rule file or a directory of *.yaml / *.yml files', 'rules/')
     .option('--strict', 'fail on warnings too (rules that never fire, examples, unknown variables)')
-    .option('--config <file>', 'the configuration whose declarations the rules name (chats); default: hearsay.yaml in the working directory, if present')
+    .option(
+      '--config <file>',
+      'the configuration whose declarations the rules name (chats, backends); default: hearsay.yaml in the working directory, if present',
+    )
     .addHelpText(
       'after',
       '\nPrints each problem as path:line:column: message, then a summary. The rule language: docs/rules.md.\nExit codes: 0 valid (warnings allowed, unless --strict), 1 problems found (or warnings with --strict), 2 usage error.',
@@ -50,10 +53,10 @@ export function checkCommand(): Command {
 /** The names the configuration declares (from --config, else ./hearsay.yaml when present); a message when the file is unusable. */
 async function configEnvironment(configPath: string | undefined): Promise<RuleEnvironment | string> {
   const path = configPath ?? DEFAULT_CONFIG_FILE;
-  if (configPath === undefined && !existsSync(path)) return { chats: new Set(), configFile: null };
+  if (configPath === undefined && !existsSync(path)) return { chats: new Set(), backends: new Set(), configFile: null };
   try {
     const file = await readConfigFile(path, path);
-    return { chats: new Set(Object.keys(file.content.chats ?? {})), configFile: path };
+    return { chats: new Set(Object.keys(file.content.chats ?? {})), backends: new Set(Object.keys(file.content.backends ?? {})), configFile: path };
   } catch (error) {
     if (error instanceof ConfigError) return error.problems.map((p) => p.format()).join('; ');
     throw error;

@@ -97,6 +97,10 @@ export class RedisChatSequencer implements ChatSequencer {
     this.local.close();
   }
 
+  waitAside<T>(work: Promise<T>): Promise<T> {
+    return this.local.waitAside(work);
+  }
+
   abort(): void {
     this.waits.abort();
     this.local.abort();
