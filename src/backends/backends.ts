@@ -28,8 +28,11 @@ export class Backends implements BackendCaller {
 
   /** A call the reply waits for: a GET without a key, any other method with the update's. */
   async call(request: BackendRequest, cause: CallCause, signal: AbortSignal): Promise<BackendResult> {
-    const result = await this.send(request, request.method === 'GET' ? null : this.options.callKey(cause), signal, true);
-    return result.body === undefined ? { status: result.status, ...(result.failure ? { failure: result.failure } : {}) } : result;
+    const { status, body, failure } = await this.send(request, request.method === 'GET' ? null : this.options.callKey(cause), signal, true);
+    const result: { -readonly [K in keyof BackendResult]: BackendResult[K] } = { status };
+    if (body !== undefined) result.body = body;
+    if (failure !== undefined) result.failure = failure;
+    return result;
   }
 
   /** The performer of `backend` effects (notify): done on a 2xx; retried on no answer, a 5xx, a 429 or an open circuit; given up on any other answer. */

@@ -9,6 +9,7 @@ import type { BackendSettings as BackendFileSettings } from '../generated/config
 import type { Secrets } from '../log/secrets.js';
 import { ConfigProblem, type ConfigSource } from './errors.js';
 import type { LoadedConfigFile } from './file.js';
+import { storeUrlForDisplay } from './store.js';
 import type { BackendSettings } from './types.js';
 
 /** The defaults of a backend's settings (docs/configuration.md lists them). */
@@ -87,8 +88,8 @@ function readBackend(name: string, raw: BackendFileSettings, context: BackendRea
 
 /** The url must parse, carry no query, fragment or password, and leave the machine over https unless allowed. */
 function checkUrl(name: string, url: string, raw: BackendFileSettings, report: Report): void {
-  // Quoted back as written (its ${...} unfilled), never with a secret in it.
-  const shown = `'${raw.url}'`;
+  // Quoted back as written (its ${...} unfilled), never with a password in it.
+  const shown = `'${storeUrlForDisplay(raw.url)}'`;
   if (!URL.canParse(url)) return report('url', `backends.${name}.url is not a valid URL (got ${shown})`);
   const parsed = new URL(url);
   if (parsed.search || parsed.hash)
