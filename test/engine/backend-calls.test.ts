@@ -109,14 +109,15 @@ rules:
       ok: { answer: "Cancelled", edit: "Order {{match.num}} is cancelled." }
       error: { answer: "Could not cancel it now", alert: true }
 `);
-    const press: CallbackQueryEvent = {
+    const press = {
       kind: 'callback_query',
+      updateId: 3,
       id: 'q1',
       from: { id: 42, is_bot: false, first_name: 'Ada' },
       chat: { id: 42, type: 'private', first_name: 'Ada' },
       message: { message_id: 5, date: 1, chat: { id: 42, type: 'private', first_name: 'Ada' }, text: 'Your order' } as never,
       data: 'cancel:77',
-    } as CallbackQueryEvent;
+    } as unknown as CallbackQueryEvent;
     const asked = decide(press, ruleSet, EMPTY_STATE, context);
     expect(asked.call?.request).toMatchObject({ method: 'DELETE', path: '/orders/77' });
     expect(continueDecision(asked, { status: 204 }).actions).toEqual([
