@@ -145,6 +145,12 @@ export class BotApiDouble implements LookupCounter {
     });
     return true;
   }
+
+  /** Any other method by name: "typing…" (sendchataction, shown while a user waits for a backend) shows nothing here. */
+  async call(method: string): Promise<true> {
+    if (method === 'sendchataction') return true;
+    throw new BotApiDoubleError(`the test's Bot API double does not offer ${method}`);
+  }
 }
 
 /**

@@ -97,6 +97,6 @@ export function stepLabel(action: StepAction, raw: Raw): string {
     case 'leave':
       return `${action.kind}: ${action.users.map((u) => u.key).join(', ')}`;
     case 'none':
-      return raw.state ? 'state' : 'step';
+      return raw.state ? 'state' : raw.expect_call ? 'expect_call' : 'step';
   }
 }

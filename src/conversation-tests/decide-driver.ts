@@ -4,6 +4,7 @@
 import type { Update } from '@grammyjs/types';
 import type { Action } from '../engine/actions.js';
 import { decide } from '../engine/decide.js';
+import { continueDecision, type BackendRequest } from '../engine/backend-calls.js';
 import { toEvent, type BotEvent } from '../engine/events.js';
 import { flowDeadline } from '../engine/flows.js';
 import { applyStateChanges, type ConversationState, type FlowPosition, type StateValue } from '../engine/state.js';
@@ -36,11 +37,16 @@ export function createDecideDriver(options: DriverOptions): BotDriver {
     const chatId = event.chat?.id ?? null;
     const userId = event.from?.id ?? null;
     const state = load(chatId, userId);
-    const decision = decide(event, options.ruleSet, state, context);
+    let decision = decide(event, options.ruleSet, state, context);
+    // Calls the reply waits for, answered by the canned backends, each continued by the engine.
+    while (decision.call) decision = continueDecision(decision, await options.backends.call(decision.call.request));
     const stepsAsked = decision.actions.flatMap((a) => (a.type === 'set_flow' && a.flow ? [`${a.flow.flowId}#${a.flow.stepId}`] : []));
     options.onDecision({ ruleId: decision.ruleId, stepsAsked });
     for (const action of decision.actions) await perform(action, options);
     commit(chatId, userId, state, decision.actions);
+    // Notifies go out after the commit, as the outbox sends them.
+    for (const action of decision.actions)
+      if (action.type === 'effect' && action.kind === 'backend') options.backends.notify(action.payload as unknown as BackendRequest);
   };
 
   return {

@@ -5,6 +5,7 @@ import type { Update } from '@grammyjs/types';
 import type { RuleSet } from '../engine/rule-set.js';
 import type { ConversationState } from '../engine/state.js';
 import type { BotApiDouble } from './bot-api-double.js';
+import type { CannedBackends } from './canned-backends.js';
 
 /** The frozen clock of one test: it moves only when a step says `wait`. */
 export interface TestClock {
@@ -33,6 +34,8 @@ export interface DriverOptions {
   readonly clock: TestClock;
   /** Picks among a rule's alternative replies; seeded per test so a run is reproducible. */
   readonly random: () => number;
+  /** The backends the rules call and notify: canned answers, every request recorded. */
+  readonly backends: CannedBackends;
   /** Told about every decision the bot made. */
   readonly onDecision: (record: DecisionRecord) => void;
 }

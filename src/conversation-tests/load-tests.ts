@@ -8,9 +8,19 @@ import { problemAt, RuleProblem } from '../diagnostics/problem.js';
 import { durationMs } from '../engine/compile-flows.js';
 import { listRuleFiles, readYamlFile } from '../rules/rule-files.js';
 import { parseYaml, type NodePath, type ParsedYaml } from '../yaml/source.js';
-import { DEFAULT_BOT_USERNAME, type ConversationTest, type StepAction, type TestChat, type TestFile, type TestStep, type TestUser } from './model.js';
+import {
+  DEFAULT_BOT_USERNAME,
+  type CannedAnswers,
+  type ConversationTest,
+  type StepAction,
+  type TestChat,
+  type TestFile,
+  type TestStep,
+  type TestUser,
+} from './model.js';
 import { describePath, testSchemaProblems } from './schema-problems.js';
 import { compileExpect, stepLabel } from './compile-expect.js';
+import { cannedAnswers, expectedCalls } from './compile-backends.js';
 
 type Raw = Record<string, unknown>;
 
@@ -64,12 +74,13 @@ export function compileTestFile(parsed: ParsedYaml, defaultRules: string, defaul
   const report = (path: NodePath, message: string) => problems.push(problemAt(parsed.locate(path), message));
   const tests: ConversationTest[] = [];
   const names = new Map<string, number>();
+  const answers = cannedAnswers(data.backends);
   (data.tests as Raw[]).forEach((raw, i) => {
     const name = raw.name as string;
     const earlier = names.get(name);
     if (earlier !== undefined) report(['tests', i, 'name'], `two tests are named '${name}' (also test ${earlier + 1}): names must be unique in a file`);
     names.set(name, i);
-    const test = compileTest(raw, i, parsed, report);
+    const test = compileTest(raw, i, parsed, report, answers);
     if (test) tests.push(test);
   });
   if (typeof data.rules !== 'string' && defaultMissing) {
@@ -83,7 +94,7 @@ export function compileTestFile(parsed: ParsedYaml, defaultRules: string, defaul
 
 type Report = (path: NodePath, message: string) => void;
 
-function compileTest(raw: Raw, i: number, parsed: ParsedYaml, report: Report): ConversationTest | undefined {
+function compileTest(raw: Raw, i: number, parsed: ParsedYaml, report: Report, answers: CannedAnswers): ConversationTest | undefined {
   const base: NodePath = ['tests', i];
   const users = compileUsers(raw);
   const chats = compileChats(raw);
@@ -108,6 +119,7 @@ function compileTest(raw: Raw, i: number, parsed: ParsedYaml, report: Report): C
       return;
     }
     const state = step.state as Raw | undefined;
+    const calls = expectedCalls(step.expect_call);
     steps.push({
       index: j,
       position: parsed.locate(path),
@@ -117,11 +129,12 @@ function compileTest(raw: Raw, i: number, parsed: ParsedYaml, report: Report): C
       chat,
       expect,
       ...(state ? { state: new Map(Object.entries(state) as [string, string | number | null][]) } : {}),
+      ...(calls ? { expectCalls: calls } : {}),
       label: stepLabel(action, step),
     });
   });
   if (failed || users.length !== before) return undefined;
-  return { name: raw.name as string, position: parsed.locate(base), users, chats, steps };
+  return { name: raw.name as string, position: parsed.locate(base), users, chats, steps, backends: cannedAnswers(raw.backends, answers) };
 }
 
 function compileUsers(raw: Raw): TestUser[] {

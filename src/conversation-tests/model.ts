@@ -1,6 +1,8 @@
 // The compiled form of a conversation test file: who talks where, the steps with their source positions,
 // and what each step expects. Built by load-tests.ts; read by the runner, the report and --update.
 import type { SourcePosition } from '../diagnostics/problem.js';
+import type { JsonValue } from '../engine/actions.js';
+import type { BackendMethod, BackendResult } from '../engine/backend-calls.js';
 import type { LazyPattern } from '../engine/lazy-pattern.js';
 import type { NodePath } from '../yaml/source.js';
 
@@ -44,6 +46,18 @@ export type StepAction =
   | { readonly kind: 'join' | 'leave'; readonly users: readonly TestUser[] }
   | { readonly kind: 'none' };
 
+/** Canned answers by backend, then by request (`GET /orders/4711`). */
+export type CannedAnswers = ReadonlyMap<string, ReadonlyMap<string, BackendResult>>;
+
+/** A backend request a step expects the bot to have made, once. */
+export interface ExpectedCall {
+  readonly backend: string;
+  readonly method: BackendMethod;
+  readonly path: string;
+  /** What the body must contain (the keys given); undefined: not checked. */
+  readonly body?: JsonValue;
+}
+
 /** A state expectation: `user.x`, `chat.x`, `flow` (the flow's id) or `flow.x` (an answer) → value, null for none. */
 export type ExpectedState = ReadonlyMap<string, string | number | null>;
 
@@ -60,6 +74,8 @@ export interface TestStep {
   /** undefined: not checked; 'record': `expect:` left empty for --update to fill; else silence or outputs in order. */
   readonly expect: undefined | 'record' | 'nothing' | readonly ExpectedOutput[];
   readonly state?: ExpectedState;
+  /** `expect_call`: the backend requests made since the last step that checked them. */
+  readonly expectCalls?: readonly ExpectedCall[];
   /** The step as the report names it, e.g. `say: /book`. */
   readonly label: string;
 }
@@ -70,6 +86,8 @@ export interface ConversationTest {
   readonly users: readonly TestUser[];
   readonly chats: readonly TestChat[];
   readonly steps: readonly TestStep[];
+  /** The file's canned backend answers with this test's own over them. */
+  readonly backends: CannedAnswers;
 }
 
 export interface TestFile {

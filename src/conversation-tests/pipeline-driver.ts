@@ -20,6 +20,10 @@ import { LocalChatSequencer } from '../pipeline/chat-sequencer.js';
 import { UpdatePipeline } from '../pipeline/update-pipeline.js';
 import { createActionPerformer } from '../delivery/perform-actions.js';
 import type { BotDriver, DriverOptions } from './driver.js';
+import type { SetFlowAction } from '../engine/actions.js';
+import type { BackendRequest } from '../engine/backend-calls.js';
+import type { EffectPerformer } from '../pipeline/outbox.js';
+import type { CannedBackends } from './canned-backends.js';
 
 /** A logger at `warn` whose lines are kept, each as its message and reason, for the failure report. */
 function keptLog(): { log: string[]; logger: Logger } {
@@ -42,6 +46,21 @@ async function firstDueTimeout(ledger: MemoryStore, ruleSet: RuleSet, now: numbe
     .sort((a, b) => a.at - b.at)[0];
 }
 
+/** `<flow>#<step>` for each step the actions move a user to. */
+function stepsAskedIn(actions: readonly { readonly type: string }[]): string[] {
+  return actions.flatMap((a) =>
+    a.type === 'set_flow' && (a as SetFlowAction).flow ? [`${(a as SetFlowAction).flow!.flowId}#${(a as SetFlowAction).flow!.stepId}`] : [],
+  );
+}
+
+/** The outbox's performer of notifies: the canned backends answer, a 2xx is done, anything else given up. */
+function cannedNotifies(backends: CannedBackends): EffectPerformer {
+  return async (effect) => {
+    const result = backends.notify(effect.payload as unknown as BackendRequest);
+    return result.status !== null && result.status < 300 ? { outcome: 'done' } : { outcome: 'failed', reason: 'not answered 2xx' };
+  };
+}
+
 export function createPipelineDriver(options: DriverOptions): BotDriver {
   const { log, logger } = keptLog();
   const metrics = new ServiceMetrics({ processMetrics: false });
@@ -50,7 +69,7 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
   const api = options.api as unknown as BotApi;
   const sender = new ReplySender({ api, logger, metrics });
   const sequencer = new LocalChatSequencer({ concurrency: 1 });
-  const outbox = new OutboxRoom({ outbox: ledger, sequencer, performers: { message: messageEffectPerformer(api) }, logger, metrics, concurrency: 1, now });
+  const outbox = new OutboxRoom({ outbox: ledger, sequencer, performers: { message: messageEffectPerformer(api), backend: cannedNotifies(options.backends) }, logger, metrics, concurrency: 1, now });
   const pipeline = new UpdatePipeline({
     ledger,
     states: ledger,
@@ -58,10 +77,12 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
     rules: { current: options.ruleSet },
     context: { botUsername: options.botUsername, random: options.random, now },
     perform: createActionPerformer({ sender, api, logger }),
+    backends: options.backends,
+    // A step a backend accepted is asked in the decision's continuation: the committed flow position says so.
+    onStateCommitted: (commit) => options.onDecision({ ruleId: null, stepsAsked: stepsAskedIn(commit.changes) }),
     decide: (event, ruleSet, state, context) => {
       const decision = decide(event, ruleSet, state, context);
-      const stepsAsked = decision.actions.flatMap((a) => (a.type === 'set_flow' && a.flow ? [`${a.flow.flowId}#${a.flow.stepId}`] : []));
-      options.onDecision({ ruleId: decision.ruleId, stepsAsked });
+      options.onDecision({ ruleId: decision.ruleId, stepsAsked: stepsAskedIn(decision.actions) });
       return decision;
     },
     logger,

@@ -5,6 +5,7 @@
 import type { RuleSet } from '../engine/rule-set.js';
 import { BotApiDouble, type RecordedOutput } from './bot-api-double.js';
 import { ChatWorld, TEST_BOT_ID, type StepUpdate } from './chat-world.js';
+import { callDiff, CannedBackends } from './canned-backends.js';
 import { compareOutputs, compareState, stateValue, visibleOutputs } from './compare.js';
 import type { BotDriver, DecisionRecord, DriverFactory, PressRecord, TestClock } from './driver.js';
 import type { ConversationTest, TestFile, TestStep } from './model.js';
@@ -58,12 +59,14 @@ async function runTest(file: TestFile, test: ConversationTest, ruleSet: RuleSet,
   const clock: TestClock = { now: TEST_EPOCH };
   const api = new BotApiDouble({ id: TEST_BOT_ID, username: file.botUsername, first_name: 'Bot' }, clock);
   const world = new ChatWorld(api, clock, file.botUsername);
+  const backends = new CannedBackends(test.backends);
   const driver = options.driverFor(test)({
     ruleSet,
     botUsername: file.botUsername,
     api,
     clock,
     random: seededRandom(test.name),
+    backends,
     onDecision: (record) => {
       api.attributeTo(record.ruleId);
       options.onDecision?.(record);
@@ -71,13 +74,14 @@ async function runTest(file: TestFile, test: ConversationTest, ruleSet: RuleSet,
   });
   const steps: StepRecord[] = [];
   let failure: StepFailure | undefined;
+  const calls = { backends, checkedUpTo: 0 };
   try {
     for (const step of test.steps) {
       const before = api.outputs.length;
       driver.takeLog?.();
-      const problem = await perform(step, world, driver, clock, options.onPress);
+      const problem = (await perform(step, world, driver, clock, options.onPress)) ?? backends.takeProblems()[0];
       const outputs = visibleOutputs(api.outputs.slice(before));
-      const checked = problem ? { message: problem, diff: [] } : await checkStep(step, outputs, driver, world);
+      const checked = problem ? { message: problem, diff: [] } : ((await checkStep(step, outputs, driver, world)) ?? checkCalls(step, calls));
       // What the bot logged (a failed edit, a dropped reply) often says why.
       const log = driver.takeLog?.() ?? [];
       const check = checked && log.length > 0 ? { ...checked, diff: [...checked.diff, ...log.map((line) => `bot log: ${line}`)] } : checked;
@@ -136,6 +140,15 @@ async function checkStep(step: TestStep, outputs: readonly RecordedOutput[], dri
     if (diff) return { message: 'the state is not as expected', diff };
   }
   return null;
+}
+
+/** The step's `expect_call` against the requests made since the last step that checked them. */
+function checkCalls(step: TestStep, calls: { backends: CannedBackends; checkedUpTo: number }): Omit<StepFailure, 'step'> | null {
+  if (!step.expectCalls) return null;
+  const made = calls.backends.calls.slice(calls.checkedUpTo);
+  calls.checkedUpTo = calls.backends.calls.length;
+  const diff = step.expectCalls.flatMap((expected) => callDiff(expected, made));
+  return diff.length > 0 ? { message: 'the bot did not make the backend requests expected', diff } : null;
 }
 
 async function actualState(step: TestStep, driver: BotDriver, world: ChatWorld): Promise<Map<string, string | number | null>> {

@@ -36,6 +36,22 @@ export const testsSchema = {
       "items": {
         "$ref": "#/$defs/test"
       }
+    },
+    "backends": {
+      "description": "Canned answers of the backends the rules call (hearsay test never calls a real one): per backend, per request as `METHOD /path` (the path as the rule fills it, with its query), what it answers. A test's own `backends` add to the file's and replace the file's answer for the same request.",
+      "type": "object",
+      "propertyNames": {
+        "pattern": "^[A-Za-z][A-Za-z0-9_-]{0,63}$"
+      },
+      "additionalProperties": {
+        "type": "object",
+        "propertyNames": {
+          "pattern": "^(GET|POST|PUT|PATCH|DELETE) /\\S*$"
+        },
+        "additionalProperties": {
+          "$ref": "#/$defs/cannedAnswer"
+        }
+      }
     }
   },
   "$defs": {
@@ -91,6 +107,9 @@ export const testsSchema = {
           "items": {
             "$ref": "#/$defs/step"
           }
+        },
+        "backends": {
+          "$ref": "#/properties/backends"
         }
       },
       "not": {
@@ -185,7 +204,7 @@ export const testsSchema = {
     },
     "step": {
       "title": "TestStep",
-      "description": "One thing that happens (say, press, wait, join, leave), then what the bot must do (`expect`) and what it must remember (`state`).",
+      "description": "One thing that happens (say, press, wait, join, leave), then what the bot must do (`expect`) what it must remember (`state`) and which backend requests it made (`expect_call`).",
       "type": "object",
       "additionalProperties": false,
       "properties": {
@@ -267,6 +286,21 @@ export const testsSchema = {
               }
             ]
           }
+        },
+        "expect_call": {
+          "description": "Backend requests the bot must have made (calls and notifies) since the last step that checked them, each exactly once: one, or a list.",
+          "anyOf": [
+            {
+              "$ref": "#/$defs/expectedCall"
+            },
+            {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "$ref": "#/$defs/expectedCall"
+              }
+            }
+          ]
         }
       },
       "oneOf": [
@@ -324,6 +358,45 @@ export const testsSchema = {
               {
                 "required": [
                   "leave"
+                ]
+              }
+            ]
+          }
+        },
+        {
+          "required": [
+            "expect_call"
+          ],
+          "not": {
+            "anyOf": [
+              {
+                "required": [
+                  "say"
+                ]
+              },
+              {
+                "required": [
+                  "press"
+                ]
+              },
+              {
+                "required": [
+                  "wait"
+                ]
+              },
+              {
+                "required": [
+                  "join"
+                ]
+              },
+              {
+                "required": [
+                  "leave"
+                ]
+              },
+              {
+                "required": [
+                  "state"
                 ]
               }
             ]
@@ -447,6 +520,114 @@ export const testsSchema = {
           }
         }
       ]
+    },
+    "cannedAnswer": {
+      "title": "CannedAnswer",
+      "description": "What the backend answers: a status (default 200) with a JSON or text body, or `{ error: timeout }` / `{ error: network }` for no answer at all.",
+      "oneOf": [
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "error"
+          ],
+          "properties": {
+            "error": {
+              "enum": [
+                "timeout",
+                "network"
+              ]
+            }
+          }
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "not": {
+            "required": [
+              "json",
+              "text"
+            ]
+          },
+          "properties": {
+            "status": {
+              "type": "integer",
+              "minimum": 100,
+              "maximum": 599
+            },
+            "json": {
+              "description": "The JSON answer ({{result.PATH}} reads it)."
+            },
+            "text": {
+              "description": "A text answer.",
+              "type": "string"
+            }
+          }
+        }
+      ]
+    },
+    "expectedCall": {
+      "title": "ExpectedCall",
+      "description": "A backend request the bot must have made since the last step that checked calls (exactly once): the backend, the method with the path as filled in, and optionally what the body must contain (the keys given, compared as JSON).",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "backend"
+      ],
+      "oneOf": [
+        {
+          "required": [
+            "get"
+          ]
+        },
+        {
+          "required": [
+            "post"
+          ]
+        },
+        {
+          "required": [
+            "put"
+          ]
+        },
+        {
+          "required": [
+            "patch"
+          ]
+        },
+        {
+          "required": [
+            "delete"
+          ]
+        }
+      ],
+      "properties": {
+        "backend": {
+          "type": "string",
+          "pattern": "^[A-Za-z][A-Za-z0-9_-]{0,63}$"
+        },
+        "get": {
+          "type": "string",
+          "pattern": "^/\\S*$"
+        },
+        "post": {
+          "type": "string",
+          "pattern": "^/\\S*$"
+        },
+        "put": {
+          "type": "string",
+          "pattern": "^/\\S*$"
+        },
+        "patch": {
+          "type": "string",
+          "pattern": "^/\\S*$"
+        },
+        "delete": {
+          "type": "string",
+          "pattern": "^/\\S*$"
+        },
+        "body": {}
+      }
     }
   }
 } as const;
@@ -486,10 +667,13 @@ export type TestChat1 =
       privacy?: boolean;
     };
 /**
- * One thing that happens (say, press, wait, join, leave), then what the bot must do (`expect`) and what it must remember (`state`).
+ * One thing that happens (say, press, wait, join, leave), then what the bot must do (`expect`) what it must remember (`state`) and which backend requests it made (`expect_call`).
  */
 export type TestStep = Step & Step1 & Step & Step1;
 export type Step =
+  | {
+      [k: string]: unknown | undefined;
+    }
   | {
       [k: string]: unknown | undefined;
     }
@@ -560,6 +744,51 @@ export type Text =
       contains?: string;
       pattern?: string;
     };
+/**
+ * A backend request the bot must have made since the last step that checked calls (exactly once): the backend, the method with the path as filled in, and optionally what the body must contain (the keys given, compared as JSON).
+ */
+export type ExpectedCall = ExpectedCall1 &
+  ExpectedCall2 &
+  ExpectedCall1 &
+  ExpectedCall2 &
+  ExpectedCall1 &
+  ExpectedCall2;
+export type ExpectedCall1 =
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    };
+/**
+ * What the backend answers: a status (default 200) with a JSON or text body, or `{ error: timeout }` / `{ error: network }` for no answer at all.
+ */
+export type CannedAnswer =
+  | {
+      error: "timeout" | "network";
+    }
+  | {
+      status?: number;
+      /**
+       * The JSON answer ({{result.PATH}} reads it).
+       */
+      json?: {
+        [k: string]: unknown | undefined;
+      };
+      /**
+       * A text answer.
+       */
+      text?: string;
+    };
 
 /**
  * A hearsay conversation test file: conversations with the bot, step by step, and what the bot must answer. Run with `hearsay test`. Reference: docs/testing.md.
@@ -584,6 +813,7 @@ export interface TestFile {
    * @minItems 1
    */
   tests: [ConversationTest, ...ConversationTest[]];
+  backends?: Backends;
 }
 /**
  * One conversation: who talks, where, and the steps.
@@ -613,6 +843,7 @@ export interface ConversationTest {
    * @minItems 1
    */
   steps: [TestStep, ...TestStep[]];
+  backends?: Backends;
 }
 /**
  * The user who talks (default: Ann, id 1001). With `users`, the first of them.
@@ -685,4 +916,27 @@ export interface Step1 {
   state?: {
     [k: string]: string | number | null | undefined;
   };
+  /**
+   * Backend requests the bot must have made (calls and notifies) since the last step that checked them, each exactly once: one, or a list.
+   */
+  expect_call?: ExpectedCall | [ExpectedCall, ...ExpectedCall[]];
+}
+export interface ExpectedCall2 {
+  backend: string;
+  get?: string;
+  post?: string;
+  put?: string;
+  patch?: string;
+  delete?: string;
+  body?: unknown;
+}
+/**
+ * Canned answers of the backends the rules call (hearsay test never calls a real one): per backend, per request as `METHOD /path` (the path as the rule fills it, with its query), what it answers. A test's own `backends` add to the file's and replace the file's answer for the same request.
+ */
+export interface Backends {
+  [k: string]:
+    | {
+        [k: string]: CannedAnswer | undefined;
+      }
+    | undefined;
 }

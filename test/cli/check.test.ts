@@ -81,4 +81,37 @@ describe('hearsay check', () => {
     expect(flag.status).toBe(2);
     expect(flag.stderr).toContain("unknown option '--frobnicate'");
   });
+
+  it('checks calls against the backends of --config (or ./hearsay.yaml): an undeclared name, a bad notify, a missing error branch', async () => {
+    const project = join(dir, 'shop');
+    await mkdir(join(project, 'rules'), { recursive: true });
+    await writeFile(
+      join(project, 'hearsay.yaml'),
+      'backends:\n  shop: { url: "https://shop.example.com/api", headers: { Authorization: "Bearer ${SHOP_API_TOKEN}" } }\n',
+    );
+    await writeFile(
+      join(project, 'rules', 'bot.yaml'),
+      [
+        'rules:',
+        '  - id: order-status',
+        "    pattern: 'order (?<num>\\d+)'",
+        '    call: { backend: shop, get: "/orders/{{match.num}}" }',
+        '    on: { ok: { reply: "{{result.status}}" } }',
+        '  - id: tell-crm',
+        '    command: hi',
+        '    reply: hi',
+        '    notify: { backend: crm, post: /events }',
+        '',
+      ].join('\n'),
+    );
+    // No secret is needed to check: the names are what counts.
+    const result = check(['rules'], project);
+    expect(result.stdout).toBe(
+      "rules/bot.yaml:5:9: warning: rule 'order-status' has no `error` branch: when shop does not answer (or answers an error), the user gets no answer; add error: { reply: ... }\n" +
+        "rules/bot.yaml:9:13: the notify of rule 'tell-crm' is a POST without a body: give one (body: { ... }), since nobody reads the answer to learn it was empty\n" +
+        "rules/bot.yaml:9:24: backend 'crm' is not declared in hearsay.yaml: add it under backends:, e.g. backends: { crm: { url: https://... } } (declared: shop)\n" +
+        '1 file, 2 rules, 2 problems, 1 warning\n',
+    );
+    expect(result.status).toBe(1);
+  });
 });
