@@ -9,10 +9,12 @@ import { toEvent, type BotEvent } from '../engine/events.js';
 import { flowDeadline } from '../engine/flows.js';
 import { applyStateChanges, type ConversationState, type FlowPosition, type StateValue } from '../engine/state.js';
 import type { BotDriver, DriverOptions } from './driver.js';
+import { CannedBackends } from './canned-backends.js';
 
 type Variables = Readonly<Record<string, StateValue>>;
 
 export function createDecideDriver(options: DriverOptions): BotDriver {
+  const backends = options.backends ?? new CannedBackends(new Map());
   const users = new Map<number, Variables>();
   const chats = new Map<number, Variables>();
   const flows = new Map<string, { chatId: number; userId: number; position: FlowPosition }>();
@@ -39,14 +41,14 @@ export function createDecideDriver(options: DriverOptions): BotDriver {
     const state = load(chatId, userId);
     let decision = decide(event, options.ruleSet, state, context);
     // Calls the reply waits for, answered by the canned backends, each continued by the engine.
-    while (decision.call) decision = continueDecision(decision, await options.backends.call(decision.call.request));
+    while (decision.call) decision = continueDecision(decision, await backends.call(decision.call.request));
     const stepsAsked = decision.actions.flatMap((a) => (a.type === 'set_flow' && a.flow ? [`${a.flow.flowId}#${a.flow.stepId}`] : []));
     options.onDecision({ ruleId: decision.ruleId, stepsAsked });
     for (const action of decision.actions) await perform(action, options);
     commit(chatId, userId, state, decision.actions);
     // Notifies go out after the commit, as the outbox sends them.
     for (const action of decision.actions)
-      if (action.type === 'effect' && action.kind === 'backend') options.backends.notify(action.payload as unknown as BackendRequest);
+      if (action.type === 'effect' && action.kind === 'backend') backends.notify(action.payload as unknown as BackendRequest);
   };
 
   return {

@@ -34,8 +34,8 @@ export interface DriverOptions {
   readonly clock: TestClock;
   /** Picks among a rule's alternative replies; seeded per test so a run is reproducible. */
   readonly random: () => number;
-  /** The backends the rules call and notify: canned answers, every request recorded. */
-  readonly backends: CannedBackends;
+  /** The backends the rules call and notify: canned answers, every request recorded (none: every request is unanswered). */
+  readonly backends?: CannedBackends;
   /** Told about every decision the bot made. */
   readonly onDecision: (record: DecisionRecord) => void;
 }

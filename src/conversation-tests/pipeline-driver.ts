@@ -23,7 +23,7 @@ import type { BotDriver, DriverOptions } from './driver.js';
 import type { SetFlowAction } from '../engine/actions.js';
 import type { BackendRequest } from '../engine/backend-calls.js';
 import type { EffectPerformer } from '../pipeline/outbox.js';
-import type { CannedBackends } from './canned-backends.js';
+import { CannedBackends } from './canned-backends.js';
 
 /** A logger at `warn` whose lines are kept, each as its message and reason, for the failure report. */
 function keptLog(): { log: string[]; logger: Logger } {
@@ -62,6 +62,7 @@ function cannedNotifies(backends: CannedBackends): EffectPerformer {
 }
 
 export function createPipelineDriver(options: DriverOptions): BotDriver {
+  const backends = options.backends ?? new CannedBackends(new Map());
   const { log, logger } = keptLog();
   const metrics = new ServiceMetrics({ processMetrics: false });
   const now = () => options.clock.now;
@@ -69,7 +70,15 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
   const api = options.api as unknown as BotApi;
   const sender = new ReplySender({ api, logger, metrics });
   const sequencer = new LocalChatSequencer({ concurrency: 1 });
-  const outbox = new OutboxRoom({ outbox: ledger, sequencer, performers: { message: messageEffectPerformer(api), backend: cannedNotifies(options.backends) }, logger, metrics, concurrency: 1, now });
+  const outbox = new OutboxRoom({
+    outbox: ledger,
+    sequencer,
+    performers: { message: messageEffectPerformer(api), backend: cannedNotifies(backends) },
+    logger,
+    metrics,
+    concurrency: 1,
+    now,
+  });
   const pipeline = new UpdatePipeline({
     ledger,
     states: ledger,
@@ -77,7 +86,7 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
     rules: { current: options.ruleSet },
     context: { botUsername: options.botUsername, random: options.random, now },
     perform: createActionPerformer({ sender, api, logger }),
-    backends: options.backends,
+    backends,
     // A step a backend accepted is asked in the decision's continuation: the committed flow position says so.
     onStateCommitted: (commit) => options.onDecision({ ruleId: null, stepsAsked: stepsAskedIn(commit.changes) }),
     decide: (event, ruleSet, state, context) => {
