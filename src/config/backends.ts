@@ -22,6 +22,12 @@ export const BACKEND_DEFAULTS = {
   giveUpAfterMs: 24 * 3_600_000,
 } as const;
 
+/** A backend at `url` with every other setting at its default. */
+export function defaultBackend(name: string, url: string): BackendSettings {
+  const { timeoutMs, retries, maxResponseBytes, failures, coolDownMs, giveUpAfterMs } = BACKEND_DEFAULTS;
+  return { name, url, headers: {}, timeoutMs, retries, maxResponseBytes, circuitBreaker: { failures, coolDownMs }, giveUpAfterMs };
+}
+
 /** The shortest filled secret redacted wherever it appears (shorter ones would blank ordinary words). */
 const SECRET_REDACT_MIN = 4;
 const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;

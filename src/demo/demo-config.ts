@@ -1,7 +1,9 @@
 // The engine's configuration for the embedded demo: the usual layers (defaults < file < environment <
-// flags), with the sandbox as base_url, the token the assistant gave, and in webhook mode a local
-// webhook the sandbox can reach (a configured public webhook.url would point elsewhere, so it is replaced).
-import { loadConfig, type ServiceConfig } from '../config/index.js';
+// flags), with the sandbox as base_url, the token the assistant gave, in webhook mode a local webhook the
+// sandbox can reach (a configured public webhook.url would point elsewhere, so it is replaced), and the
+// sandbox's demo shop as the `shop` backend the demo rules ask.
+import { defaultBackend, isLoopback, loadConfig, type ServiceConfig } from '../config/index.js';
+import { DEMO_SHOP_PATH } from '../sandbox/demo-shop.js';
 import { formatListenAddress } from '../config/listen-address.js';
 import type { Secrets } from '../log/secrets.js';
 import { connectableHost, freePort, hostForUrl } from './free-port.js';
@@ -47,11 +49,28 @@ export async function loadDemoConfig(options: DemoConfigOptions, settings: Servi
     flags['webhook.listen'] = formatListenAddress({ host: listen.host, port });
     flags['webhook.url'] = `http://${hostForUrl(connectableHost(listen.host))}:${port}`;
   }
-  return loadConfig({
+  const config = await loadConfig({
     ...(options.configPath !== undefined ? { configPath: options.configPath } : {}),
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     env: { ...withoutToken(options.env ?? process.env), BOT_TOKEN: token },
     flags,
     secrets: options.secrets,
   });
+  return withDemoShop(config, sandboxUrl);
+}
+
+/**
+ * The demo bot's order lookups ask the `shop` backend: the small shop this sandbox serves, unless the configuration
+ * gives `shop` a shop of its own (a `shop` at some local sandbox's demo shop is pointed at this one).
+ */
+function withDemoShop(config: ServiceConfig, sandboxUrl: string): ServiceConfig {
+  const declared = config.backends.shop;
+  if (declared && !isDemoShop(declared.url)) return config;
+  const url = `${sandboxUrl}${DEMO_SHOP_PATH}`;
+  return { ...config, backends: { ...config.backends, shop: declared ? { ...declared, url } : defaultBackend('shop', url) } };
+}
+
+function isDemoShop(url: string): boolean {
+  const parsed = new URL(url);
+  return parsed.pathname.replace(/\/+$/, '') === DEMO_SHOP_PATH && isLoopback(parsed.hostname);
 }

@@ -12,6 +12,7 @@ import { CallbackQueries, DEFAULT_CALLBACK_TIMEOUT_MS } from './callback-queries
 import { clientRoutes } from './client-routes.js';
 import { FaultInjector, faultRoutes } from './faults.js';
 import { fileRoutes } from './file-methods.js';
+import { demoShopRoutes } from './demo-shop.js';
 import { MAX_FILE_BYTES, type UploadedPart } from './input-files.js';
 import { METHODS } from './method-table.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limiter.js';
@@ -79,6 +80,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   });
   await app.register(faultRoutes, { store, faults });
   await app.register(fileRoutes, { store });
+  await app.register(demoShopRoutes);
   await app.register(botApiRoutes, { store, faults, limiter, webhooks, callbacks, logger: options.logger, onCall });
 
   webhooks.setAnswerRunner(async (bot, method, params) => {

@@ -1,6 +1,7 @@
 // The shipped demo bot in rules/ loads cleanly, every example reaches its rule, and it answers as documented.
 import { describe, expect, it } from 'vitest';
 import type { Update } from '@grammyjs/types';
+import { continueDecision } from '../../src/engine/backend-calls.js';
 import { decide } from '../../src/engine/decide.js';
 import { toEvent } from '../../src/engine/events.js';
 import { applyStateChanges, EMPTY_STATE } from '../../src/engine/state.js';
@@ -24,11 +25,13 @@ describe('demo bot in rules/', () => {
       decideMessage(message(text, { chatType }), ruleSet!, 'corner_shop_bot', () => 0);
     expect(replyText(answer('/start'))).toContain('Welcome to the Corner Shop desk, Ada!');
     expect(replyText(answer('/help'))).toContain('/order <number>');
-    expect(answer('where is order 4711?')).toMatchObject({
-      ruleId: 'order-status',
-      actions: [{ type: 'send_message', text: expect.stringContaining('Order 4711 is packed'), replyToMessageId: 7 }],
-    });
-    expect(replyText(answer('/order 55'))).toContain('Looking up order 55');
+    // Order lookups ask the shop (a backend call) and answer from what it says.
+    const lookup = answer('where is order 4711?');
+    expect(lookup).toMatchObject({ ruleId: 'order-status', call: { request: { backend: 'shop', method: 'GET', path: '/orders/4711' } } });
+    expect(continueDecision(lookup, { status: 200, body: { status: 'shipped', eta: 'Friday' } }).actions).toMatchObject([
+      { type: 'send_message', text: 'Order 4711: shipped, expected Friday. You will get a tracking link by e-mail.', replyToMessageId: 7 },
+    ]);
+    expect(replyText(continueDecision(answer('/order 55'), { status: 404 }))).toBe(`I can't find an order "55". The number is on your receipt, e.g. /order 1234.`);
     expect(answer('I want a refund').ruleId).toBe('refund');
     expect(answer('I want a refund', 'group').ruleId).toBe('refund-group');
     expect(replyText(answer('Hello'))).toBe('Hello, Ada!');

@@ -136,6 +136,15 @@ describe('hearsay start without a token', () => {
       const german = await sendAsUser(baseUrl, { id: 504, first_name: 'Lea', language_code: 'de' }, 'hearsay_demo_bot', '/start');
       const [willkommen] = await waitForBotReplies(baseUrl, { userId: 504, bot: 'hearsay_demo_bot', after: german.message_id });
       expect(willkommen?.text).toBe('Willkommen am Schalter des Corner Shop, Lea! Ich verfolge Bestellungen und beantworte Fragen. Probieren Sie /help.');
+      // Order lookups ask the small shop the sandbox runs for the demo: no setup, a real HTTP backend.
+      for (const [text, answer] of [
+        ['where is my order 4711?', 'Order 4711: shipped, expected Friday. You will get a tracking link by e-mail.'],
+        ['order 2222', "I can't find order 2222. Check the number on your receipt?"],
+      ]) {
+        const asked = await sendAsUser(baseUrl, { id: 503, first_name: 'Di' }, 'hearsay_demo_bot', text!);
+        const [reply] = await waitForBotReplies(baseUrl, { userId: 503, bot: 'hearsay_demo_bot', after: asked.message_id });
+        expect(reply?.text).toBe(answer);
+      }
       expect(await stopWithSigterm(demo)).toBe(0);
       // The temporary copy of the built-in rules goes with the demo.
       expect(existsSync(String(said.rules))).toBe(false);
