@@ -31,7 +31,9 @@ describe('demo bot in rules/', () => {
     expect(continueDecision(lookup, { status: 200, body: { status: 'shipped', eta: 'Friday' } }).actions).toMatchObject([
       { type: 'send_message', text: 'Order 4711: shipped, expected Friday. You will get a tracking link by e-mail.', replyToMessageId: 7 },
     ]);
-    expect(replyText(continueDecision(answer('/order 55'), { status: 404 }))).toBe(`I can't find an order "55". The number is on your receipt, e.g. /order 1234.`);
+    expect(replyText(continueDecision(answer('/order 55'), { status: 404 }))).toBe(
+      `I can't find an order "55". The number is on your receipt, e.g. /order 1234.`,
+    );
     expect(answer('I want a refund').ruleId).toBe('refund');
     expect(answer('I want a refund', 'group').ruleId).toBe('refund-group');
     expect(replyText(answer('Hello'))).toBe('Hello, Ada!');
