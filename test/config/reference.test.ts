@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Secrets } from '../../src/log/secrets.js';
-import { SETTINGS, loadConfig } from '../../src/config/index.js';
+import { SETTINGS, defaultBackend, loadConfig } from '../../src/config/index.js';
 import { defaultValue } from '../../src/config/layers.js';
 import { settingValueMessages } from '../../src/config/schema-messages.js';
 
@@ -45,6 +45,8 @@ describe('configuration reference', () => {
     expect(config.log).toEqual(defaults.log);
     expect(config.rulesPath).toBe(`${root}rules`);
     expect(config.ruleLimits).toEqual(defaults.ruleLimits);
+    // Its backend (the demo shop the demo rules ask) spells out every backend default.
+    expect(config.backends).toEqual({ shop: defaultBackend('shop', 'http://127.0.0.1:8081/demo/shop') });
     for (const spec of SETTINGS) {
       if (spec.defaultText && /^\d+$/.test(spec.defaultText)) {
         const value = spec.key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], {

@@ -69,6 +69,26 @@ rules:
     expect(asked.call?.request.path).toBe('/items/%2E%2E%2Fadmin%3Fx%3D1%26y%3D2%23top?q=..%2Fadmin%3Fx%3D1%26y%3D2%23top&lang=en');
   });
 
+  it("answers a branch's per-language reply in the user's language", async () => {
+    const ruleSet = await ruleSetOf(`
+languages: { default: en, supported: [en, de] }
+rules:
+  - id: order-status
+    pattern: '(order|bestellung)\\s*(?<num>\\d{3,10})'
+    call: { backend: shop, get: "/orders/{{match.num}}" }
+    on:
+      ok: { reply: { en: "Order {{match.num}}: {{result.status}}.", de: "Bestellung {{match.num}}: {{result.status}}." } }
+      error: { reply: { en: "The shop is down.", de: "Der Shop antwortet nicht." } }
+`);
+    const asked = (text: string, language: string) => {
+      const sent = message(text);
+      return decide(messageEvent({ ...sent, from: { ...sent.from!, language_code: language } }), ruleSet, EMPTY_STATE, context);
+    };
+    expect(texts(continueDecision(asked('bestellung 4711', 'de'), { status: 200, body: { status: 'unterwegs' } }))).toEqual(['Bestellung 4711: unterwegs.']);
+    expect(texts(continueDecision(asked('bestellung 4711', 'de'), { status: 500 }))).toEqual(['Der Shop antwortet nicht.']);
+    expect(texts(continueDecision(asked('order 4711', 'en'), { status: 200, body: { status: 'shipped' } }))).toEqual(['Order 4711: shipped.']);
+  });
+
   it('reads dot paths, array indexes, the status and the whole answer; a branch sets variables from them', async () => {
     const ruleSet = await ruleSetOf(`
 rules:
