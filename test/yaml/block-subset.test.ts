@@ -132,11 +132,16 @@ const styles = fc.record({
 });
 
 describe('fast block-YAML reader', () => {
-  it('reads dotted keys (set, when) and plain double-quoted keys (choice options) as yaml does', () => {
+  it('reads dotted keys (set, when), status keys (on) and plain double-quoted keys (choice options) as yaml does', () => {
     const text = [
       'rules:',
       '  - id: a',
       '    text: hi',
+      '    on:',
+      '      ok:',
+      '        reply: found',
+      '      404:',
+      '        reply: not found',
       '    set:',
       '      user.name: "{{text}}"',
       '      chat.count.total: 3',
@@ -157,6 +162,9 @@ describe('fast block-YAML reader', () => {
     expect(expectSameAsYaml(text)).toBe(true);
     // An escape inside a quoted key is yaml's to read.
     expect(parseBlockSubset('a:\n  "x\\ty": 1\n')).toBeUndefined();
+    // Other numbers as keys are yaml's to read (0x1F: is 31 there).
+    expect(parseBlockSubset('a:\n  0x1F: 1\n')).toBeUndefined();
+    expect(parseBlockSubset('a:\n  4040: 1\n')).toBeUndefined();
   });
 
   it('reads the repository rule files exactly as yaml does', async () => {
