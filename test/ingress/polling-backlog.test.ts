@@ -104,11 +104,14 @@ describe('polling past one chat backlog', () => {
     await until(() => [251, 252, 253].every((id) => test.handled.includes(id)));
     // Nothing of chat 1 was answered yet: the others did not wait for it.
     expect(test.handled).toEqual([251, 252, 253]);
-    // The two full batches of chat 1 were stored, and the service told it may forget them; the last answer (201–253)
-    // held everything the service had, so those stay unconfirmed in hand.
-    expect(api.confirmed).toBe(201);
+    // The two full batches of chat 1 were stored, and the service told it may forget them. The last answer
+    // (201–253) held everything the service had, so those are stored only once one has waited 500 ms (a slow
+    // machine gets there before 251–253 are answered): whatever the timing, every update the offset passed is stored.
+    expect(api.confirmed).toBeGreaterThanOrEqual(201);
     const inbox = readFileSync(join(test.dir, 'webhook.inbox'), 'utf8');
-    expect(inbox.split('\n').filter((line) => line.startsWith('a ')).length).toBe(200);
+    const stored = inbox.split('\n').filter((line) => line.startsWith('a ')).length;
+    expect(stored).toBeGreaterThanOrEqual(Math.max(200, api.confirmed - 1));
+    expect(stored).toBeLessThanOrEqual(BACKLOG);
 
     stuck.open();
     await until(() => test.handled.length === BACKLOG + 3);
@@ -128,11 +131,12 @@ describe('polling past one chat backlog', () => {
     await until(() => [251, 252, 253].every((id) => first.handled.includes(id)));
     // Stopped while chat 1 is still stuck: its updates are abandoned, and kept in the inbox.
     await stop(firstIngress, first, 50);
-    expect(api.confirmed).toBe(201);
+    expect(api.confirmed).toBeGreaterThanOrEqual(201);
 
-    // 1–200 from the inbox first, then 201–253 from the service again (251–253 were handled: the journal skips them).
+    // 1–200 (or more, on a slow machine: see above) from the inbox first, then the rest from the service again
+    // (251–253 were handled: the journal skips them).
     const second = stuckChatPipeline({ stuck: Promise.resolve(), dir: first.dir });
-    expect(await second.pipeline.replayPending()).toBe(200);
+    expect(await second.pipeline.replayPending()).toBeGreaterThanOrEqual(Math.max(200, api.confirmed - 1));
     const secondIngress = polling(api, second.pipeline);
     await secondIngress.start();
     await until(() => second.handled.length === BACKLOG);
