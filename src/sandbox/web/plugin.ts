@@ -23,14 +23,16 @@ const CONTENT_TYPES: Record<WebAssetName, string> = {
   'app.css': 'text/css; charset=utf-8',
   'app.js': 'text/javascript; charset=utf-8',
   'chat-view.js': 'text/javascript; charset=utf-8',
+  'media-view.js': 'text/javascript; charset=utf-8',
   'chat-controls.js': 'text/javascript; charset=utf-8',
   'identity.js': 'text/javascript; charset=utf-8',
   'render-text.js': 'text/javascript; charset=utf-8',
 };
 
-// The page loads only its own script and style and talks only to its own origin.
+// The page loads only its own script and style and talks only to its own origin (images, videos and audio of
+// messages included: the client API's /client/file).
 const CONTENT_SECURITY_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 export async function webChatPlugin(app: FastifyInstance, options: WebChatPluginOptions): Promise<void> {
   const { store } = options;
@@ -50,6 +52,7 @@ export async function webChatPlugin(app: FastifyInstance, options: WebChatPlugin
   serve('/app.css', 'app.css');
   serve('/app.js', 'app.js');
   serve('/chat-view.js', 'chat-view.js');
+  serve('/media-view.js', 'media-view.js');
   serve('/chat-controls.js', 'chat-controls.js');
   serve('/identity.js', 'identity.js');
   serve('/render-text.js', 'render-text.js');

@@ -22,6 +22,8 @@
     composer: $('composer'),
     text: $('text'),
     send: $('send'),
+    attach: $('attach'),
+    attachInput: $('attach-input'),
     sendError: $('send-error'),
     back: $('back'),
     backUnread: $('back-unread'),
@@ -78,8 +80,13 @@
     return Boolean(peer && peer.kind === 'group' && !peer.member);
   }
 
+  /** Where the page reads a file of a message: the client API's download, as this user. */
+  function fileUrl(fileId) {
+    return `/client/file?user=${encodeURIComponent(String(user.id))}&file_id=${encodeURIComponent(fileId)}`;
+  }
+
   function bubble(message) {
-    return window.hearsayChatView.messageElement(message, textActions, press, { selfId: user.id, group: isGroup(current) });
+    return window.hearsayChatView.messageElement(message, textActions, press, { selfId: user.id, group: isGroup(current), fileUrl });
   }
 
   function renderChatList() {
@@ -233,14 +240,19 @@
     if (!narrow.matches || chosen) ui.text.focus();
   }
 
-  async function send(text, fromComposer = false) {
+  function send(text, fromComposer = false) {
+    return sendFields({ text }, fromComposer);
+  }
+
+  // A text, or a photo or file (`{ photo: { data, file_name } }` and a caption) as the client API takes it.
+  async function sendFields(fields, fromComposer) {
     ui.send.disabled = true;
     ui.sendError.textContent = '';
     try {
       const response = await fetch('/client/send', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ user: { id: user.id, first_name: user.name }, ...target(current), text }),
+        body: JSON.stringify({ user: { id: user.id, first_name: user.name }, ...target(current), ...fields }),
       });
       const envelope = await response.json();
       if (!envelope.ok) throw new Error(envelope.description || `HTTP ${response.status}`);
@@ -328,6 +340,7 @@
     ui.membership.textContent = peer.member ? 'Leave' : 'Join';
     ui.text.disabled = outsideGroup(peer.username);
     ui.send.disabled = ui.text.disabled;
+    ui.attach.disabled = ui.text.disabled;
   }
 
   // Joining loads what the group said before; the service message itself arrives on the event stream.
@@ -358,6 +371,17 @@
     event.preventDefault();
     const text = ui.text.value;
     if (text.trim() !== '') void send(text, true);
+  });
+  // A picked file goes out as a photo (an image the service shows) or a document, with the typed text as its caption.
+  ui.attach.addEventListener('click', () => ui.attachInput.click());
+  ui.attachInput.addEventListener('change', async () => {
+    const file = ui.attachInput.files[0];
+    ui.attachInput.value = '';
+    if (!file) return;
+    const media = window.hearsayMediaView;
+    const data = await media.readBase64(file);
+    const caption = ui.text.value.trim();
+    await sendFields({ [media.uploadField(file)]: { data, file_name: file.name }, ...(caption ? { caption } : {}) }, true);
   });
   ui.text.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {

@@ -1,5 +1,5 @@
-// Builds the page's repeated pieces as DOM nodes: a chat list entry and a message bubble (its text
-// rendered from entities by render-text.js) or a group's service line (a member joined or left). No state: app.js owns the chats and calls these.
+// Builds the page's repeated pieces as DOM nodes: a chat list entry and a message bubble (its media by
+// media-view.js, its text or caption rendered from entities by render-text.js) or a group's service line (a member joined or left). No state: app.js owns the chats and calls these.
 'use strict';
 
 (() => {
@@ -38,7 +38,8 @@
     preview.className = 'chat-preview';
     const last = lastMessage(chat);
     const idle = peer.kind === 'group' ? (peer.member ? 'group' : 'group · join to post') : `@${peer.username}`;
-    preview.textContent = broken ? '⚠ rules have problems' : last ? last.text || serviceText(last) || '' : idle;
+    const said = last ? last.text || window.hearsayMediaView.mediaPreview(last) || serviceText(last) || '' : idle;
+    preview.textContent = broken ? '⚠ rules have problems' : said;
     if (broken) preview.classList.add('warning');
     text.append(name, preview);
     const unread = document.createElement('span');
@@ -62,7 +63,7 @@
    * A message bubble: own messages (sent by `selfId`) on the right, the others' on the left, with quote, time and
    * buttons; in a group (`group`) the others' carry their sender's name. A service message is a centred line.
    */
-  function messageElement(message, textActions, onPress, { selfId, group } = {}) {
+  function messageElement(message, textActions, onPress, { selfId, group, fileUrl } = {}) {
     const service = serviceText(message);
     if (service) {
       const line = document.createElement('li');
@@ -81,9 +82,14 @@
       quote.textContent = message.reply_to_message.text;
       item.append(quote);
     }
+    const media = fileUrl ? window.hearsayMediaView.mediaElement(message, fileUrl) : null;
+    if (media) item.append(media);
+    if (message.media_group_id) item.classList.add('in-album');
+    // A photo's or a file's caption shows where a text would, with its own formatting.
     const text = document.createElement('p');
     text.className = 'text';
-    text.append(window.hearsayRenderText(message.text || '', message.entities, textActions));
+    const caption = message.text === undefined && message.caption !== undefined;
+    text.append(window.hearsayRenderText(caption ? message.caption : message.text || '', caption ? message.caption_entities : message.entities, textActions));
     const time = document.createElement('time');
     time.dateTime = new Date(message.date * 1000).toISOString();
     time.textContent = formatTime(message.date);
