@@ -15,6 +15,13 @@ import { botHttp, type BotHttp } from '../support/bot-http.js';
 import { png } from '../support/images.js';
 import { createBotViaAssistant, sendAsUser } from '../support/sandbox-harness.js';
 
+/** What the tests read of an <img> in the page (the DOM types are not in this project's TypeScript libs). */
+interface ImageFacts {
+  complete: boolean;
+  naturalWidth: number;
+  naturalHeight: number;
+}
+
 const skip = skipWithoutChromium('test/web/web-chat-media-browser.test.ts');
 const USER = 4747;
 
@@ -56,7 +63,7 @@ describe.skipIf(skip)('media on the chat page in chromium', () => {
     );
     const image = page.locator('#messages .bubble.theirs .media-photo img').last();
     await image.waitFor();
-    await expect.poll(() => image.evaluate((img: HTMLImageElement) => [img.complete, img.naturalWidth, img.naturalHeight])).toEqual([true, 64, 48]);
+    await expect.poll(() => image.evaluate((img: ImageFacts) => [img.complete, img.naturalWidth, img.naturalHeight])).toEqual([true, 64, 48]);
     const caption = page.locator('#messages .bubble.theirs').last().locator('.text');
     expect(await caption.locator('strong').textContent()).toBe('Today');
     expect(await caption.textContent()).toBe('Today menu');
@@ -87,7 +94,7 @@ describe.skipIf(skip)('media on the chat page in chromium', () => {
     await page.locator('#attach-input').setInputFiles({ name: 'door.png', mimeType: 'image/png', buffer: png(40, 30) });
     const own = page.locator('#messages .bubble.own .media-photo img').last();
     await own.waitFor();
-    await expect.poll(() => own.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(40);
+    await expect.poll(() => own.evaluate((img: ImageFacts) => img.naturalWidth)).toBe(40);
     expect(await page.locator('#text').inputValue()).toBe('');
 
     await page.locator('#attach-input').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('some notes') });
