@@ -4,7 +4,7 @@
 import type { ChatMember } from '@grammyjs/types';
 import { badRequest } from './api-failure.js';
 import { privateChat } from './chat-messages.js';
-import { targetChat } from './chat-target.js';
+import { chatMessagesOf, targetChat } from './chat-target.js';
 import { administrators, memberView, participantUser } from './group-admins.js';
 import { groupChat } from './group-chat.js';
 import type { MethodContext } from './method-context.js';
@@ -40,11 +40,13 @@ export function sendChatAction({ store, bot }: MethodContext, params: Params): t
   return true;
 }
 
-/** getchat: the private chat or group as a ChatFullInfo with the fields the sandbox knows. */
+/** getchat: the private chat or group as a ChatFullInfo with the fields the sandbox knows (the latest pinned message too). */
 export function getChat({ store, bot }: MethodContext, params: Params): Record<string, unknown> {
   const target = targetChat(store, bot, params, { write: false });
   const chat = target.kind === 'group' ? groupChat(target.group) : privateChat(target.user);
-  return { ...chat, accent_color_id: 0, max_reaction_count: 11, accepted_gift_types: {} };
+  const pinnedId = store.pins(target.ref).at(-1);
+  const pinned = pinnedId === undefined ? undefined : chatMessagesOf(store, target, bot.id).find((message) => message.message_id === pinnedId);
+  return { ...chat, accent_color_id: 0, max_reaction_count: 11, accepted_gift_types: {}, ...(pinned ? { pinned_message: pinned } : {}) };
 }
 
 /**

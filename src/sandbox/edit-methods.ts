@@ -1,10 +1,11 @@
 // editmessagetext, editmessagereplymarkup, deletemessage and deletemessages on messages of private chats and
-// groups, with the real service's checks and descriptions. As on the real service, an edit without
+// groups, with the real service's checks and descriptions (a group's others' messages only with the right to). As on the real service, an edit without
 // reply_markup removes the message's inline keyboard, and an edit that changes nothing is refused ("message
 // is not modified"). The caption and media edits (media-edits.ts) share `editable` and `applyEdit`.
 import type { InlineKeyboardMarkup, Message } from '@grammyjs/types';
 import { badRequest } from './api-failure.js';
 import { chatMessagesOf, targetChat, type ChatTarget } from './chat-target.js';
+import { hasRight, isAdmin } from './group-admins.js';
 import type { MethodContext } from './method-context.js';
 import type { MessageMeta, StoredMarkup } from './message-meta.js';
 import { integerParam, jsonParam, stringParam, type Params } from './params.js';
@@ -14,6 +15,8 @@ import { messageText } from './send-message.js';
 export const NOT_MODIFIED =
   'message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message';
 const MAX_DELETE = 100;
+/** Bots delete messages up to 48 hours old. */
+const DELETE_WINDOW_SECONDS = 48 * 3600;
 
 /** A message found for an edit: its chat, the Message and what the sandbox keeps beside it. */
 export interface Located {
@@ -50,7 +53,8 @@ export function deleteMessage({ store, bot }: MethodContext, params: Params): tr
   const target = targetChat(store, bot, params, { write: false });
   const message = chatMessagesOf(store, target, bot.id).find((candidate) => candidate.message_id === messageId);
   if (!message) throw badRequest('message to delete not found');
-  if (!deletable(target, message, bot.id)) throw badRequest("message can't be deleted");
+  const refusal = deleteRefusal(target, message, bot.id);
+  if (refusal) throw badRequest(refusal);
   store.removeMessage(target.ref, messageId);
   return true;
 }
@@ -69,14 +73,23 @@ export function deleteMessages({ store, bot }: MethodContext, params: Params): t
   const target = targetChat(store, bot, params, { write: false });
   const messages = chatMessagesOf(store, target, bot.id);
   const found = ids.map((id) => messages.find((candidate) => candidate.message_id === Number(id))).filter((m): m is Message => m !== undefined);
-  if (found.some((message) => !deletable(target, message, bot.id))) throw badRequest("message can't be deleted");
+  const refusal = found.map((message) => deleteRefusal(target, message, bot.id)).find((why) => why !== undefined);
+  if (refusal) throw badRequest(refusal);
   for (const message of found) store.removeMessage(target.ref, message.message_id);
   return true;
 }
 
-/** Bots delete anything in private chats; in groups only their own messages (they are never admins here). */
-function deletable(target: ChatTarget, message: Message, botId: number): boolean {
-  return target.kind !== 'group' || message.from?.id === botId;
+/**
+ * Why the bot may not delete the message, in the service's words, or undefined when it may: nothing older than
+ * 48 hours; in private chats anything; in groups its own messages, and others' as an administrator of a basic
+ * group or with can_delete_messages in a supergroup.
+ */
+function deleteRefusal(target: ChatTarget, message: Message, botId: number): string | undefined {
+  if (Math.floor(Date.now() / 1000) - message.date > DELETE_WINDOW_SECONDS) return "message can't be deleted for everyone";
+  if (target.kind !== 'group' || message.from?.id === botId) return undefined;
+  const { group } = target;
+  const allowed = group.type === 'group' ? isAdmin(group, botId) : hasRight(group, botId, 'can_delete_messages');
+  return allowed ? undefined : "message can't be deleted";
 }
 
 /** The inline keyboard of an edit (any other markup is refused), or undefined for none. */

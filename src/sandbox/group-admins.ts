@@ -1,11 +1,13 @@
 // Group administrators: the group's creator (status `creator`, every right) and the users and bots promoted
-// with rights (status `administrator`), as ChatMember objects shaped the way the real service shapes them
+// with rights (status `administrator`), and every other member's status (restricted, kicked, member, left),
+// as ChatMember objects shaped the way the real service shapes them
 // (the rights a basic group has no use for, such as can_manage_topics, left out there). A bot promoted or
 // demoted learns it from my_chat_member; administrator bots that asked for chat_member learn of the others.
 import type { ChatMember, ChatMemberUpdated, User } from '@grammyjs/types';
 import { badRequest } from './api-failure.js';
 import { peerAsSender, userAsSender } from './chat-messages.js';
 import { groupChat } from './group-chat.js';
+import { isBanned, permissionsView, restrictionOf, type Permissions } from './permissions.js';
 import type { AdminRights, BotRecord, GroupRecord, SandboxStore } from './store.js';
 
 /** Every right an administrator can hold, in the order the service lists them. */
@@ -63,7 +65,7 @@ export function rightsView(rights: AdminRights, group: Pick<GroupRecord, 'type'>
   return Object.fromEntries(shown.map((name) => [name, rights[name]]));
 }
 
-/** The ChatMember of `user` in the group: creator, administrator with its rights, member, or left. */
+/** The ChatMember of `user` in the group: creator, administrator with its rights, kicked (banned), restricted, member, or left. */
 export function memberView(group: GroupRecord, user: User): ChatMember {
   if (user.id === group.creatorId && group.memberIds.has(user.id)) return { status: 'creator', user, is_anonymous: false } as ChatMember;
   const rights = group.admins.get(user.id);
@@ -76,7 +78,13 @@ export function memberView(group: GroupRecord, user: User): ChatMember {
       can_manage_voice_chats: rights.can_manage_video_chats,
     } as unknown as ChatMember;
   }
+  if (isBanned(group, user.id)) return { status: 'kicked', user, until_date: group.banned.get(user.id) } as ChatMember;
   const inGroup = user.is_bot ? group.botIds.has(user.id) : group.memberIds.has(user.id);
+  const restriction = restrictionOf(group, user.id);
+  if (restriction && group.type === 'supergroup') {
+    const permissions = permissionsView(restriction.permissions as Permissions);
+    return { status: 'restricted', user, until_date: restriction.until, ...permissions, is_member: inGroup } as unknown as ChatMember;
+  }
   return { status: inGroup ? 'member' : 'left', user } as ChatMember;
 }
 

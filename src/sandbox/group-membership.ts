@@ -2,8 +2,9 @@
 // gets a service message (`new_chat_members` / `left_chat_member`) that every bot in it receives whatever its
 // privacy mode, and administrator bots that listed `chat_member` in allowed_updates also get a `chat_member`
 // update. A member who leaves is no longer an administrator.
-import type { ChatMemberUpdated, Message } from '@grammyjs/types';
-import { badRequest } from './api-failure.js';
+import type { ChatJoinRequest, ChatMemberUpdated, Message } from '@grammyjs/types';
+import { badRequest, forbidden } from './api-failure.js';
+import { isBanned } from './permissions.js';
 import { userAsSender } from './chat-messages.js';
 import { groupChat } from './group-chat.js';
 import type { GroupRecord, SandboxStore, SandboxUser } from './store.js';
@@ -18,6 +19,7 @@ export function changeMembership(store: SandboxStore, group: GroupRecord, user: 
   const member = group.memberIds.has(user.id);
   if (change === 'join' && member) throw badRequest(`user ${user.id} is already a member of the group ${group.id}`);
   if (change === 'leave' && !member) throw badRequest(`user ${user.id} is not a member of the group ${group.id}`);
+  if (change === 'join' && isBanned(group, user.id)) throw forbidden(`user ${user.id} is banned from the group ${group.id}`);
   // The member list changes first, so a reader woken by the service message already sees the new membership.
   if (change === 'join') group.memberIds.add(user.id);
   else {
@@ -40,6 +42,22 @@ export function changeMembership(store: SandboxStore, group: GroupRecord, user: 
     if (group.admins.has(bot.id)) bot.queue.pushChatMember(update);
   }
   return message;
+}
+
+/**
+ * A user asks to join a group that approves new members: the request waits for an administrator, and every
+ * administrator bot with can_invite_users gets a chat_join_request update. Asking twice is a 400.
+ */
+export function requestToJoin(store: SandboxStore, group: GroupRecord, user: SandboxUser): void {
+  if (group.memberIds.has(user.id)) throw badRequest(`user ${user.id} is already a member of the group ${group.id}`);
+  if (isBanned(group, user.id)) throw forbidden(`user ${user.id} is banned from the group ${group.id}`);
+  if (group.joinRequests.has(user.id)) throw badRequest(`user ${user.id} already asked to join the group ${group.id}; an administrator decides`);
+  const date = Math.floor(Date.now() / 1000);
+  group.joinRequests.set(user.id, { user, date });
+  const request = { chat: groupChat(group), from: userAsSender(user), user_chat_id: user.id, date } as ChatJoinRequest;
+  for (const bot of store.allBots()) {
+    if (group.botIds.has(bot.id) && (group.admins.get(bot.id)?.can_invite_users ?? false)) bot.queue.pushChatJoinRequest(request);
+  }
 }
 
 /** The `chat_member` update of a user who joined or left on their own (so `from` is the member). */

@@ -4,11 +4,12 @@
 // of /client/send and /client/messages.
 import type { FastifyInstance } from 'fastify';
 import type { Message } from '@grammyjs/types';
-import { badRequest } from './api-failure.js';
+import { badRequest, forbidden } from './api-failure.js';
 import { announceNewGroup, changeBotMembership } from './bot-membership.js';
 import { botAsUser, promote, readRights } from './group-admins.js';
 import { deliverToGroupBots, storeGroupUserMessage } from './group-chat.js';
-import { changeMembership, type MembershipChange } from './group-membership.js';
+import { changeMembership, requestToJoin, type MembershipChange } from './group-membership.js';
+import { sendRefusal } from './permissions.js';
 import { userAsSender } from './chat-messages.js';
 import type { AdminRights, BotRecord, GroupRecord, GroupType, SandboxStore, SandboxUser } from './store.js';
 
@@ -41,7 +42,9 @@ export async function groupRoutes(app: FastifyInstance, { store, readUser, objec
     });
     const memberIds = members.map((member) => member.id);
     const admins = readAdmins(store, body.admins, memberIds, botIds);
+    if (body.join_by_request !== undefined && typeof body.join_by_request !== 'boolean') throw badRequest('join_by_request must be true or false');
     const group = store.createGroup(title, type as GroupType, memberIds, botIds);
+    group.joinByRequest = body.join_by_request === true;
     for (const [id, rights] of admins) if (id !== group.creatorId) group.admins.set(id, rights);
     announceNewGroup(store, group, members[0]!);
     return { ok: true, result: { chat_id: group.id } };
@@ -51,6 +54,11 @@ export async function groupRoutes(app: FastifyInstance, { store, readUser, objec
     const body = objectBody(request.body);
     const user = readUser(body.user);
     const group = knownGroup(store, (request.params as { id: string }).id);
+    // A group that approves new members takes a request instead; an administrator decides.
+    if (change === 'join' && group.joinByRequest && !group.memberIds.has(user.id)) {
+      requestToJoin(store, group, store.rememberUser(user));
+      return { ok: true, result: { chat_id: group.id, pending: true } };
+    }
     const message = changeMembership(store, group, store.rememberUser(user), change);
     return { ok: true, result: { message_id: message.message_id, chat_id: group.id } };
   };
@@ -133,6 +141,9 @@ export function memberGroup(store: SandboxStore, chat: unknown, userId: number):
 export function postInGroup(store: SandboxStore, group: GroupRecord, user: SandboxUser, content: Record<string, unknown>, replyToId?: number): Message {
   const replyTo = replyToId === undefined ? undefined : store.groupMessages(group.id).find((message) => message.message_id === replyToId);
   if (replyToId !== undefined && !replyTo) throw badRequest(`there is no message ${replyToId} in the group ${group.id}`);
+  // A restricted member is refused as the service refuses their app.
+  const refusal = sendRefusal(group, user.id, content);
+  if (refusal) throw forbidden(refusal);
   const message = storeGroupUserMessage(store, group, user, content, replyTo);
   deliverToGroupBots(store, group, message);
   return message;

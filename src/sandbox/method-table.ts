@@ -21,6 +21,8 @@ import { editMessageCaption, editMessageMedia } from './media-edits.js';
 import { sendMediaGroup } from './media-group.js';
 import { fileSender, sendContact, sendLocation, sendVenue } from './media-methods.js';
 import type { MethodContext } from './method-context.js';
+import { approveChatJoinRequest, banChatMember, declineChatJoinRequest, restrictChatMember, unbanChatMember } from './moderation-methods.js';
+import { pinChatMessage, unpinAllChatMessages, unpinChatMessage } from './pin-methods.js';
 import type { Params } from './params.js';
 import { getUpdates } from './get-updates.js';
 import { getMe, sendMessage } from './send-message.js';
@@ -75,6 +77,15 @@ export const METHODS: ReadonlyMap<string, MethodHandler> = new Map<string, Metho
   ['getchatadministrators', getChatAdministrators],
   ['getchatmembercount', getChatMemberCount],
   ['getchatmemberscount', getChatMemberCount],
+  ['restrictchatmember', restrictChatMember],
+  ['banchatmember', banChatMember],
+  ['kickchatmember', banChatMember],
+  ['unbanchatmember', unbanChatMember],
+  ['approvechatjoinrequest', approveChatJoinRequest],
+  ['declinechatjoinrequest', declineChatJoinRequest],
+  ['pinchatmessage', pinChatMessage],
+  ['unpinchatmessage', unpinChatMessage],
+  ['unpinallchatmessages', unpinAllChatMessages],
   ['logout', logOut],
   ['close', logOut],
 ]);

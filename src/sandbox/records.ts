@@ -80,6 +80,26 @@ export interface GroupRecord {
   creatorId: number;
   /** Administrators (users and bots, by id) with their rights; the creator is not listed, it holds every right. */
   admins: Map<number, AdminRights>;
+  /** Members an administrator restricted, by user id (see permissions.ts). */
+  restricted: Map<number, Restriction>;
+  /** Users banned from the group, by user id: until when (Unix seconds; 0: for good). */
+  banned: Map<number, number>;
+  /** Whether joining takes an administrator's approval (a join link with requests). */
+  joinByRequest: boolean;
+  /** The pending requests to join, by user id. */
+  joinRequests: Map<number, JoinRequest>;
+}
+
+/** What a restricted member may still do, and until when (Unix seconds; 0: for good). */
+export interface Restriction {
+  permissions: Record<string, boolean>;
+  until: number;
+}
+
+/** A user's request to join a group that approves new members. */
+export interface JoinRequest {
+  user: SandboxUser;
+  date: number;
 }
 
 /** The rights of a group administrator, as ChatAdministratorRights names them. */

@@ -27,6 +27,8 @@ interface ChatLog {
   action?: ShownAction;
   /** The reply keyboard in force (the last one a bot sent, until removed or used once when one_time). */
   keyboard?: StoredMarkup;
+  /** The pinned messages' ids, the latest last. */
+  pins: number[];
 }
 
 export class SandboxStore {
@@ -131,7 +133,7 @@ export class SandboxStore {
     const key = `${userId}:${peer.id}`;
     let chat = this.chats.get(key);
     if (!chat) {
-      chat = { ref: { userId, peer: peer.username, peerId: peer.id }, messages: [], nextMessageId: 1, meta: new Map() };
+      chat = { ref: { userId, peer: peer.username, peerId: peer.id }, messages: [], nextMessageId: 1, meta: new Map(), pins: [] };
       this.chats.set(key, chat);
     }
     return this.append(chat, build, markup);
@@ -195,6 +197,11 @@ export class SandboxStore {
     this.changed(ref, 'action');
   }
 
+  /** The ids of the chat's pinned messages, the latest last (the list itself: pinning changes it in place). */
+  pins(ref: ChatRef): number[] {
+    return this.chats.get(chatKeyOf(ref))?.pins ?? [];
+  }
+
   /** The reply keyboard in force in the chat, if any. */
   replyKeyboard(ref: ChatRef): StoredMarkup | undefined {
     return this.chats.get(chatKeyOf(ref))?.keyboard;
@@ -212,10 +219,11 @@ export class SandboxStore {
     // The first member creates the group and owns it.
     const group: GroupRecord = {
       ...{ id, type, title, memberIds: new Set(memberIds), botIds: new Set(botIds) },
-      ...{ creatorId: memberIds[0]!, admins: new Map() },
+      ...{ creatorId: memberIds[0]!, admins: new Map(), restricted: new Map(), banned: new Map() },
+      ...{ joinByRequest: false, joinRequests: new Map() },
     };
     this.groups.set(id, group);
-    this.chats.set(`group:${id}`, { ref: { userId: id, peer: '', groupId: id }, messages: [], nextMessageId: 1, meta: new Map() });
+    this.chats.set(`group:${id}`, { ref: { userId: id, peer: '', groupId: id }, messages: [], nextMessageId: 1, meta: new Map(), pins: [] });
     return group;
   }
 

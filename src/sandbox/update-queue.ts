@@ -3,12 +3,12 @@
 // long poll allowed at a time and tells the webhook worker. Update types outside the bot's allowed_updates
 // are not queued at all, as on the real service.
 import { randomInt } from 'node:crypto';
-import type { CallbackQuery, ChatMemberUpdated, Message, Update } from '@grammyjs/types';
+import type { CallbackQuery, ChatJoinRequest, ChatMemberUpdated, Message, Update } from '@grammyjs/types';
 
 export type PollOutcome = 'ready' | 'timeout' | 'conflict' | 'cancelled';
 
 /** The update kinds the sandbox produces. */
-export type UpdateKind = 'message' | 'callback_query' | 'chat_member' | 'my_chat_member';
+export type UpdateKind = 'message' | 'callback_query' | 'chat_member' | 'my_chat_member' | 'chat_join_request';
 
 /** What an empty allowed_updates list means: everything but these (a bot gets them only when it lists them). */
 const OFF_BY_DEFAULT = new Set(['chat_member', 'message_reaction', 'message_reaction_count']);
@@ -83,6 +83,11 @@ export class UpdateQueue {
     return this.pushUpdate('my_chat_member', change);
   }
 
+  /** Queues a chat_join_request update (a user asked to join a group the bot administers); undefined when not allowed. */
+  pushChatJoinRequest(request: ChatJoinRequest): Update | undefined {
+    return this.pushUpdate('chat_join_request', request);
+  }
+
   /**
    * allowed_updates as the real service applies it: a list with known names replaces the setting; an empty
    * list restores the default; anything else (unknown names only, malformed) leaves the setting unchanged.
@@ -105,7 +110,7 @@ export class UpdateQueue {
     return this.allowed ? this.allowed.has(kind) : !OFF_BY_DEFAULT.has(kind);
   }
 
-  private pushUpdate(kind: UpdateKind, payload: Message | CallbackQuery | ChatMemberUpdated): Update | undefined {
+  private pushUpdate(kind: UpdateKind, payload: Message | CallbackQuery | ChatMemberUpdated | ChatJoinRequest): Update | undefined {
     if (!this.accepts(kind)) return undefined;
     const update = { update_id: this.nextUpdateId++, [kind]: this.view(payload) } as unknown as Update;
     this.pending.push(update);

@@ -88,7 +88,13 @@ class WebhookDelivery {
     const seen = new Set<number>();
     for (const update of this.bot.queue.list()) {
       if (this.stopped || this.active >= this.config.maxConnections) return;
-      const chatId = update.message?.chat.id ?? update.callback_query?.message?.chat.id ?? update.chat_member?.chat.id ?? update.my_chat_member?.chat.id ?? 0;
+      const chatId =
+        update.message?.chat.id ??
+        update.callback_query?.message?.chat.id ??
+        update.chat_member?.chat.id ??
+        update.my_chat_member?.chat.id ??
+        update.chat_join_request?.chat.id ??
+        0;
       if (seen.has(chatId)) continue;
       seen.add(chatId);
       if (this.busyChats.has(chatId)) continue;
