@@ -6,25 +6,36 @@ import type { AnswerCallbackQueryParams, BotApi } from '../api/types.js';
 import type { ReplySender, SendOutcome } from './reply-sender.js';
 import type { Action, AnswerCallbackAction, EditMessageTextAction } from '../engine/actions.js';
 import type { Logger } from '../log/logger.js';
+import { ModerationCalls } from './moderation-calls.js';
 import type { PerformActions } from '../pipeline/pipeline-options.js';
 
 export interface ActionPerformerDeps {
   sender: ReplySender;
-  /** Answers button presses and edits messages (sendmessage goes through `sender`). */
+  /** Answers button presses, edits messages and makes moderation calls (sendmessage goes through `sender`). */
   api: Pick<BotApi, 'answerCallbackQuery' | 'editMessageText' | 'call'>;
   logger: Logger;
+  /** Performs moderation calls (one per service, so a missing right is logged once); made from `api` when absent. */
+  moderation?: ModerationCalls;
 }
 
 /** Builds the perform step: the actions in order; returns the delivery outcome of the messages sent, if any. */
-export function createActionPerformer(deps: ActionPerformerDeps): PerformActions {
+export function createActionPerformer(given: ActionPerformerDeps): PerformActions {
+  const deps = { ...given, moderation: given.moderation ?? new ModerationCalls({ api: given.api, logger: given.logger }) };
   // Most decisions are one reply: it is performed without a loop's async frame around it (this runs for every update).
   return (actions, { ruleId }, signal) => (actions.length === 1 ? perform(actions[0]!, ruleId, deps, signal) : performAll(actions, ruleId, deps, signal));
 }
 
 async function performAll(actions: readonly Action[], ruleId: string | null, deps: ActionPerformerDeps, signal: AbortSignal): Promise<SendOutcome | null> {
   let outcome: SendOutcome | null = null;
+  // The message the last reply became, for a moderation call that pins it.
+  let replyId: number | undefined;
   for (const action of actions) {
+    if (action.type === 'moderate') {
+      await deps.moderation!.perform(action, replyId, signal);
+      continue;
+    }
     const sent = await perform(action, ruleId, deps, signal);
+    if (action.type === 'send_message') replyId = sent?.messageId;
     if (sent) outcome = outcome ? { sent: outcome.sent + sent.sent, dropped: outcome.dropped || sent.dropped } : sent;
   }
   return outcome;
@@ -34,6 +45,8 @@ function perform(action: Action, ruleId: string | null, deps: ActionPerformerDep
   if (action.type !== 'send_message') return performOther(action, deps, signal);
   // Field by field rather than rest and spread: every reply passes here.
   const { chatId, text, parseMode, replyToMessageId, disableNotification, replyMarkup } = action;
+  if (action.pinned)
+    return deps.sender.send({ ruleId, chatId, text, parseMode, replyToMessageId, disableNotification, replyMarkup, wantsMessageId: true }, signal);
   return deps.sender.send({ ruleId, chatId, text, parseMode, replyToMessageId, disableNotification, replyMarkup }, signal);
 }
 
@@ -49,6 +62,9 @@ async function performOther(action: Exclude<Action, { type: 'send_message' }>, d
       await oneAttempt('sendchataction', { chat_id: action.chatId }, deps, signal, () =>
         deps.api.call('sendchataction', { chat_id: action.chatId, action: action.action }, { signal }),
       );
+      return null;
+    case 'moderate':
+      await deps.moderation!.perform(action, undefined, signal);
       return null;
     case 'set_state':
     case 'set_flow':

@@ -24,6 +24,8 @@ export interface SendOutcome {
   sent: number;
   /** Parts given up on (the rest of a split reply is not sent after a drop). */
   dropped: boolean;
+  /** The message the first part became, when the caller asked for it (OutgoingReply.wantsMessageId). */
+  messageId?: number;
 }
 
 /** Thrown when shutdown aborted delivery before the reply was finished. */
@@ -41,7 +43,7 @@ export class ReplySender {
     // Formatted replies are cut outside their markup and re-balanced, so the service accepts every part.
     const parts = splitFormattedText(reply.text, reply.parseMode);
     // Nearly every reply is one part: sent without the loop's async frame, its outcome in one step (this runs for every update).
-    if (parts.length === 1) return this.sendOne(partParams(reply, reply.chatId, parts, 0), reply, signal, outcomeOfOne);
+    if (parts.length === 1) return this.sendOne(partParams(reply, reply.chatId, parts, 0), reply, signal, reply.wantsMessageId ? outcomeWithId : outcomeOfOne);
     return this.sendParts(parts, reply, signal);
   }
 
@@ -64,12 +66,17 @@ export class ReplySender {
    * as the answer when it went out. Moves `params` to the supergroup when the group migrated. The first attempt runs
    * without an async frame; a failure is judged (and a migration followed) in `afterFailure`.
    */
-  private sendOne<R>(params: SendMessageParams, reply: OutgoingReply, signal: AbortSignal | undefined, outcome: (sent: boolean) => R): Promise<R> {
+  private sendOne<R>(
+    params: SendMessageParams,
+    reply: OutgoingReply,
+    signal: AbortSignal | undefined,
+    outcome: (sent: boolean, result?: unknown) => R,
+  ): Promise<R> {
     if (signal?.aborted) return Promise.reject(new DeliveryAbortedError());
     const part: Part = { params, context: { chat_id: reply.chatId, rule: reply.ruleId }, signal };
     return this.attempt(part).then(
-      () => outcome(true),
-      (error: unknown) => this.afterFailure(error, part).then(outcome),
+      (result) => outcome(true, result),
+      (error: unknown) => this.afterFailure(error, part).then((sent) => outcome(sent)),
     );
   }
 
@@ -136,6 +143,11 @@ const wasDelivered = (sent: boolean): boolean => sent;
 /** The outcome of a one-part reply that went out (shared: nobody writes to an outcome). */
 const SENT_ONE: SendOutcome = Object.freeze({ sent: 1, dropped: false });
 const outcomeOfOne = (sent: boolean): SendOutcome => (sent ? SENT_ONE : { sent: 0, dropped: true });
+/** As outcomeOfOne, with the id of the message sent (a reply the rule pins). */
+const outcomeWithId = (sent: boolean, result?: unknown): SendOutcome => {
+  const messageId = (result as { message_id?: unknown } | undefined)?.message_id;
+  return sent ? { sent: 1, dropped: false, ...(typeof messageId === 'number' ? { messageId } : {}) } : { sent: 0, dropped: true };
+};
 
 /** The sendmessage parameters of part `index` of `parts`, sent to `chatId`. */
 function partParams(reply: OutgoingReply, chatId: number | string, parts: readonly string[], index: number): SendMessageParams {

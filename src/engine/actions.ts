@@ -17,6 +17,8 @@ export interface SendMessageAction {
   readonly replyToMessageId?: number;
   readonly disableNotification?: boolean;
   readonly replyMarkup?: ReplyMarkup;
+  /** The rule pins this message once sent (a moderate action with pinsReply follows): the sender reports its id. */
+  readonly pinned?: boolean;
 }
 
 /** Answer a button press (answerCallbackQuery): without text it only stops the button's progress indicator. */
@@ -110,6 +112,33 @@ export interface ChatActionAction {
   readonly action: 'typing';
 }
 
+/** The Bot API methods a rule's moderation calls. */
+export type ModerationMethod =
+  'deletemessage' | 'restrictchatmember' | 'banchatmember' | 'unbanchatmember' | 'approvechatjoinrequest' | 'declinechatjoinrequest' | 'pinchatmessage';
+
+/**
+ * A moderation call on the event's chat (delete the message, restrict or ban the member, approve a join
+ * request, pin): performed in order with the replies, within the update's handling. A refusal (a missing admin
+ * right, a message already gone) is logged and counted, and the actions after it still run.
+ */
+export interface ModerateAction {
+  readonly type: 'moderate';
+  readonly method: ModerationMethod;
+  readonly chatId: number;
+  /** The call's other parameters (user_id, message_id, until_date, permissions…). */
+  readonly params: Readonly<Record<string, JsonValue>>;
+  /** Pin the message the reply before it became (its id is known only once it is sent): `pinchatmessage` only. */
+  readonly pinsReply?: boolean;
+}
+
 /** One thing the engine decided to do; `type` says which. */
 export type Action =
-  SendMessageAction | AnswerCallbackAction | EditMessageTextAction | SetStateAction | SetFlowAction | EffectAction | CancelEffectsAction | ChatActionAction;
+  | SendMessageAction
+  | AnswerCallbackAction
+  | EditMessageTextAction
+  | SetStateAction
+  | SetFlowAction
+  | EffectAction
+  | CancelEffectsAction
+  | ChatActionAction
+  | ModerateAction;

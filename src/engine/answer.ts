@@ -11,6 +11,7 @@ import { renderInlineKeyboard, renderReplyKeyboard } from './keyboards.js';
 import { pickTemplate, render, type RenderValues } from './render.js';
 import type { CompiledRule } from './rule-set.js';
 import { applyAssignments, type VariableValues } from './variables.js';
+import { moderationActions } from './moderation.js';
 import { sendEffects } from './sends.js';
 import { notifyEffects } from './notifies.js';
 import { callRule } from './rule-calls.js';
@@ -49,7 +50,18 @@ export function answerRule(
   // A member event has no message of its own to reply to (message_id 0).
   const triggerId = message.message_id > 0 ? message.message_id : undefined;
   if (rule.call) return callRule(rule, rule.call, { event, rendered, applied, triggerId, context, language, ...(languageOf ? { languageOf } : {}) });
-  const replies: Action[] = ruleReplies(rule, rendered, event.chat.id, triggerId, context, language);
+  // A rule may only act (set, send, moderate) without replying.
+  const hasReply = rule.replies.length > 0 || rule.messages !== undefined;
+  let replies: Action[] = hasReply ? ruleReplies(rule, rendered, event.chat.id, triggerId, context, language) : [];
+  // Moderation acts on the chat around the replies: the message deleted (or the member muted) before, the reply pinned after.
+  if (rule.moderation) {
+    const target = { chatId: event.chat.id, messageId: triggerId ?? 0, userId: event.from?.id };
+    const { before, after } = moderationActions(rule.moderation, target, (context.now ?? Date.now)());
+    const sent = replies;
+    // The reply a rule pins is its last message.
+    if (after.length > 0 && sent.length > 0) sent[sent.length - 1] = { ...(sent.at(-1) as SendMessageAction), pinned: true };
+    replies = [...before, ...sent, ...after];
+  }
   // Messages to other chats and notifications to backends go to the outbox, committed with the update and sent after it.
   if (rule.sends.length > 0) replies.push(...sendEffects(rule.sends, rendered, context, language));
   if (rule.notifies) replies.push(...notifyEffects(rule.notifies, rendered, context, event.chat.id));

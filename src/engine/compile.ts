@@ -4,6 +4,7 @@
 import type { Rule } from '../generated/rules-schema.js';
 import { problemAt, RuleLoadError, type RuleLocator, type RuleProblem, type SourcePosition } from '../diagnostics/problem.js';
 import { compileRuleActions, type RuleProblemSink } from './compile-actions.js';
+import { compileModeration } from './compile-moderation.js';
 import { compileSends } from './compile-sends.js';
 import { compileRuleCalls } from './compile-rule-calls.js';
 import { compileFlows, type FlowSource, type PatternCompiler } from './compile-flows.js';
@@ -151,9 +152,10 @@ function compileRule(rule: Rule, order: number, shared: RuleCompileSite, startsF
   const actions = judgeable ? compileRuleActions(rule, context, name, report) : undefined;
   const sends = judgeable ? compileSends(rule, context, name, report, settings.environment) : undefined;
   const calls = judgeable ? compileRuleCalls(rule, context, name, report, settings) : undefined;
+  const moderation = compileModeration(rule, name, report);
   if (!trigger || !actions || !sends || !calls) return undefined;
   warnOfNeverFuzzy(rule, trigger, name, report);
-  return assembleRule(rule, order, locate(order, []), { trigger, texts, actions, when, set, sends, calls }, settings, startsFlow);
+  return assembleRule(rule, order, locate(order, []), { trigger, texts, actions, when, set, sends, calls, moderation }, settings, startsFlow);
 }
 
 /** `fuzzy: auto` where it can never apply is a warning: the writer expects typos to be forgiven. */
@@ -173,13 +175,14 @@ interface RuleParts {
   set: CompiledRule['set'];
   sends: CompiledRule['sends'];
   calls: NonNullable<ReturnType<typeof compileRuleCalls>>;
+  moderation: CompiledRule['moderation'];
 }
 
 function assembleRule(
   rule: Rule,
   order: number,
   position: SourcePosition,
-  { trigger, texts, actions, when, set, sends, calls }: RuleParts,
+  { trigger, texts, actions, when, set, sends, calls, moderation }: RuleParts,
   settings: RuleSetSettings,
   startsFlow: string | undefined,
 ): CompiledRule {
@@ -210,6 +213,7 @@ function assembleRule(
     sends,
     ...(calls.call ? { call: calls.call } : {}),
     ...(calls.notifies.length > 0 ? { notifies: calls.notifies } : {}),
+    moderation,
     duringFlows: rule.during_flows === true,
     ...(startsFlow ? { startsFlow } : {}),
   });

@@ -10,6 +10,7 @@ import { decideFlowTimeout, routeInFlow, startFlow } from './flows.js';
 import { audienceCheck, decideMember, languageFor, matchTolerant } from './reach.js';
 import type { RuleSet } from './rule-set.js';
 import type { ConversationState } from './state.js';
+import { clearBlockedMark, decideStatusEvent } from './status-events.js';
 
 export type { Decision, DecideContext } from './decide-types.js';
 
@@ -24,8 +25,16 @@ export type { Decision, DecideContext } from './decide-types.js';
  */
 export function decide(event: BotEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {
   switch (event.kind) {
-    case 'message':
-      return decideMessage(event, ruleSet, state, context);
+    case 'message': {
+      const decision = decideMessage(event, ruleSet, state, context);
+      // A user marked as having blocked the bot who writes has unblocked it.
+      const unblocked = event.from ? clearBlockedMark(state) : undefined;
+      return unblocked ? { ruleId: decision.ruleId, actions: [unblocked, ...decision.actions] } : decision;
+    }
+    case 'bot_status':
+    case 'join_request':
+    case 'member_restricted':
+      return decideStatusEvent(event, ruleSet, state, context);
     case 'callback_query':
       return decideCallbackQuery(event, ruleSet, state, context, (context.now ?? Date.now)());
     case 'flow_timeout':

@@ -1,6 +1,6 @@
 // The engine's view of an update: one normalised event per update it can act on (a text message, a button
-// press, a member joining or leaving), the flow timeouts the runtime raises, and the per-chat key that
-// orders them. Everything else is null.
+// press, a member joining, leaving or restricted, the bot's own status, a join request), the flow timeouts the
+// runtime raises, and the per-chat key that orders them. Everything else is null.
 import type { CallbackQuery, Chat, ChatMember, ChatMemberUpdated, MaybeInaccessibleMessage, Message, Update, User } from '@grammyjs/types';
 import type { RuleSet } from './rule-set.js';
 
@@ -63,8 +63,41 @@ export interface FlowTimeoutEvent {
   readonly from: { readonly id: number };
 }
 
+/**
+ * The bot's own status changed (my_chat_member): a user blocked or unblocked it in their private chat, or it
+ * was added to a group or removed from one. `from` is who did it.
+ */
+export interface BotStatusEvent {
+  readonly kind: 'bot_status';
+  readonly status: 'blocked' | 'unblocked' | 'bot_added' | 'bot_removed';
+  readonly updateId: number;
+  readonly chat: Chat;
+  readonly from: User;
+  readonly date: number;
+}
+
+/** A user asked to join a group that approves new members (chat_join_request); `from` is that user. */
+export interface JoinRequestEvent {
+  readonly kind: 'join_request';
+  readonly updateId: number;
+  readonly chat: Chat;
+  readonly from: User;
+  readonly date: number;
+}
+
+/** An administrator restricted a member (chat_member, the member still in the group); `from` is the member. */
+export interface MemberRestrictedEvent {
+  readonly kind: 'member_restricted';
+  readonly updateId: number;
+  readonly chat: Chat;
+  readonly from: User;
+  /** The administrator who did it. */
+  readonly by: User;
+  readonly date: number;
+}
+
 /** A normalised update the engine can decide on (or a flow timeout); the `kind` says which. */
-export type BotEvent = MessageEvent | CallbackQueryEvent | MemberEvent | FlowTimeoutEvent;
+export type BotEvent = MessageEvent | CallbackQueryEvent | MemberEvent | FlowTimeoutEvent | BotStatusEvent | JoinRequestEvent | MemberRestrictedEvent;
 
 /**
  * The update kinds the bot asks the service for (allowed_updates) under these rules: messages (which also
@@ -73,7 +106,12 @@ export type BotEvent = MessageEvent | CallbackQueryEvent | MemberEvent | FlowTim
  * bots that list it. A member change that arrives both ways is answered once (see decideMember).
  */
 export function updateKindsFor(ruleSet: Pick<RuleSet, 'index'>): string[] {
-  return ruleSet.index.events.size > 0 ? ['message', 'callback_query', 'chat_member'] : ['message', 'callback_query'];
+  const { events } = ruleSet.index;
+  // my_chat_member always: a user who blocks the bot is marked (user._blocked) whatever the rules.
+  const kinds = ['message', 'callback_query', 'my_chat_member'];
+  if (events.has('member_joined') || events.has('member_left') || events.has('member_restricted')) kinds.push('chat_member');
+  if (events.has('join_request')) kinds.push('chat_join_request');
+  return kinds;
 }
 
 /**
@@ -85,7 +123,22 @@ export function toEvent(update: Update): BotEvent | null {
   if (update.message) return messageEvent(updateId, update.message);
   if (update.callback_query) return callbackQueryEvent(updateId, update.callback_query);
   if (update.chat_member) return chatMemberEvent(updateId, update.chat_member);
+  if (update.my_chat_member) return botStatusEvent(updateId, update.my_chat_member);
+  if (update.chat_join_request) {
+    const request = update.chat_join_request;
+    return { kind: 'join_request', updateId, chat: request.chat, from: request.from, date: request.date };
+  }
   return null;
+}
+
+/** The bot's own change: blocked/unblocked in a private chat, added to or removed from a group; null for a promotion. */
+function botStatusEvent(updateId: number, change: ChatMemberUpdated): BotStatusEvent | null {
+  const before = isMember(change.old_chat_member);
+  const after = isMember(change.new_chat_member);
+  if (before === after) return null;
+  const base = { updateId, chat: change.chat, from: change.from, date: change.date };
+  if (change.chat.type === 'private') return { kind: 'bot_status', status: after ? 'unblocked' : 'blocked', ...base };
+  return { kind: 'bot_status', status: after ? 'bot_added' : 'bot_removed', ...base };
 }
 
 function messageEvent(updateId: number, message: Message): BotEvent | null {
@@ -116,11 +169,14 @@ function isMember(member: ChatMember): boolean {
   return member.status === 'creator' || member.status === 'administrator' || member.status === 'member';
 }
 
-/** Only a change of membership is an event; a promotion or a new restriction is not. */
-function chatMemberEvent(updateId: number, change: ChatMemberUpdated): MemberEvent | null {
+/** A change of membership is a member event, a member newly restricted a member_restricted one; a promotion is none. */
+function chatMemberEvent(updateId: number, change: ChatMemberUpdated): MemberEvent | MemberRestrictedEvent | null {
   const before = isMember(change.old_chat_member);
   const after = isMember(change.new_chat_member);
-  if (before === after) return null;
+  if (before === after) {
+    if (!after || change.new_chat_member.status !== 'restricted' || change.old_chat_member.status === 'restricted') return null;
+    return { kind: 'member_restricted', updateId, chat: change.chat, from: change.new_chat_member.user, by: change.from, date: change.date };
+  }
   return {
     kind: after ? 'member_joined' : 'member_left',
     updateId,

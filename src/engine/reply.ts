@@ -16,6 +16,8 @@ export interface OutgoingReply {
   /** Set when the rule asks to answer as a reply to the triggering message. */
   replyToMessageId?: number;
   disableNotification?: boolean;
+  /** Ask the sender for the id of the message sent (a rule pins its reply); only a reply of one part has one. */
+  wantsMessageId?: boolean;
   /** Buttons, a reply keyboard (or its removal) or a request for a reply; goes with the last part of a split text. */
   replyMarkup?: InlineKeyboardMarkup | ReplyKeyboardMarkup | ReplyKeyboardRemove | ForceReply;
 }

@@ -10,6 +10,7 @@ import type { Template } from './template.js';
 import type { CompiledSend } from './compile-sends.js';
 import type { CompiledRequest } from './compile-calls.js';
 import type { CompiledCall } from './compile-rule-calls.js';
+import type { CompiledModeration } from './compile-moderation.js';
 import type { CompiledAssignment, CompiledCondition } from './variables.js';
 
 export type CompiledTrigger =
@@ -20,7 +21,10 @@ export type CompiledTrigger =
   | { readonly kind: 'fallback' }
   /** A button press whose callback data the pattern finds (case-insensitive unless case_sensitive). */
   | { readonly kind: 'callback'; readonly source: string; readonly pattern: LazyPattern }
-  | { readonly kind: 'event'; readonly event: 'member_joined' | 'member_left' };
+  | { readonly kind: 'event'; readonly event: RuleEvent };
+
+/** What an `event` rule answers: a member joining or leaving, the bot's own status, a join request, a restriction. */
+export type RuleEvent = 'member_joined' | 'member_left' | 'blocked' | 'unblocked' | 'bot_added' | 'bot_removed' | 'join_request' | 'member_restricted';
 
 /** One message of a rule's `messages` sequence, with its own options. */
 export interface CompiledMessage {
@@ -81,6 +85,8 @@ export interface CompiledRule {
   readonly call?: CompiledCall;
   /** `notify`: requests to backends, as outbox effects after the reply; absent or empty when none. */
   readonly notifies?: readonly CompiledRequest[];
+  /** What the rule does to the group besides answering (delete, restrict, ban, pin…); null when nothing. */
+  readonly moderation: CompiledModeration | null;
   /** For the start of a flow (compiled as a rule under the flow's id): that flow's id. */
   readonly startsFlow?: string;
 }

@@ -362,10 +362,16 @@ export const rulesSchema = {
           ]
         },
         "event": {
-          "description": "Trigger: a member joined the group (member_joined) or left it (member_left); {{user.*}} is that member.",
+          "description": "Trigger: a member joined the group (member_joined) or left it (member_left), where {{user.*}} is that member; a user blocked the bot (blocked) or unblocked it (unblocked) in their private chat; the bot was added to a group (bot_added) or removed from one (bot_removed); a user asked to join a group that approves new members (join_request: answer with approve or decline); an administrator restricted or banned a member (member_restricted).",
           "enum": [
             "member_joined",
-            "member_left"
+            "member_left",
+            "blocked",
+            "unblocked",
+            "bot_added",
+            "bot_removed",
+            "join_request",
+            "member_restricted"
           ]
         },
         "lang": {
@@ -386,6 +392,80 @@ export const rulesSchema = {
           "enum": [
             "auto",
             "off"
+          ]
+        },
+        "delete": {
+          "description": "Moderation: delete the message that triggered the rule (the bot needs the admin right can_delete_messages in groups; messages older than 48 hours cannot be deleted).",
+          "const": true
+        },
+        "restrict": {
+          "description": "Moderation: mute the member who wrote (no messages of any kind) for a while ({ for: 1h }) or until unrestricted ({ until_changed: true }); supergroups only; needs can_restrict_members.",
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 1,
+          "maxProperties": 1,
+          "properties": {
+            "for": {
+              "description": "How long, e.g. 10m, 1h, 1d (the service treats under 30 seconds or over 366 days as for good).",
+              "type": "string",
+              "pattern": "^[1-9][0-9]*(s|m|h|d)$"
+            },
+            "until_changed": {
+              "description": "Until a rule (unrestrict) or an administrator lifts it.",
+              "const": true
+            }
+          }
+        },
+        "unrestrict": {
+          "description": "Moderation: give the member who wrote every permission back; needs can_restrict_members.",
+          "const": true
+        },
+        "ban": {
+          "description": "Moderation: remove the member who wrote from the group and keep them out, for good (true) or for a while ({ for: 1d }); needs can_restrict_members.",
+          "anyOf": [
+            {
+              "const": true
+            },
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "for"
+              ],
+              "properties": {
+                "for": {
+                  "description": "How long, e.g. 1h, 7d (the service treats under 30 seconds or over 366 days as for good).",
+                  "type": "string",
+                  "pattern": "^[1-9][0-9]*(s|m|h|d)$"
+                }
+              }
+            }
+          ]
+        },
+        "unban": {
+          "description": "Moderation: let the user back into the group (a member who is in it stays in it); supergroups only; needs can_restrict_members.",
+          "const": true
+        },
+        "approve": {
+          "description": "Moderation (event: join_request): let the user in; needs can_invite_users.",
+          "const": true
+        },
+        "decline": {
+          "description": "Moderation (event: join_request): turn the request down; needs can_invite_users.",
+          "const": true
+        },
+        "pin": {
+          "description": "Moderation: pin the rule's reply (reply), the message that triggered it (message), or true: the reply when there is one; needs can_pin_messages in groups.",
+          "anyOf": [
+            {
+              "const": true
+            },
+            {
+              "enum": [
+                "reply",
+                "message"
+              ]
+            }
           ]
         }
       },
@@ -443,6 +523,46 @@ export const rulesSchema = {
           {
             "required": [
               "notify"
+            ]
+          },
+          {
+            "required": [
+              "delete"
+            ]
+          },
+          {
+            "required": [
+              "restrict"
+            ]
+          },
+          {
+            "required": [
+              "unrestrict"
+            ]
+          },
+          {
+            "required": [
+              "ban"
+            ]
+          },
+          {
+            "required": [
+              "unban"
+            ]
+          },
+          {
+            "required": [
+              "approve"
+            ]
+          },
+          {
+            "required": [
+              "decline"
+            ]
+          },
+          {
+            "required": [
+              "pin"
             ]
           }
         ]
@@ -2031,9 +2151,17 @@ export interface Rule2 {
     | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify]
     | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify];
   /**
-   * Trigger: a member joined the group (member_joined) or left it (member_left); {{user.*}} is that member.
+   * Trigger: a member joined the group (member_joined) or left it (member_left), where {{user.*}} is that member; a user blocked the bot (blocked) or unblocked it (unblocked) in their private chat; the bot was added to a group (bot_added) or removed from one (bot_removed); a user asked to join a group that approves new members (join_request: answer with approve or decline); an administrator restricted or banned a member (member_restricted).
    */
-  event?: "member_joined" | "member_left";
+  event?:
+    | "member_joined"
+    | "member_left"
+    | "blocked"
+    | "unblocked"
+    | "bot_added"
+    | "bot_removed"
+    | "join_request"
+    | "member_restricted";
   /**
    * Condition: answer only users whose language (see languages) is one of these.
    *
@@ -2048,6 +2176,54 @@ export interface Rule2 {
    * For text and keyword triggers: also match words with a typo (one edit from 6 letters, two from 10). `auto` on, `off` off; the default comes from the file's `fuzzy`.
    */
   fuzzy?: "auto" | "off";
+  /**
+   * Moderation: delete the message that triggered the rule (the bot needs the admin right can_delete_messages in groups; messages older than 48 hours cannot be deleted).
+   */
+  delete?: true;
+  /**
+   * Moderation: mute the member who wrote (no messages of any kind) for a while ({ for: 1h }) or until unrestricted ({ until_changed: true }); supergroups only; needs can_restrict_members.
+   */
+  restrict?: {
+    /**
+     * How long, e.g. 10m, 1h, 1d (the service treats under 30 seconds or over 366 days as for good).
+     */
+    for?: string;
+    /**
+     * Until a rule (unrestrict) or an administrator lifts it.
+     */
+    until_changed?: true;
+  };
+  /**
+   * Moderation: give the member who wrote every permission back; needs can_restrict_members.
+   */
+  unrestrict?: true;
+  /**
+   * Moderation: remove the member who wrote from the group and keep them out, for good (true) or for a while ({ for: 1d }); needs can_restrict_members.
+   */
+  ban?:
+    | true
+    | {
+        /**
+         * How long, e.g. 1h, 7d (the service treats under 30 seconds or over 366 days as for good).
+         */
+        for: string;
+      };
+  /**
+   * Moderation: let the user back into the group (a member who is in it stays in it); supergroups only; needs can_restrict_members.
+   */
+  unban?: true;
+  /**
+   * Moderation (event: join_request): let the user in; needs can_invite_users.
+   */
+  approve?: true;
+  /**
+   * Moderation (event: join_request): turn the request down; needs can_invite_users.
+   */
+  decline?: true;
+  /**
+   * Moderation: pin the rule's reply (reply), the message that triggered it (message), or true: the reply when there is one; needs can_pin_messages in groups.
+   */
+  pin?: true | ("reply" | "message");
 }
 export interface InlineButton2 {
   text: LocalizedString;

@@ -76,6 +76,19 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly moderation = new Counter({
+    name: 'hearsay_moderation_total',
+    help: "Rules' moderation calls (deletemessage, restrictchatmember, banchatmember, ...) by method and outcome: done, missing_right (the bot lacks the admin right), failed.",
+    labelNames: ['method', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly botStatus = new Counter({
+    name: 'hearsay_bot_status_changes_total',
+    help: "Changes of the bot's own status: blocked and unblocked by a user, added to and removed from a group.",
+    labelNames: ['change'] as const,
+    registers: [this.registry],
+  });
+
   readonly effects = new Counter({
     name: 'hearsay_effects_total',
     help: 'Outbox effects (messages to other chats, backend calls, later messages) by kind and outcome: done, failed (given up), retried, late (dropped), in_doubt (an attempt a crash cut short, performed again).',

@@ -36,6 +36,7 @@ export function recordDecision(
   options: DecisionAnalyticsOptions,
 ): Readonly<Record<string, unknown>> {
   if (decision.ruleId !== null) metrics.ruleHit(decision.ruleId);
+  if (event.kind === 'bot_status') metrics.botStatus.inc({ change: event.status });
   const outcome = unmatchedOutcome(event, decision.ruleId, ruleSet);
   if (outcome) metrics.unmatched.inc({ outcome });
   if (event.kind !== 'message') return NO_FIELDS;

@@ -15,6 +15,7 @@ import type { RuleWatcher } from '../rules/watch.js';
 import { createServiceBotApi } from './bot-api.js';
 import { identifyBot, type BotIdentity } from './bot-identity.js';
 import { createActionPerformer } from '../delivery/perform-actions.js';
+import { ModerationCalls } from '../delivery/moderation-calls.js';
 import { startIngress } from './start-ingress.js';
 import { onRuleReload, startRules } from './start-rules.js';
 import { openStore, type OpenedStore } from '../store/open-store.js';
@@ -279,7 +280,7 @@ function createPipeline({
       chats: new Map(Object.entries(config.chats)),
       backends: new Map(Object.entries(config.backends)),
     },
-    perform: createActionPerformer({ sender, api, logger }),
+    perform: createActionPerformer({ sender, api, logger, moderation: new ModerationCalls({ api, logger, metrics }) }),
     backends,
     logger,
     metrics,

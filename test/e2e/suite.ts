@@ -185,11 +185,11 @@ export function defineRunSuite(mode: Mode): void {
           const info = (await (await fetch(`${sandbox.baseUrl}/bot${bot.token}/getWebhookInfo`)).json()) as { result: { allowed_updates?: string[] } };
           return info.result.allowed_updates;
         };
-        expect(await kinds()).toEqual(['message', 'callback_query', 'chat_member']);
+        expect(await kinds()).toEqual(['message', 'callback_query', 'my_chat_member', 'chat_member']);
         await writeFile(`${rules.file}.tmp`, versionedRules('v2'));
         await rename(`${rules.file}.tmp`, rules.file);
         await run.waitForLine(/webhook update kinds changed/);
-        expect(await kinds()).toEqual(['message', 'callback_query']);
+        expect(await kinds()).toEqual(['message', 'callback_query', 'my_chat_member']);
         expect(await run.stop('SIGINT')).toBe(0);
         expectNoSecrets(run, bot.token);
       });

@@ -162,8 +162,8 @@ rules:
   });
 
   it('the bot asks for chat_member updates only when a rule answers member events', async () => {
-    expect(updateKindsFor(await load(RULES))).toEqual(['message', 'callback_query', 'chat_member']);
-    expect(updateKindsFor(await load('rules:\n  - id: f\n    fallback: true\n    reply: "?"\n'))).toEqual(['message', 'callback_query']);
+    expect(updateKindsFor(await load(RULES))).toEqual(['message', 'callback_query', 'my_chat_member', 'chat_member']);
+    expect(updateKindsFor(await load('rules:\n  - id: f\n    fallback: true\n    reply: "?"\n'))).toEqual(['message', 'callback_query', 'my_chat_member']);
   });
 
   it('{{args}} is refused in an event rule (there is no command)', async () => {

@@ -1,0 +1,94 @@
+// Compiles what a rule does to the group besides answering: `delete` (the triggering message), `restrict`
+// (`{ for: 1h }` or `{ until_changed: true }`), `unrestrict`, `ban` (`true` or `{ for: 1d }`), `unban`,
+// `approve` and `decline` (a join request), `pin` (`message`, `reply`, or `true`: the reply when there is one).
+// Checks them against the trigger: a join request is approved only by a join_request rule, a rule that can fire
+// only in private chats has no member to restrict. Which admin right each needs is RIGHT_OF (docs/rules.md).
+import type { Rule } from '../generated/rules-schema.js';
+import type { ModerationMethod } from './actions.js';
+import type { RuleProblemSink } from './compile-actions.js';
+import { durationMs } from './compile-flows.js';
+
+/** A rule's moderation actions, in the order they are performed. */
+export interface CompiledModeration {
+  readonly delete: boolean;
+  /** Restrict the user (no sending) for this long; 0: until changed (unrestrict). */
+  readonly restrictForMs: number | null;
+  readonly unrestrict: boolean;
+  /** Ban the user for this long; 0: for good. */
+  readonly banForMs: number | null;
+  readonly unban: boolean;
+  readonly approve: boolean;
+  readonly decline: boolean;
+  readonly pin: 'message' | 'reply' | null;
+}
+
+/** The admin right each moderation call needs in a group, as the service checks it. */
+export const RIGHT_OF: Readonly<Record<ModerationMethod, string>> = {
+  deletemessage: 'can_delete_messages',
+  restrictchatmember: 'can_restrict_members',
+  banchatmember: 'can_restrict_members',
+  unbanchatmember: 'can_restrict_members',
+  approvechatjoinrequest: 'can_invite_users',
+  declinechatjoinrequest: 'can_invite_users',
+  pinchatmessage: 'can_pin_messages',
+};
+
+// The service treats a restriction or ban under 30 s or over 366 days as one for good.
+const MIN_MS = 30_000;
+const MAX_MS = 366 * 24 * 3600 * 1000;
+
+/** The rule's moderation (null when it has none); problems are reported at their key. */
+export function compileModeration(rule: Rule, name: string, report: RuleProblemSink): CompiledModeration | null {
+  const { delete: del, restrict, unrestrict, ban, unban, approve, decline, pin } = rule;
+  if ([del, restrict, unrestrict, ban, unban, approve, decline, pin].every((value) => value === undefined)) return null;
+  const hasReply = rule.reply !== undefined || rule.messages !== undefined;
+  const event = rule.event as string | undefined;
+  const isJoinRequest = event === 'join_request';
+  for (const key of ['approve', 'decline'] as const) {
+    if (rule[key] === true && !isJoinRequest) report([key], `\`${key}\` answers a join request, and ${name} is not an \`event: join_request\` rule: remove it`);
+  }
+  if (rule.chat_types?.every((type) => type === 'private')) {
+    for (const key of ['restrict', 'unrestrict', 'ban', 'unban'] as const) {
+      if (rule[key] !== undefined)
+        report([key], `${name} answers only in private chats, where there is no member to ${key}: remove it, or add group or supergroup to chat_types`);
+    }
+  }
+  if (approve === true && decline === true) report(['decline'], `${name} both approves and declines the join request: keep one`);
+  if (del === true && (rule.callback !== undefined || event !== undefined))
+    report(
+      ['delete'],
+      `\`delete\` removes the message that triggered ${name}, and ${rule.callback !== undefined ? 'a button press' : `an \`event: ${event}\``} has none: remove it`,
+    );
+  if (restrict !== undefined && unrestrict === true) report(['unrestrict'], `${name} both restricts and unrestricts the member: keep one`);
+  if (ban !== undefined && unban === true) report(['unban'], `${name} both bans and unbans the member: keep one`);
+  const pinWhat = pin === true ? (hasReply ? 'reply' : 'message') : (pin ?? null);
+  if (pinWhat === 'reply' && !hasReply) report(['pin'], `\`pin: reply\` pins the reply of ${name}, which has none: add a \`reply\`, or write \`pin: message\``);
+  if (pinWhat === 'message' && (rule.callback !== undefined || event !== undefined))
+    report(['pin'], `${name} has no message of its own to pin: write \`pin: reply\``);
+  return Object.freeze({
+    delete: del === true,
+    restrictForMs: restrict === undefined ? null : lifetime(restrict, ['restrict'], name, report),
+    unrestrict: unrestrict === true,
+    banForMs: ban === undefined ? null : ban === true ? 0 : lifetime(ban, ['ban'], name, report),
+    unban: unban === true,
+    approve: approve === true,
+    decline: decline === true,
+    pin: pinWhat,
+  });
+}
+
+function lifetime(value: { for?: string; until_changed?: boolean }, path: string[], name: string, report: RuleProblemSink): number {
+  if (value.for === undefined) return 0;
+  const ms = durationMs(value.for);
+  if (ms === 0) {
+    report([...path, 'for'], `'${value.for}' in ${name} is not a duration: write 90s, 15m, 2h or 1d`);
+    return 0;
+  }
+  if (ms < MIN_MS || ms > MAX_MS)
+    report(
+      [...path, 'for'],
+      `the service treats ${ms < MIN_MS ? 'less than 30 seconds' : 'more than 366 days'} as for good: ${name} would ${path[0]} for good; write until_changed (restrict) or true (ban) if that is meant`,
+      'warning',
+    );
+  return ms;
+}

@@ -1,0 +1,58 @@
+// Turns a matched rule's moderation into Bot API calls on the event's chat: what goes before the replies (delete
+// the message, restrict or ban its sender, lift that, approve or decline a join request, pin the message) and
+// what follows them (pin the reply). The member acted on is the event's user: who wrote, joined or asked.
+import type { JsonValue, ModerateAction, ModerationMethod } from './actions.js';
+import type { CompiledModeration } from './compile-moderation.js';
+
+/** What a member may send (ChatPermissions): a restriction by a rule denies all of them, lifting it allows them again. */
+const SEND_PERMISSIONS = [
+  'can_send_messages',
+  'can_send_audios',
+  'can_send_documents',
+  'can_send_photos',
+  'can_send_videos',
+  'can_send_video_notes',
+  'can_send_voice_notes',
+  'can_send_polls',
+  'can_send_other_messages',
+  'can_add_web_page_previews',
+] as const;
+const MEMBER_PERMISSIONS = [...SEND_PERMISSIONS, 'can_change_info', 'can_invite_users', 'can_pin_messages', 'can_manage_topics'] as const;
+
+/** Where the moderation acts: the chat, the message that triggered the rule (0: none) and its user. */
+export interface ModerationTarget {
+  readonly chatId: number;
+  readonly messageId: number;
+  readonly userId: number | undefined;
+}
+
+/** The calls before the rule's replies and after them; `now` (ms) dates a restriction or ban `for` a while. */
+export function moderationActions(
+  moderation: CompiledModeration,
+  target: ModerationTarget,
+  now: number,
+): { before: ModerateAction[]; after: ModerateAction[] } {
+  const before: ModerateAction[] = [];
+  const call = (method: ModerationMethod, params: Record<string, JsonValue>) => before.push({ type: 'moderate', method, chatId: target.chatId, params });
+  const { userId, messageId } = target;
+  const until = (ms: number) => (ms === 0 ? 0 : Math.floor((now + ms) / 1000));
+  if (moderation.delete && messageId > 0) call('deletemessage', { message_id: messageId });
+  if (userId !== undefined) {
+    if (moderation.restrictForMs !== null) call('restrictchatmember', { user_id: userId, ...permissions(false), until_date: until(moderation.restrictForMs) });
+    if (moderation.unrestrict) call('restrictchatmember', { user_id: userId, ...permissions(true) });
+    if (moderation.banForMs !== null) call('banchatmember', { user_id: userId, until_date: until(moderation.banForMs) });
+    // Only a banned user: unbanning someone who is in the group would remove them.
+    if (moderation.unban) call('unbanchatmember', { user_id: userId, only_if_banned: true });
+    if (moderation.approve) call('approvechatjoinrequest', { user_id: userId });
+    if (moderation.decline) call('declinechatjoinrequest', { user_id: userId });
+  }
+  if (moderation.pin === 'message' && messageId > 0) call('pinchatmessage', { message_id: messageId });
+  const after: ModerateAction[] =
+    moderation.pin === 'reply' ? [{ type: 'moderate', method: 'pinchatmessage', chatId: target.chatId, params: {}, pinsReply: true }] : [];
+  return { before, after };
+}
+
+function permissions(allowed: boolean): Record<string, JsonValue> {
+  const names = allowed ? MEMBER_PERMISSIONS : SEND_PERMISSIONS;
+  return { permissions: Object.fromEntries(names.map((name) => [name, allowed])), use_independent_chat_permissions: true };
+}

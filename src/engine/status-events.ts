@@ -1,0 +1,54 @@
+// The events about the bot's own standing and a group's door: a user blocked or unblocked the bot, the bot was
+// added to a group or removed from one, a user asked to join, an administrator restricted a member. Each is
+// answered by the first `event:` rule for it whose conditions hold, with {{user.*}} the user concerned. Whatever
+// the rules, a user who blocks the bot is marked (`user._blocked`, the date) until they unblock it or write again.
+import type { Message } from '@grammyjs/types';
+import type { Action } from './actions.js';
+import { answerRule } from './answer.js';
+import { conditionsPass } from './conditions.js';
+import type { Decision, DecideContext } from './decide-types.js';
+import type { BotStatusEvent, JoinRequestEvent, MemberRestrictedEvent } from './events.js';
+import { audienceCheck, languageFor } from './reach.js';
+import type { RuleSet } from './rule-set.js';
+import { valueIn, type ConversationState } from './state.js';
+
+/** The user variable that marks a user who blocked the bot (the Unix date they did), until they write again. */
+export const BLOCKED_VARIABLE = '_blocked';
+
+/** Decides a bot status, join request or restriction event. */
+export function decideStatusEvent(
+  event: BotStatusEvent | JoinRequestEvent | MemberRestrictedEvent,
+  ruleSet: RuleSet,
+  state: ConversationState,
+  context: DecideContext,
+): Decision {
+  const marks = blockedMarks(event, state);
+  const rules = ruleSet.index.events.get(event.kind === 'bot_status' ? event.status : event.kind) ?? [];
+  if (rules.length === 0) return { ruleId: null, actions: marks };
+  const message = { message_id: 0, date: event.date, chat: event.chat, from: event.from } as Message;
+  const values = { user: state.user, chat: state.chat };
+  const whenHolds = audienceCheck(message, values, languageFor(ruleSet, event.from, state), context.botUsername);
+  const rule = rules.find((candidate) => conditionsPass(candidate, message, whenHolds));
+  if (!rule) return { ruleId: null, actions: marks };
+  const decision = answerRule(rule, { rule }, { message, chat: event.chat, from: event.from }, values, context, (vars) =>
+    languageFor(ruleSet, event.from, vars),
+  );
+  return { ruleId: decision.ruleId, actions: [...marks, ...decision.actions] };
+}
+
+/** The mark of a block (set when blocked, removed when unblocked). */
+function blockedMarks(event: BotStatusEvent | JoinRequestEvent | MemberRestrictedEvent, state: ConversationState): Action[] {
+  if (event.kind !== 'bot_status') return [];
+  if (event.status === 'blocked') return [{ type: 'set_state', scope: 'user', key: BLOCKED_VARIABLE, value: event.date }];
+  if (event.status === 'unblocked' && valueIn(state.user, BLOCKED_VARIABLE) !== undefined) return [unblocked()];
+  return [];
+}
+
+/** Removes the block mark of a user who writes again (they could not, had they still blocked the bot). */
+export function clearBlockedMark(state: ConversationState): Action | undefined {
+  return valueIn(state.user, BLOCKED_VARIABLE) === undefined ? undefined : unblocked();
+}
+
+function unblocked(): Action {
+  return { type: 'set_state', scope: 'user', key: BLOCKED_VARIABLE, value: null };
+}

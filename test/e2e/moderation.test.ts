@@ -1,0 +1,108 @@
+// `hearsay run` (a real child process, polling) moderating a sandbox supergroup: a link from a member deleted and
+// answered with a warning, the third one muting the member (their next send refused by the service), /rules
+// pinned, a join request approved; and the same rules in a group where the bot lacks the rights: the warning
+// still goes out, the missing right is logged once, the rest counted.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { changeGroupMembership, createBotViaAssistant, createGroup, groupMessages, sendToGroup, waitForGroupReplies } from '../support/sandbox-harness.js';
+import { startPollingRun, type RunProcess } from './run-process.js';
+import { sandboxAndRuns } from './sandbox-and-runs.js';
+
+const RULES = `
+rules:
+  - id: third-link
+    pattern: 'https?://'
+    chat_types: [group, supergroup]
+    when: { user.warnings: { gte: 2 } }
+    delete: true
+    restrict: { for: 1h }
+    reply: "{{user.first_name}} is muted for an hour."
+  - id: link
+    pattern: 'https?://'
+    chat_types: [group, supergroup]
+    delete: true
+    set: { user.warnings: { increment: 1 } }
+    reply: "{{user.first_name}}, no links here."
+  - id: rules
+    command: rules
+    reply: "Be kind."
+    pin: reply
+  - id: door
+    event: join_request
+    approve: true
+`;
+
+const ANN = { id: 6301, first_name: 'Ann' };
+const BEN = { id: 6302, first_name: 'Ben' };
+const EVE = { id: 6303, first_name: 'Eve' };
+
+describe('hearsay run: a group that looks after itself', () => {
+  const { sandbox, running } = sandboxAndRuns();
+  let run: RunProcess;
+  let bot: { token: string; username: string; id: number };
+  let groupId: number;
+  let weakGroup: number;
+
+  beforeAll(async () => {
+    bot = await createBotViaAssistant(sandbox.baseUrl, { userId: ANN.id, name: 'Kiez', username: 'kiez_moderation_bot' });
+    const body = { title: 'Kiez', type: 'supergroup', join_by_request: true, members: [ANN, BEN], bots: [bot.username], admins: [{ bot: bot.username }] };
+    const created = await fetch(`${sandbox.baseUrl}/client/groups`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    groupId = ((await created.json()) as { result: { chat_id: number } }).result.chat_id;
+    weakGroup = await createGroup(sandbox.baseUrl, { title: 'No rights', type: 'supergroup', members: [ANN, BEN], bots: [bot.username] });
+    run = await startPollingRun(sandbox.baseUrl, bot.token, RULES, running);
+  });
+
+  it('deletes links with a warning, mutes at the third, and the muted member cannot post', async () => {
+    for (const [n, expected] of [
+      [1, 'Ben, no links here.'],
+      [2, 'Ben, no links here.'],
+      [3, 'Ben is muted for an hour.'],
+    ] as const) {
+      const sent = await sendToGroup(sandbox.baseUrl, BEN, groupId, `look https://spam.example/${n} @${bot.username}`);
+      const [reply] = await waitForGroupReplies(sandbox.baseUrl, {
+        userId: ANN.id,
+        chatId: groupId,
+        bot: bot.username,
+        after: sent.message_id,
+        timeoutMs: 8000,
+      });
+      expect(reply?.text).toBe(expected);
+      const left = await groupMessages(sandbox.baseUrl, ANN.id, groupId, sent.message_id - 1);
+      expect(left.some((message) => message.message_id === sent.message_id)).toBe(false);
+    }
+    await expect(sendToGroup(sandbox.baseUrl, BEN, groupId, 'hello?')).rejects.toThrow(/403 Forbidden: CHAT_SEND_PLAIN_FORBIDDEN/);
+  });
+
+  it('pins its /rules reply and approves a join request', async () => {
+    const asked = await sendToGroup(sandbox.baseUrl, ANN, groupId, '/rules');
+    const [reply] = await waitForGroupReplies(sandbox.baseUrl, {
+      userId: ANN.id,
+      chatId: groupId,
+      bot: bot.username,
+      after: asked.message_id,
+      timeoutMs: 8000,
+    });
+    const chat = async () =>
+      (await (await fetch(`${sandbox.baseUrl}/bot${bot.token}/getChat?chat_id=${groupId}`)).json()) as { result: { pinned_message?: { message_id: number } } };
+    for (let i = 0; i < 50 && (await chat()).result.pinned_message === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await chat()).result.pinned_message?.message_id).toBe(reply!.message_id);
+    expect(await changeGroupMembership(sandbox.baseUrl, EVE, groupId, 'join')).toMatchObject({ pending: true });
+    const member = async () =>
+      (await (await fetch(`${sandbox.baseUrl}/bot${bot.token}/getChatMember?chat_id=${groupId}&user_id=${EVE.id}`)).json()) as { result: { status: string } };
+    for (let i = 0; i < 50 && (await member()).result.status !== 'member'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await member()).result.status).toBe('member');
+  });
+
+  it('without the rights, the warning still goes out and the missing right is logged once per chat and right', async () => {
+    for (const n of [1, 2]) {
+      const sent = await sendToGroup(sandbox.baseUrl, BEN, weakGroup, `see https://spam.example/${n} @${bot.username}`);
+      await waitForGroupReplies(sandbox.baseUrl, { userId: ANN.id, chatId: weakGroup, bot: bot.username, after: sent.message_id, timeoutMs: 8000 });
+      expect((await groupMessages(sandbox.baseUrl, ANN.id, weakGroup, sent.message_id - 1)).some((m) => m.message_id === sent.message_id)).toBe(true);
+    }
+    const warnings = run.lines.filter((line) => line.includes('lacks the admin right can_delete_messages') && line.includes(String(weakGroup)));
+    expect(warnings).toHaveLength(1);
+  });
+});
