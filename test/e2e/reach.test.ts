@@ -70,6 +70,8 @@ describe('hearsay run: languages, member events, mentions', () => {
     // Both copies of the join were handled before the ping: the service message (greeted) and the chat_member
     // update (asked for because a rule answers member joins), which answered nothing.
     const handled = run.lines.filter((line) => line.includes('"update handled"') && line.includes(`"chat_id":${groupId}`));
-    expect(handled.slice(0, 2).map((line) => (JSON.parse(line) as { rule: string | null }).rule)).toEqual(['welcome', null]);
+    // (The bot's own my_chat_member, from when the group was made, comes before them.)
+    const rules = handled.map((line) => (JSON.parse(line) as { rule: string | null }).rule);
+    expect(rules.slice(rules.indexOf('welcome'), rules.indexOf('welcome') + 2)).toEqual(['welcome', null]);
   });
 });

@@ -60,7 +60,7 @@ describe('toEvent', () => {
     expect(toEvent(update({ message: left }))).toMatchObject({ kind: 'member_left', from: ada, members: [bob], source: 'message' });
   });
 
-  it('a chat_member update is an event only when membership changes', () => {
+  it('a chat_member update is an event when membership changes or a member is newly restricted', () => {
     const change = (from: object, to: object) => update({ chat_member: { chat: group, from: ada, date: 1, old_chat_member: from, new_chat_member: to } });
     const left = { status: 'left', user: bob };
     const member = { status: 'member', user: bob };
@@ -81,7 +81,9 @@ describe('toEvent', () => {
     expect(toEvent(change(member, kicked))?.kind).toBe('member_left');
     expect(toEvent(change(restrictedIn, left))?.kind).toBe('member_left');
     expect(toEvent(change(member, admin))).toBeNull();
-    expect(toEvent(change(member, restrictedIn))).toBeNull();
+    // A member newly restricted (still in the group) is its own event; a restriction changed again is none.
+    expect(toEvent(change(member, restrictedIn))?.kind).toBe('member_restricted');
+    expect(toEvent(change(restrictedIn, restrictedIn))).toBeNull();
   });
 
   it('ignores messages without text, edits, channel posts and other update kinds', () => {
@@ -90,8 +92,14 @@ describe('toEvent', () => {
     expect(toEvent(update({ edited_message: { message_id: 7, date: 1, edit_date: 2, chat: group, from: ada, text: 'hi' } }))).toBeNull();
     expect(toEvent(update({ channel_post: { message_id: 7, date: 1, chat: { id: -1009, type: 'channel', title: 'C' }, text: 'hi' } }))).toBeNull();
     expect(toEvent(update({ inline_query: { id: 'iq', from: ada, query: 'x', offset: '' } }))).toBeNull();
+    // The bot's own membership is an event (bot_added); its promotion is none.
     expect(
       toEvent(update({ my_chat_member: { chat: group, from: ada, date: 1, old_chat_member: { status: 'left' }, new_chat_member: { status: 'member' } } })),
+    ).toMatchObject({ kind: 'bot_status', status: 'bot_added' });
+    expect(
+      toEvent(
+        update({ my_chat_member: { chat: group, from: ada, date: 1, old_chat_member: { status: 'member' }, new_chat_member: { status: 'administrator' } } }),
+      ),
     ).toBeNull();
   });
 });
