@@ -48,6 +48,8 @@ describe('store setting', () => {
       url: 'redis://cache.internal:6380/2',
       host: 'cache.internal',
       port: 6380,
+      nodes: [{ host: 'cache.internal', port: 6380 }],
+      cluster: false,
       db: 2,
       tls: false,
       username: null,
@@ -83,7 +85,7 @@ describe('store setting', () => {
     const cases: Array<[Record<string, string>, RegExp]> = [
       [
         { HEARSAY_STORE: 'mysql://u:hunter2pw@db/1' },
-        /HEARSAY_STORE: store must be file, redis:\/\/host:port\/db or rediss:\/\/host:port\/db \(got 'mysql:\/\/u:<redacted>@db\/1'\)/,
+        /HEARSAY_STORE: store must be file, redis:\/\/host:port\/db, rediss:\/\/host:port\/db or redis-cluster:\/\/host1:port1,host2:port2 \(got 'mysql:\/\/u:<redacted>@db\/1'\)/,
       ],
       [{ HEARSAY_STORE: 'redis://:hunter2pw@host/cache' }, /the path must be a database number/],
       [{ HEARSAY_STORE: 'redis://:hunter2pw@host/0', HEARSAY_STORE_PASSWORD: 'hunter2pw' }, /already carries a password; set it in one place only/],
@@ -117,6 +119,44 @@ describe('store setting', () => {
     }
     // A password whose only odd character is @ is what a URL parser reads too: the URL works.
     expect((await load({ env: { HEARSAY_STORE: 'redis://:p@ss@127.0.0.1:6379/0' } })).store).toMatchObject({ password: 'p@ss', host: '127.0.0.1' });
+  });
+
+  it('takes a Redis Cluster as redis-cluster://host1:port1,host2:port2, its password handled and hidden as for redis://', async () => {
+    const secrets = new Secrets();
+    const cluster = await load({ file: 'store: redis-cluster://app:s%40lted-pw@10.0.0.1:7000,node-b:7001,[::1]:7002/\n', secrets });
+    expect(cluster.store).toEqual({
+      kind: 'redis',
+      url: 'redis-cluster://10.0.0.1:7000,node-b:7001,[::1]:7002',
+      host: '10.0.0.1',
+      port: 7000,
+      nodes: [
+        { host: '10.0.0.1', port: 7000 },
+        { host: 'node-b', port: 7001 },
+        { host: '::1', port: 7002 },
+      ],
+      cluster: true,
+      db: 0,
+      tls: false,
+      username: 'app',
+      password: 's@lted-pw',
+    });
+    expect(secrets.scrub('password s@lted-pw s%40lted-pw')).toBe('password <redacted> <redacted>');
+    const fromEnv = await load({ env: { HEARSAY_STORE: 'rediss-cluster://r1.example.com', HEARSAY_STORE_PASSWORD: 'pw-from-env' } });
+    expect(fromEnv.store).toMatchObject({ tls: true, cluster: true, nodes: [{ host: 'r1.example.com', port: 6379 }], password: 'pw-from-env' });
+    const cases: Array<[string, RegExp]> = [
+      ['redis-cluster://:hunter2pw@h1:7000,h2:7001/3', /a Redis Cluster has only database 0/],
+      ['redis-cluster://:hunter2pw@h1:7000,,h2:7001', /takes a comma-separated list of host:port and nothing else/],
+      ['redis-cluster://:hunter2pw@h1:7000,h2:notaport', /takes a comma-separated list of host:port/],
+      ['redis-cluster://:hunter2pw@h1:7000?x=1', /takes a comma-separated list of host:port/],
+    ];
+    for (const [url, expected] of cases) {
+      const message = (await problemsOf(load({ env: { HEARSAY_STORE: url } }))).join('\n');
+      expect(message).toMatch(expected);
+      expect(message).toContain("(got 'redis-cluster://:<redacted>@h1:7000");
+      expect(message).not.toContain('hunter2pw');
+    }
+    const twice = await problemsOf(load({ env: { HEARSAY_STORE: 'redis-cluster://:hunter2pw@h1:7000', HEARSAY_STORE_PASSWORD: 'hunter2pw' } }));
+    expect(twice.join('\n')).toMatch(/already carries a password; set it in one place only/);
   });
 
   it('in webhook mode with a Redis store, asks for a webhook secret shared by the replicas', async () => {

@@ -11,7 +11,7 @@ import { createLogger } from '../../src/log/logger.js';
 import type { NewEffect } from '../../src/pipeline/outbox-port.js';
 import { connectRedis } from '../../src/store/redis/redis-connection.js';
 import { botKeyPrefix, RedisLedger } from '../../src/store/redis/redis-ledger.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { startRedisServer, type RedisServer, redisStoreConfig } from '../support/redis-server.js';
 import { createBotViaAssistant, createGroup } from '../support/sandbox-harness.js';
 
 const STAFF = { id: 9101, first_name: 'Sam' };
@@ -75,7 +75,7 @@ describe('outbox effects across three replicas', () => {
     });
     const logger = createLogger({ level: 'silent' });
     const connection = await connectRedis({
-      config: { kind: 'redis', url: redis.url, host: '127.0.0.1', port: redis.port, db: 0, tls: false, username: null, password: null },
+      config: redisStoreConfig(redis),
       logger,
     });
     const seeder = await RedisLedger.open({ connection, prefix: botKeyPrefix(Number(bot.token.split(':')[0])), logger, inbox: false, maintenance: true });

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RedisStoreConfig } from '../../src/config/store.js';
 import { freePort } from '../../src/demo/free-port.js';
 
 export interface RedisServer {
@@ -138,4 +139,10 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The store setting of a test's own redis-server, as `redis://127.0.0.1:<port>/0` reads. */
+export function redisStoreConfig(server: { url: string; port: number }): RedisStoreConfig {
+  const node = { host: '127.0.0.1', port: server.port };
+  return { kind: 'redis', url: server.url, ...node, nodes: [node], cluster: false, db: 0, tls: false, username: null, password: null };
 }

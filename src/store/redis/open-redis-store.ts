@@ -10,6 +10,7 @@ import { connectRedis } from './redis-connection.js';
 import { botKeyPrefix, RedisLedger } from './redis-ledger.js';
 import { SharedRateLimiter } from './shared-rate-limits.js';
 import { StoreEpoch } from './store-epoch.js';
+import { moveUntaggedKeys } from './untagged-keys.js';
 
 /** The Redis store of one running service: the ledger and what replicas share beside it. */
 export interface OpenedRedisStore {
@@ -39,6 +40,7 @@ export async function openRedisStore(options: OpenRedisStoreOptions): Promise<Op
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   let ledger: RedisLedger;
   try {
+    await moveUntaggedKeys(connection.client, options.botId, botKeyPrefix(options.botId), options.logger);
     ledger = await RedisLedger.open({
       connection,
       prefix: botKeyPrefix(options.botId),
@@ -83,5 +85,11 @@ export async function openRedisStore(options: OpenRedisStoreOptions): Promise<Op
  */
 export async function openRedisStateStore(config: RedisStoreConfig, botId: number, logger: Logger): Promise<RedisLedger> {
   const connection = await connectRedis({ config, logger });
+  try {
+    await moveUntaggedKeys(connection.client, botId, botKeyPrefix(botId), logger);
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
   return RedisLedger.open({ connection, prefix: botKeyPrefix(botId), logger, inbox: false, maintenance: true });
 }

@@ -3,7 +3,9 @@
 // reconnect), the outage is logged once with its kind and once when it ends, and listeners (health, metrics)
 // are told; reconnecting goes on by itself, with a capped backoff. A server that keeps the connection open but
 // stops answering (kill -STOP, a stalled disk) is an outage too: a PING now and then tells when it is back.
-import { Redis } from 'ioredis';
+// A Redis Cluster (`redis-cluster://`) is one connection too: ioredis's cluster client, which routes each
+// command by its first key (a bot's hash tag) and follows the cluster through failovers.
+import { Cluster, Redis } from 'ioredis';
 import type { RedisStoreConfig } from '../../config/store.js';
 import type { Logger } from '../../log/logger.js';
 
@@ -49,8 +51,11 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Red
   return connection;
 }
 
+/** One server's client, or the cluster's (which sends each command to the node holding its keys). */
+export type RedisClient = Redis | Cluster;
+
 export class RedisConnection {
-  readonly client: Redis;
+  readonly client: RedisClient;
   private outage: StoreOutageKind | null = null;
   private readonly listeners = new Set<AvailabilityListener>();
   private closed = false;
@@ -59,24 +64,7 @@ export class RedisConnection {
   lastError: unknown = null;
 
   constructor(private readonly options: RedisConnectionOptions) {
-    const { config } = options;
-    const timeout = options.timeoutMs ?? 5000;
-    this.client = new Redis({
-      host: config.host,
-      port: config.port,
-      db: config.db,
-      ...(config.username ? { username: config.username } : {}),
-      ...(config.password ? { password: config.password } : {}),
-      ...(config.tls ? { tls: { servername: config.host } } : {}),
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      connectTimeout: timeout,
-      commandTimeout: timeout,
-      retryStrategy: (times) => (this.closed ? null : Math.min(100 * times, RECONNECT_CAP_MS)),
-      // A restarted server answers LOADING while it reads its AOF: a failure now, retried by the caller later.
-      reconnectOnError: () => false,
-    });
+    this.client = createClient(options.config, options.timeoutMs ?? 5000, () => this.closed);
     this.client.on('error', (error: unknown) => {
       this.lastError = error;
       this.down(kindOf(error));
@@ -158,6 +146,39 @@ export class RedisConnection {
     this.options.logger.info({ store: this.options.config.url, was: kind }, 'the Redis store is available again; updates are accepted');
     for (const listener of this.listeners) listener(null);
   }
+}
+
+/** The client for the setting: one server, or a cluster learnt from its nodes; commands fail at once while it is down. */
+function createClient(config: RedisStoreConfig, timeout: number, closed: () => boolean): RedisClient {
+  const retry = (times: number) => (closed() ? null : Math.min(100 * times, RECONNECT_CAP_MS));
+  const server = {
+    ...(config.username ? { username: config.username } : {}),
+    ...(config.password ? { password: config.password } : {}),
+    ...(config.tls ? { tls: { servername: config.host } } : {}),
+    maxRetriesPerRequest: 0,
+    connectTimeout: timeout,
+    commandTimeout: timeout,
+    // A restarted server answers LOADING while it reads its AOF: a failure now, retried by the caller later.
+    reconnectOnError: () => false,
+  };
+  if (!config.cluster) {
+    return new Redis({ host: config.host, port: config.port, db: config.db, ...server, lazyConnect: true, enableOfflineQueue: false, retryStrategy: retry });
+  }
+  return new Cluster(config.nodes, {
+    redisOptions: server,
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    clusterRetryStrategy: retry,
+    // Every command goes to its slot's primary: a replica may lag behind what was acknowledged.
+    scaleReads: 'master',
+    slotsRefreshTimeout: timeout,
+    // While a primary fails over, a command for its slots is tried again (not failed) for a short while.
+    retryDelayOnFailover: 200,
+    retryDelayOnClusterDown: 200,
+    retryDelayOnTryAgain: 200,
+    // TLS certificates name the host as given, not the address it resolves to.
+    ...(config.tls ? { dnsLookup: (address: string, callback: (error: null, address: string) => void) => callback(null, address) } : {}),
+  });
 }
 
 /** A short kind for an error: the socket error code, or the Redis error prefix (LOADING, NOAUTH…). */

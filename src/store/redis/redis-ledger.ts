@@ -44,9 +44,13 @@ export interface RedisLedgerOptions {
 
 export { ReplicaFencedError } from './redis-access.js';
 
-/** The key prefix of one bot: two bots (or two services) can share one Redis database. */
+/**
+ * The key prefix of one bot: two bots (or two services) can share one Redis database, and its hash tag puts
+ * every key of the bot in one Redis Cluster slot (a script reaches several of them at once), bots spread over
+ * the cluster's nodes.
+ */
 export function botKeyPrefix(botId: number): string {
-  return `hearsay:bot${botId}:`;
+  return `hearsay:{bot${botId}}:`;
 }
 
 const DEFAULT_LEASE_MS = 10_000;

@@ -3,11 +3,25 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../log/logger.js';
 
+/** What a server can be asked to wait for after a write. */
+export interface ServerPersistence {
+  /** The server has WAITAOF (Redis 7.2+: a write can be waited for until it is on disk). */
+  waitAof: boolean;
+  /** Replicas connected to it now (a write can be waited for until one has it: WAIT). */
+  replicas: number;
+}
+
+/** How many replicas of the server follow it now (INFO replication: online, not still loading a full copy). */
+export async function connectedReplicas(client: Redis): Promise<number> {
+  const info = await client.info('replication');
+  return info.split('\n').filter((line) => /^slave\d+:.*state=online/.test(line)).length;
+}
+
 /**
- * Resolves true when the server has WAITAOF (Redis 7.2+: a write can be waited for until it is on disk);
- * warns when its settings (where CONFIG may be read) do not put every acknowledged write on disk.
+ * What the server can wait for (WAITAOF, replicas); warns when its settings (where CONFIG may be read) do not
+ * put every acknowledged write on disk.
  */
-export async function checkPersistence(client: Redis, logger: Logger): Promise<boolean> {
+export async function checkPersistence(client: Redis, logger: Logger): Promise<ServerPersistence> {
   const info = await client.info('server');
   const version = /redis_version:(\d+)\.(\d+)/.exec(info);
   const waitAof = version !== null && (Number(version[1]) > 7 || (Number(version[1]) === 7 && Number(version[2]) >= 2));
@@ -25,5 +39,5 @@ export async function checkPersistence(client: Redis, logger: Logger): Promise<b
   } catch {
     // CONFIG is often disabled on managed servers: their persistence is the operator's to set.
   }
-  return waitAof;
+  return { waitAof, replicas: await connectedReplicas(client) };
 }

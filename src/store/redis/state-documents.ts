@@ -2,7 +2,7 @@
 // src/store/state-documents.ts) under the bot's key prefix, and the set of running flows for the timeout
 // timers. Reads are plain commands; every write goes through the ledger's commit script, which this module
 // prepares: what was read (the script refuses if it changed since) and what to write.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 import type { ConversationState, FlowPosition } from '../../engine/state.js';
 import { MAX_STATE_LINE_BYTES, type StoredFlow, type UserState } from '../records.js';
 import type { Logger } from '../../log/logger.js';
@@ -11,7 +11,7 @@ import { applyChanges, documentKeys, stateOf, type StateDocument } from '../stat
 
 /** What the documents need from the ledger that owns the connection. */
 export interface StateDocumentsAccess {
-  readonly client: Redis;
+  readonly client: RedisClient;
   /** Runs one store operation (a failure becomes a StoreUnavailableError). */
   command<T>(operation: () => Promise<T>): Promise<T>;
   /** The full key of a name under the bot's prefix. */

@@ -8,7 +8,7 @@ import { createLogger } from '../../../src/log/logger.js';
 import { RedisChatSequencer } from '../../../src/store/redis/chat-turns.js';
 import { connectRedis } from '../../../src/store/redis/redis-connection.js';
 import { RedisLedger, ReplicaFencedError } from '../../../src/store/redis/redis-ledger.js';
-import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
+import { startRedisServer, type RedisServer, redisStoreConfig } from '../../support/redis-server.js';
 
 const logger = createLogger({ level: 'silent' });
 let server: RedisServer;
@@ -23,7 +23,7 @@ afterAll(async () => {
 
 async function replica(prefix: string, leaseMs = 10_000): Promise<RedisLedger> {
   const connection = await connectRedis({
-    config: { kind: 'redis', url: server.url, host: '127.0.0.1', port: server.port, db: 0, tls: false, username: null, password: null },
+    config: redisStoreConfig(server),
     logger,
   });
   return RedisLedger.open({ connection, prefix, logger, inbox: true, leaseMs });

@@ -10,7 +10,7 @@ import { connectRedis } from '../../../src/store/redis/redis-connection.js';
 import { RedisPollLeadership } from '../../../src/store/redis/poll-lease.js';
 import { RedisLedger } from '../../../src/store/redis/redis-ledger.js';
 import { ReplicaFencedError } from '../../../src/pipeline/replica-ports.js';
-import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
+import { startRedisServer, type RedisServer, redisStoreConfig } from '../../support/redis-server.js';
 
 const logger = createLogger({ level: 'silent' });
 let server: RedisServer;
@@ -27,7 +27,7 @@ afterAll(async () => {
 
 async function openLedger(prefix: string): Promise<RedisLedger> {
   const connection = await connectRedis({
-    config: { kind: 'redis', url: server.url, host: '127.0.0.1', port: server.port, db: 0, tls: false, username: null, password: null },
+    config: redisStoreConfig(server),
     logger,
   });
   const ledger = await RedisLedger.open({ connection, prefix, logger, inbox: true });

@@ -32,6 +32,8 @@ const storeConfig = (): RedisStoreConfig => ({
   url: server.url,
   host: '127.0.0.1',
   port: server.port,
+  nodes: [{ host: '127.0.0.1', port: server.port }],
+  cluster: false,
   db: 0,
   tls: false,
   username: null,

@@ -35,6 +35,8 @@ const config = (): RedisStoreConfig => ({
   url: server.url,
   host: '127.0.0.1',
   port: server.port,
+  nodes: [{ host: '127.0.0.1', port: server.port }],
+  cluster: false,
   db: 0,
   tls: false,
   username: null,
@@ -82,7 +84,7 @@ describe('a Redis store that lost its data', () => {
     expect(replicas.map((r) => r.losses)).toEqual([[[101]], [[200, 201, 202]], [[300, 301, 302, 303]]]);
     // One new epoch for all three, begun by exactly one of them: checking again finds nothing more.
     const admin = new Redis(server.url);
-    expect(await admin.keys(`hearsay:bot${botId}:epoch`)).toHaveLength(1);
+    expect(await admin.keys(`hearsay:{bot${botId}}:epoch`)).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(replicas.map((r) => r.losses.length)).toEqual([1, 1, 1]);
     // The store works on: what is accepted now is held again, and a second loss says so.

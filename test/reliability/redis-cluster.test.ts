@@ -1,0 +1,164 @@
+// Replicas on a real Redis Cluster: three primaries with a replica each on loopback, two bots with two
+// `hearsay run` replicas each (webhook mode, a round-robin balancer per bot) on `store: redis-cluster://…`.
+// Every key of a bot is in its hash tag's slot, so each bot's data lives on one node; the primary holding the
+// first bot is killed with SIGKILL during the stream and its replica takes over. Every message is answered, in
+// order, flows at the right step (nothing the replicas acknowledged was lost: hearsay waited for the replica
+// before answering 200), a message answered twice only when reported in doubt. The new primary has no replica
+// (the replicas say so, and stop waiting for one) until the old one is back as its replica.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Cluster } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startRun, writeRules, type RunProcess } from '../e2e/run-process.js';
+import { startRedisCluster, type RedisCluster } from '../support/redis-cluster.js';
+import { startRoundRobinBalancer, type RoundRobinBalancer } from '../support/round-robin-balancer.js';
+import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { inDoubtUpdateIds } from '../support/in-doubt.js';
+import { ReplyLedger } from '../support/reply-ledger.js';
+
+const CHATS = 8;
+const PER_CHAT = 24;
+const SECRET = 'cluster_replicas-Secret_42';
+
+const RULES = `
+rules:
+  - id: echo
+    fallback: true
+    reply: "v1: {{text}}"
+flows:
+  - id: form
+    start: { command: form }
+    steps:
+      - id: a
+        ask: "form: a?"
+        accept: { number: {} }
+    done:
+      - reply: "form {{flow.a}}"
+`;
+
+/** Message i of a chat and its one reply: every third is a one-step form (state written and read back). */
+function message(chat: number, i: number): { send: string; expect: string } {
+  const k = Math.floor(i / 3);
+  return [
+    { send: '/form', expect: 'form: a?' },
+    { send: String(k), expect: `form ${k}` },
+    { send: `c${chat} m${k}`, expect: `v1: c${chat} m${k}` },
+  ][i % 3]!;
+}
+
+/** The replies with a reply repeated right after itself (an update answered again) counted once, and where the repeats were. */
+function collapse(replies: readonly string[]): { once: string[]; repeated: number[] } {
+  const once: string[] = [];
+  const repeated: number[] = [];
+  for (const reply of replies) {
+    if (once.length > 0 && once[once.length - 1] === reply) repeated.push(once.length - 1);
+    else once.push(reply);
+  }
+  return { once, repeated };
+}
+
+describe('replicas of two bots on a Redis Cluster', () => {
+  let sandbox: StartedSandbox;
+  let cluster: RedisCluster;
+  const balancers: RoundRobinBalancer[] = [];
+  const runs: RunProcess[] = [];
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ webhook: { retryBaseMs: 20, retryMaxMs: 200 } });
+    cluster = await startRedisCluster({ primaries: 3, replicasEach: 1, nodeTimeoutMs: 1000 });
+  }, 90_000);
+  afterAll(async () => {
+    await Promise.all(runs.map((run) => run.stop('SIGKILL')));
+    await Promise.all(balancers.map((balancer) => balancer.close()));
+    await sandbox?.close();
+    await cluster?.close();
+  });
+
+  async function startBot(index: number) {
+    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 9_900 + index, name: 'Clustered', username: `cluster_${index}_${process.pid}_bot` });
+    const rules = await writeRules(RULES);
+    const ports = [await freePort(), await freePort()];
+    const front = await startRoundRobinBalancer(ports.map((port) => `http://127.0.0.1:${port}`));
+    balancers.push(front);
+    const launch = async (port: number): Promise<RunProcess> => {
+      const run = startRun({
+        env: {
+          BOT_TOKEN: bot.token,
+          BASE_URL: sandbox.baseUrl,
+          HEARSAY_RULES: rules.dir,
+          HEARSAY_DATA_DIR: await mkdtemp(join(tmpdir(), 'hearsay-cluster-')),
+          HEARSAY_MODE: 'webhook',
+          HEARSAY_STORE: cluster.url,
+          HEARSAY_WEBHOOK_URL: front.url,
+          HEARSAY_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
+          HEARSAY_WEBHOOK_SECRET: SECRET,
+          HEARSAY_WEBHOOK_PATH: '/hook',
+          HEARSAY_LOG_LEVEL: 'info',
+          HEARSAY_RATE_LIMITS_ENABLED: 'false',
+          HEARSAY_API_TIMEOUT: '120',
+        },
+      });
+      runs.push(run);
+      await run.waitForLine(/hearsay is running/, 30_000);
+      return run;
+    };
+    await Promise.all(ports.map(launch));
+    return { bot, ledger: new ReplyLedger(sandbox.sandbox, bot.username), prefix: `hearsay:{bot${bot.token.split(':')[0]}}:` };
+  }
+
+  it('every key of a bot in its slot; a primary killed mid-stream fails over and nothing acknowledged is lost', async () => {
+    const bots = [await startBot(0), await startBot(1)];
+    const sending = Promise.all(
+      bots.flatMap(({ bot }, b) =>
+        Array.from({ length: CHATS }, async (_, chat) => {
+          for (let i = 0; i < PER_CHAT; i++) await sendAsUser(sandbox.baseUrl, 30_000 + b * 100 + chat, bot.username, message(chat, i).send);
+        }),
+      ),
+    );
+    const victim = await cluster.primaryOf(bots[0]!.prefix);
+    await bots[0]!.ledger.waitForReplies((CHATS * PER_CHAT) / 3, 120_000);
+    // Writes so far waited for the replica (WAIT), which is what a failover keeps.
+    await victim.kill();
+    const successor = await cluster.waitForFailover(bots[0]!.prefix, victim);
+    expect(successor).not.toBe(victim);
+    await sending;
+
+    const inDoubt = inDoubtUpdateIds(runs);
+    for (const [b, { ledger }] of bots.entries()) {
+      const answered = () => [...ledger.replies.values()].reduce((sum, replies) => sum + collapse(replies).once.length, 0);
+      await expect.poll(answered, { timeout: 120_000, interval: 200 }).toBeGreaterThanOrEqual(CHATS * PER_CHAT);
+      for (let chat = 0; chat < CHATS; chat++) {
+        const user = 30_000 + b * 100 + chat;
+        const { once, repeated } = collapse(ledger.replies.get(user) ?? []);
+        expect(once).toEqual(Array.from({ length: PER_CHAT }, (_, i) => message(chat, i).expect));
+        const sent = ledger.sent.filter((entry) => entry.userId === user);
+        for (const at of repeated) expect(inDoubt, `answered twice without being reported in doubt: ${once[at]}`).toContain(sent[at]!.updateId);
+      }
+      ledger.close();
+    }
+    // Each bot's keys are all in the one slot of its hash tag, and hearsay found no other key of its own.
+    const client = new Cluster(cluster.config.nodes, { scaleReads: 'master' });
+    try {
+      for (const { prefix } of bots) {
+        const slot = await client.cluster('KEYSLOT', prefix);
+        const node = client.nodes('master').find((n) => n.options.port === (client.slots[slot]?.[0] ?? '').split(':').map(Number)[1]);
+        const keys = await node!.keys(`${prefix}*`);
+        expect(keys.length).toBeGreaterThan(5);
+        for (const key of keys) expect(await client.cluster('KEYSLOT', key)).toBe(slot);
+      }
+    } finally {
+      client.disconnect();
+    }
+    const logged = (pattern: RegExp) => runs.some((run) => run.lines.some((line) => pattern.test(line)));
+    // The successor has no replica of its own (its primary is dead): the replicas say so rather than wait for one.
+    expect(logged(/the bot's Redis server has no replica now/)).toBe(true);
+    // The old primary comes back as the successor's replica: writes wait for it again.
+    await victim.start();
+    for (let i = 0; i < 60 && !logged(/the bot's Redis server has a replica again/); i++) {
+      await sendAsUser(sandbox.baseUrl, 30_000, bots[0]!.bot.username, `after ${i}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(logged(/the bot's Redis server has a replica again/)).toBe(true);
+  }, 300_000);
+});
