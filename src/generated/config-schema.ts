@@ -44,7 +44,7 @@ export const configSchema = {
       "minLength": 1
     },
     "store": {
-      "description": "Where the ledger, chat state and shared rate limits live: file (the embedded store in data_dir, the default) or redis://host:port/db (rediss:// for TLS) shared by several replicas. Prefer HEARSAY_STORE_PASSWORD for the password.",
+      "description": "Where the ledger, chat state and shared rate limits live: file (the embedded store in data_dir, the default) redis://host:port/db (rediss:// for TLS) or redis-cluster://host1:port1,host2:port2 (rediss-cluster:// for TLS) shared by several replicas. Prefer HEARSAY_STORE_PASSWORD for the password.",
       "type": "string",
       "minLength": 1
     },
@@ -421,7 +421,7 @@ export interface ConfigFile {
    */
   data_dir?: string;
   /**
-   * Where the ledger, chat state and shared rate limits live: file (the embedded store in data_dir, the default) or redis://host:port/db (rediss:// for TLS) shared by several replicas. Prefer HEARSAY_STORE_PASSWORD for the password.
+   * Where the ledger, chat state and shared rate limits live: file (the embedded store in data_dir, the default) redis://host:port/db (rediss:// for TLS) or redis-cluster://host1:port1,host2:port2 (rediss-cluster:// for TLS) shared by several replicas. Prefer HEARSAY_STORE_PASSWORD for the password.
    */
   store?: string;
   ingress?: IngressSettings;
