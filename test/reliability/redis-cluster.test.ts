@@ -151,14 +151,18 @@ describe('replicas of two bots on a Redis Cluster', () => {
       client.disconnect();
     }
     const logged = (pattern: RegExp) => runs.some((run) => run.lines.some((line) => pattern.test(line)));
+    /** Sends the first bot a message every half second until one of its replicas logs `pattern` (a write after the failover). */
+    const writeUntilLogged = async (pattern: RegExp) => {
+      for (let i = 0; i < 60 && !logged(pattern); i++) {
+        await sendAsUser(sandbox.baseUrl, 30_099, bots[0]!.bot.username, `after ${i}`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      return logged(pattern);
+    };
     // The successor has no replica of its own (its primary is dead): the replicas say so rather than wait for one.
-    expect(logged(/the bot's Redis server has no replica now/)).toBe(true);
+    expect(await writeUntilLogged(/the bot's Redis server has no replica now/)).toBe(true);
     // The old primary comes back as the successor's replica: writes wait for it again.
     await victim.start();
-    for (let i = 0; i < 60 && !logged(/the bot's Redis server has a replica again/); i++) {
-      await sendAsUser(sandbox.baseUrl, 30_000, bots[0]!.bot.username, `after ${i}`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    expect(logged(/the bot's Redis server has a replica again/)).toBe(true);
+    expect(await writeUntilLogged(/the bot's Redis server has a replica again/)).toBe(true);
   }, 300_000);
 });
