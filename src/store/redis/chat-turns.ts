@@ -1,7 +1,8 @@
 // The per-chat sequencer across replicas: an update first waits for its chat's turn in Redis (every earlier
 // update of the chat, accepted by any replica, is committed), then runs in the local sequencer, which bounds
 // the chats running at once. An earlier update of the same chat in this replica's hands is waited for
-// locally first (for a bounded time: Redis's order decides), so a replica does not poll Redis for its own work. Waiting holds no slot: replicas whose slots were all taken by waiting updates
+// locally first (for a bounded time: Redis's order decides), and when Redis names an update of this replica as the
+// one to wait for, its end is waited for here, so a replica does not poll Redis for its own work. Waiting holds no slot: replicas whose slots were all taken by waiting updates
 // would otherwise wait for each other forever.
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,6 +21,8 @@ export class RedisChatSequencer implements ChatSequencer {
   private waiting = 0;
   /** The last update of each chat in this replica's hands: the next one of the chat waits for it here, not by asking Redis. */
   private readonly tails = new Map<string, Promise<void>>();
+  /** Every update in this replica's hands (waiting or running), by id: ends when it is done here. */
+  private readonly held = new Map<number, Promise<void>>();
   private closed = false;
 
   constructor(
@@ -42,12 +45,14 @@ export class RedisChatSequencer implements ChatSequencer {
     let release!: () => void;
     const mine = new Promise<void>((resolve) => (release = resolve));
     this.tails.set(key, mine);
+    this.held.set(updateId, mine);
     try {
       await this.waitForTurn(key, updateId, before);
       return await this.local.run(key, task);
     } finally {
       release();
       if (this.tails.get(key) === mine) this.tails.delete(key);
+      if (this.held.get(updateId) === mine) this.held.delete(updateId);
     }
   }
 
@@ -57,7 +62,7 @@ export class RedisChatSequencer implements ChatSequencer {
     try {
       if (before) await this.awhile(before);
       if (this.waits.signal.aborted) throw new SequenceAbortedError(key);
-      await this.ledger.waitForTurn(key, updateId, this.waits.signal);
+      await this.ledger.waitForTurn(key, updateId, this.waits.signal, (id) => this.held.get(id));
     } catch (error) {
       // Cut short by a stop: the update stays in the inbox for the next run (or another replica).
       if (this.waits.signal.aborted) throw new SequenceAbortedError(key);

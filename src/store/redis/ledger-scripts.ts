@@ -1,7 +1,7 @@
 // The Lua scripts behind the Redis ledger: each runs atomically in the server, so a commit's done mark, its
 // state documents and the inbox removal land together or not at all, and two replicas never interleave
-// inside one step. KEYS[1] is the bot's key prefix (the scripts reach every key under it: one Redis server
-// or primary, not a cluster); ARGV carries the rest.
+// inside one step. KEYS[1] is the bot's key prefix (the scripts reach every key under it; its hash tag puts
+// them all in one slot, so in a Redis Cluster each script runs on the node that holds the bot); ARGV carries the rest.
 import { OUTBOX_LIB } from './outbox-scripts.js';
 
 /**
@@ -64,15 +64,16 @@ redis.call('HSET', p .. 'inbox:fp', id, fp)
 redis.call('HSET', p .. 'inbox:owner', id, ARGV[6])
 redis.call('ZADD', p .. 'inbox:order', seq, id)
 redis.call('HSET', p .. 'inbox:chat', id, ARGV[7])
+local first = not live_head(p .. 'chat:' .. ARGV[7])
 -- Unclaimed and first of its chat: claimable now; otherwise it becomes so when the update before it commits.
-if ARGV[6] == '' and not live_head(p .. 'chat:' .. ARGV[7]) then redis.call('ZADD', p .. 'inbox:unclaimed', seq, id) end
+if ARGV[6] == '' and first then redis.call('ZADD', p .. 'inbox:unclaimed', seq, id) end
 redis.call('RPUSH', p .. 'chat:' .. ARGV[7], id)
 if state == 'new' then state = '' end
-return {'stored', state}`;
+return {'stored', state, first and 1 or 0}`;
 
 /**
  * ARGV: id, fingerprint, now, retention, update JSON, owner, chat key → {'stored'|'known'|'id_busy', sequence
- * note}. The inbox entry is owned by the replica that stored it until it commits or dies; its id joins the
+ * note, 1 when it heads its chat's queue (its turn is now: nothing can be put before it) else 0}. The inbox entry is owned by the replica that stored it until it commits or dies; its id joins the
  * end of its chat's queue, whose head is the one update of that chat any replica may handle now (and the one a
  * replica may claim, when unowned).
  */
@@ -208,8 +209,9 @@ return 'ok'`;
 
 /**
  * ARGV: chat key, id → 'go' when the update may be handled now (it heads its chat's queue, or is not in it:
- * polling, or already committed), 'wait' while an earlier update of the chat is still in some replica's hands.
- * Heads whose update left the inbox (committed) are dropped on the way.
+ * polling, or already committed), or the id of the earlier update of the chat it waits for (still in some
+ * replica's hands; '' when the queue is too long to tell). Heads whose update left the inbox (committed) are
+ * dropped on the way.
  */
 export const TURN_SCRIPT = `
 local p = KEYS[1]
@@ -219,11 +221,11 @@ for i = 1, 1000 do
   if not head or head == ARGV[2] then return 'go' end
   if redis.call('HEXISTS', p .. 'inbox', head) == 1 then
     if not redis.call('LPOS', queue, ARGV[2]) then return 'go' end
-    return 'wait'
+    return head
   end
   redis.call('LPOP', queue)
 end
-return 'wait'`;
+return ''`;
 
 /**
  * ARGV: owner, limit → the update JSONs of up to `limit` unclaimed inbox entries, oldest first, now owned by

@@ -38,6 +38,8 @@ export class RedisInbox {
    * holds for it, which a store that loses its data loses with it (see {@link dropInHand}).
    */
   private readonly inHand = new Set<number>();
+  /** Updates this replica stored or claimed at the head of their chat's queue, not yet handled: see {@link takeTurnNow}. */
+  private readonly turnNow = new Set<number>();
 
   constructor(private readonly parts: RedisInboxParts) {}
 
@@ -63,14 +65,15 @@ export class RedisInbox {
 
   private async storeInInbox(update: Update, fingerprint: string, json: string, lead: { token: string } | undefined): Promise<AcceptResult> {
     const args = [update.update_id, fingerprint, this.parts.now(), SERVICE_RETENTION_MS, json, lead ? '' : this.parts.owner, chatKeyOf(update)];
-    const [result, sequence] = lead
-      ? ((await this.parts.store.runScript(SCRIPTS.pollAccept, [], [...args, this.parts.owner, lead.token])) as [AcceptResult | 'fenced', string])
-      : ((await this.parts.store.runScript(SCRIPTS.accept, [], args)) as [AcceptResult, string]);
+    const [result, sequence, first] = lead
+      ? ((await this.parts.store.runScript(SCRIPTS.pollAccept, [], [...args, this.parts.owner, lead.token])) as [AcceptResult | 'fenced', string, number?])
+      : ((await this.parts.store.runScript(SCRIPTS.accept, [], args)) as [AcceptResult, string, number?]);
     if (result === 'fenced') throw new ReplicaFencedError(`update ${update.update_id}: this replica no longer holds the polling lease; not stored from here`);
     this.parts.noteSequence(update.update_id, sequence);
     if (result === 'stored') {
       // The leader's unclaimed entries are any replica's to claim: counted by the one that claims them.
       if (!lead) this.hold([update.update_id]);
+      if (!lead && first === 1) this.turnNow.add(update.update_id);
       await this.parts.store.durable();
     }
     return result;
@@ -84,12 +87,22 @@ export class RedisInbox {
   /** The update is committed, or another replica took it over: the store holds nothing of it for this replica any more. */
   release(id: number): void {
     this.inHand.delete(id);
+    this.turnNow.delete(id);
+  }
+
+  /**
+   * True (once) when the update headed its chat's queue as this replica stored or claimed it: its turn is now,
+   * with no need to ask Redis (an update is only ever queued behind those accepted before it).
+   */
+  takeTurnNow(id: number): boolean {
+    return this.turnNow.delete(id);
   }
 
   /** The store lost its data: the ids of the updates it held for this replica (oldest first), now forgotten. */
   dropInHand(): number[] {
     const ids = [...this.inHand].sort((a, b) => a - b);
     this.inHand.clear();
+    this.turnNow.clear();
     return ids;
   }
 
@@ -99,6 +112,8 @@ export class RedisInbox {
     const claimed = (await this.parts.store.runScript(SCRIPTS.claim, [], [this.parts.owner, limit])) as string[];
     const updates = claimed.map((json) => JSON.parse(json) as Update);
     this.hold(updates.map((update) => update.update_id));
+    // Each is the first of its chat's queue (only those are given out): its turn is now.
+    for (const update of updates) this.turnNow.add(update.update_id);
     return updates;
   }
 

@@ -64,7 +64,26 @@ const SCRIPTS = {
   turn: script(TURN_SCRIPT),
 };
 
-/** Polls for a chat's turn: soon at first, then at most this often. */
+/** Resolves with `done`, or rejects once `signal` aborts (a stop). */
+function abortable(done: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<void>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    done.then(
+      () => {
+        signal.removeEventListener('abort', stop);
+        resolve();
+      },
+      () => {
+        signal.removeEventListener('abort', stop);
+        resolve();
+      },
+    );
+  });
+}
+
+/** Polls for a chat's turn while the update it waits for is another replica's: soon at first, then at most this often. */
 const TURN_POLL_FIRST_MS = 5;
 const TURN_POLL_MAX_MS = 100;
 
@@ -142,10 +161,18 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
    * Resolves when the update may be handled: every update of its chat accepted before it (by any replica) is
    * committed. Updates of one chat thus run one at a time across replicas, in the order they were accepted.
    */
-  async waitForTurn(chatKey: string, updateId: number, signal: AbortSignal): Promise<void> {
+  async waitForTurn(chatKey: string, updateId: number, signal: AbortSignal, heldHere?: (id: number) => Promise<void> | undefined): Promise<void> {
+    // Stored or claimed at the head of its chat's queue: nothing can be put before it, no need to ask Redis.
+    if (this.inbox.takeTurnNow(updateId)) return;
     for (let attempt = 0; ; attempt++) {
-      if ((await this.store.runScript(SCRIPTS.turn, [], [chatKey, updateId])) === 'go') return;
-      await sleep(Math.min(TURN_POLL_MAX_MS, TURN_POLL_FIRST_MS * 2 ** attempt), undefined, { signal });
+      const answer = String(await this.store.runScript(SCRIPTS.turn, [], [chatKey, updateId]));
+      if (answer === 'go') return;
+      // The update it waits for is in this replica's hands: its end is the moment to ask again, not a timer.
+      const local = answer === '' ? undefined : heldHere?.(Number(answer));
+      if (local) {
+        attempt = -1;
+        await abortable(local, signal);
+      } else await sleep(Math.min(TURN_POLL_MAX_MS, TURN_POLL_FIRST_MS * 2 ** attempt), undefined, { signal });
     }
   }
 

@@ -76,6 +76,49 @@ describe('chat turns across replicas', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
+  it('an update stored at the head of its chat asks Redis nothing for its turn; one waiting for an earlier update held by the same replica waits for its end, not by asking again and again', async () => {
+    const prefix = `turns${++prefixes}:`;
+    const a = await replica(prefix);
+    const seq = new RedisChatSequencer(a, { concurrency: 4 });
+    const admin = new Redis(server.url);
+    await a.accept(update(11));
+    await a.accept(update(12));
+    await admin.config('RESETSTAT');
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const order: number[] = [];
+    const first = seq.run(
+      'chat:1',
+      async () => {
+        await gate;
+        order.push(11);
+        await a.commit(update(11), null);
+      },
+      11,
+    );
+    const second = seq.run(
+      'chat:1',
+      async () => {
+        order.push(12);
+        await a.commit(update(12), null);
+      },
+      12,
+    );
+    // Past the local wait's cap (1 s): 12 asks Redis, which names 11 (held here) as the one to wait for.
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    release();
+    await Promise.all([first, second]);
+    expect(order).toEqual([11, 12]);
+    const stats = await admin.info('commandstats');
+    const calls = (name: string) => Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
+    // Told once to wait (a polling wait would have asked every 5–100 ms for 0.6 s)…
+    expect(calls('lpos')).toBe(1);
+    // …and four scripts in all: 12's two looks at its turn and the two commits; 11 never asked.
+    expect(calls('evalsha') + calls('eval')).toBe(4);
+    admin.disconnect();
+    await a.close();
+  });
+
   it('an older update of a chat that reaches a replica after a newer one (taken over from a dead replica) still goes first: Redis decides over the local wait', async () => {
     const prefix = `turns${++prefixes}:`;
     const a = await replica(prefix);
