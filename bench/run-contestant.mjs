@@ -10,6 +10,7 @@ import { BENCH_BOT } from './workload/updates.mjs';
 import { checkReplies } from './report/correctness.mjs';
 import { summariseTiming } from './report/latency.mjs';
 import { CLOCK_TICKS, steadyCpuWindow, treeCpuTicks } from './report/process-cpu.mjs';
+import { redisPartsSampler } from './report/redis-parts.mjs';
 
 export const BENCH_TOKEN = '123456789:AAbench_token_for_the_standin_only0';
 
@@ -95,7 +96,7 @@ export async function runContestant({ name, contestant, workload, ctx, idleMs = 
     child.stdout.pipe(log, { end: false });
     child.stderr.pipe(log, { end: false });
     const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
-    const cpuWindow = steadyCpuWindow(child.pid, updates.length);
+    const cpuWindow = steadyCpuWindow(child.pid, updates.length, { parts: spec.partsFile ? redisPartsSampler(spec.partsFile) : null });
     const stopSampling = standIn.recorder.onReply((n) => cpuWindow.onReply(n));
     const outcome = await waitForReplies(standIn.recorder, updates.length, { startupMs, idleMs, graceMs: 300, deadlineMs, exited });
     stopSampling();
@@ -113,6 +114,7 @@ export async function runContestant({ name, contestant, workload, ctx, idleMs = 
       label: contestant.label,
       mode: contestant.mode,
       ruleCount: ctx.ruleCount,
+      ...(ctx.replicas !== undefined ? { replicas: ctx.replicas } : {}),
       workload: workloadKind,
       updates: updates.length,
       replies: recorder.replies.length,

@@ -3,7 +3,7 @@
 // results JSON. Options: --quick (a smoke run of about a minute), --rounds N (every contestant N
 // times, interleaved, with medians over the rounds), --updates N,
 // --rules 50,1000,10000, --workloads messages,presses,state, --only a,b, --out FILE,
-// --idle-ms MS, --seed N, --profile DIR (CPU profile of each contestant that exits cleanly
+// --idle-ms MS, --seed N, --replicas 1,2,4 (the Redis contestants once per count), --profile DIR (CPU profile of each contestant that exits cleanly
 // on SIGTERM), --hearsay-dist DIR (another build of hearsay, for before/after), --fault KIND:ID
 // (harness test only), --help.
 import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -16,6 +16,7 @@ import { buildNeutralRules } from './workload/neutral-rules.mjs';
 import { WORKLOADS, buildWorkload, sliceWorkload } from './workload/updates.mjs';
 import { writeHearsayRules } from './workload/hearsay-yaml.mjs';
 import { formatTable, formatCostByRules, formatRoundMedians, correctnessLabel } from './report/table.mjs';
+import { formatReplicaTable } from './report/replica-table.mjs';
 import { machineInfo } from './report/machine.mjs';
 import { roundOrder } from './round-order.mjs';
 
@@ -64,6 +65,7 @@ function parseOptions(argv) {
       seed: { type: 'string', default: '42' },
       profile: { type: 'string' },
       rounds: { type: 'string', default: '1' },
+      replicas: { type: 'string', default: '1' },
       'hearsay-dist': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -77,11 +79,14 @@ function parseOptions(argv) {
   const workloads = parseList(values.workloads, '--workloads', WORKLOADS);
   const updates = values.updates === undefined ? undefined : Number(values.updates);
   if (updates !== undefined && (!Number.isInteger(updates) || updates < 1)) throw new Error(`--updates: a positive integer, got ${values.updates}`);
+  const replicas = values.replicas.split(',').map((s) => Number(s.trim()));
+  if (replicas.some((n) => !Number.isInteger(n) || n < 1 || n > 64)) throw new Error(`--replicas: comma-separated integers 1-64, got ${values.replicas}`);
   const rounds = Number(values.rounds);
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds: a positive integer, got ${values.rounds}`);
   return {
     quick: values.quick,
     rounds,
+    replicas,
     ruleCounts,
     workloads,
     only,
@@ -103,6 +108,9 @@ const HELP = `Usage: node bench/run.mjs [options]   (npm run bench -- [options] 
                           round starting one contestant further along), and
                           add a table of medians over the rounds: on a small machine one run of a pair
                           moves ±10–15%, so ratios are judged by the median of several (default 1)
+  --replicas LIST         the Redis contestants once per count of replicas on one Redis, comma-separated
+                          (default 1): webhook behind a round-robin balancer, polling sharing the lease;
+                          adds a table of the replicas' and Redis's CPU and Redis commands per update
   --updates N             updates per contestant (default: 40,000; fewer for frameworks on big sets)
   --rules LIST            rule-set sizes, comma-separated, each >= 10 (default 50,1000,10000)
   --workloads LIST        messages,presses,state (default: all three)
@@ -166,7 +174,9 @@ async function main() {
     for (const { ruleCount, workload: kind, names } of plan(options)) {
       const started = performance.now();
       const set = await prepareSet(workDir, ruleCount, kind);
-      const counts = names.map((name) => options.updates ?? defaultUpdates(ruleCount, CONTESTANTS[name], options.quick));
+      // A replicated contestant (the Redis store) runs once per --replicas count.
+      const entries = names.flatMap((name) => (CONTESTANTS[name].replicated ? options.replicas.map((replicas) => ({ name, replicas })) : [{ name }]));
+      const counts = entries.map(({ name }) => options.updates ?? defaultUpdates(ruleCount, CONTESTANTS[name], options.quick));
       const workload = buildWorkload({ rules: set.rules, updates: Math.max(...counts), seed: options.seed, kind });
       process.stderr.write(
         `${ruleCount} rules, ${kind}, up to ${Math.max(...counts)} updates: workload ready in ${Math.round(performance.now() - started)} ms\n`,
@@ -183,9 +193,9 @@ async function main() {
       // Interleaved: a slow spell of the machine hits one round of every contestant, not every run of one; rotated
       // (see roundOrder) so that no contestant always runs first or last.
       for (let round = 1; round <= options.rounds; round += 1) {
-        for (const i of roundOrder(names.length, round)) {
-          const name = names[i];
-          const result = await runOne(name, sliceWorkload(workload, counts[i]), { ...ctx, round }, options);
+        for (const i of roundOrder(entries.length, round)) {
+          const { name, replicas } = entries[i];
+          const result = await runOne(name, sliceWorkload(workload, counts[i]), { ...ctx, round, ...(replicas ? { replicas } : {}) }, options);
           results.push({ ...result, round });
         }
       }
@@ -196,8 +206,9 @@ async function main() {
     await mkdir(path.dirname(options.out), { recursive: true });
     await writeFile(options.out, `${JSON.stringify(report, null, 2)}\n`);
     const medians = options.rounds > 1 ? `\n\nMedians over ${options.rounds} rounds:\n\n${formatRoundMedians(results)}` : '';
+    const replicated = results.some((r) => r.redis) ? `\n\nReplicas on one Redis, per update answered (steady window):\n\n${formatReplicaTable(results)}` : '';
     process.stdout.write(
-      `${formatTable(results)}${medians}\n\nCPU µs per update by rule count (messages workload${options.rounds > 1 ? ', medians' : ''}):\n\n${formatCostByRules(results)}\n\n` +
+      `${formatTable(results)}${medians}${replicated}\n\nCPU µs per update by rule count (messages workload${options.rounds > 1 ? ', medians' : ''}):\n\n${formatCostByRules(results)}\n\n` +
         `${durationS} s; load average ${machine.loadAverage.join(' ')} at the start, ${machine.loadAverageAtEnd.join(' ')} at the end\n` +
         `results written to ${path.relative(process.cwd(), options.out) || options.out}\n`,
     );
@@ -211,12 +222,19 @@ async function runOne(name, workload, ctx, options) {
   const contestant = CONTESTANTS[name];
   const idleMs = options.idleMs ?? defaultIdleMs(ctx.ruleCount, options.quick);
   const result = await runContestant({ name, contestant, workload, ctx, idleMs });
-  const round = options.rounds > 1 ? ` (round ${ctx.round})` : '';
+  const round = `${ctx.replicas ? ` ×${ctx.replicas}` : ''}${options.rounds > 1 ? ` (round ${ctx.round})` : ''}`;
   process.stderr.write(
     `  ${name}${round}: ${Math.round(result.updatesPerSecond)} updates/s, p50 ${result.p50Ms?.toFixed(2)} ms, p99 ${result.p99Ms?.toFixed(2)} ms, ` +
       `CPU ${result.cpuUsPerUpdate?.toFixed(0)} µs/update (service ${result.serviceCpuUsPerUpdate?.toFixed(0)}), RSS ${Math.round(result.peakRssMb)} MB, ` +
       `start-up ${Math.round(result.startupMs)} ms, ${correctnessLabel(result.correctness)} (${result.outcome})\n`,
   );
+  if (result.redis) {
+    const { replicaCpuUsPerUpdate, redisCpuUsPerUpdate, redisRoundTripsPerUpdate, redisCommandsPerUpdate } = result.redis;
+    process.stderr.write(
+      `    replicas ${replicaCpuUsPerUpdate.toFixed(0)} µs/update, Redis ${redisCpuUsPerUpdate.toFixed(0)} µs/update, ` +
+        `${redisRoundTripsPerUpdate.toFixed(2)} round trips/update (${redisCommandsPerUpdate.toFixed(2)} Redis commands)\n`,
+    );
+  }
   for (const example of result.correctness.examples) process.stderr.write(`    ${example}\n`);
   return result;
 }

@@ -72,7 +72,21 @@ function hearsayEnv(ctx, mode) {
   };
 }
 
-/** name -> { label, mode, workloads, framework?, fixedAnswer?, prepare(ctx) -> Promise<{ args, env, cwd }> } */
+/**
+ * The Redis contestants' knobs: how many replicas (`--replicas`), and where the wrapper names its parts (the
+ * Redis server's pid and port, the replicas' pids) for the bench to measure each.
+ */
+function redisPartsEnv(ctx) {
+  return {
+    BENCH_REPLICAS: String(ctx.replicas ?? 1),
+    BENCH_PARTS_FILE: path.join(ctx.workDir, `redis-parts-${ctx.ruleCount}-${ctx.replicas ?? 1}-${ctx.round ?? 1}.json`),
+  };
+}
+
+/**
+ * name -> { label, mode, workloads, framework?, replicated? (run once per --replicas count), fixedAnswer?,
+ * prepare(ctx) -> Promise<{ args, env, cwd, partsFile? }> }
+ */
 export const CONTESTANTS = {
   ceiling: {
     label: 'ceiling (HTTP only)',
@@ -126,29 +140,26 @@ export const CONTESTANTS = {
     label: 'hearsay polling, Redis store',
     mode: 'polling',
     workloads: MESSAGES_ONLY,
+    replicated: true,
     prepare: async (ctx) => ({
       args: [path.join(here, 'hearsay-redis.mjs'), ctx.hearsayMain ?? HEARSAY_MAIN, 'run', '--rules', ctx.hearsayRulesDir],
-      env: hearsayEnv(ctx, 'polling'),
+      env: { ...hearsayEnv(ctx, 'polling'), ...redisPartsEnv(ctx) },
       cwd: ctx.workDir,
+      partsFile: redisPartsEnv(ctx).BENCH_PARTS_FILE,
     }),
   },
   'hearsay-webhook-redis': {
     label: 'hearsay webhook, Redis store',
     mode: 'webhook',
     workloads: MESSAGES_ONLY,
-    prepare: async (ctx) => {
-      const port = await freePort();
-      return {
-        args: [path.join(here, 'hearsay-redis.mjs'), ctx.hearsayMain ?? HEARSAY_MAIN, 'run', '--rules', ctx.hearsayRulesDir],
-        env: {
-          ...hearsayEnv(ctx, 'webhook'),
-          HEARSAY_WEBHOOK_URL: `http://127.0.0.1:${port}`,
-          HEARSAY_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
-          HEARSAY_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        },
-        cwd: ctx.workDir,
-      };
-    },
+    replicated: true,
+    // The replicas' ports and the balancer in front of them are the wrapper's (hearsay-redis.mjs).
+    prepare: async (ctx) => ({
+      args: [path.join(here, 'hearsay-redis.mjs'), ctx.hearsayMain ?? HEARSAY_MAIN, 'run', '--rules', ctx.hearsayRulesDir],
+      env: { ...hearsayEnv(ctx, 'webhook'), ...redisPartsEnv(ctx), HEARSAY_WEBHOOK_SECRET: WEBHOOK_SECRET },
+      cwd: ctx.workDir,
+      partsFile: redisPartsEnv(ctx).BENCH_PARTS_FILE,
+    }),
   },
   'grammy-polling': {
     label: 'grammY bot.start()',

@@ -59,17 +59,18 @@ export function treeCpuTicks(pid) {
  * left out). `result()` gives µs of CPU per update answered inside the window: the bot's, and the
  * stand-in service's (this process: the fake Bot API and the webhook pusher), which shares the
  * machine's cores with the bot — on a small machine a bot that leaves the service waiting, or
- * costs it more per update, shows there.
+ * costs it more per update, shows there. `parts` (redis-parts.mjs) samples a Redis contestant's parts too.
  */
-export function steadyCpuWindow(pid, updateCount, { from = 0.1, to = 0.9 } = {}) {
+export function steadyCpuWindow(pid, updateCount, { from = 0.1, to = 0.9, parts = null } = {}) {
   const first = Math.max(1, Math.floor(updateCount * from));
   const last = Math.max(first + 1, Math.ceil(updateCount * to));
   let start = null;
   let end = null;
   return {
     onReply(n) {
-      if (start === null && n >= first) start = { n, ticks: treeCpuTicks(pid), service: process.cpuUsage(), at: process.hrtime.bigint() };
-      else if (start !== null && end === null && n >= last) end = { n, ticks: treeCpuTicks(pid), service: process.cpuUsage(), at: process.hrtime.bigint() };
+      const sample = () => ({ n, ticks: treeCpuTicks(pid), service: process.cpuUsage(), at: process.hrtime.bigint(), parts: parts?.sample() ?? null });
+      if (start === null && n >= first) start = sample();
+      else if (start !== null && end === null && n >= last) end = sample();
     },
     /** @returns {{ cpuUsPerUpdate: number, serviceCpuUsPerUpdate: number, cpuWindowUpdates: number, cpuWindowMs: number, cpuWindowTicks: number }} */
     result() {
@@ -83,6 +84,8 @@ export function steadyCpuWindow(pid, updateCount, { from = 0.1, to = 0.9 } = {})
         cpuWindowUpdates: end.n - start.n,
         cpuWindowMs: Number(end.at - start.at) / 1e6,
         cpuWindowTicks: ticks,
+        // A Redis contestant's replicas, Redis server and Redis commands, each on its own (see redis-parts.mjs).
+        ...(parts ? { redis: parts.result(start.parts, end.parts, end.n - start.n) } : {}),
       };
     },
   };

@@ -1,0 +1,64 @@
+// The parts of a Redis contestant measured on their own over the run's steady window: the replicas' CPU (all
+// of them together, each process with its threads), the Redis server's CPU (from its /proc stat) and the
+// commands Redis ran (INFO commandstats; the INFO asked for this is left out), each per update answered.
+// commandstats counts the commands a script runs as well as the script: the round trips are the commands
+// only a client sends (the scripts, MGET and the other reads hearsay sends as they are; a replica's lease
+// renewal, a plain SET every 3.3 s, is left out of them as it is also a command scripts run).
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { CLOCK_TICKS, treeCpuTicks } from './process-cpu.mjs';
+
+/** Calls per command so far, from `INFO commandstats` (`cmdstat_evalsha:calls=12,…`). */
+function commandCalls(port) {
+  const info = execFileSync('redis-cli', ['-p', String(port), 'info', 'commandstats'], { encoding: 'utf8' });
+  const calls = {};
+  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) calls[match[1]] = Number(match[2]);
+  return calls;
+}
+
+/** Commands hearsay sends only on their own, never from inside a script: one round trip each. */
+const CLIENT_ONLY = new Set(['evalsha', 'eval', 'mget', 'hmget', 'smembers', 'exec', 'wait', 'waitaof', 'ping', 'scan']);
+
+/** A sampler for steadyCpuWindow: what the parts file (written by hearsay-redis.mjs) names, sampled now. */
+export function redisPartsSampler(partsFile) {
+  let parts = null;
+  return {
+    sample() {
+      try {
+        parts ??= JSON.parse(readFileSync(partsFile, 'utf8'));
+        return {
+          replicaTicks: parts.replicaPids.reduce((sum, pid) => sum + treeCpuTicks(pid), 0),
+          redisTicks: treeCpuTicks(parts.redisPid),
+          calls: commandCalls(parts.redisPort),
+        };
+      } catch {
+        return null;
+      }
+    },
+    /** Per update answered between the two samples; null when either is missing. */
+    result(start, end, updates) {
+      if (!start || !end || !parts) return null;
+      const perUpdate = (ticks) => ((ticks / CLOCK_TICKS) * 1e6) / updates;
+      const commands = {};
+      let total = 0;
+      let roundTrips = 0;
+      for (const [name, calls] of Object.entries(end.calls)) {
+        // The INFO this sampler sent is not the bot's.
+        if (name === 'info') continue;
+        const delta = calls - (start.calls[name] ?? 0);
+        if (delta <= 0) continue;
+        commands[name] = delta / updates;
+        total += delta;
+        if (CLIENT_ONLY.has(name)) roundTrips += delta;
+      }
+      return {
+        replicas: parts.replicaPids.length,
+        replicaCpuUsPerUpdate: perUpdate(end.replicaTicks - start.replicaTicks),
+        redisCpuUsPerUpdate: perUpdate(end.redisTicks - start.redisTicks),
+        redisCommandsPerUpdate: total / updates,
+        redisRoundTripsPerUpdate: roundTrips / updates,
+        redisCommands: commands,
+      };
+    },
+  };
+}

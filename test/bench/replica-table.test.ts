@@ -1,0 +1,47 @@
+// The bench's table of replicas on one Redis: one row per Redis contestant and replica count, in the order
+// run, with the medians over rounds of throughput, latency, the replicas' and Redis's CPU, the round trips and
+// the commands per update (the commands named most first); runs without Redis parts are left out.
+import { describe, expect, it } from 'vitest';
+import { formatReplicaTable } from '../../bench/report/replica-table.mjs';
+
+function run(replicas: number, round: number, replicaCpu: number, redis: boolean) {
+  return {
+    name: redis ? 'hearsay-webhook-redis' : 'hearsay-webhook',
+    label: redis ? 'hearsay webhook, Redis store' : 'hearsay webhook',
+    mode: 'webhook',
+    ruleCount: 50,
+    workload: 'messages',
+    round,
+    updates: 1000,
+    updatesPerSecond: 100 * replicas + round,
+    p50Ms: 10,
+    p99Ms: 50,
+    cpuUsPerUpdate: 500,
+    peakRssMb: 60,
+    startupMs: 100,
+    outcome: 'complete',
+    correctness: { ok: true, checkedAgainst: 'rule answers' },
+    replicas,
+    redis: redis
+      ? {
+          replicas,
+          replicaCpuUsPerUpdate: replicaCpu,
+          redisCpuUsPerUpdate: 40,
+          redisRoundTripsPerUpdate: 4,
+          redisCommandsPerUpdate: 30.5,
+          redisCommands: { evalsha: 3, hset: 6.5, mget: 1 },
+        }
+      : null,
+  };
+}
+
+describe('the replicas table', () => {
+  it('gives one row per replica count with medians over the rounds', () => {
+    const table = formatReplicaTable([run(1, 1, 400, true), run(1, 2, 420, true), run(1, 3, 900, true), run(4, 1, 450, true), run(1, 1, 0, false)]);
+    const rows = table.split('\n');
+    expect(rows).toHaveLength(4);
+    expect(rows[0]).toContain("replicas' CPU µs/update");
+    expect(rows[2]).toBe('| hearsay webhook, Redis store | 1 | 102 | 10.0 | 50.0 | 420 | 40 | 4.00 | 30.50 | hset 6.50, evalsha 3.00, mget 1.00 |');
+    expect(rows[3]).toMatch(/^\| hearsay webhook, Redis store \| 4 \| 401 \|/);
+  });
+});
