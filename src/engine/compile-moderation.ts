@@ -38,9 +38,16 @@ const MIN_MS = 30_000;
 const MAX_MS = 366 * 24 * 3600 * 1000;
 
 /** The rule's moderation (null when it has none); problems are reported at their key. */
-export function compileModeration(rule: Rule, name: string, report: RuleProblemSink): CompiledModeration | null {
+export function compileModeration(rule: Rule, name: string, report: RuleProblemSink, startsFlow?: string): CompiledModeration | null {
   const { delete: del, restrict, unrestrict, ban, unban, approve, decline, pin } = rule;
   if ([del, restrict, unrestrict, ban, unban, approve, decline, pin].every((value) => value === undefined)) return null;
+  // Not performed there (yet): refused rather than silently skipped.
+  const unsupported =
+    rule.callback !== undefined ? 'a button press rule' : rule.call !== undefined ? 'a rule with `call`' : startsFlow ? 'the start of a flow' : undefined;
+  if (unsupported) {
+    const key = (['delete', 'restrict', 'unrestrict', 'ban', 'unban', 'approve', 'decline', 'pin'] as const).find((k) => rule[k] !== undefined)!;
+    report([key], `\`${key}\` is not performed in ${unsupported} (${name}): put it in a message or event rule`);
+  }
   const hasReply = rule.reply !== undefined || rule.messages !== undefined;
   const event = rule.event as string | undefined;
   const isJoinRequest = event === 'join_request';

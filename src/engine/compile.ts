@@ -152,7 +152,7 @@ function compileRule(rule: Rule, order: number, shared: RuleCompileSite, startsF
   const actions = judgeable ? compileRuleActions(rule, context, name, report) : undefined;
   const sends = judgeable ? compileSends(rule, context, name, report, settings.environment) : undefined;
   const calls = judgeable ? compileRuleCalls(rule, context, name, report, settings) : undefined;
-  const moderation = compileModeration(rule, name, report);
+  const moderation = compileModeration(rule, name, report, startsFlow);
   if (!trigger || !actions || !sends || !calls) return undefined;
   warnOfNeverFuzzy(rule, trigger, name, report);
   return assembleRule(rule, order, locate(order, []), { trigger, texts, actions, when, set, sends, calls, moderation }, settings, startsFlow);

@@ -80,6 +80,9 @@ describe('moderation actions', () => {
     ]);
     expect(problems([{ id: 'c', command: 'x', pin: 'reply' }])[0]).toMatch(/`pin: reply` pins the reply of rule 'c', which has none/);
     expect(problems([{ id: 'd', command: 'x', restrict: { for: '10s' }, reply: 'x' }])[0]).toMatch(/treats less than 30 seconds as for good/);
+    expect(problems([{ id: 'f', callback: '^x$', ban: true, answer: 'x' }])).toEqual([
+      "`ban` is not performed in a button press rule (rule 'f'): put it in a message or event rule",
+    ]);
     expect(problems([{ id: 'e', command: 'x', chat_types: ['private'], ban: true, reply: 'x' }])[0]).toMatch(
       /rule 'e' answers only in private chats, where there is no member to ban/,
     );
