@@ -11,12 +11,13 @@ import type { StoredMarkup } from './message-meta.js';
 import type { MethodContext } from './method-context.js';
 import { booleanParam, integerParam, jsonParam, type Params } from './params.js';
 import { readReplyMarkup } from './reply-markup.js';
+import { sendingThread, topicFields } from './forum-topics.js';
 
 /** What a message carries besides its content. */
 export interface MessageExtras {
   readonly replyTo?: Message | undefined;
   readonly markup?: StoredMarkup | undefined;
-  /** The topic of a forum group the message goes to (unused until the sandbox has forums). */
+  /** The topic of a forum group the message goes to (checked: it exists, and is open or the sender may manage topics). */
   readonly threadId?: number | undefined;
   readonly mediaGroupId?: string | undefined;
   /** A forward: whose message it was and when it was first sent. */
@@ -41,7 +42,8 @@ export function prepareSending(context: MethodContext, params: Params, { markup 
   const replyTo = repliedMessage(params);
   const original = replyTo === undefined ? undefined : chatMessagesOf(store, target, bot.id).find((m) => m.message_id === replyTo.messageId);
   if (replyTo !== undefined && !original && !replyTo.allowWithout) throw badRequest('message to be replied not found');
-  return { target, extras: { replyTo: original, markup: replyMarkup, threadId: threadIdOf(params) } };
+  const threadId = target.kind === 'group' ? sendingThread(target.group, bot.id, threadIdOf(params), original)?.id : undefined;
+  return { target, extras: { replyTo: original, markup: replyMarkup, threadId } };
 }
 
 /** Stores the bot's message of `content` where `sending` says (counted by the optional sending limits). */
@@ -71,6 +73,7 @@ export function storeBotMessage(
     };
     if (extras.forwardedFrom) Object.assign(message, { forward_origin: extras.forwardedFrom.origin }, extras.forwardedFrom.legacy);
     if (extras.replyTo) message.reply_to_message = extras.replyTo;
+    if (target.kind === 'group') Object.assign(message, topicFields(store, target.group, extras.threadId, extras.replyTo));
     if (extras.mediaGroupId !== undefined) message.media_group_id = extras.mediaGroupId;
     Object.assign(message, content);
     if (extras.markup?.kind === 'inline') message.reply_markup = extras.markup.markup;

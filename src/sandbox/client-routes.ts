@@ -11,6 +11,7 @@ import type { CallbackQueries } from './callback-queries.js';
 import { storeUserMessage } from './chat-messages.js';
 import { changedSince, clientMessage, waitForChatChange } from './client-view.js';
 import { groupRoutes, memberGroup, postInGroup } from './group-routes.js';
+import { topicList } from './forum-topics.js';
 import type { ChatRef } from './message-meta.js';
 import { pressRoutes } from './press-routes.js';
 import type { Peer, SandboxStore, SandboxUser } from './store.js';
@@ -47,7 +48,8 @@ export async function clientRoutes(app: FastifyInstance, { store, assistant, cal
     if (body.chat !== undefined) {
       const group = memberGroup(store, body.chat, user.id);
       const replyTo = body.reply_to === undefined ? undefined : positiveInteger(body.reply_to, 'reply_to');
-      const sent = messages.map((content) => postInGroup(store, group, user, content, replyTo));
+      const topic = body.topic === undefined ? undefined : positiveInteger(body.topic, 'topic');
+      const sent = messages.map((content) => postInGroup(store, group, user, content, replyTo, topic));
       return { ok: true, result: sentResult(sent) };
     }
     const peer = readPeer(store, body.to);
@@ -75,6 +77,12 @@ export async function clientRoutes(app: FastifyInstance, { store, assistant, cal
         : changedSince(store, ref, all(), changedAfter);
     if (collect().length === 0 && wait > 0) await waitForChatChange(store, ref, wait * 1000, closeListener(reply));
     return { ok: true, result: collect() };
+  });
+
+  app.get('/client/topics', async (request) => {
+    const query = request.query as Record<string, string | undefined>;
+    const group = memberGroup(store, query.chat, positiveInteger(query.user, 'user'));
+    return { ok: true, result: topicList(group) };
   });
 
   await app.register(groupRoutes, { store, readUser, objectBody });

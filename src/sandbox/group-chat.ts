@@ -8,16 +8,21 @@ import type { BotRecord, GroupRecord, SandboxStore, SandboxUser } from './store.
 const COMMAND = /^\/[A-Za-z0-9_]{1,32}(?:@([A-Za-z0-9_]{1,32}))?(?=$|\s)/;
 
 export function groupChat(group: GroupRecord): Chat.GroupChat | Chat.SupergroupChat {
-  return { id: group.id, type: group.type, title: group.title } as Chat.GroupChat | Chat.SupergroupChat;
+  const chat = { id: group.id, type: group.type, title: group.title, ...(group.topics ? { is_forum: true } : {}) };
+  return chat as Chat.GroupChat | Chat.SupergroupChat;
 }
 
-/** A user's message in the group, of `content` (see user-content.ts), optionally a reply to one of its messages. */
+/**
+ * A user's message in the group, of `content` (see user-content.ts), optionally a reply to one of its messages;
+ * `thread` holds the fields of a message in a forum topic (message_thread_id, is_topic_message).
+ */
 export function storeGroupUserMessage(
   store: SandboxStore,
   group: GroupRecord,
   user: SandboxUser,
   content: Record<string, unknown>,
   replyTo?: Message,
+  thread: Record<string, unknown> = {},
 ): Message {
   return store.appendGroupMessage(group, (messageId, date) =>
     withoutUndefined({
@@ -26,6 +31,7 @@ export function storeGroupUserMessage(
       chat: groupChat(group),
       date,
       reply_to_message: replyTo,
+      ...thread,
       ...content,
     }),
   );

@@ -12,6 +12,7 @@ import { changeMembership, requestToJoin, type MembershipChange } from './group-
 import { sendRefusal } from './permissions.js';
 import { userAsSender } from './chat-messages.js';
 import type { AdminRights, BotRecord, GroupRecord, GroupType, SandboxStore, SandboxUser } from './store.js';
+import { sendingThread, topicFields } from './forum-topics.js';
 
 const MAX_TITLE_LENGTH = 128;
 
@@ -27,8 +28,7 @@ export async function groupRoutes(app: FastifyInstance, { store, readUser, objec
     const title = body.title;
     if (typeof title !== 'string' || title.trim() === '') throw badRequest('title must be a non-empty string');
     if (title.length > MAX_TITLE_LENGTH) throw badRequest(`title must be at most ${MAX_TITLE_LENGTH} characters`);
-    const type = body.type ?? 'group';
-    if (type !== 'group' && type !== 'supergroup') throw badRequest('type must be "group" or "supergroup"');
+    const type = groupType(body);
     if (!Array.isArray(body.members) || body.members.length === 0) {
       throw badRequest('members must be a non-empty list of users like {"id": 1001, "first_name": "Ann"}');
     }
@@ -46,6 +46,7 @@ export async function groupRoutes(app: FastifyInstance, { store, readUser, objec
     const group = store.createGroup(title, type as GroupType, memberIds, botIds);
     group.joinByRequest = body.join_by_request === true;
     for (const [id, rights] of admins) if (id !== group.creatorId) group.admins.set(id, rights);
+    if (body.forum === true) group.topics = new Map();
     announceNewGroup(store, group, members[0]!);
     return { ok: true, result: { chat_id: group.id } };
   });
@@ -123,6 +124,16 @@ function readAdmins(store: SandboxStore, value: unknown, memberIds: number[], bo
   return admins;
 }
 
+/** The type a new group asks for: `group` by default, `supergroup` with `"forum": true` (which only a supergroup can have). */
+function groupType(body: Record<string, unknown>): string {
+  if (body.forum !== undefined && typeof body.forum !== 'boolean') throw badRequest('forum must be true or false');
+  const type = body.type ?? (body.forum === true ? 'supergroup' : 'group');
+  if (type !== 'group' && type !== 'supergroup') throw badRequest('type must be "group" or "supergroup"');
+  if (body.forum === true && type !== 'supergroup')
+    throw badRequest('only a supergroup can have topics: leave out "type" or give "supergroup" with "forum": true');
+  return type;
+}
+
 function knownGroup(store: SandboxStore, chat: unknown): GroupRecord {
   const id = typeof chat === 'string' && /^-\d+$/.test(chat.trim()) ? Number(chat) : chat;
   const group = typeof id === 'number' ? store.group(id) : undefined;
@@ -137,14 +148,26 @@ export function memberGroup(store: SandboxStore, chat: unknown, userId: number):
   return group;
 }
 
-/** The user posts `content` in the group (optionally replying to one of its messages); bots get what privacy mode lets through. */
-export function postInGroup(store: SandboxStore, group: GroupRecord, user: SandboxUser, content: Record<string, unknown>, replyToId?: number): Message {
+/**
+ * The user posts `content` in the group (optionally replying to one of its messages; in a forum, in topic
+ * `topicId`, or the topic of the message replied to); bots get what privacy mode lets through.
+ */
+export function postInGroup(
+  store: SandboxStore,
+  group: GroupRecord,
+  user: SandboxUser,
+  content: Record<string, unknown>,
+  replyToId?: number,
+  topicId?: number,
+): Message {
   const replyTo = replyToId === undefined ? undefined : store.groupMessages(group.id).find((message) => message.message_id === replyToId);
   if (replyToId !== undefined && !replyTo) throw badRequest(`there is no message ${replyToId} in the group ${group.id}`);
   // A restricted member is refused as the service refuses their app.
   const refusal = sendRefusal(group, user.id, content);
   if (refusal) throw forbidden(refusal);
-  const message = storeGroupUserMessage(store, group, user, content, replyTo);
+  if (topicId !== undefined && !group.topics) throw badRequest(`the group ${group.id} has no topics (create it with "forum": true)`);
+  const thread = sendingThread(group, user.id, topicId, replyTo)?.id;
+  const message = storeGroupUserMessage(store, group, user, content, replyTo, topicFields(store, group, thread, replyTo));
   deliverToGroupBots(store, group, message);
   return message;
 }

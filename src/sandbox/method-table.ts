@@ -17,6 +17,7 @@ import { deleteMyCommands, getChatMenuButton, getMyCommands, setChatMenuButton, 
 import { deleteMessage, deleteMessages, editMessageReplyMarkup, editMessageText } from './edit-methods.js';
 import { getFile } from './file-methods.js';
 import { copyMessage, copyMessages, forwardMessage, forwardMessages } from './forward-methods.js';
+import { createForumTopic, deleteForumTopic, editForumTopic, toggleForumTopic } from './forum-topics.js';
 import { editMessageCaption, editMessageMedia } from './media-edits.js';
 import { sendMediaGroup } from './media-group.js';
 import { fileSender, sendContact, sendLocation, sendVenue } from './media-methods.js';
@@ -58,6 +59,11 @@ export const METHODS: ReadonlyMap<string, MethodHandler> = new Map<string, Metho
   ['copymessage', copyMessage],
   ['copymessages', copyMessages],
   ['editmessagecaption', editMessageCaption],
+  ['createforumtopic', createForumTopic],
+  ['editforumtopic', editForumTopic],
+  ['closeforumtopic', toggleForumTopic(true)],
+  ['reopenforumtopic', toggleForumTopic(false)],
+  ['deleteforumtopic', deleteForumTopic],
   ['editmessagemedia', editMessageMedia],
   ['answercallbackquery', (context, params) => context.callbacks.answer(context, params)],
   ['sendchataction', sendChatAction],

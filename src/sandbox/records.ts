@@ -88,6 +88,8 @@ export interface GroupRecord {
   joinByRequest: boolean;
   /** The pending requests to join, by user id. */
   joinRequests: Map<number, JoinRequest>;
+  /** A supergroup with topics on (a forum): its topics by message_thread_id; absent for a group without topics. */
+  topics?: Map<number, ForumTopicRecord>;
 }
 
 /** What a restricted member may still do, and until when (Unix seconds; 0: for good). */
@@ -118,6 +120,16 @@ export interface AdminRights {
   can_delete_stories: boolean;
   can_manage_tags: boolean;
   is_anonymous: boolean;
+}
+
+/** One topic of a forum group. */
+export interface ForumTopicRecord {
+  /** Its message_thread_id: the id of its forum_topic_created message. */
+  readonly id: number;
+  name: string;
+  readonly iconColor: number;
+  iconCustomEmojiId?: string;
+  closed: boolean;
 }
 
 export const ASSISTANT: Peer = { id: 93_372_553, name: 'BotMaker', username: 'BotMaker' };
