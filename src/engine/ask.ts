@@ -1,15 +1,17 @@
 // A flow's question as a message: where it goes, and what it carries so the answer can reach the bot. A
-// choice step shows its options as buttons (or a reply keyboard), and a press of one is read back as
-// choosing it; in a group any other question asks for a reply from that user only.
+// choice step shows its options as buttons (or a reply keyboard), labelled in the user's language, and a
+// press of one is read back as choosing it; in a group any other question asks for a reply from that user only.
 import type { InlineKeyboardButton } from '@grammyjs/types';
 import type { SendMessageAction } from './actions.js';
+import { staticTextIn } from './languages.js';
 import type { CompiledStep } from './rule-set.js';
 
-/** Where a question goes: the chat, whether it is private, and (in a group) the user's message it answers. */
+/** Where a question goes: the chat, whether it is private, (in a group) the user's message it answers, and the user's language (for choice labels). */
 export interface AskTarget {
   readonly chatId: number;
   readonly private: boolean;
   readonly replyTo?: number;
+  readonly language?: string | undefined;
 }
 
 /** Options per row of choice buttons: short options side by side, more on the next row. */
@@ -57,7 +59,7 @@ function fnv1a(text: string): string {
 export function askQuestion(flowId: string, step: CompiledStep, target: AskTarget, text: string): SendMessageAction {
   const base: SendMessageAction = { type: 'send_message', chatId: target.chatId, text };
   const group = !target.private && target.replyTo !== undefined ? { replyToMessageId: target.replyTo } : {};
-  const choices = step.accept.kind === 'choice' ? step.accept.choices : [];
+  const choices = step.accept.kind === 'choice' ? choiceLabels(step.accept, target.language) : [];
   if (choices.length > 0 && step.buttons === 'inline') {
     const buttons = choices.map((choice, i): InlineKeyboardButton => ({ text: choice, callback_data: choiceData(flowId, step.id, i) }));
     return { ...base, ...group, replyMarkup: { inline_keyboard: rows(buttons) } };
@@ -70,6 +72,14 @@ export function askQuestion(flowId: string, step: CompiledStep, target: AskTarge
   if (target.private) return base;
   // Without the user's message to reply to (a question after a press), the reply is asked of everyone.
   return { ...base, ...group, replyMarkup: target.replyTo !== undefined ? { force_reply: true, selective: true } : { force_reply: true } };
+}
+
+/** What each option's button shows: its label in `language` (or the default language's), else its key. */
+function choiceLabels(accept: Extract<CompiledStep['accept'], { kind: 'choice' }>, language: string | undefined): string[] {
+  return accept.choices.map((choice, i) => {
+    const label = accept.labels[i];
+    return label ? staticTextIn(label, language) : choice;
+  });
 }
 
 function rows<T>(items: readonly T[]): T[][] {

@@ -1,8 +1,8 @@
 // Compiles schema-valid `flows:` into immutable CompiledFlows: each step's question, accepted answers and
 // retry, the cancel trigger, the timeout and the done branches, with every placeholder and condition
-// checked against the steps answered by then. A flow's start is compiled as a rule (see flowStartRule),
+// checked against the steps answered by then. A flow's start is compiled as a rule (see flowStartRules),
 // so it is matched, ordered and checked exactly like one.
-import type { Flow, Rule } from '../generated/rules-schema.js';
+import type { Flow, FlowStart, Rule } from '../generated/rules-schema.js';
 import { problemAt, type RuleProblem, type SourcePosition } from '../diagnostics/problem.js';
 import { MAX_BUTTONS } from './keyboards.js';
 import { firstWord } from './keywords.js';
@@ -10,7 +10,7 @@ import type { LazyPattern } from './lazy-pattern.js';
 import { choiceKey } from './flows.js';
 import { normalize } from './normalize.js';
 import type { CompiledAccept, CompiledDoneBranch, CompiledFlow, CompiledStep } from './rule-set.js';
-import { compileText, type LanguageSettings, type TextSource } from './languages.js';
+import { allStaticTexts, compileStaticText, compileText, type LanguageSettings, type StaticText, type TextSource } from './languages.js';
 import type { Template, TemplateContext } from './template.js';
 import { compileAssignments, compileConditions } from './variables.js';
 import type { RuleEnvironment } from './compile-reach.js';
@@ -21,8 +21,8 @@ export interface FlowSource {
   readonly flow: Flow;
   /** Position of a path inside the flow, e.g. ['steps', 1, 'ask']. */
   readonly locate: (path: readonly (string | number)[]) => SourcePosition;
-  /** The flow's start rule's position in the global rule order (see flowStartRule). */
-  readonly startOrder: number;
+  /** The positions of the flow's start rules in the global rule order, one per start (see flowStartRules). */
+  readonly startOrders: readonly number[];
 }
 
 /** Compiles a pattern or reports why it cannot be (shared with rules, so both use one cache). */
@@ -32,13 +32,17 @@ export type PatternCompiler = (source: string, caseSensitive: boolean, report: (
 const MAX_TIMEOUT_MS = 30 * 24 * 3600 * 1000;
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
+/** A flow's starts as a list: `start:` is one trigger or several. */
+export function flowStarts(flow: Flow): readonly FlowStart[] {
+  return Array.isArray(flow.start) ? flow.start : [flow.start as FlowStart];
+}
+
 /**
- * The rule that starts a flow: the start's trigger, conditions, `set` and examples under the flow's id.
- * Its reply is never sent (starting a flow sends its first question instead).
+ * The rules that start a flow, one per start: its trigger, conditions, `set` and examples under the flow's
+ * id. Their reply is never sent (starting a flow sends its first question instead).
  */
-export function flowStartRule(flow: Flow): Rule {
-  const { examples, ...start } = flow.start;
-  return { ...start, id: flow.id, reply: '-', ...(examples ? { examples } : {}) } as Rule;
+export function flowStartRules(flow: Flow): Rule[] {
+  return flowStarts(flow).map((start) => ({ ...start, id: flow.id, reply: '-' }) as Rule);
 }
 
 /** Compiles every flow; problems (errors and warnings) are added to `problems`. */
@@ -71,6 +75,7 @@ export interface FlowSite {
   readonly compilePattern: PatternCompiler;
   /** What the configuration declares (backends), when known. */
   readonly environment?: RuleEnvironment;
+  readonly languages: LanguageSettings | undefined;
 }
 
 function flowSite(
@@ -98,6 +103,7 @@ function flowSite(
     flowContext: (answered, extra = {}) => ({ trigger: 'fallback', flow: { id: flow.id, answered, steps: stepIds, called }, ...extra }),
     compilePattern,
     ...(environment ? { environment } : {}),
+    languages,
   };
 }
 
@@ -148,7 +154,7 @@ function compileSteps(site: FlowSite): CompiledStep[] {
     const accept =
       step.accept?.call !== undefined
         ? compileStepCall(step.accept.call, flowContext(stepIds.slice(0, i), { answer: true }), where, reportAccept, site.environment)
-        : compileAccept(step.accept, where, reportAccept, site.compilePattern);
+        : compileAccept(step.accept, where, reportAccept, site.compilePattern, site.languages);
     const buttons = step.buttons ?? 'inline';
     if (step.buttons !== undefined && step.accept?.choice === undefined)
       report(['steps', i, 'buttons'], `\`buttons\` shows the options of a choice, and ${where} has no \`accept: { choice: ... }\`: remove it`, 'warning');
@@ -187,7 +193,7 @@ function compileTimeout(timeout: NonNullable<Flow['timeout']>, { name, report, t
   return reply ? Object.freeze({ afterMs, reply }) : null;
 }
 
-type Reporter = (path: (string | number)[], message: string) => void;
+type Reporter = (path: (string | number)[], message: string, severity?: 'error' | 'warning') => void;
 
 function compileCancel({ flow, report, template, flowContext }: FlowSite): CompiledFlow['cancel'] {
   const cancel = flow.cancel!;
@@ -203,7 +209,13 @@ function compileCancel({ flow, report, template, flowContext }: FlowSite): Compi
   return Object.freeze({ keywords: Object.freeze(keywords), command: cancel.command?.toLowerCase() ?? null, reply });
 }
 
-function compileAccept(accept: Flow['steps'][number]['accept'], where: string, report: Reporter, compilePattern: PatternCompiler): CompiledAccept | undefined {
+function compileAccept(
+  accept: Flow['steps'][number]['accept'],
+  where: string,
+  report: Reporter,
+  compilePattern: PatternCompiler,
+  languages: LanguageSettings | undefined,
+): CompiledAccept | undefined {
   if (!accept) return { kind: 'text' };
   const caseSensitive = accept.case_sensitive === true;
   if (accept.pattern !== undefined) {
@@ -218,21 +230,50 @@ function compileAccept(accept: Flow['steps'][number]['accept'], where: string, r
       report(['number'], `${where} can never be answered: no ${decimal ? '' : 'whole '}number is from ${min} to ${max}`);
     return { kind: 'number', min: low, max: high, decimal: decimal === true };
   }
+  return compileChoice(accept.choice ?? {}, caseSensitive, where, report, languages);
+}
+
+/** A choice's options: the words (and the key, and the label in every language) that choose each, and each option's label. */
+function compileChoice(
+  choice: NonNullable<NonNullable<Flow['steps'][number]['accept']>['choice']>,
+  caseSensitive: boolean,
+  where: string,
+  report: Reporter,
+  languages: LanguageSettings | undefined,
+): CompiledAccept {
   const options = new Map<string, string>();
-  for (const [value, words] of Object.entries(accept.choice ?? {})) {
-    for (const [i, word] of [value, ...(words ?? [])].entries()) {
+  const labels: (StaticText | null)[] = [];
+  for (const [value, option] of Object.entries(choice)) {
+    const given: { words?: readonly string[]; label?: TextSource } = Array.isArray(option) ? { words: option } : (option ?? {});
+    const wordsPath = Array.isArray(option) ? [] : ['words'];
+    const label =
+      given.label === undefined
+        ? undefined
+        : compileStaticText(given.label, languages, `the label of option '${value}' of ${where}`, {
+            error: (path, message) => report(['choice', value, 'label', ...path], message),
+            warning: (path, message) => report(['choice', value, 'label', ...path], message, 'warning'),
+          });
+    labels.push(label ?? null);
+    // Typing an option's label chooses it too: a reply keyboard sends the label as the answer.
+    const words = [value, ...(given.words ?? []), ...(label ? allStaticTexts(label) : [])];
+    const written = 1 + (given.words?.length ?? 0);
+    for (const [i, word] of words.entries()) {
       const normalized = choiceKey(word, caseSensitive);
+      const path = ['choice', value, ...wordsPath, i - 1];
       if (normalized === '') {
-        if (i > 0) report(['choice', value, i - 1], `choice word ${JSON.stringify(word)} in ${where} is only spaces or punctuation, which answers lose`);
+        if (i > 0 && i < written) report(path, `choice word ${JSON.stringify(word)} in ${where} is only spaces or punctuation, which answers lose`);
         continue;
       }
       const owner = options.get(normalized);
       if (owner !== undefined && owner !== value && i > 0)
-        report(['choice', value, i - 1], `choice word ${JSON.stringify(word)} in ${where} already chooses '${owner}'; a word can choose one option only`);
+        report(
+          i < written ? path : ['choice', value, 'label'],
+          `choice ${i < written ? 'word' : 'label'} ${JSON.stringify(word)} in ${where} already chooses '${owner}'; a word can choose one option only`,
+        );
       else if (owner === undefined) options.set(normalized, value);
     }
   }
-  return { kind: 'choice', options, caseSensitive, choices: Object.keys(accept.choice ?? {}) };
+  return { kind: 'choice', options, caseSensitive, choices: Object.keys(choice), labels };
 }
 
 /** `15m` → 900000; the schema guarantees the shape. */

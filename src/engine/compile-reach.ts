@@ -15,6 +15,8 @@ export interface RuleSetSettings {
   readonly synonyms?: readonly (readonly string[])[];
   /** The default of every rule's `fuzzy`. */
   readonly fuzzy?: 'auto' | 'off';
+  /** The default of every rule's `forms`. */
+  readonly forms?: 'auto' | 'off';
   /** What the configuration declares for the rules to name; checked when known (the service, `hearsay check` with a config). */
   readonly environment?: RuleEnvironment;
 }

@@ -1,4 +1,4 @@
-// Compiles a rule's trigger (command, text, pattern, keywords, fallback, callback or event) and validates
+// Compiles a rule's trigger (command, text, pattern, keywords and/or all, fallback, callback or event) and validates
 // patterns as RE2 syntax; the templates of the rule learn from it which placeholders the trigger fills.
 import type { Rule } from '../generated/rules-schema.js';
 import type { PatternCompiler } from './compile-flows.js';
@@ -7,8 +7,8 @@ import { firstWord } from './keywords.js';
 import type { LazyPattern } from './lazy-pattern.js';
 import { normalize } from './normalize.js';
 import { checkPattern } from './pattern-syntax.js';
-import type { CompiledTrigger } from './rule-set.js';
-import { applySynonyms } from './synonyms.js';
+import type { AllGroup, CompiledTrigger } from './rule-set.js';
+import { applySynonyms, type SynonymTable } from './synonyms.js';
 import type { TemplateContext } from './template.js';
 
 /** What compiling a trigger needs besides the rule: where to report, how to compile a pattern, the synonyms. */
@@ -17,7 +17,7 @@ export interface TriggerSite {
   readonly name: string;
   readonly error: (path: (string | number)[], message: string) => void;
   readonly compilePattern: PatternCompiler;
-  readonly synonyms: ReadonlyMap<string, string>;
+  readonly synonyms: SynonymTable;
 }
 
 /**
@@ -37,9 +37,12 @@ export function compileTrigger(rule: Rule, site: TriggerSite, context: TemplateC
     return { kind: 'text', text };
   }
   if (rule.pattern !== undefined) return compilePatternTrigger('pattern', rule.pattern, caseSensitive, site, context);
-  if (rule.keywords !== undefined) {
+  if (rule.keywords !== undefined || rule.all !== undefined) {
     context.trigger = 'keywords';
-    return { kind: 'keywords', keywords: compileKeywords(rule.keywords, caseSensitive, site) };
+    const keywordLanguages = new Map<string, string[]>();
+    const keywords = rule.keywords === undefined ? [] : compileKeywords(rule.keywords, caseSensitive, site, keywordLanguages);
+    const all = rule.all === undefined ? [] : compileAll(rule.all, caseSensitive, site);
+    return { kind: 'keywords', keywords, all, keywordLanguages };
   }
   if (rule.fallback === true) return { kind: 'fallback' };
   if (rule.callback !== undefined) return compilePatternTrigger('callback', rule.callback, caseSensitive, site, context);
@@ -51,7 +54,7 @@ export function compileTrigger(rule: Rule, site: TriggerSite, context: TemplateC
 }
 
 /** A text or keyword as messages are compared with it: normalised, and folded and with synonyms applied unless case-sensitive. */
-function normalizeTrigger(text: string, caseSensitive: boolean, synonyms: ReadonlyMap<string, string>): string {
+function normalizeTrigger(text: string, caseSensitive: boolean, synonyms: SynonymTable): string {
   return caseSensitive ? normalize(text, true) : applySynonyms(normalize(text), synonyms);
 }
 
@@ -71,19 +74,48 @@ function compilePatternTrigger(
   return { kind, source, pattern };
 }
 
-/** The distinct normalised keywords; one without a letter or digit is reported, as it has no word edges. */
-function compileKeywords(keywords: NonNullable<Rule['keywords']>, caseSensitive: boolean, site: TriggerSite): string[] {
+/**
+ * The distinct normalised keywords, and in `languages` the languages each was listed under; one without a
+ * letter or digit is reported, as it has no word edges.
+ */
+function compileKeywords(keywords: NonNullable<Rule['keywords']>, caseSensitive: boolean, site: TriggerSite, languages: Map<string, string[]>): string[] {
   const compiled: string[] = [];
   for (const { keyword, path } of keywordSources(keywords)) {
     const normalized = normalizeTrigger(keyword, caseSensitive, site.synonyms);
-    if (!firstWord(normalized))
+    if (!firstWord(normalized)) {
       site.error(
         ['keywords', ...path],
         `keyword ${JSON.stringify(keyword)} in ${site.name} has no letter or digit, so it has no word edges to match; use a pattern instead`,
       );
-    else if (!compiled.includes(normalized)) compiled.push(normalized);
+      continue;
+    }
+    if (!compiled.includes(normalized)) compiled.push(normalized);
+    const language = typeof path[0] === 'string' ? path[0] : undefined;
+    if (language !== undefined) languages.set(normalized, [...new Set([...(languages.get(normalized) ?? []), language])]);
   }
   return compiled;
+}
+
+/** The groups of an `all` trigger: one list, or one per language; each word normalised (a word without a letter or digit is reported). */
+function compileAll(all: NonNullable<Rule['all']>, caseSensitive: boolean, site: TriggerSite): AllGroup[] {
+  const lists: [string | null, readonly string[]][] = Array.isArray(all)
+    ? [[null, all]]
+    : Object.entries(all).map(([language, list]) => [language, list ?? []]);
+  const groups: AllGroup[] = [];
+  for (const [language, list] of lists) {
+    const words: string[] = [];
+    for (const [i, word] of list.entries()) {
+      const normalized = normalizeTrigger(word, caseSensitive, site.synonyms);
+      if (!firstWord(normalized))
+        site.error(
+          ['all', ...(language === null ? [] : [language]), i],
+          `${JSON.stringify(word)} in the \`all\` of ${site.name} has no letter or digit, so it has no word edges to match`,
+        );
+      else if (!words.includes(normalized)) words.push(normalized);
+    }
+    if (words.length > 0) groups.push(Object.freeze({ words: Object.freeze(words), language }));
+  }
+  return groups;
 }
 
 /** An already validated pattern by case and source: from the cache's previous compile or this one. */

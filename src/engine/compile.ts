@@ -10,12 +10,10 @@ import { compileRuleCalls } from './compile-rule-calls.js';
 import { compileFlows, type FlowSource, type PatternCompiler } from './compile-flows.js';
 import { compileRuleTexts, type RuleSetSettings, type RuleTexts } from './compile-reach.js';
 import { compilePattern, compileTrigger, type KnownPattern } from './compile-trigger.js';
-import { buildFuzzyIndex } from './fuzzy.js';
-import { firstWord, wordsOf } from './keywords.js';
 import type { LazyPattern } from './lazy-pattern.js';
-import { buildPatternIndex } from './pattern-index.js';
-import type { CompiledRule, CompiledTrigger, KeywordEntry, RuleIndex, RuleSet } from './rule-set.js';
-import { buildSynonyms } from './synonyms.js';
+import { buildIndex } from './rule-index.js';
+import type { CompiledRule, CompiledTrigger, RuleSet } from './rule-set.js';
+import { buildSynonyms, type SynonymTable } from './synonyms.js';
 import type { TemplateContext } from './template.js';
 import { compileAssignments, compileConditions } from './variables.js';
 
@@ -51,7 +49,7 @@ export class PatternCache {
 
 /**
  * Compiles rules given in the global order; `files` names the files they came from (for reports). The
- * start of each flow in `flows` is among `rules` (see flowStartRule), at its `startOrder`. With a `cache`,
+ * starts of each flow in `flows` are among `rules` (see flowStartRules), at its `startOrders`. With a `cache`,
  * patterns its previous compile validated are reused, and this compile's patterns are kept for the next.
  */
 export function compileRulesCollecting(
@@ -67,7 +65,7 @@ export function compileRulesCollecting(
   const compiled: CompiledRule[] = [];
   const patterns = new Map<string, LazyPattern>();
   const known = (key: string) => cache?.get(key) ?? patterns.get(key);
-  const starts = new Map(flows.map((f) => [f.startOrder, f.flow.id]));
+  const starts = new Map(flows.flatMap((f) => f.startOrders.map((order) => [order, f.flow.id] as const)));
   const shared: RuleCompileSite = { locate, problems, compilePattern: patternCompiler(patterns, known), settings, synonyms };
   for (const [order, rule] of rules.entries()) {
     const result = compileRule(rule, order, shared, starts.get(order));
@@ -79,11 +77,13 @@ export function compileRulesCollecting(
   const ruleSet: RuleSet = Object.freeze({
     rules: Object.freeze(compiled),
     files: Object.freeze([...files]),
-    index: buildIndex(compiled, synonyms),
+    index: buildIndex(compiled, synonyms, settings.languages, settings.synonyms),
     flows: compiledFlows,
     duringFlowsIndex: buildIndex(
       compiled.filter((rule) => rule.duringFlows),
       synonyms,
+      settings.languages,
+      settings.synonyms,
     ),
     callbacks: Object.freeze(compiled.filter((rule) => rule.trigger.kind === 'callback')),
     ...(settings.languages ? { languages: settings.languages } : {}),
@@ -124,7 +124,7 @@ interface RuleCompileSite {
   readonly problems: RuleProblem[];
   readonly compilePattern: PatternCompiler;
   readonly settings: RuleSetSettings;
-  readonly synonyms: ReadonlyMap<string, string>;
+  readonly synonyms: SynonymTable;
 }
 
 /** A compile's pattern compiler: reuses what `known` validated, and collects this compile's patterns in `patterns`. */
@@ -158,12 +158,17 @@ function compileRule(rule: Rule, order: number, shared: RuleCompileSite, startsF
   return assembleRule(rule, order, locate(order, []), { trigger, texts, actions, when, set, sends, calls, moderation }, settings, startsFlow);
 }
 
-/** `fuzzy: auto` where it can never apply is a warning: the writer expects typos to be forgiven. */
+/** `fuzzy: auto` or `forms: auto` where it can never apply is a warning: the writer expects typos or other forms to be forgiven. */
 function warnOfNeverFuzzy(rule: Rule, trigger: CompiledTrigger, name: string, report: RuleProblemSink): void {
-  if (rule.fuzzy !== 'auto') return;
-  if (trigger.kind !== 'text' && trigger.kind !== 'keywords')
-    report(['fuzzy'], `fuzzy matching is for text and keywords triggers; ${name} has a ${trigger.kind} trigger, so it is never fuzzy: remove it`, 'warning');
-  else if (rule.case_sensitive === true) report(['fuzzy'], `${name} is case_sensitive, so it is never fuzzy: remove one of them`, 'warning');
+  for (const [key, what] of [
+    ['fuzzy', 'fuzzy matching'],
+    ['forms', 'matching other forms of words'],
+  ] as const) {
+    if (rule[key] !== 'auto') continue;
+    if (trigger.kind !== 'text' && trigger.kind !== 'keywords')
+      report([key], `${what} is for text, keywords and all triggers; ${name} has a ${trigger.kind} trigger, so it never applies: remove \`${key}\``, 'warning');
+    else if (rule.case_sensitive === true) report([key], `${name} is case_sensitive, so ${what} never applies: remove one of them`, 'warning');
+  }
 }
 
 /** The compiled parts of one rule, before they are put together. */
@@ -187,6 +192,8 @@ function assembleRule(
   startsFlow: string | undefined,
 ): CompiledRule {
   const caseSensitive = rule.case_sensitive === true;
+  // Typos and other forms apply to text, keyword and `all` triggers compared without case.
+  const wordTrigger = !caseSensitive && (trigger.kind === 'text' || trigger.kind === 'keywords');
   return Object.freeze({
     id: rule.id,
     order,
@@ -202,7 +209,8 @@ function assembleRule(
     ...(texts.messages ? { messages: texts.messages } : {}),
     lang: rule.lang ? new Set<string>(rule.lang) : null,
     mentioned: rule.mentioned === true,
-    fuzzy: !caseSensitive && (trigger.kind === 'text' || trigger.kind === 'keywords') && (rule.fuzzy ?? settings.fuzzy ?? 'off') === 'auto',
+    fuzzy: wordTrigger && (rule.fuzzy ?? settings.fuzzy ?? 'off') === 'auto',
+    forms: wordTrigger && (rule.forms ?? settings.forms ?? 'off') === 'auto',
     ...(rule.parse_mode ? { parseMode: rule.parse_mode } : {}),
     ...actions,
     replyToMessage: rule.reply_to_message === true,
@@ -217,76 +225,4 @@ function assembleRule(
     duringFlows: rule.during_flows === true,
     ...(startsFlow ? { startsFlow } : {}),
   });
-}
-
-function buildIndex(rules: readonly CompiledRule[], synonyms: ReadonlyMap<string, string>): RuleIndex {
-  const commands = new Map<string, CompiledRule[]>();
-  const textFolded = new Map<string, CompiledRule[]>();
-  const textExact = new Map<string, CompiledRule[]>();
-  const keywordsFolded = new Map<string, KeywordEntry[]>();
-  const keywordsExact = new Map<string, KeywordEntry[]>();
-  const patterns: CompiledRule[] = [];
-  const fallbacks: CompiledRule[] = [];
-  const events = new Map<string, CompiledRule[]>();
-  const fuzzyWords: string[] = [];
-  const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
-    const list = map.get(key);
-    if (list) list.push(value);
-    else map.set(key, [value]);
-  };
-  for (const rule of rules) {
-    const t = rule.trigger;
-    if (rule.fuzzy) fuzzyWords.push(...fuzzyVocabulary(t));
-    switch (t.kind) {
-      case 'command':
-        push(commands, t.name, rule);
-        break;
-      case 'text':
-        push(rule.caseSensitive ? textExact : textFolded, t.text, rule);
-        break;
-      case 'keywords':
-        for (const keyword of t.keywords) {
-          // Filed under its least shared word, so thousands of keywords starting alike ("phrase 1 here",
-          // "phrase 2 here", …) do not pile up in one bucket that every message walks.
-          const map = rule.caseSensitive ? keywordsExact : keywordsFolded;
-          let chosen = firstWord(keyword)!;
-          for (const w of wordsOf(keyword)) if ((map.get(w.word)?.length ?? 0) < (map.get(chosen.word)?.length ?? 0)) chosen = w;
-          push(map, chosen.word, { keyword, lead: chosen.lead, rule });
-        }
-        break;
-      case 'pattern':
-        patterns.push(rule);
-        break;
-      case 'fallback':
-        fallbacks.push(rule);
-        break;
-      case 'callback':
-        // Presses are matched apart (RuleSet.callbacks): a callback rule never answers a message.
-        break;
-      case 'event':
-        push(events, t.event, rule);
-        break;
-    }
-  }
-  return Object.freeze({
-    commands,
-    textFolded,
-    textExact,
-    keywordsFolded,
-    keywordsExact,
-    patterns: buildPatternIndex(patterns),
-    fallbacks,
-    events,
-    // Every synonym is a known word too: "delivery" is no typo of anything, and "delivry" is one of it.
-    fuzzy: fuzzyWords.length > 0 ? buildFuzzyIndex([...fuzzyWords, ...synonyms.keys()]) : null,
-    synonyms,
-    needsExact: textExact.size > 0 || keywordsExact.size > 0,
-  });
-}
-
-/** The words a fuzzy rule's trigger contributes to the vocabulary typos are corrected towards. */
-function fuzzyVocabulary(trigger: CompiledTrigger): string[] {
-  if (trigger.kind === 'text') return wordsOf(trigger.text).map((w) => w.word);
-  if (trigger.kind === 'keywords') return trigger.keywords.flatMap((keyword) => wordsOf(keyword).map((w) => w.word));
-  return [];
 }

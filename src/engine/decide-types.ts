@@ -2,6 +2,9 @@
 // from decide.ts so the modules that build decisions (answers, flows) need not import decide itself.
 import type { Action } from './actions.js';
 import type { CallRecord, PendingCall } from './backend-calls.js';
+import type { MatchVia } from './match.js';
+
+export type { MatchVia } from './match.js';
 
 /** What decide needs besides the event, the rules and the state. */
 export interface DecideContext {
@@ -34,6 +37,12 @@ export interface Decision {
   readonly call?: PendingCall;
   /** The backend calls made for this decision so far, in order (set by `continueDecision`). */
   readonly calls?: readonly CallRecord[];
+  /**
+   * How the rule was reached when not by its words as written: `forms` (another form of a word, with the
+   * language whose stems matched), `corrected` (typos corrected, each `{ from, to }`: "shiping" → "shipping"),
+   * or `suggested` (the user pressed it among suggestions). Absent for an exact match and for what flows do.
+   */
+  readonly via?: MatchVia;
 }
 
 /** Nothing to do. */

@@ -69,8 +69,12 @@ function decideMessage(event: MessageEvent, ruleSet: RuleSet, state: Conversatio
 function decideOutsideFlow(event: MessageEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext, now: number): Decision {
   const values = { user: state.user, chat: state.chat };
   const language = languageFor(ruleSet, event.from, state);
-  const match = matchTolerant(event.message, ruleSet, context.botUsername, audienceCheck(event.message, values, language, context.botUsername));
+  const whenHolds = audienceCheck(event.message, values, language, context.botUsername);
+  const match = matchTolerant(event.message, ruleSet, context.botUsername, whenHolds, ruleSet.index, language);
   if (!match) return NOTHING;
-  if (match.rule.startsFlow !== undefined) return startFlow(match.rule, match, event, ruleSet, state, now);
-  return answerRule(match.rule, match, event, values, context, (vars) => languageFor(ruleSet, event.from, vars));
+  const decision =
+    match.rule.startsFlow !== undefined
+      ? startFlow(match.rule, match, event, ruleSet, state, now)
+      : answerRule(match.rule, match, event, values, context, (vars) => languageFor(ruleSet, event.from, vars));
+  return match.via ? { ...decision, via: match.via } : decision;
 }

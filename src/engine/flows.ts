@@ -45,7 +45,7 @@ export function startFlow(rule: CompiledRule, match: MatchResult, event: Message
   const actions: Action[] = [
     ...applied.actions,
     setFlow({ flowId: flow.id, stepId: first.id, values: {}, lastActivity: now }),
-    askQuestion(flow.id, first, askTargetOf(event), text),
+    askQuestion(flow.id, first, askTargetOf(event, languageFor(ruleSet, event.from, state)), text),
   ];
   return { ruleId: flow.id, actions };
 }
@@ -84,7 +84,7 @@ export function routeInFlow(
   }
   const accept = flow.steps[index]!.accept;
   const value = acceptedValue(accept, prepared);
-  const at: StepEvent = { message, target: askTargetOf(event), hasUser: true, context };
+  const at: StepEvent = { message, target: askTargetOf(event, languageFor(ruleSet, event.from, state)), hasUser: true, context };
   if (accept.kind !== 'call' || value === undefined) return { kind: 'decided', decision: answerStep(flow, index, position, value, at, values, now) };
   // A backend says whether the answer is taken: the step moves on (or is asked again) once it has answered.
   const checked = { message, vars: values, flow: position.values, answer: String(value), ...(position.results ? { flowResults: position.results } : {}) };
@@ -98,9 +98,9 @@ export function routeInFlow(
   return { kind: 'decided', decision };
 }
 
-/** The question's target for a message: its chat, replying to it in a group. */
-function askTargetOf(event: MessageEvent): AskTarget {
-  return { chatId: event.chat.id, private: event.chat.type === 'private', replyTo: event.message.message_id };
+/** The question's target for a message: its chat, replying to it in a group, in the user's language. */
+function askTargetOf(event: MessageEvent, language: string | undefined): AskTarget {
+  return { chatId: event.chat.id, private: event.chat.type === 'private', replyTo: event.message.message_id, language };
 }
 
 /** What answering a step needs from the event: a message for templates, where the next question goes, whether there is a user. */
@@ -141,7 +141,8 @@ export function routePress(
   } else {
     // A question after a press replies to the user's message its question replied to, if any.
     const asked = event.message && 'reply_to_message' in event.message ? event.message.reply_to_message?.message_id : undefined;
-    const target: AskTarget = { chatId: chat.id, private: chat.type === 'private', ...(asked !== undefined ? { replyTo: asked } : {}) };
+    const language = languageFor(ruleSet, event.from, state);
+    const target: AskTarget = { chatId: chat.id, private: chat.type === 'private', ...(asked !== undefined ? { replyTo: asked } : {}), language };
     const values: VariableValues = { user: state.user, chat: state.chat, flow: position.values };
     decision = answerStep(flow, index, position, choice, { message, target, hasUser: true, context }, values, now);
   }

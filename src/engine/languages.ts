@@ -162,3 +162,48 @@ export function compileLocalized(
   }
   return { fallback, byLanguage };
 }
+
+/** A text without placeholders, given once or per language: a choice's button label, a suggestion's label. */
+export interface StaticText {
+  /** The default language's text (or the only one). */
+  readonly text: string;
+  readonly byLanguage?: ReadonlyMap<string, string>;
+}
+
+/**
+ * A text given once or per language, taken as written (no placeholders), checked as texts per language are:
+ * the languages block must exist, languages must be supported, the default must be there (errors), and a
+ * supported language left out gets the default's text (a warning). Undefined when it has errors.
+ */
+export function compileStaticText(source: TextSource, languages: LanguageSettings | undefined, what: string, report: LocalizeReport): StaticText | undefined {
+  if (!isPerLanguage(source)) return { text: source };
+  if (!languages) {
+    report.error([], `${what} is given per language, but no file declares the languages: add languages: { default: en, supported: [en, de] }`);
+    return undefined;
+  }
+  const byLanguage = new Map<string, string>();
+  for (const [language, text] of Object.entries(source)) {
+    if (text === undefined) continue;
+    if (languages.supported.includes(language)) byLanguage.set(language, text);
+    else report.error([language], `${what} has a text for '${language}', which is not among the supported languages (${languages.supported.join(', ')})`);
+  }
+  const text = byLanguage.get(languages.default);
+  if (text === undefined) {
+    report.error([], `${what} has no text in the default language '${languages.default}', which every missing translation falls back to`);
+    return undefined;
+  }
+  const missing = languages.supported.filter((language) => !byLanguage.has(language));
+  if (missing.length > 0)
+    report.warning([], `${what} has no ${missing.map((m) => `'${m}'`).join(', ')} translation: users of that language get the '${languages.default}' text`);
+  return { text, byLanguage };
+}
+
+/** The static text in `language`: its translation, else the default language's. */
+export function staticTextIn(text: StaticText, language: string | undefined): string {
+  return (language !== undefined && text.byLanguage?.get(language)) || text.text;
+}
+
+/** Every language's version of a static text (each once). */
+export function allStaticTexts(text: StaticText): string[] {
+  return [...new Set([text.text, ...(text.byLanguage?.values() ?? [])])];
+}

@@ -1,5 +1,6 @@
 // The reference matcher: tries every rule in order, with no index. Tests prove the indexed
-// matchMessage gives exactly the same answer; the benchmark uses it as the naive baseline.
+// matchMessage gives exactly the same answer (for rules without synonyms or forms); the benchmark uses it
+// as the naive baseline.
 import type { Message } from '@grammyjs/types';
 import { conditionsPass, WHEN_ON_EMPTY_STATE, type WhenCheck } from './conditions.js';
 import { containsKeyword } from './keywords.js';
@@ -16,7 +17,7 @@ export function matchLinear(message: Message, rules: RuleSet, botUsername: strin
     const hit =
       (t.kind === 'command' && prepared.command?.name === t.name) ||
       (t.kind === 'text' && text === t.text) ||
-      (t.kind === 'keywords' && t.keywords.some((k) => containsKeyword(text, k))) ||
+      (t.kind === 'keywords' && (t.keywords.some((k) => containsKeyword(text, k)) || t.all.some((g) => g.words.every((w) => containsKeyword(text, w))))) ||
       (t.kind === 'pattern' && t.pattern.test(prepared.patternInput));
     if (hit) return resultFor(rule, prepared);
   }

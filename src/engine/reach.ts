@@ -8,8 +8,7 @@ import type { Decision, DecideContext } from './decide-types.js';
 import type { MemberEvent } from './events.js';
 import { correctText } from './fuzzy.js';
 import { resolveLanguage } from './languages.js';
-import { botMentionSpans, matchMessage, type MatchResult } from './match.js';
-import { normalize } from './normalize.js';
+import { botMentionSpans, matchPrepared, prepareMessage, type MatchResult } from './match.js';
 import type { RuleSet } from './rule-set.js';
 import type { ConversationState } from './state.js';
 import { conditionsHold, type VariableValues } from './variables.js';
@@ -36,22 +35,31 @@ export function audienceCheck(message: Message, values: VariableValues, language
 }
 
 /**
- * The rule for a message, tolerating typos: the exact match when an ordinary rule matched; otherwise, when
- * fuzzy rules exist and the message is no command, the match of the message with its typos corrected
- * among the fuzzy rules only; otherwise the exact outcome (a fallback, or nothing).
+ * The rule for a message, tolerating typos: when fuzzy rules exist and the message is no command, its words
+ * are also corrected towards theirs (ties broken by `language`, the user's), and a fuzzy rule the corrected
+ * message reaches answers in its place in the order: before any rule after it that matches exactly, after
+ * any before it. An exact match beats a corrected one only at the same position. A fallback answers only
+ * when neither reached a rule.
  */
-export function matchTolerant(message: Message, ruleSet: RuleSet, botUsername: string, whenHolds: WhenCheck, index = ruleSet.index): MatchResult | null {
-  const exact = matchMessage(message, { index }, botUsername, whenHolds);
-  if (exact && exact.rule.trigger.kind !== 'fallback') return exact;
+export function matchTolerant(
+  message: Message,
+  ruleSet: RuleSet,
+  botUsername: string,
+  whenHolds: WhenCheck,
+  index = ruleSet.index,
+  language?: string,
+): MatchResult | null {
+  const prepared = prepareMessage(message, botUsername, index.needsExact);
+  if (!prepared || prepared.notForUs) return null;
+  const exact = matchPrepared(prepared, index, whenHolds);
   const fuzzy = index.fuzzy;
-  const text = message.text;
-  if (!fuzzy || typeof text !== 'string' || text.startsWith('/')) return exact;
-  const folded = normalize(text);
-  const corrected = correctText(fuzzy, folded);
-  if (corrected === folded) return exact;
-  const typoMessage = { ...message, text: corrected, entities: [] } as Message;
-  const tolerant = matchMessage(typoMessage, { index }, botUsername, (rule) => rule.fuzzy && whenHolds(rule));
-  return tolerant && tolerant.rule.fuzzy ? tolerant : exact;
+  if (!fuzzy || prepared.command || prepared.text.startsWith('/')) return exact;
+  const before = exact && exact.rule.trigger.kind !== 'fallback' ? exact.rule.order : Infinity;
+  if (fuzzy.firstOrder >= before) return exact;
+  const { text, corrections } = correctText(fuzzy, prepared.plain, language);
+  if (corrections.length === 0) return exact;
+  const tolerant = matchPrepared({ ...prepared, plain: text, exact: undefined }, index, whenHolds, true, before);
+  return tolerant ? { rule: tolerant.rule, via: { kind: 'corrected', corrections } } : exact;
 }
 
 /** The chat variable that remembers the latest member changes, so one that arrives twice is answered once. */

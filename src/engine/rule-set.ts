@@ -1,7 +1,9 @@
 // The compiled, immutable rule set: rules in the global order (files by name, rules in file order)
 // plus the indexes that find command, text and keyword candidates without scanning every rule.
 import type { FuzzyIndex } from './fuzzy.js';
-import type { LanguageSettings, LocalizedTemplates } from './languages.js';
+import type { SynonymTable } from './synonyms.js';
+import type { WordForms } from './word-forms.js';
+import type { LanguageSettings, LocalizedTemplates, StaticText } from './languages.js';
 import type { LazyPattern } from './lazy-pattern.js';
 import type { PatternIndex } from './pattern-index.js';
 import type { ParseMode } from './reply.js';
@@ -17,7 +19,17 @@ export type CompiledTrigger =
   | { readonly kind: 'command'; readonly name: string }
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'pattern'; readonly source: string; readonly pattern: LazyPattern }
-  | { readonly kind: 'keywords'; readonly keywords: readonly string[] }
+  /**
+   * `keywords` (any of them) and/or `all` (every word of one group): normalised, synonyms applied. `keywords`
+   * or `all` may be empty, not both.
+   */
+  | {
+      readonly kind: 'keywords';
+      readonly keywords: readonly string[];
+      readonly all: readonly AllGroup[];
+      /** The languages a keyword was listed under (`keywords: { en: [...], de: [...] }`); a keyword of a plain list has none. */
+      readonly keywordLanguages: ReadonlyMap<string, readonly string[]>;
+    }
   | { readonly kind: 'fallback' }
   /** A button press whose callback data the pattern finds (case-insensitive unless case_sensitive). */
   | { readonly kind: 'callback'; readonly source: string; readonly pattern: LazyPattern }
@@ -25,6 +37,13 @@ export type CompiledTrigger =
 
 /** What an `event` rule answers: a member joining or leaving, the bot's own status, a join request, a restriction. */
 export type RuleEvent = 'member_joined' | 'member_left' | 'blocked' | 'unblocked' | 'bot_added' | 'bot_removed' | 'join_request' | 'member_restricted';
+
+/** One group of an `all` trigger: the message must contain every word (or phrase), in any order. */
+export interface AllGroup {
+  readonly words: readonly string[];
+  /** The language it was listed under (`all: { en: [...], de: [...] }`); null for a plain list. */
+  readonly language: string | null;
+}
 
 /** One message of a rule's `messages` sequence, with its own options. */
 export interface CompiledMessage {
@@ -60,6 +79,8 @@ export interface CompiledRule {
   readonly mentioned: boolean;
   /** `fuzzy: auto` (or the file default): the text or keywords also match words with a typo. */
   readonly fuzzy: boolean;
+  /** `forms: auto` (or the file default): the text or keywords also match other forms of their words (by stem). */
+  readonly forms: boolean;
   readonly parseMode?: ParseMode;
   /** The rule's `buttons` (on the reply, or on the edited message when the rule has `edit`); null when none. */
   readonly buttons: InlineKeyboardTemplate | null;
@@ -105,6 +126,8 @@ export type CompiledAccept =
       readonly caseSensitive: boolean;
       /** The options' values (keys) in the order written: the buttons shown, and what a press's index names. */
       readonly choices: readonly string[];
+      /** Each option's `label` (by the same index), null where it has none: its button then shows the key. */
+      readonly labels: readonly (StaticText | null)[];
     };
 
 export interface CompiledStep {
@@ -156,15 +179,41 @@ export interface KeywordEntry {
   readonly rule: CompiledRule;
 }
 
+/** One `all` group of one rule, filed under one of its words (the least shared). */
+export interface AllEntry {
+  readonly words: readonly string[];
+  readonly rule: CompiledRule;
+}
+
+/** The text, keyword and `all` triggers of some rules, as one way of reading the message sees them. */
+export interface WordView {
+  /** The whole message as this view reads it → rules in order. */
+  readonly text: ReadonlyMap<string, readonly CompiledRule[]>;
+  /** A word of each keyword → entries in rule order. */
+  readonly keywords: ReadonlyMap<string, readonly KeywordEntry[]>;
+  /** A word of each `all` group → entries in rule order. */
+  readonly all: ReadonlyMap<string, readonly AllEntry[]>;
+  /** Whether the view has any trigger (a view without one costs a message nothing). */
+  readonly size: number;
+}
+
+/** The triggers of `forms: auto` rules in one language: the message's words and theirs reduced to their stems. */
+export interface FormsView extends WordView {
+  readonly forms: WordForms;
+  /** The synonyms with their entries stemmed, so the forms of a synonym stand for its group too. */
+  readonly synonyms: SynonymTable;
+  /** The lowest position of a rule in this view: a message already answered before it skips the view. */
+  readonly firstOrder: number;
+}
+
 export interface RuleIndex {
   /** Lower-cased command name → rules in order. */
   readonly commands: ReadonlyMap<string, readonly CompiledRule[]>;
-  /** Normalised (case-folded) text → rules in order; `textExact` for case-sensitive rules. */
-  readonly textFolded: ReadonlyMap<string, readonly CompiledRule[]>;
-  readonly textExact: ReadonlyMap<string, readonly CompiledRule[]>;
-  /** A word of each normalised keyword → entries in rule order. */
-  readonly keywordsFolded: ReadonlyMap<string, readonly KeywordEntry[]>;
-  readonly keywordsExact: ReadonlyMap<string, readonly KeywordEntry[]>;
+  /** The triggers compared with the normalised (case-folded) message; `exact` for case-sensitive rules. */
+  readonly folded: WordView;
+  readonly exact: WordView;
+  /** The triggers of `forms: auto` rules, one view per language with a stemmer. */
+  readonly forms: readonly FormsView[];
   /** Pattern rules, filed by a literal each match must contain (see pattern-index.ts). */
   readonly patterns: PatternIndex;
   readonly fallbacks: readonly CompiledRule[];
@@ -172,8 +221,8 @@ export interface RuleIndex {
   readonly events: ReadonlyMap<string, readonly CompiledRule[]>;
   /** The vocabulary of fuzzy rules' texts and keywords, for typo-tolerant lookups; null when no rule is fuzzy. */
   readonly fuzzy: FuzzyIndex | null;
-  /** `synonyms`: each word of a group → the group's first word (applied to triggers and messages alike); empty when none. */
-  readonly synonyms: ReadonlyMap<string, string>;
+  /** `synonyms`: each entry of a group → the group's word (applied to triggers and messages alike); empty when none. */
+  readonly synonyms: SynonymTable;
   /** Whether any rule needs the case-preserving normalised text (saves work per message when not). */
   readonly needsExact: boolean;
 }

@@ -33,6 +33,11 @@ export const rulesSchema = {
       "required": [
         "fuzzy"
       ]
+    },
+    {
+      "required": [
+        "forms"
+      ]
     }
   ],
   "properties": {
@@ -79,7 +84,7 @@ export const rulesSchema = {
       }
     },
     "synonyms": {
-      "description": "Groups of words that mean the same for text and keyword triggers (declare once): [[shipping, delivery, postage]] makes each match where another is written.",
+      "description": "Groups of words or phrases that mean the same for text, keyword and all triggers (declare once): [[shipping, delivery, postage], [giftcard, \"gift card\", gift-card]] makes each match where another is written.",
       "type": "array",
       "minItems": 1,
       "items": {
@@ -89,7 +94,7 @@ export const rulesSchema = {
         "items": {
           "type": "string",
           "minLength": 1,
-          "pattern": "^[\\p{L}\\p{M}\\p{N}]+$"
+          "pattern": "[\\p{L}\\p{M}\\p{N}]"
         }
       }
     },
@@ -99,12 +104,19 @@ export const rulesSchema = {
         "auto",
         "off"
       ]
+    },
+    "forms": {
+      "description": "The default for every rule's forms (declare once): auto lets text, keyword and all triggers match other forms of their words (orders, ordered for order; Bestellungen for Bestellung).",
+      "enum": [
+        "auto",
+        "off"
+      ]
     }
   },
   "$defs": {
     "rule": {
       "title": "Rule",
-      "description": "One rule: an id, exactly one trigger (command, text, pattern, keywords, fallback, event for a member joining or leaving, or callback for a button press) and what to do: a reply or a sequence of messages, or a call to a backend whose `on` branches answer (and, for a button press, an answer and an edit).",
+      "description": "One rule: an id, exactly one trigger (command, text, pattern, keywords and/or all, fallback, event for a member joining or leaving, or callback for a button press) and what to do: a reply or a sequence of messages, or a call to a backend whose `on` branches answer (and, for a button press, an answer and an edit).",
       "type": "object",
       "additionalProperties": false,
       "required": [
@@ -130,6 +142,16 @@ export const rulesSchema = {
           "required": [
             "keywords"
           ]
+        },
+        {
+          "required": [
+            "all"
+          ],
+          "not": {
+            "required": [
+              "keywords"
+            ]
+          }
         },
         {
           "required": [
@@ -388,7 +410,42 @@ export const rulesSchema = {
           "type": "boolean"
         },
         "fuzzy": {
-          "description": "For text and keyword triggers: also match words with a typo (one edit from 6 letters, two from 10). `auto` on, `off` off; the default comes from the file's `fuzzy`.",
+          "description": "For text, keyword and all triggers: also match words with a typo (one edit from 6 letters, two from 10, counting the letters of the trigger's word). `auto` on, `off` off; the default comes from the file's `fuzzy`.",
+          "enum": [
+            "auto",
+            "off"
+          ]
+        },
+        "all": {
+          "description": "Trigger: every one of these words or phrases, in any order, anywhere in the message (whole words; synonyms, forms and fuzzy apply as for keywords); a list, or lists per language ({ en: [change, address], de: [Adresse, ändern] }: the words of any one language must all be there). Next to keywords, the rule answers either.",
+          "anyOf": [
+            {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "string",
+                "minLength": 1
+              }
+            },
+            {
+              "type": "object",
+              "minProperties": 1,
+              "additionalProperties": false,
+              "patternProperties": {
+                "^[a-z]{2,3}$": {
+                  "type": "array",
+                  "minItems": 1,
+                  "items": {
+                    "type": "string",
+                    "minLength": 1
+                  }
+                }
+              }
+            }
+          ]
+        },
+        "forms": {
+          "description": "For text, keyword and all triggers: also match other forms of their words by stem (English, German and the other languages docs/rules.md lists). `auto` on, `off` off; the default comes from the file's `forms`.",
           "enum": [
             "auto",
             "off"
@@ -708,110 +765,19 @@ export const rulesSchema = {
           "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
         },
         "start": {
-          "title": "FlowStart",
-          "description": "What starts the flow: exactly one trigger, as in a rule (command, text, pattern, keywords or fallback), with optional conditions.",
-          "type": "object",
-          "additionalProperties": false,
-          "oneOf": [
+          "description": "What starts the flow: a trigger with its conditions, or a list of them (any one starts it; each tried at its place in the order).",
+          "anyOf": [
             {
-              "required": [
-                "command"
-              ]
+              "$ref": "#/$defs/flowStart"
             },
             {
-              "required": [
-                "text"
-              ]
-            },
-            {
-              "required": [
-                "pattern"
-              ]
-            },
-            {
-              "required": [
-                "keywords"
-              ]
-            },
-            {
-              "required": [
-                "fallback"
-              ]
-            }
-          ],
-          "properties": {
-            "command": {
-              "description": "Trigger: a command name without the slash, e.g. 'start' answers /start, /start@yourbot and /start with arguments.",
-              "type": "string",
-              "pattern": "^[A-Za-z0-9_]{1,32}$"
-            },
-            "text": {
-              "description": "Trigger: the whole message, compared after normalisation (case-insensitive unless case_sensitive).",
-              "type": "string",
-              "minLength": 1
-            },
-            "pattern": {
-              "description": "Trigger: a regular expression in RE2 syntax (linear time), searched anywhere in the message; named groups (?<name>...) fill {{match.name}}.",
-              "type": "string",
-              "minLength": 1
-            },
-            "keywords": {
-              "description": "Trigger: any of these words or phrases, as whole words (Unicode letters and digits mark word edges).",
               "type": "array",
               "minItems": 1,
               "items": {
-                "type": "string",
-                "minLength": 1
-              }
-            },
-            "fallback": {
-              "description": "Trigger: answers only when no other rule matched.",
-              "const": true
-            },
-            "case_sensitive": {
-              "description": "Compare text, keywords and pattern with case (default false). Commands always ignore case.",
-              "type": "boolean"
-            },
-            "chat_types": {
-              "description": "Condition: answer only in these kinds of chat.",
-              "type": "array",
-              "minItems": 1,
-              "uniqueItems": true,
-              "items": {
-                "title": "ChatType",
-                "enum": [
-                  "private",
-                  "group",
-                  "supergroup",
-                  "channel"
-                ]
-              }
-            },
-            "chats": {
-              "description": "Condition: answer only in these chats (chat ids; groups are negative).",
-              "type": "array",
-              "minItems": 1,
-              "uniqueItems": true,
-              "items": {
-                "type": "integer"
-              }
-            },
-            "when": {
-              "$ref": "#/$defs/conditions"
-            },
-            "set": {
-              "$ref": "#/$defs/assignments"
-            },
-            "examples": {
-              "description": "Sample messages that must start this flow; `hearsay check` warns when a rule catches one first.",
-              "type": "array",
-              "minItems": 1,
-              "items": {
-                "type": "string",
-                "minLength": 1
+                "$ref": "#/$defs/flowStart"
               }
             }
-          }
+          ]
         },
         "cancel": {
           "title": "FlowCancel",
@@ -981,18 +947,42 @@ export const rulesSchema = {
         },
         "choice": {
           "title": "AcceptChoice",
-          "description": "Options: the kept value (the key) and the words that choose it, compared with the whole answer without case; the key itself also chooses it.",
+          "description": "Options: the kept value (the key) and the words that choose it, compared with the whole answer without case; the key itself also chooses it. An option may be { words: [...], label: { en: Yes, de: Ja } }: its button shows the label in the user's language, and the label chooses it too.",
           "type": "object",
           "minProperties": 1,
           "propertyNames": {
             "pattern": "^.{1,1024}$"
           },
           "additionalProperties": {
-            "type": "array",
-            "items": {
-              "type": "string",
-              "minLength": 1
-            }
+            "anyOf": [
+              {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "minLength": 1
+                }
+              },
+              {
+                "title": "ChoiceOption",
+                "type": "object",
+                "additionalProperties": false,
+                "minProperties": 1,
+                "properties": {
+                  "words": {
+                    "description": "The words that choose this option.",
+                    "type": "array",
+                    "items": {
+                      "type": "string",
+                      "minLength": 1
+                    }
+                  },
+                  "label": {
+                    "description": "The option's button label (default: its key); typing it chooses the option too. Per language: { en: ..., de: ... }.",
+                    "$ref": "#/$defs/localizedString"
+                  }
+                }
+              }
+            ]
           }
         },
         "case_sensitive": {
@@ -1527,6 +1517,196 @@ export const rulesSchema = {
           "$ref": "#/$defs/flowCallBranch"
         }
       }
+    },
+    "flowStart": {
+      "title": "FlowStart",
+      "description": "What starts the flow: exactly one trigger, as in a rule (command, text, pattern, keywords and/or all, or fallback), with optional conditions and options.",
+      "type": "object",
+      "additionalProperties": false,
+      "oneOf": [
+        {
+          "required": [
+            "command"
+          ]
+        },
+        {
+          "required": [
+            "text"
+          ]
+        },
+        {
+          "required": [
+            "pattern"
+          ]
+        },
+        {
+          "required": [
+            "keywords"
+          ]
+        },
+        {
+          "required": [
+            "all"
+          ],
+          "not": {
+            "required": [
+              "keywords"
+            ]
+          }
+        },
+        {
+          "required": [
+            "fallback"
+          ]
+        }
+      ],
+      "properties": {
+        "command": {
+          "description": "Trigger: a command name without the slash, e.g. 'start' answers /start, /start@yourbot and /start with arguments.",
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_]{1,32}$"
+        },
+        "text": {
+          "description": "Trigger: the whole message, compared after normalisation (case-insensitive unless case_sensitive).",
+          "type": "string",
+          "minLength": 1
+        },
+        "pattern": {
+          "description": "Trigger: a regular expression in RE2 syntax (linear time), searched anywhere in the message; named groups (?<name>...) fill {{match.name}}.",
+          "type": "string",
+          "minLength": 1
+        },
+        "keywords": {
+          "description": "Trigger: any of these words or phrases, as whole words (Unicode letters and digits mark word edges); a list, or lists per language ({ en: [...], de: [...] }; every language's keywords match, the reply follows the user's language).",
+          "anyOf": [
+            {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "string",
+                "minLength": 1
+              }
+            },
+            {
+              "type": "object",
+              "minProperties": 1,
+              "additionalProperties": false,
+              "patternProperties": {
+                "^[a-z]{2,3}$": {
+                  "type": "array",
+                  "minItems": 1,
+                  "items": {
+                    "type": "string",
+                    "minLength": 1
+                  }
+                }
+              }
+            }
+          ]
+        },
+        "all": {
+          "description": "Trigger: every one of these words or phrases, in any order, anywhere in the message (whole words; synonyms, forms and fuzzy apply as for keywords); a list, or lists per language ({ en: [change, address], de: [Adresse, ändern] }: the words of any one language must all be there). Next to keywords, the rule answers either.",
+          "anyOf": [
+            {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "string",
+                "minLength": 1
+              }
+            },
+            {
+              "type": "object",
+              "minProperties": 1,
+              "additionalProperties": false,
+              "patternProperties": {
+                "^[a-z]{2,3}$": {
+                  "type": "array",
+                  "minItems": 1,
+                  "items": {
+                    "type": "string",
+                    "minLength": 1
+                  }
+                }
+              }
+            }
+          ]
+        },
+        "fallback": {
+          "description": "Trigger: answers only when no other rule matched.",
+          "const": true
+        },
+        "case_sensitive": {
+          "description": "Compare text, keywords and pattern with case (default false). Commands always ignore case.",
+          "type": "boolean"
+        },
+        "chat_types": {
+          "description": "Condition: answer only in these kinds of chat.",
+          "type": "array",
+          "minItems": 1,
+          "uniqueItems": true,
+          "items": {
+            "title": "ChatType",
+            "enum": [
+              "private",
+              "group",
+              "supergroup",
+              "channel"
+            ]
+          }
+        },
+        "chats": {
+          "description": "Condition: answer only in these chats (chat ids; groups are negative).",
+          "type": "array",
+          "minItems": 1,
+          "uniqueItems": true,
+          "items": {
+            "type": "integer"
+          }
+        },
+        "when": {
+          "$ref": "#/$defs/conditions"
+        },
+        "set": {
+          "$ref": "#/$defs/assignments"
+        },
+        "examples": {
+          "description": "Sample messages that must start this flow; `hearsay check` warns when a rule catches one first.",
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "type": "string",
+            "minLength": 1
+          }
+        },
+        "lang": {
+          "description": "Condition: answer only users whose language (see languages) is one of these.",
+          "type": "array",
+          "minItems": 1,
+          "uniqueItems": true,
+          "items": {
+            "$ref": "#/$defs/languageCode"
+          }
+        },
+        "mentioned": {
+          "description": "Condition: only messages that mention the bot (@its_username) or reply to one of its messages.",
+          "type": "boolean"
+        },
+        "fuzzy": {
+          "description": "For text, keyword and all triggers: also match words with a typo (one edit from 6 letters, two from 10, counting the letters of the trigger's word). `auto` on, `off` off; the default comes from the file's `fuzzy`.",
+          "enum": [
+            "auto",
+            "off"
+          ]
+        },
+        "forms": {
+          "description": "For text, keyword and all triggers: also match other forms of their words by stem (English, German and the other languages docs/rules.md lists). `auto` on, `off` off; the default comes from the file's `forms`.",
+          "enum": [
+            "auto",
+            "off"
+          ]
+        }
+      }
     }
   }
 } as const;
@@ -1547,7 +1727,7 @@ export type RuleFile = {
   flows?: Flow[];
   languages?: Languages;
   /**
-   * Groups of words that mean the same for text and keyword triggers (declare once): [[shipping, delivery, postage]] makes each match where another is written.
+   * Groups of words or phrases that mean the same for text, keyword and all triggers (declare once): [[shipping, delivery, postage], [giftcard, "gift card", gift-card]] makes each match where another is written.
    *
    * @minItems 1
    */
@@ -1556,9 +1736,13 @@ export type RuleFile = {
    * The default for every rule's fuzzy (declare once): auto lets text and keyword triggers match words with a typo.
    */
   fuzzy?: "auto" | "off";
+  /**
+   * The default for every rule's forms (declare once): auto lets text, keyword and all triggers match other forms of their words (orders, ordered for order; Bestellungen for Bestellung).
+   */
+  forms?: "auto" | "off";
 };
 /**
- * One rule: an id, exactly one trigger (command, text, pattern, keywords, fallback, event for a member joining or leaving, or callback for a button press) and what to do: a reply or a sequence of messages, or a call to a backend whose `on` branches answer (and, for a button press, an answer and an edit).
+ * One rule: an id, exactly one trigger (command, text, pattern, keywords and/or all, fallback, event for a member joining or leaving, or callback for a button press) and what to do: a reply or a sequence of messages, or a call to a backend whose `on` branches answer (and, for a button press, an answer and an edit).
  */
 export type Rule = Rule1 & Rule2;
 export type Rule1 = {
@@ -1834,57 +2018,11 @@ export type Notify1 = {
  */
 export type LanguageCode = string;
 /**
- * What starts the flow: exactly one trigger, as in a rule (command, text, pattern, keywords or fallback), with optional conditions.
+ * What starts the flow: exactly one trigger, as in a rule (command, text, pattern, keywords and/or all, or fallback), with optional conditions and options.
  */
-export type FlowStart = {
+export type FlowStart = FlowStart1 & FlowStart2;
+export type FlowStart1 = {
   [k: string]: unknown | undefined;
-} & {
-  /**
-   * Trigger: a command name without the slash, e.g. 'start' answers /start, /start@yourbot and /start with arguments.
-   */
-  command?: string;
-  /**
-   * Trigger: the whole message, compared after normalisation (case-insensitive unless case_sensitive).
-   */
-  text?: string;
-  /**
-   * Trigger: a regular expression in RE2 syntax (linear time), searched anywhere in the message; named groups (?<name>...) fill {{match.name}}.
-   */
-  pattern?: string;
-  /**
-   * Trigger: any of these words or phrases, as whole words (Unicode letters and digits mark word edges).
-   *
-   * @minItems 1
-   */
-  keywords?: [string, ...string[]];
-  /**
-   * Trigger: answers only when no other rule matched.
-   */
-  fallback?: true;
-  /**
-   * Compare text, keywords and pattern with case (default false). Commands always ignore case.
-   */
-  case_sensitive?: boolean;
-  /**
-   * Condition: answer only in these kinds of chat.
-   *
-   * @minItems 1
-   */
-  chat_types?: [ChatType1, ...ChatType1[]];
-  /**
-   * Condition: answer only in these chats (chat ids; groups are negative).
-   *
-   * @minItems 1
-   */
-  chats?: [number, ...number[]];
-  when?: Conditions;
-  set?: Assignments;
-  /**
-   * Sample messages that must start this flow; `hearsay check` warns when a rule catches one first.
-   *
-   * @minItems 1
-   */
-  examples?: [string, ...string[]];
 };
 export type ChatType1 = "private" | "group" | "supergroup" | "channel";
 /**
@@ -1957,6 +2095,18 @@ export type Accept1 =
       [k: string]: unknown | undefined;
     };
 /**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString8 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
  * A request to one of the operator's backends whose answer the reply needs: made while the message is handled, its outcome picks a branch of `on`. One method key with the path.
  */
 export type Call3 = (
@@ -2010,7 +2160,7 @@ export type Call3 = (
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString8 =
+export type LocalizedString9 =
   | string
   | {
       /**
@@ -2022,7 +2172,7 @@ export type LocalizedString8 =
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString9 =
+export type LocalizedString10 =
   | string
   | {
       /**
@@ -2173,9 +2323,27 @@ export interface Rule2 {
    */
   mentioned?: boolean;
   /**
-   * For text and keyword triggers: also match words with a typo (one edit from 6 letters, two from 10). `auto` on, `off` off; the default comes from the file's `fuzzy`.
+   * For text, keyword and all triggers: also match words with a typo (one edit from 6 letters, two from 10, counting the letters of the trigger's word). `auto` on, `off` off; the default comes from the file's `fuzzy`.
    */
   fuzzy?: "auto" | "off";
+  /**
+   * Trigger: every one of these words or phrases, in any order, anywhere in the message (whole words; synonyms, forms and fuzzy apply as for keywords); a list, or lists per language ({ en: [change, address], de: [Adresse, ändern] }: the words of any one language must all be there). Next to keywords, the rule answers either.
+   */
+  all?:
+    | [string, ...string[]]
+    | {
+        /**
+         * @minItems 1
+         *
+         * This interface was referenced by `undefined`'s JSON-Schema definition
+         * via the `patternProperty` "^[a-z]{2,3}$".
+         */
+        [k: string]: [string, ...string[]] | undefined;
+      };
+  /**
+   * For text, keyword and all triggers: also match other forms of their words by stem (English, German and the other languages docs/rules.md lists). `auto` on, `off` off; the default comes from the file's `forms`.
+   */
+  forms?: "auto" | "off";
   /**
    * Moderation: delete the message that triggered the rule (the bot needs the admin right can_delete_messages in groups; messages older than 48 hours cannot be deleted).
    */
@@ -2401,7 +2569,10 @@ export interface Flow {
    * A name unique across all rules and flows (letters, digits, '_', '-', '.').
    */
   id: string;
-  start: FlowStart;
+  /**
+   * What starts the flow: a trigger with its conditions, or a list of them (any one starts it; each tried at its place in the order).
+   */
+  start: FlowStart | [FlowStart, ...FlowStart[]];
   cancel?: FlowCancel;
   timeout?: FlowTimeout;
   /**
@@ -2416,6 +2587,94 @@ export interface Flow {
    * @minItems 1
    */
   done?: [DoneBranch, ...DoneBranch[]];
+}
+export interface FlowStart2 {
+  /**
+   * Trigger: a command name without the slash, e.g. 'start' answers /start, /start@yourbot and /start with arguments.
+   */
+  command?: string;
+  /**
+   * Trigger: the whole message, compared after normalisation (case-insensitive unless case_sensitive).
+   */
+  text?: string;
+  /**
+   * Trigger: a regular expression in RE2 syntax (linear time), searched anywhere in the message; named groups (?<name>...) fill {{match.name}}.
+   */
+  pattern?: string;
+  /**
+   * Trigger: any of these words or phrases, as whole words (Unicode letters and digits mark word edges); a list, or lists per language ({ en: [...], de: [...] }; every language's keywords match, the reply follows the user's language).
+   */
+  keywords?:
+    | [string, ...string[]]
+    | {
+        /**
+         * @minItems 1
+         *
+         * This interface was referenced by `undefined`'s JSON-Schema definition
+         * via the `patternProperty` "^[a-z]{2,3}$".
+         */
+        [k: string]: [string, ...string[]] | undefined;
+      };
+  /**
+   * Trigger: every one of these words or phrases, in any order, anywhere in the message (whole words; synonyms, forms and fuzzy apply as for keywords); a list, or lists per language ({ en: [change, address], de: [Adresse, ändern] }: the words of any one language must all be there). Next to keywords, the rule answers either.
+   */
+  all?:
+    | [string, ...string[]]
+    | {
+        /**
+         * @minItems 1
+         *
+         * This interface was referenced by `undefined`'s JSON-Schema definition
+         * via the `patternProperty` "^[a-z]{2,3}$".
+         */
+        [k: string]: [string, ...string[]] | undefined;
+      };
+  /**
+   * Trigger: answers only when no other rule matched.
+   */
+  fallback?: true;
+  /**
+   * Compare text, keywords and pattern with case (default false). Commands always ignore case.
+   */
+  case_sensitive?: boolean;
+  /**
+   * Condition: answer only in these kinds of chat.
+   *
+   * @minItems 1
+   */
+  chat_types?: [ChatType1, ...ChatType1[]];
+  /**
+   * Condition: answer only in these chats (chat ids; groups are negative).
+   *
+   * @minItems 1
+   */
+  chats?: [number, ...number[]];
+  when?: Conditions;
+  set?: Assignments;
+  /**
+   * Sample messages that must start this flow; `hearsay check` warns when a rule catches one first.
+   *
+   * @minItems 1
+   */
+  examples?: [string, ...string[]];
+  /**
+   * Condition: answer only users whose language (see languages) is one of these.
+   *
+   * @minItems 1
+   */
+  lang?: [LanguageCode, ...LanguageCode[]];
+  /**
+   * Condition: only messages that mention the bot (@its_username) or reply to one of its messages.
+   */
+  mentioned?: boolean;
+  /**
+   * For text, keyword and all triggers: also match words with a typo (one edit from 6 letters, two from 10, counting the letters of the trigger's word). `auto` on, `off` off; the default comes from the file's `fuzzy`.
+   */
+  fuzzy?: "auto" | "off";
+  /**
+   * For text, keyword and all triggers: also match other forms of their words by stem (English, German and the other languages docs/rules.md lists). `auto` on, `off` off; the default comes from the file's `forms`.
+   */
+  forms?: "auto" | "off";
 }
 /**
  * Leaves the flow when the user has not answered for this long; the bot then writes `reply` on its own.
@@ -2437,7 +2696,7 @@ export interface FlowStep {
   id: string;
   ask: LocalizedString7;
   accept?: Accept;
-  retry?: LocalizedString8;
+  retry?: LocalizedString9;
   /**
    * How a `choice` step shows its options: `inline` (buttons under the question, the default), `keyboard` (a reply keyboard) or `none`. A press counts as choosing the option.
    */
@@ -2468,15 +2727,22 @@ export interface AcceptNumber {
   decimal?: boolean;
 }
 /**
- * Options: the kept value (the key) and the words that choose it, compared with the whole answer without case; the key itself also chooses it.
+ * Options: the kept value (the key) and the words that choose it, compared with the whole answer without case; the key itself also chooses it. An option may be { words: [...], label: { en: Yes, de: Ja } }: its button shows the label in the user's language, and the label chooses it too.
  */
 export interface AcceptChoice {
-  [k: string]: string[] | undefined;
+  [k: string]: string[] | ChoiceOption | undefined;
+}
+export interface ChoiceOption {
+  /**
+   * The words that choose this option.
+   */
+  words?: string[];
+  label?: LocalizedString8;
 }
 export interface DoneBranch {
   when?: Conditions;
   set?: Assignments;
-  reply?: LocalizedString9;
+  reply?: LocalizedString10;
   call?: Call;
   on?: FlowCallBranches;
   /**
@@ -2510,7 +2776,7 @@ export interface FlowCallBranches {
  * via the `patternProperty` "^[1-5][0-9][0-9]$".
  */
 export interface FlowCallBranch {
-  reply?: LocalizedString9;
+  reply?: LocalizedString10;
   set?: Assignments;
   /**
    * Also notify a backend (an outbox request, retried until it is answered 2xx). One, or a list.

@@ -1,6 +1,6 @@
 // Reads the `flows:` of a parsed rule file for the loader: each schema-valid flow becomes a FlowSource and
-// its start a rule in the global order (after the rules of the same file), placed at `flows[i].start`.
-import { flowStartRule, type FlowSource } from '../engine/compile-flows.js';
+// each of its starts a rule in the global order (after the rules of the same file), placed at `flows[i].start`.
+import { flowStartRules, type FlowSource } from '../engine/compile-flows.js';
 import type { Rule } from '../generated/rules-schema.js';
 import type { Flow } from '../generated/rules-schema.js';
 import type { NodePath, ParsedYaml } from '../yaml/source.js';
@@ -22,9 +22,13 @@ export function addFlows(parsed: ParsedYaml, validFlows: readonly number[], rule
   const all = flowsOf(parsed);
   for (const index of validFlows) {
     const flow = all[index] as Flow;
-    flows.push({ flow, locate: (path) => parsed.locate(['flows', index, ...path]), startOrder: rules.length });
-    rules.push(flowStartRule(flow));
-    origins.push({ parsed, base: ['flows', index, 'start'] });
+    const starts = flowStartRules(flow);
+    flows.push({ flow, locate: (path) => parsed.locate(['flows', index, ...path]), startOrders: starts.map((_, i) => rules.length + i) });
+    // Several starts are each a rule, tried at its place: `start: [{ command: book }, { keywords: [book] }]`.
+    starts.forEach((start, i) => {
+      rules.push(start);
+      origins.push({ parsed, base: Array.isArray(flow.start) ? ['flows', index, 'start', i] : ['flows', index, 'start'] });
+    });
   }
 }
 

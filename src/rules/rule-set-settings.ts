@@ -1,4 +1,4 @@
-// What rule files declare once for the whole rule set (`languages`, `synonyms`, `fuzzy`): read from every
+// What rule files declare once for the whole rule set (`languages`, `synonyms`, `fuzzy`, `forms`): read from every
 // file that parses, even one whose rules have schema errors, so a typo elsewhere in that file cannot make the
 // setting look undeclared to every other file. A block that is itself broken has its one problem reported by
 // the schema check; here it only counts as declared, so nothing else is judged against it. A second
@@ -51,6 +51,7 @@ export function ruleSetSettings(files: readonly DeclaredSettings[], problems: Ru
     ...languagesOf(found.languages, broken.has('languages'), where, problems),
     ...(found.synonyms ? { synonyms: found.synonyms as string[][] } : {}),
     ...(found.fuzzy ? { fuzzy: found.fuzzy as 'auto' | 'off' } : {}),
+    ...(found.forms ? { forms: found.forms as 'auto' | 'off' } : {}),
   };
 }
 

@@ -15,7 +15,7 @@ export function isVariablePath(path: NodePath): boolean {
   return path.slice(2).some((segment) => segment === 'when' || segment === 'set');
 }
 
-const TRIGGER_KEYS = ['command', 'text', 'pattern', 'keywords', 'fallback'] as const;
+const TRIGGER_KEYS = ['command', 'text', 'pattern', 'keywords', 'all', 'fallback'] as const;
 function idOf(value: unknown, fallback: string): string {
   const id = isObject(value) ? value['id'] : undefined;
   return typeof id === 'string' && id.length > 0 ? `'${id}'` : fallback;
@@ -30,6 +30,7 @@ export function ownerName(data: unknown, path: NodePath): string {
   const sub = typeof path[3] === 'number' ? path[3] : 0;
   if (part === 'steps' && typeof path[3] === 'number') return `step ${idOf(valueAt(data, ['flows', index, 'steps', sub]), `#${sub + 1}`)} of ${flow}`;
   if (part === 'done' && typeof path[3] === 'number') return `done branch #${sub + 1} of ${flow}`;
+  if (part === 'start' && typeof path[3] === 'number') return `start #${sub + 1} of ${flow}`;
   if (part === 'start' || part === 'cancel' || part === 'timeout') return `the ${part} of ${flow}`;
   return flow;
 }
@@ -38,6 +39,7 @@ export function ownerName(data: unknown, path: NodePath): string {
 function fieldOf(path: NodePath): string {
   let start = 2;
   if (path[0] === 'flows' && (path[2] === 'steps' || path[2] === 'done') && typeof path[3] === 'number') start = 4;
+  else if (path[0] === 'flows' && path[2] === 'start' && typeof path[3] === 'number') start = 4;
   else if (path[0] === 'flows' && (path[2] === 'start' || path[2] === 'cancel' || path[2] === 'timeout')) start = 3;
   return path
     .slice(start)
@@ -64,6 +66,8 @@ export function flowOrVariableProblem(error: ErrorObject, data: unknown, parsed:
     params: error.params as Record<string, unknown>,
     here: (message) => problemAt(parsed.locate(path), message),
   };
+  // `start:` is one trigger or a list: the branch that does not fit its shape has nothing to say.
+  if (path[2] === 'start' && path.length === 3 && error.keyword === 'type') return undefined;
   const message = FLOW_MESSAGES.get(error.keyword) ?? otherProblem;
   return message(site);
 }
@@ -120,14 +124,14 @@ function missingKeyProblem({ path, owner, params, here }: FlowErrorSite): RulePr
 function oneOfProblem({ parsed, path, owner, value, here }: FlowErrorSite): RuleProblem | undefined {
   if (!isObject(value)) return undefined;
   if (path[2] === 'start') {
-    const present = TRIGGER_KEYS.filter((k) => k in value);
+    const present = TRIGGER_KEYS.filter((k) => k in value && !(k === 'all' && 'keywords' in value));
     if (present.length === 0) return here(`${owner} has no trigger: add one of ${TRIGGER_KEYS.join(', ')}`);
     return problemAt(parsed.locate([...path, present[1]!], true), `${owner} has ${present.length} triggers (${present.join(', ')}): keep one`);
   }
   return here(`the \`accept\` of ${owner} takes exactly one of pattern, number or choice (without accept, any text is taken)`);
 }
 
-function anyOfProblem({ path, owner, field, value, last, here }: FlowErrorSite): RuleProblem | null {
+function anyOfProblem({ path, owner, field, value, last, here }: FlowErrorSite): RuleProblem | undefined | null {
   const parent = path[path.length - 2];
   if (parent === 'when')
     return here(`the condition on '${String(last)}' in ${owner} must be a text, a number or a mapping of exists, equals, not, gt, gte, lt, lte`);
@@ -136,6 +140,8 @@ function anyOfProblem({ path, owner, field, value, last, here }: FlowErrorSite):
       `the value of '${String(last)}' in the \`set\` of ${owner} must be a text (at most 1024 characters), a number, { increment: N } or { unset: true }`,
     );
   if (last === 'cancel') return here(`${owner} needs \`keywords\` or \`command\`: what cancels the flow`);
+  if (last === 'start' && path.length === 3)
+    return isObject(value) || Array.isArray(value) ? undefined : here(`${owner} must be a trigger, e.g. { command: book }, or a list of them`);
   if (last === 'equals' || last === 'not') return here(`'${field}' in ${owner} must be a text or a number`);
   // A question, retry or reply of a flow: a text, or one per language.
   if (path[0] === 'flows') return here(localizedTextProblem(value, field, owner));

@@ -1,4 +1,4 @@
-// Schema messages for the rule-set settings blocks (`languages:`, `synonyms:`, `fuzzy:`): a broken block is
+// Schema messages for the rule-set settings blocks (`languages:`, `synonyms:`, `fuzzy:`, `forms:`): a broken block is
 // one mistake, so it gets one problem, the most telling of its errors, worded for that block.
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { problemAt, type RuleProblem } from '../diagnostics/problem.js';
@@ -9,7 +9,7 @@ import { describeValue } from './text-problems.js';
 import { asListHint } from './type-hints.js';
 
 /** The top-level keys that declare a setting of the whole rule set (once, in any file). */
-export const SETTINGS_KEYS = ['languages', 'synonyms', 'fuzzy'] as const;
+export const SETTINGS_KEYS = ['languages', 'synonyms', 'fuzzy', 'forms'] as const;
 export type SettingsKey = (typeof SETTINGS_KEYS)[number];
 
 export function isSettingsKey(key: unknown): key is SettingsKey {
@@ -17,7 +17,7 @@ export function isSettingsKey(key: unknown): key is SettingsKey {
 }
 
 const LANGUAGE_KEYS = ['default', 'supported', 'variable'];
-const EXAMPLE = { languages: 'languages: { default: en, supported: [en, de] }', synonyms: 'synonyms: [[shipping, delivery]]', fuzzy: 'fuzzy: auto' };
+const EXAMPLE = { languages: 'languages: { default: en, supported: [en, de] }', synonyms: 'synonyms: [[shipping, delivery]]', fuzzy: 'fuzzy: auto', forms: 'forms: auto' };
 
 /** Which errors say most: a misspelt key first (it explains the rest), then the deepest node, then source order. */
 function rank(error: ErrorObject): number {
@@ -68,7 +68,7 @@ function blockProblem(key: SettingsKey, error: ErrorObject, data: unknown, parse
       if (key === 'languages' && path[1] === 'variable')
         return here(`'variable' in languages must be a variable name (letters, digits and '_'), not ${describeValue(value)}`);
       if (key === 'languages') return here(`'${String(value)}' in languages is not a language code: use two or three lowercase letters, like en`);
-      return here(`'${String(value)}' in ${field} is not one word: a synonym is a single word of letters and digits`);
+      return here(`'${String(value)}' in ${field} has no letter or digit: a synonym is a word or a phrase`);
     case 'minItems':
       if (key === 'synonyms' && path.length === 2) return here(`${field} needs at least two words that mean the same, e.g. [shipping, delivery]`);
       return here(`${field} must not be empty: write ${EXAMPLE[key]}`);
@@ -79,7 +79,7 @@ function blockProblem(key: SettingsKey, error: ErrorObject, data: unknown, parse
       return here(`${field} lists ${JSON.stringify(valueAt(data, [...path, i]))} twice`, [...path, Math.max(i, j)]);
     }
     case 'enum':
-      return here(`fuzzy must be auto or off, not ${describeValue(value)}`);
+      return here(`${key} must be auto or off, not ${describeValue(value)}`);
     default:
       return here(`${field} ${error.message ?? 'is invalid'}: write ${EXAMPLE[key]}`);
   }

@@ -90,7 +90,7 @@ describe('fuzzy: auto', () => {
 
 describe('the deletion index', () => {
   it('finds the unique closest word within the allowed edits, by code points', () => {
-    const index = buildFuzzyIndex(['newsletter', 'abbestellen', 'größe', 'lieferung'])!;
+    const index = buildFuzzyIndex(['newsletter', 'abbestellen', 'größe', 'lieferung'].map((word, rule) => ({ word, rule, language: null })))!;
     expect(correctWord(index, 'newsletter')).toBe('newsletter');
     expect(correctWord(index, 'newslettre')).toBe('newsletter');
     expect(correctWord(index, 'abestelen')).toBe('abbestellen');
@@ -121,8 +121,8 @@ describe('check and fuzzy keywords', () => {
       'rules:\n  - id: p\n    pattern: "^order"\n    fuzzy: auto\n    reply: p\n  - id: c\n    text: Hello\n    case_sensitive: true\n    fuzzy: auto\n    reply: c\n';
     const problems = await withRuleDir({ 'bot.yaml': yaml }, async (dir) => (await loadRules(dir)).problems.map((p) => p.format('bot.yaml')));
     expect(problems).toEqual([
-      "bot.yaml:4:12: warning: fuzzy matching is for text and keywords triggers; rule 'p' has a pattern trigger, so it is never fuzzy: remove it",
-      "bot.yaml:9:12: warning: rule 'c' is case_sensitive, so it is never fuzzy: remove one of them",
+      "bot.yaml:4:12: warning: fuzzy matching is for text, keywords and all triggers; rule 'p' has a pattern trigger, so it never applies: remove `fuzzy`",
+      "bot.yaml:9:12: warning: rule 'c' is case_sensitive, so fuzzy matching never applies: remove one of them",
     ]);
   });
 });

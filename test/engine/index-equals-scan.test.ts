@@ -27,6 +27,8 @@ const trigger = fc.oneof(
   fc.record({ command: fc.constantFrom('start', 'help', 'Start') }),
   fc.record({ text: phrase }),
   fc.record({ keywords: fc.array(phrase, { minLength: 1, maxLength: 3 }) }),
+  fc.record({ all: fc.array(phrase, { minLength: 1, maxLength: 3 }) }),
+  fc.record({ keywords: fc.array(phrase, { minLength: 1, maxLength: 2 }), all: fc.array(word, { minLength: 2, maxLength: 3 }) }),
   fc.record({ pattern: fc.constantFrom('^hi', 'order\\s*(\\d+)', '(?<n>\\d+)', 'back$', 'ss', 'привет') }),
   fc.constant({ fallback: true as const }),
 );
