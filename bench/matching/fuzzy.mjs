@@ -88,7 +88,10 @@ for (const size of values.sizes.split(',').map(Number)) {
   delete loaded.off;
   globalThis.gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
-  const rebuilt = buildFuzzyIndex(ruleSet.index.fuzzy.vocabulary);
+  // The vocabulary maps each word to the rules it leads to; the index is built from (word, rule, language) entries.
+  const rebuilt = buildFuzzyIndex(
+    [...ruleSet.index.fuzzy.vocabulary].flatMap(([word, owners]) => owners.rules.map((rule) => ({ word, rule, language: null }))),
+  );
   globalThis.gc?.();
   const indexMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
   const indexEntries = rebuilt.deletions.size;
