@@ -17,7 +17,12 @@ export function isSettingsKey(key: unknown): key is SettingsKey {
 }
 
 const LANGUAGE_KEYS = ['default', 'supported', 'variable'];
-const EXAMPLE = { languages: 'languages: { default: en, supported: [en, de] }', synonyms: 'synonyms: [[shipping, delivery]]', fuzzy: 'fuzzy: auto', forms: 'forms: auto' };
+const EXAMPLE = {
+  languages: 'languages: { default: en, supported: [en, de] }',
+  synonyms: 'synonyms: [[shipping, delivery]]',
+  fuzzy: 'fuzzy: auto',
+  forms: 'forms: auto',
+};
 
 /** Which errors say most: a misspelt key first (it explains the rest), then the deepest node, then source order. */
 function rank(error: ErrorObject): number {
