@@ -22,12 +22,15 @@ import type { CompiledRule, RuleSet } from './rule-set.js';
 import type { ConversationState } from './state.js';
 import { applyAssignments, type VariableValues } from './variables.js';
 import { sendEffects } from './sends.js';
+import { pressSuggestion } from './suggest-decide.js';
 
 /** A press's decision (see the module comment); `now` is the current time in ms since the epoch. */
 export function decideCallbackQuery(event: CallbackQueryEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext, now: number): Decision {
   const message = pressMessage(event);
   const inFlow = routePress(event, ruleSet, state, message, now, context);
   if (inFlow) return inFlow;
+  const suggestion = ruleSet.suggestions ? pressSuggestion(event, ruleSet, state, context) : undefined;
+  if (suggestion) return suggestion;
   const data = event.data;
   if (data !== undefined) {
     const values = { user: state.user, chat: state.chat };

@@ -7,6 +7,7 @@ import { markupProblem } from './compile-actions.js';
 import type { ParseMode } from './reply.js';
 import type { CompiledMessage } from './rule-set.js';
 import type { Template, TemplateContext } from './template.js';
+import type { SuggestSettings } from './suggestions.js';
 
 /** What the rule files declare once for the whole rule set. */
 export interface RuleSetSettings {
@@ -17,6 +18,8 @@ export interface RuleSetSettings {
   readonly fuzzy?: 'auto' | 'off';
   /** The default of every rule's `forms`. */
   readonly forms?: 'auto' | 'off';
+  /** `suggest:` — when unsure, ask. */
+  readonly suggest?: SuggestSettings;
   /** What the configuration declares for the rules to name; checked when known (the service, `hearsay check` with a config). */
   readonly environment?: RuleEnvironment;
 }

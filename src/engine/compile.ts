@@ -13,6 +13,8 @@ import { compilePattern, compileTrigger, type KnownPattern } from './compile-tri
 import type { LazyPattern } from './lazy-pattern.js';
 import { buildIndex } from './rule-index.js';
 import type { CompiledRule, CompiledTrigger, RuleSet } from './rule-set.js';
+import { compileStaticText, type StaticText } from './languages.js';
+import { buildSuggestions } from './suggestions.js';
 import { buildSynonyms, type SynonymTable } from './synonyms.js';
 import type { TemplateContext } from './template.js';
 import { compileAssignments, compileConditions } from './variables.js';
@@ -87,6 +89,7 @@ export function compileRulesCollecting(
     ),
     callbacks: Object.freeze(compiled.filter((rule) => rule.trigger.kind === 'callback')),
     ...(settings.languages ? { languages: settings.languages } : {}),
+    ...(settings.suggest ? { suggestions: buildSuggestions(compiled, settings.suggest, synonyms, settings.languages) } : {}),
   });
   return { ruleSet, problems };
 }
@@ -153,9 +156,19 @@ function compileRule(rule: Rule, order: number, shared: RuleCompileSite, startsF
   const sends = judgeable ? compileSends(rule, context, name, report, settings.environment) : undefined;
   const calls = judgeable ? compileRuleCalls(rule, context, name, report, settings) : undefined;
   const moderation = compileModeration(rule, name, report, startsFlow);
-  if (!trigger || !actions || !sends || !calls) return undefined;
+  const label = rule.label === undefined ? undefined : compileLabel(rule.label, settings, name, report);
+  if (!trigger || !actions || !sends || !calls || label === null) return undefined;
   warnOfNeverFuzzy(rule, trigger, name, report);
-  return assembleRule(rule, order, locate(order, []), { trigger, texts, actions, when, set, sends, calls, moderation }, settings, startsFlow);
+  return assembleRule(rule, order, locate(order, []), { trigger, texts, actions, when, set, sends, calls, moderation, label: label ?? null }, settings, startsFlow);
+}
+
+/** A rule's suggestion `label`, checked as any text given per language; null when it has errors. */
+function compileLabel(source: NonNullable<Rule['label']>, settings: RuleSetSettings, name: string, report: RuleProblemSink): StaticText | null {
+  const compiled = compileStaticText(source, settings.languages, `the label of ${name}`, {
+    error: (path, message) => report(['label', ...path], message),
+    warning: (path, message) => report(['label', ...path], message, 'warning'),
+  });
+  return compiled ?? null;
 }
 
 /** `fuzzy: auto` or `forms: auto` where it can never apply is a warning: the writer expects typos or other forms to be forgiven. */
@@ -181,13 +194,14 @@ interface RuleParts {
   sends: CompiledRule['sends'];
   calls: NonNullable<ReturnType<typeof compileRuleCalls>>;
   moderation: CompiledRule['moderation'];
+  label: StaticText | null;
 }
 
 function assembleRule(
   rule: Rule,
   order: number,
   position: SourcePosition,
-  { trigger, texts, actions, when, set, sends, calls, moderation }: RuleParts,
+  { trigger, texts, actions, when, set, sends, calls, moderation, label }: RuleParts,
   settings: RuleSetSettings,
   startsFlow: string | undefined,
 ): CompiledRule {
@@ -224,5 +238,7 @@ function assembleRule(
     moderation,
     duringFlows: rule.during_flows === true,
     ...(startsFlow ? { startsFlow } : {}),
+    suggest: rule.suggest !== false,
+    label,
   });
 }

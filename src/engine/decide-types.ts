@@ -40,9 +40,11 @@ export interface Decision {
   /**
    * How the rule was reached when not by its words as written: `forms` (another form of a word, with the
    * language whose stems matched), `corrected` (typos corrected, each `{ from, to }`: "shiping" → "shipping"),
-   * or `suggested` (the user pressed it among suggestions). Absent for an exact match and for what flows do.
+   * or `suggested` (the user pressed it among suggestions, or "None of these": `declined`). Absent for an exact match and for what flows do.
    */
   readonly via?: MatchVia;
+  /** For a message no rule matched: the ids of the rules offered as suggestions (`suggest:`), best first. */
+  readonly suggested?: readonly string[];
 }
 
 /** Nothing to do. */

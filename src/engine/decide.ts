@@ -8,6 +8,7 @@ import { decideCallbackQuery } from './callbacks.js';
 import type { BotEvent, MessageEvent } from './events.js';
 import { decideFlowTimeout, routeInFlow, startFlow } from './flows.js';
 import { audienceCheck, decideMember, languageFor, matchTolerant } from './reach.js';
+import { offerSuggestions } from './suggest-decide.js';
 import type { RuleSet } from './rule-set.js';
 import type { ConversationState } from './state.js';
 import { clearBlockedMark, decideStatusEvent } from './status-events.js';
@@ -71,6 +72,10 @@ function decideOutsideFlow(event: MessageEvent, ruleSet: RuleSet, state: Convers
   const language = languageFor(ruleSet, event.from, state);
   const whenHolds = audienceCheck(event.message, values, language, context.botUsername);
   const match = matchTolerant(event.message, ruleSet, context.botUsername, whenHolds, ruleSet.index, language);
+  // Unsure (nothing but a fallback matched): ask with suggestions, when the rules declare them.
+  const offer =
+    ruleSet.suggestions && (!match || match.rule.trigger.kind === 'fallback') ? offerSuggestions(event, ruleSet, match, whenHolds, language) : undefined;
+  if (offer) return offer;
   if (!match) return NOTHING;
   const decision =
     match.rule.startsFlow !== undefined

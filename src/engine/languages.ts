@@ -182,6 +182,12 @@ export function compileStaticText(source: TextSource, languages: LanguageSetting
     return undefined;
   }
   const byLanguage = new Map<string, string>();
+  // A broken languages block has its own problem: the texts are taken as written, not judged against it.
+  if (languages.unchecked) {
+    for (const [language, text] of Object.entries(source)) if (text !== undefined) byLanguage.set(language, text);
+    const first = byLanguage.values().next();
+    return first.done ? undefined : { text: first.value, byLanguage };
+  }
   for (const [language, text] of Object.entries(source)) {
     if (text === undefined) continue;
     if (languages.supported.includes(language)) byLanguage.set(language, text);

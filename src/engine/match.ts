@@ -20,7 +20,8 @@ import type { AllEntry, CompiledRule, KeywordEntry, RuleIndex, RuleSet, WordView
 export type MatchVia =
   | { readonly kind: 'forms'; readonly language: string }
   | { readonly kind: 'corrected'; readonly corrections: readonly Correction[] }
-  | { readonly kind: 'suggested' };
+  /** Pressed among suggestions for `text` (what the user had written); `declined`: "None of these", the fallback answered. */
+  | { readonly kind: 'suggested'; readonly text: string; readonly declined?: true };
 
 export interface MatchResult {
   rule: CompiledRule;

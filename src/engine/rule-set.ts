@@ -1,6 +1,7 @@
 // The compiled, immutable rule set: rules in the global order (files by name, rules in file order)
 // plus the indexes that find command, text and keyword candidates without scanning every rule.
 import type { FuzzyIndex } from './fuzzy.js';
+import type { Suggestions } from './suggestions.js';
 import type { SynonymTable } from './synonyms.js';
 import type { WordForms } from './word-forms.js';
 import type { LanguageSettings, LocalizedTemplates, StaticText } from './languages.js';
@@ -110,6 +111,10 @@ export interface CompiledRule {
   readonly moderation: CompiledModeration | null;
   /** For the start of a flow (compiled as a rule under the flow's id): that flow's id. */
   readonly startsFlow?: string;
+  /** `suggest: false` makes this false: the rule is never offered among suggestions. */
+  readonly suggest: boolean;
+  /** `label`: how the rule is named when it is suggested; null: its first example (see suggestions.ts). */
+  readonly label: StaticText | null;
 }
 
 /** What a step takes as its answer. */
@@ -239,4 +244,6 @@ export interface RuleSet {
   readonly callbacks: readonly CompiledRule[];
   /** The `languages` block, when the rules declare one. */
   readonly languages?: LanguageSettings;
+  /** `suggest:` — the rules that may be offered when unsure, and their index; absent without the block. */
+  readonly suggestions?: Suggestions;
 }

@@ -38,6 +38,11 @@ export const rulesSchema = {
       "required": [
         "forms"
       ]
+    },
+    {
+      "required": [
+        "suggest"
+      ]
     }
   ],
   "properties": {
@@ -111,6 +116,41 @@ export const rulesSchema = {
         "auto",
         "off"
       ]
+    },
+    "suggest": {
+      "title": "Suggest",
+      "description": "When unsure, ask (declare once): a message no rule matches gets \"Did you mean:\" and buttons for the closest rules instead of the fallback straight away; a press answers as that rule would.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "when_unmatched"
+      ],
+      "properties": {
+        "when_unmatched": {
+          "description": "true: offer suggestions for a message no rule (other than a fallback) matches; false: never.",
+          "type": "boolean"
+        },
+        "max": {
+          "description": "At most this many suggestions (1 to 10, default 3).",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 10
+        },
+        "text": {
+          "description": "The question above the buttons, once or per language (default: \"Did you mean:\").",
+          "$ref": "#/$defs/localizedString"
+        },
+        "none": {
+          "description": "fallback: a last button \"None of these\" that answers with the fallback rule.",
+          "enum": [
+            "fallback"
+          ]
+        },
+        "none_label": {
+          "description": "The label of the \"None of these\" button, once or per language.",
+          "$ref": "#/$defs/localizedString"
+        }
+      }
     }
   },
   "$defs": {
@@ -524,6 +564,14 @@ export const rulesSchema = {
               ]
             }
           ]
+        },
+        "suggest": {
+          "description": "false: never offer this rule as a suggestion (e.g. \"delete my account\"). Default: rules with a text, keywords or all trigger may be suggested.",
+          "type": "boolean"
+        },
+        "label": {
+          "description": "How this rule is named when it is suggested, once or per language (default: its first example, else its first keyword or text).",
+          "$ref": "#/$defs/localizedString"
         }
       },
       "if": {
@@ -1740,6 +1788,7 @@ export type RuleFile = {
    * The default for every rule's forms (declare once): auto lets text, keyword and all triggers match other forms of their words (orders, ordered for order; Bestellungen for Bestellung).
    */
   forms?: "auto" | "off";
+  suggest?: Suggest;
 };
 /**
  * One rule: an id, exactly one trigger (command, text, pattern, keywords and/or all, fallback, event for a member joining or leaving, or callback for a button press) and what to do: a reply or a sequence of messages, or a call to a backend whose `on` branches answer (and, for a button press, an answer and an edit).
@@ -2018,6 +2067,18 @@ export type Notify1 = {
  */
 export type LanguageCode = string;
 /**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString5 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
  * What starts the flow: exactly one trigger, as in a rule (command, text, pattern, keywords and/or all, or fallback), with optional conditions and options.
  */
 export type FlowStart = FlowStart1 & FlowStart2;
@@ -2039,20 +2100,8 @@ export type FlowCancel = {
    * A command name without the slash.
    */
   command?: string;
-  reply: LocalizedString5;
+  reply: LocalizedString6;
 };
-/**
- * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
- */
-export type LocalizedString5 =
-  | string
-  | {
-      /**
-       * This interface was referenced by `undefined`'s JSON-Schema definition
-       * via the `patternProperty` "^[a-z]{2,3}$".
-       */
-      [k: string]: string | undefined;
-    };
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
@@ -2069,6 +2118,18 @@ export type LocalizedString6 =
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
 export type LocalizedString7 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString8 =
   | string
   | {
       /**
@@ -2097,7 +2158,7 @@ export type Accept1 =
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString8 =
+export type LocalizedString9 =
   | string
   | {
       /**
@@ -2160,7 +2221,7 @@ export type Call3 = (
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString9 =
+export type LocalizedString10 =
   | string
   | {
       /**
@@ -2172,7 +2233,31 @@ export type LocalizedString9 =
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString10 =
+export type LocalizedString11 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString12 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString13 =
   | string
   | {
       /**
@@ -2392,6 +2477,11 @@ export interface Rule2 {
    * Moderation: pin the rule's reply (reply), the message that triggered it (message), or true: the reply when there is one; needs can_pin_messages in groups.
    */
   pin?: true | ("reply" | "message");
+  /**
+   * false: never offer this rule as a suggestion (e.g. "delete my account"). Default: rules with a text, keywords or all trigger may be suggested.
+   */
+  suggest?: boolean;
+  label?: LocalizedString5;
 }
 export interface InlineButton2 {
   text: LocalizedString;
@@ -2684,7 +2774,7 @@ export interface FlowTimeout {
    * A duration: a number and a unit, s, m, h or d (e.g. 90s, 15m, 2h, 1d); at most 30 days.
    */
   after: string;
-  reply: LocalizedString6;
+  reply: LocalizedString7;
 }
 /**
  * One question: `ask` is sent, the user's answer is checked with `accept` and kept as {{flow.ID}}.
@@ -2694,9 +2784,9 @@ export interface FlowStep {
    * The step's name; its answer is {{flow.ID}} in later steps and in done.
    */
   id: string;
-  ask: LocalizedString7;
+  ask: LocalizedString8;
   accept?: Accept;
-  retry?: LocalizedString9;
+  retry?: LocalizedString10;
   /**
    * How a `choice` step shows its options: `inline` (buttons under the question, the default), `keyboard` (a reply keyboard) or `none`. A press counts as choosing the option.
    */
@@ -2737,12 +2827,12 @@ export interface ChoiceOption {
    * The words that choose this option.
    */
   words?: string[];
-  label?: LocalizedString8;
+  label?: LocalizedString9;
 }
 export interface DoneBranch {
   when?: Conditions;
   set?: Assignments;
-  reply?: LocalizedString10;
+  reply?: LocalizedString11;
   call?: Call;
   on?: FlowCallBranches;
   /**
@@ -2776,7 +2866,7 @@ export interface FlowCallBranches {
  * via the `patternProperty` "^[1-5][0-9][0-9]$".
  */
 export interface FlowCallBranch {
-  reply?: LocalizedString10;
+  reply?: LocalizedString11;
   set?: Assignments;
   /**
    * Also notify a backend (an outbox request, retried until it is answered 2xx). One, or a list.
@@ -2807,4 +2897,23 @@ export interface Languages {
    * The user variable that holds a user's choice (default `language`, set with set: { user.language: de }).
    */
   variable?: string;
+}
+/**
+ * When unsure, ask (declare once): a message no rule matches gets "Did you mean:" and buttons for the closest rules instead of the fallback straight away; a press answers as that rule would.
+ */
+export interface Suggest {
+  /**
+   * true: offer suggestions for a message no rule (other than a fallback) matches; false: never.
+   */
+  when_unmatched: boolean;
+  /**
+   * At most this many suggestions (1 to 10, default 3).
+   */
+  max?: number;
+  text?: LocalizedString12;
+  /**
+   * fallback: a last button "None of these" that answers with the fallback rule.
+   */
+  none?: "fallback";
+  none_label?: LocalizedString13;
 }

@@ -1,9 +1,12 @@
-// What rule files declare once for the whole rule set (`languages`, `synonyms`, `fuzzy`, `forms`): read from every
+// What rule files declare once for the whole rule set (`languages`, `synonyms`, `fuzzy`, `forms`, `suggest`): read
+// from every
 // file that parses, even one whose rules have schema errors, so a typo elsewhere in that file cannot make the
 // setting look undeclared to every other file. A block that is itself broken has its one problem reported by
 // the schema check; here it only counts as declared, so nothing else is judged against it. A second
 // declaration is an error naming the first.
 import type { RuleSetSettings } from '../engine/compile.js';
+import { compileStaticText, type LanguageSettings, type StaticText, type TextSource } from '../engine/languages.js';
+import type { SuggestSettings } from '../engine/suggestions.js';
 import { DEFAULT_LANGUAGE_VARIABLE } from '../engine/languages.js';
 import { RuleProblem } from '../diagnostics/problem.js';
 import { validate as validateRuleFile } from '../generated/rules-validator.js';
@@ -47,11 +50,13 @@ export function ruleSetSettings(files: readonly DeclaredSettings[], problems: Ru
       else broken.add(key);
     }
   }
+  const languages = languagesOf(found.languages, broken.has('languages'), where, problems);
   return {
-    ...languagesOf(found.languages, broken.has('languages'), where, problems),
+    ...languages,
     ...(found.synonyms ? { synonyms: found.synonyms as string[][] } : {}),
     ...(found.fuzzy ? { fuzzy: found.fuzzy as 'auto' | 'off' } : {}),
     ...(found.forms ? { forms: found.forms as 'auto' | 'off' } : {}),
+    ...(found.suggest ? { suggest: suggestSettings(found.suggest as SuggestBlock, where.get('suggest')!, languages.languages, problems) } : {}),
   };
 }
 
@@ -79,4 +84,36 @@ function languagesOf(value: unknown, broken: boolean, where: ReadonlyMap<string,
 function splitPosition(at: string): [string, number, number] {
   const match = /^(.*):(\d+):(\d+)$/.exec(at)!;
   return [match[1]!, Number(match[2]), Number(match[3])];
+}
+
+/** The `suggest:` block as the schema lets it be written. */
+interface SuggestBlock {
+  when_unmatched: boolean;
+  max?: number;
+  text?: TextSource;
+  none?: 'fallback';
+  none_label?: TextSource;
+}
+
+/** The `suggest:` block compiled: its texts checked as texts per language are (at the block's position). */
+function suggestSettings(
+  block: SuggestBlock,
+  at: string,
+  languages: LanguageSettings | undefined,
+  problems: RuleProblem[],
+): SuggestSettings {
+  const [file, line, column] = splitPosition(at);
+  const text = (source: TextSource | undefined, what: string): StaticText | null => {
+    if (source === undefined) return null;
+    const report = (severity: 'error' | 'warning') => (_path: (string | number)[], message: string) =>
+      problems.push(new RuleProblem(file, line, column, message, severity));
+    return compileStaticText(source, languages, what, { error: report('error'), warning: report('warning') }) ?? null;
+  };
+  return {
+    whenUnmatched: block.when_unmatched,
+    max: block.max ?? 3,
+    text: text(block.text, 'suggest.text'),
+    none: block.none === 'fallback',
+    noneLabel: text(block.none_label, 'suggest.none_label'),
+  };
 }

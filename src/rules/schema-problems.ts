@@ -135,10 +135,8 @@ function unknownKeyProblem({ error, parsed, path, ruleIndex, name }: RuleErrorSi
   const extra = String((error.params as { additionalProperty: string }).additionalProperty);
   const at = parsed.locate([...path, extra], true);
   if (ruleIndex === undefined) {
-    const top = ['rules', 'flows', 'languages', 'synonyms', 'fuzzy'];
-    const hint = nearest(extra, top)
-      ? `; did you mean '${nearest(extra, top)}'?`
-      : '; a rule file has only `rules:`, `flows:`, `languages:`, `synonyms:` and `fuzzy:`';
+    const top = ['rules', 'flows', 'languages', 'synonyms', 'fuzzy', 'forms', 'suggest'];
+    const hint = nearest(extra, top) ? `; did you mean '${nearest(extra, top)}'?` : `; a rule file has only ${top.map((key) => `\`${key}:\``).join(', ')}`;
     return problemAt(at, `unknown top-level key '${extra}'${hint}`);
   }
   const suggestion = nearest(extra, RULE_KEYS);

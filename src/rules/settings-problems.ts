@@ -1,4 +1,4 @@
-// Schema messages for the rule-set settings blocks (`languages:`, `synonyms:`, `fuzzy:`, `forms:`): a broken block is
+// Schema messages for the rule-set settings blocks (`languages:`, `synonyms:`, `fuzzy:`, `forms:`, `suggest:`): a broken block is
 // one mistake, so it gets one problem, the most telling of its errors, worded for that block.
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { problemAt, type RuleProblem } from '../diagnostics/problem.js';
@@ -9,7 +9,7 @@ import { describeValue } from './text-problems.js';
 import { asListHint } from './type-hints.js';
 
 /** The top-level keys that declare a setting of the whole rule set (once, in any file). */
-export const SETTINGS_KEYS = ['languages', 'synonyms', 'fuzzy', 'forms'] as const;
+export const SETTINGS_KEYS = ['languages', 'synonyms', 'fuzzy', 'forms', 'suggest'] as const;
 export type SettingsKey = (typeof SETTINGS_KEYS)[number];
 
 export function isSettingsKey(key: unknown): key is SettingsKey {
@@ -22,6 +22,7 @@ const EXAMPLE = {
   synonyms: 'synonyms: [[shipping, delivery]]',
   fuzzy: 'fuzzy: auto',
   forms: 'forms: auto',
+  suggest: 'suggest: { when_unmatched: true, max: 3 }',
 };
 
 /** Which errors say most: a misspelt key first (it explains the rest), then the deepest node, then source order. */
