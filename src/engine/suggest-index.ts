@@ -6,7 +6,7 @@
 // character trigrams (Dice coefficient at least 0.5), weighted by that similarity. Lookups go through
 // postings (term → rules) and a trigram index (trigram → words), so a message costs what its words'
 // postings hold, not a walk over the rules; terms found in more rules than POSTINGS_LIMIT are too common
-// to tell rules apart and are skipped.
+// to tell rules apart and are skipped (so are trigrams in more than TRIGRAM_LIMIT words).
 import { normalize, WORD_RUN } from './normalize.js';
 import { applySynonyms, type SynonymTable } from './synonyms.js';
 import type { WordForms } from './word-forms.js';
@@ -40,9 +40,9 @@ export interface Scored {
 const K1 = 1.2;
 const B = 0.75;
 /** A term in more rules than this says little about any one of them; looking it up would cost a walk. */
-const POSTINGS_LIMIT = 1000;
+const POSTINGS_LIMIT = 200;
 /** A trigram in more words than this is skipped for the same reason. */
-const TRIGRAM_LIMIT = 2000;
+const TRIGRAM_LIMIT = 500;
 /** How alike (Dice over trigrams) a typo must be to a vocabulary word to count as it. */
 const MIN_SIMILARITY = 0.5;
 /** Words shorter than this are not corrected by trigrams (too few trigrams to tell words apart). */

@@ -35,8 +35,6 @@ export const SUGGESTED_VARIABLE = '_suggested';
 export const SUGGESTION_DATA = /^#suggest:([0-9a-z]+):(\d|none)$/;
 /** What is kept of the text a suggestion was offered for (for {{text}} and the log when it is pressed). */
 const REMEMBERED_TEXT = 256;
-/** A rule scoring below this shares no word with the message that tells rules apart: never offered. */
-export const MIN_SUGGEST_SCORE = 1.5;
 
 const DEFAULT_TEXT = "I'm not sure I understood. Did you mean:";
 /** "None of these" in the languages hearsay knows; others get English unless `none_label` says otherwise. */
@@ -96,12 +94,22 @@ export function suggestionLabel(rule: CompiledRule, language: string | undefined
 /** The rules closest to `text`, best first, at most `max`, each only when its conditions hold for `message`. */
 export function rankSuggestions(suggestions: Suggestions, text: string, message: Message, whenHolds: WhenCheck, max: number): CompiledRule[] {
   const found: CompiledRule[] = [];
+  const least = minimumScore(suggestions.index);
   for (const { doc, score } of scoreMessage(suggestions.index, text)) {
-    if (score < MIN_SUGGEST_SCORE || found.length >= max) break;
+    if (score < least || found.length >= max) break;
     const rule = suggestions.rules[doc]!;
     if (conditionsPass(rule, message, whenHolds)) found.push(rule);
   }
   return found;
+}
+
+/**
+ * The least score worth offering: half the weight of one word that only one rule has (BM25's idf of a term
+ * in one of N documents), so a rule must share with the message more than words every rule has.
+ */
+function minimumScore(index: SuggestIndex): number {
+  const n = index.docLengths.length;
+  return 0.5 * Math.log(1 + (n - 0.5) / 1.5);
 }
 
 /** Where an offer goes and what it says. */

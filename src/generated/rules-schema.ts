@@ -122,12 +122,9 @@ export const rulesSchema = {
       "description": "When unsure, ask (declare once): a message no rule matches gets \"Did you mean:\" and buttons for the closest rules instead of the fallback straight away; a press answers as that rule would.",
       "type": "object",
       "additionalProperties": false,
-      "required": [
-        "when_unmatched"
-      ],
       "properties": {
         "when_unmatched": {
-          "description": "true: offer suggestions for a message no rule (other than a fallback) matches; false: never.",
+          "description": "true (the default): offer suggestions for a message no rule (other than a fallback) matches; false: never (the block stays, e.g. for `hearsay check`).",
           "type": "boolean"
         },
         "max": {
@@ -2903,9 +2900,9 @@ export interface Languages {
  */
 export interface Suggest {
   /**
-   * true: offer suggestions for a message no rule (other than a fallback) matches; false: never.
+   * true (the default): offer suggestions for a message no rule (other than a fallback) matches; false: never (the block stays, e.g. for `hearsay check`).
    */
-  when_unmatched: boolean;
+  when_unmatched?: boolean;
   /**
    * At most this many suggestions (1 to 10, default 3).
    */

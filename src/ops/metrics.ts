@@ -71,8 +71,14 @@ export class ServiceMetrics {
   });
   readonly unmatched = new Counter({
     name: 'hearsay_unmatched_total',
-    help: 'Text messages no ordinary rule matched: answered by a fallback rule, or by nothing.',
+    help: 'Text messages no ordinary rule matched: answered by a fallback rule, by nothing, or with suggestions (suggest:).',
     labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly suggestions = new Counter({
+    name: 'hearsay_suggestions_total',
+    help: 'Presses of suggestions (suggest:) by outcome and rule: taken (that rule answered; also counted in hearsay_rule_hits_total) or declined ("None of these", the fallback answered).',
+    labelNames: ['outcome', 'rule'] as const,
     registers: [this.registry],
   });
 
@@ -133,7 +139,7 @@ export class ServiceMetrics {
     // Every kind starts at zero so dashboards see the series before the first error.
     for (const kind of ERROR_KINDS) this.errors.inc({ kind }, 0);
     for (const result of ['success', 'failure'] as const) this.reloads.inc({ result }, 0);
-    for (const outcome of ['fallback', 'none'] as const) this.unmatched.inc({ outcome }, 0);
+    for (const outcome of ['fallback', 'none', 'suggested'] as const) this.unmatched.inc({ outcome }, 0);
   }
 
   /** Counts one error of `kind` (hearsay_errors_total's labels are the kinds of the error registry). */

@@ -9,6 +9,7 @@ import { RuleLoadError, RuleProblem, type RuleLocator, type SourcePosition } fro
 import { buttonWarnings } from './check-buttons.js';
 import { flowWarnings } from './check-flows.js';
 import { fuzzyWarnings } from './check-fuzzy.js';
+import { suggestWarnings } from './check-suggest.js';
 import { addFlows, flowIds, type RuleOrigin } from './flow-sources.js';
 import { reachabilityWarnings } from './reachability.js';
 import { ruleSetSettings, type DeclaredSettings } from './rule-set-settings.js';
@@ -190,6 +191,7 @@ function compileGathered(gathered: Gathered, files: string[], patterns: PatternC
       ...flowWarnings(compiled.ruleSet, locate, flows),
       ...buttonWarnings(compiled.ruleSet, locate),
       ...fuzzyWarnings(compiled.ruleSet, locate),
+      ...suggestWarnings(compiled.ruleSet, locate),
     );
   return { ...(hasErrors || !compiled.ruleSet ? {} : { ruleSet: compiled.ruleSet }), problems: sortProblems(problems, files), files, ruleCount, reusedFiles };
 }

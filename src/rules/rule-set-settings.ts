@@ -88,7 +88,7 @@ function splitPosition(at: string): [string, number, number] {
 
 /** The `suggest:` block as the schema lets it be written. */
 interface SuggestBlock {
-  when_unmatched: boolean;
+  when_unmatched?: boolean;
   max?: number;
   text?: TextSource;
   none?: 'fallback';
@@ -110,7 +110,7 @@ function suggestSettings(
     return compileStaticText(source, languages, what, { error: report('error'), warning: report('warning') }) ?? null;
   };
   return {
-    whenUnmatched: block.when_unmatched,
+    whenUnmatched: block.when_unmatched ?? true,
     max: block.max ?? 3,
     text: text(block.text, 'suggest.text'),
     none: block.none === 'fallback',

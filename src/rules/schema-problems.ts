@@ -284,7 +284,8 @@ export function ruleName(rule: unknown, index: number): string {
 }
 
 function displayField(path: NodePath): string {
-  const rest = path.slice(2);
+  // Inside a rule or flow the field is named from there; a top-level setting (`suggest.max`) by its whole path.
+  const rest = path[0] === 'rules' || path[0] === 'flows' ? path.slice(2) : path;
   return rest.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('') || 'rule';
 }
 
