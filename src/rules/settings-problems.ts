@@ -85,7 +85,13 @@ function blockProblem(key: SettingsKey, error: ErrorObject, data: unknown, parse
       return here(`${field} lists ${JSON.stringify(valueAt(data, [...path, i]))} twice`, [...path, Math.max(i, j)]);
     }
     case 'enum':
+      if (key === 'suggest') return here(`${field} must be fallback, not ${describeValue(value)}`);
       return here(`${key} must be auto or off, not ${describeValue(value)}`);
+    case 'maximum':
+    case 'minimum': {
+      const limit = (error.params as { limit: number }).limit;
+      return here(`${field} must be ${error.keyword === 'maximum' ? 'at most' : 'at least'} ${limit}, not ${describeValue(value)}`);
+    }
     default:
       return here(`${field} ${error.message ?? 'is invalid'}: write ${EXAMPLE[key]}`);
   }
