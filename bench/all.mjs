@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npm run bench [-- options]`: the contestants (bench/run.mjs, given these options), then
 // matching at scale (bench/matching/run.mjs; with --quick only up to 1,000 rules), then typo-tolerant
-// matching (bench/matching/fuzzy.mjs; with --quick only up to 1,000 rules), so that
+// matching (bench/matching/fuzzy.mjs; with --quick only up to 1,000 rules), the cost of suggestions
+// (bench/matching/suggest.mjs; the same), and matching quality (bench/quality/run.mjs: the shop desk and
+// CLINC150, right and wrong answers, fallbacks and suggestions; --quick: the shop desk only), so that
 // `npm run bench -- --quick` is a smoke run of the whole bench in about a minute.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -15,6 +17,8 @@ const steps = [
   [path.join('matching', 'run.mjs'), quick ? ['--sizes', '10,100,1000'] : []],
   // --expose-gc: its heap figures are measured after a forced collection.
   [path.join('matching', 'fuzzy.mjs'), quick ? ['--sizes', '50,1000', '--messages', '1000'] : [], ['--expose-gc']],
+  [path.join('matching', 'suggest.mjs'), quick ? ['--sizes', '50,1000', '--messages', '500'] : []],
+  [path.join('quality', 'run.mjs'), quick ? ['--sets', 'faq'] : []],
 ];
 // --help is the contestants step's; the matching step would otherwise start a full run after it.
 for (const [script, scriptArgs, nodeArgs = []] of args.includes('--help') ? steps.slice(0, 1) : steps) {
