@@ -96,12 +96,7 @@ interface SuggestBlock {
 }
 
 /** The `suggest:` block compiled: its texts checked as texts per language are (at the block's position). */
-function suggestSettings(
-  block: SuggestBlock,
-  at: string,
-  languages: LanguageSettings | undefined,
-  problems: RuleProblem[],
-): SuggestSettings {
+function suggestSettings(block: SuggestBlock, at: string, languages: LanguageSettings | undefined, problems: RuleProblem[]): SuggestSettings {
   const [file, line, column] = splitPosition(at);
   const text = (source: TextSource | undefined, what: string): StaticText | null => {
     if (source === undefined) return null;

@@ -173,7 +173,7 @@ describe('the suggest block and labels are checked', () => {
       expect.stringMatching(/^bot\.yaml:4:12: the label of rule 'a' is given per language, but no file declares the languages/),
     ]);
     expect(await problems('suggest: { max: 11 }\nrules:\n  - id: a\n    keywords: [a]\n    reply: a\n')).toEqual([
-      "bot.yaml:1:17: suggest.max must be at most 10, not number 11",
+      'bot.yaml:1:17: suggest.max must be at most 10, not number 11',
     ]);
   });
 });
