@@ -159,7 +159,14 @@ function compileRule(rule: Rule, order: number, shared: RuleCompileSite, startsF
   const label = rule.label === undefined ? undefined : compileLabel(rule.label, settings, name, report);
   if (!trigger || !actions || !sends || !calls || label === null) return undefined;
   warnOfNeverFuzzy(rule, trigger, name, report);
-  return assembleRule(rule, order, locate(order, []), { trigger, texts, actions, when, set, sends, calls, moderation, label: label ?? null }, settings, startsFlow);
+  return assembleRule(
+    rule,
+    order,
+    locate(order, []),
+    { trigger, texts, actions, when, set, sends, calls, moderation, label: label ?? null },
+    settings,
+    startsFlow,
+  );
 }
 
 /** A rule's suggestion `label`, checked as any text given per language; null when it has errors. */
