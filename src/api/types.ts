@@ -59,6 +59,25 @@ export interface DeleteWebhookParams {
   drop_pending_updates?: boolean;
 }
 
+/** Which chats a command list is for (the Bot API's BotCommandScope kinds hearsay sets). */
+export type BotCommandScope = { type: 'default' } | { type: 'all_private_chats' } | { type: 'all_group_chats' };
+
+/** setMyCommands / deleteMyCommands: the `/` menu of a scope, in one language (none: for every language without its own). */
+export interface SetMyCommandsParams {
+  commands: Array<{ command: string; description: string }>;
+  scope?: BotCommandScope;
+  language_code?: string;
+}
+
+/** Sandbox only (docs/sandbox.md): why the bot answered as it did, for the chat page. */
+export interface ExplainUpdateParams {
+  chat_id: number;
+  /** The bot's messages that answered; with none, `message_id` names the user's message nothing answered. */
+  message_ids: number[];
+  message_id?: number;
+  why: Record<string, unknown>;
+}
+
 /**
  * Every Bot API method hearsay calls: its lowercase name (as the service routes it), its parameters and its
  * result. One line here and one helper in BotApiMethods add a method; every transformer then applies to it.
@@ -74,6 +93,11 @@ export interface BotApiMethodTable {
   setwebhook: { params: SetWebhookParams; result: true };
   deletewebhook: { params: DeleteWebhookParams | undefined; result: true };
   getwebhookinfo: { params: undefined; result: WebhookInfo };
+  setmycommands: { params: SetMyCommandsParams; result: true };
+  deletemycommands: { params: Omit<SetMyCommandsParams, 'commands'>; result: true };
+  /** Sandbox only: the problems of the rules while the last good ones answer (empty: loaded again), for the chat page. */
+  setruleproblems: { params: { problems: Array<{ where: string; message: string }> }; result: true };
+  explainupdate: { params: ExplainUpdateParams; result: true };
 }
 
 /** A Bot API method name, lowercase. */

@@ -2,6 +2,7 @@
 // from main.ts so tests can look at the commands without running the CLI.
 import { Command } from 'commander';
 import { VERSION } from '../generated/version.js';
+import { chatCommand } from './commands/chat.js';
 import { checkCommand } from './commands/check.js';
 import { initCommand } from './commands/init.js';
 import { reportCommand } from './commands/report.js';
@@ -19,7 +20,17 @@ export function buildProgram(): Command {
     .version(VERSION, '-v, --version', 'print the version')
     .showHelpAfterError("(run 'hearsay --help' for usage)")
     .exitOverride();
-  for (const command of [runCommand(), checkCommand(), testCommand(), sandboxCommand(), startCommand(), initCommand(), stateCommand(), reportCommand()]) {
+  for (const command of [
+    runCommand(),
+    checkCommand(),
+    testCommand(),
+    sandboxCommand(),
+    startCommand(),
+    chatCommand(),
+    initCommand(),
+    stateCommand(),
+    reportCommand(),
+  ]) {
     // Name the command, so the hint can be copied as it is.
     program.addCommand(command.exitOverride().showHelpAfterError(`(run 'hearsay ${command.name()} --help' for usage)`));
   }

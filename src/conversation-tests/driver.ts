@@ -4,6 +4,7 @@
 import type { Update } from '@grammyjs/types';
 import type { RuleSet } from '../engine/rule-set.js';
 import type { ConversationState } from '../engine/state.js';
+import type { UpdatePipelineOptions } from '../pipeline/pipeline-options.js';
 import type { BotApiDouble } from './bot-api-double.js';
 import type { CannedBackends } from './canned-backends.js';
 
@@ -38,6 +39,10 @@ export interface DriverOptions {
   readonly backends?: CannedBackends;
   /** Told about every decision the bot made. */
   readonly onDecision: (record: DecisionRecord) => void;
+  /** The live rules, when they may change while the bot runs (`hearsay chat` reloads them); `ruleSet` otherwise. */
+  readonly rules?: { readonly current: RuleSet };
+  /** Told why each update was answered as it was (the pipeline driver only; `hearsay chat --why`). */
+  readonly onHandled?: UpdatePipelineOptions['onHandled'];
 }
 
 /** A bot under test. */

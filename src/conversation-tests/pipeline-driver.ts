@@ -83,7 +83,7 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
     ledger,
     states: ledger,
     sequencer,
-    rules: { current: options.ruleSet },
+    rules: options.rules ?? { current: options.ruleSet },
     context: { botUsername: options.botUsername, random: options.random, now },
     perform: createActionPerformer({ sender, api, logger }),
     backends,
@@ -97,6 +97,7 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
     logger,
     metrics,
     maxPending: 1000,
+    ...(options.onHandled ? { onHandled: options.onHandled } : {}),
   });
 
   return {
@@ -106,7 +107,7 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
       await outbox.performDue();
     },
     advanceTo(until: number) {
-      return advanceClock(until, { ledger, pipeline, outbox, ruleSet: options.ruleSet, clock: options.clock });
+      return advanceClock(until, { ledger, pipeline, outbox, ruleSet: options.rules?.current ?? options.ruleSet, clock: options.clock });
     },
     async state(chatId: number, userId: number) {
       return ledger.load({ chatId, userId });

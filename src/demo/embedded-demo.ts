@@ -1,15 +1,13 @@
 // `hearsay start` without a token: the sandbox in this process with its chat page, a demo bot created
 // through the assistant, and the engine answering it in the configured mode. Stopping reverses the order.
 import { randomInt } from 'node:crypto';
-import { isAbsolute, relative } from 'node:path';
 import type { ServiceConfig } from '../config/index.js';
 import type { Logger } from '../log/logger.js';
 import { createSandbox, type Sandbox } from '../sandbox/index.js';
 import type { HearsayCommand } from '../sandbox/assistant.js';
 import { listenFailureMessage, SANDBOX_LISTEN_HINTS } from '../ops/listen-failure.js';
 import { webChatPlugin } from '../sandbox/web/plugin.js';
-import { PageNotices, type RuleProblemNotice } from '../sandbox/web/page-notices.js';
-import type { RuleProblem } from '../diagnostics/problem.js';
+import { PageNotices } from '../sandbox/web/page-notices.js';
 import { rulesStartupError } from '../service/errors.js';
 import { startService, type RunningService } from '../service/start.js';
 import { checkRules } from '../rules/load.js';
@@ -136,21 +134,10 @@ async function startDemoBot(
   };
   const config = await loadDemoConfig({ ...options, flags }, options.settings, sandboxUrl, bot.token);
   const service = await startService(config, { logger: options.logger });
-  // The page opens on the demo bot and shows a banner in its chat while an edit has broken the rules.
+  // The page opens on the demo bot; the banner of its rule problems comes from the service itself, as for any
+  // bot hearsay runs against the sandbox (service/sandbox-companion.ts).
   notices.setHome(bot.username);
-  const cwd = options.cwd ?? process.cwd();
-  service.onRuleReload((problems) => notices.setRuleProblems(bot.username, problemNotices(problems, cwd)));
   return { service, botUsername: bot.username };
-}
-
-function problemNotices(problems: readonly RuleProblem[], cwd: string): RuleProblemNotice[] {
-  return problems
-    .filter((problem) => problem.severity === 'error')
-    .map((problem) => {
-      const shown = relative(cwd, problem.file);
-      const path = shown.startsWith('..') || isAbsolute(shown) ? problem.file : shown;
-      return { where: problem.line > 0 ? `${path}:${problem.line}:${problem.column}` : path, message: problem.message };
-    });
 }
 
 function stopper(service: RunningService, sandbox: Sandbox, removeTemporary: () => Promise<void>): () => Promise<void> {

@@ -45,6 +45,12 @@ export interface Decision {
   readonly via?: MatchVia;
   /** For a message no rule matched: the ids of the rules offered as suggestions (`suggest:`), best first. */
   readonly suggested?: readonly string[];
+  /**
+   * For a keywords rule (or flow start) that answered a message: the keyword or phrase the message holds, as the
+   * rule's index compares it (normalised, synonyms applied). What answered and how is told from it, `via` and
+   * `ruleId` (the rule's trigger) in the `update handled` log line and the "why" of an answer.
+   */
+  readonly keyword?: string;
 }
 
 /** Nothing to do. */

@@ -7,6 +7,8 @@ import { NOTHING, type Decision, type DecideContext } from './decide-types.js';
 import { decideCallbackQuery } from './callbacks.js';
 import type { BotEvent, MessageEvent } from './events.js';
 import { decideFlowTimeout, routeInFlow, startFlow } from './flows.js';
+import { keywordFound } from './keyword-found.js';
+import type { MatchResult } from './match.js';
 import { audienceCheck, decideMember, languageFor, matchTolerant } from './reach.js';
 import { offerSuggestions } from './suggest-decide.js';
 import type { RuleSet } from './rule-set.js';
@@ -64,7 +66,12 @@ function decideMessage(event: MessageEvent, ruleSet: RuleSet, state: Conversatio
   if (routed.kind === 'decided') return routed.decision;
   // The flow was left (timed out, or removed by a reload) before this message: say so, then answer it as any other.
   const after = decideOutsideFlow(event, ruleSet, { ...state, flow: null }, context, now);
-  return { ruleId: after.ruleId ?? routed.decision.ruleId, actions: [...routed.decision.actions, ...after.actions] };
+  const how = {
+    ...(after.keyword !== undefined ? { keyword: after.keyword } : {}),
+    ...(after.via ? { via: after.via } : {}),
+    ...(after.suggested ? { suggested: after.suggested } : {}),
+  };
+  return { ruleId: after.ruleId ?? routed.decision.ruleId, actions: [...routed.decision.actions, ...after.actions], ...how };
 }
 
 function decideOutsideFlow(event: MessageEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext, now: number): Decision {
@@ -81,5 +88,18 @@ function decideOutsideFlow(event: MessageEvent, ruleSet: RuleSet, state: Convers
     match.rule.startsFlow !== undefined
       ? startFlow(match.rule, match, event, ruleSet, state, now)
       : answerRule(match.rule, match, event, values, context, (vars) => languageFor(ruleSet, event.from, vars));
-  return match.via ? { ...decision, via: match.via } : decision;
+  const how = match.via ? { ...decision, via: match.via } : decision;
+  if (match.rule.trigger.kind !== 'keywords') return how;
+  // The keyword found, for the why of the answer: in the text as corrected when typos were.
+  const keyword = keywordFound(match.rule, correctedMessage(event.message, match.via), ruleSet, context.botUsername);
+  return keyword === undefined ? how : { ...how, keyword };
+}
+
+/** The message with the corrections of `via` applied (the words as the fuzzy match read them). */
+function correctedMessage(message: MessageEvent['message'], via: MatchResult['via']): MessageEvent['message'] {
+  if (via?.kind !== 'corrected' || typeof message.text !== 'string') return message;
+  let text = message.text.toLowerCase();
+  for (const { from, to } of via.corrections)
+    text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'gu'), to);
+  return { ...message, text, entities: [] } as MessageEvent['message'];
 }

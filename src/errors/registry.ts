@@ -127,6 +127,12 @@ export const ERRORS = {
     label: 'unauthorized',
     action: "Set the bot's current token and start again; nothing that was not answered is lost.",
   }),
+  HS_ERR_SANDBOX_RESTARTED: started({
+    message:
+      'the sandbox at %s restarted and no longer knows this bot (@%s): create it again with BotMaker and start hearsay with its new token, or use `hearsay start` without a token for the demo',
+    label: 'sandbox_restarted',
+    action: 'The local sandbox keeps its bots in memory only: create the bot again (BotMaker) and run hearsay with the new token.',
+  }),
   HS_ERR_WEBHOOK_ACTIVE: started({
     message:
       'a webhook is set for this bot, so polling is refused (409 Conflict). Delete the webhook (deletewebhook), set polling.delete_webhook: true (HEARSAY_POLLING_DELETE_WEBHOOK=true) to let hearsay delete it, or run with --mode webhook',

@@ -52,6 +52,11 @@ export async function pollFailureWait(
     return waitMs;
   }
   const waitMs = failure.action === 'wait_retry_after' ? failure.retryAfter! * 1000 : backoffDelay(failures, backoff);
-  logger.warn({ err: error, retry_in_ms: waitMs }, 'getupdates failed; retrying');
+  // An outage (the service down or restarting) is expected: told once, in a line, without a stack trace; the
+  // retries after it go to debug until getupdates works again. Anything else keeps its error for the report.
+  const expected = failure.kind === 'network' || failure.kind === 'timeout' || failure.kind === 'server_error' || failure.kind === 'rate_limited';
+  if (!expected) logger.warn({ err: error, retry_in_ms: waitMs }, 'getupdates failed; retrying');
+  else if (failures === 1) logger.warn({ reason: (error as Error).message, retry_in_ms: waitMs }, 'getupdates failed; retrying until the service answers');
+  else logger.debug({ reason: (error as Error).message, retry_in_ms: waitMs, failures }, 'getupdates failed again; retrying');
   return waitMs;
 }

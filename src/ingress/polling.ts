@@ -190,6 +190,7 @@ export class PollingIngress {
           },
           { signal: this.controller.signal },
         );
+        if (failures > 0) logger.info({ failures }, 'getupdates works again');
         failures = 0;
         conflicts = 0;
         if (asked !== undefined) this.confirmed(asked);

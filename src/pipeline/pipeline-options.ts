@@ -8,6 +8,8 @@ import type { RuleSet } from '../engine/rule-set.js';
 import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 import type { BackendCaller } from './backend-port.js';
+import type { Explanation } from './explanation.js';
+import type { HandledUpdate } from './handled-log.js';
 import type { ChatSequencer, ChatStateStore, StateCommit, UpdateLedger } from './ports.js';
 
 /** What performing a decision's actions (other than state changes) came to, for the log line. */
@@ -61,4 +63,9 @@ export interface UpdatePipelineOptions {
   onStateCommitted?: (commit: StateCommit) => void;
   /** Told after a durable commit that stored effects (the outbox room looks for due ones at once). */
   onEffectsCommitted?: () => void;
+  /**
+   * Told of every update handled (after its commit), with why it was answered as it was: the data of the
+   * `update handled` log line. The sandbox companion shows it under the answers on the chat page.
+   */
+  onHandled?: (handled: HandledUpdate, explanation: Explanation) => void;
 }

@@ -8,10 +8,10 @@ import type { Update } from '../api/types.js';
 import { decide, type Decision } from '../engine/decide.js';
 import { chatKeyOf, toEvent, type BotEvent } from '../engine/events.js';
 import { recordDecision, type DecisionAnalyticsOptions } from '../ops/unmatched.js';
-import { ignoredKind, logHandled } from './handled-log.js';
 import { completeCalls } from './update-calls.js';
+import { explainHandled, ignoredKind, logHandled, type HandledUpdate } from './handled-log.js';
 import { DEFAULT_HOLD_MS, HeldUpdates, type AcceptOutcome } from './held-updates.js';
-import type { UpdatePipelineOptions } from './pipeline-options.js';
+import type { PerformOutcome, UpdatePipelineOptions } from './pipeline-options.js';
 import { newEffects, splitStateChanges, type SplitActions } from './state-changes.js';
 import { SequenceAbortedError, StoreUnavailableError, type AcceptResult, type StateCommit, type StateScope } from './ports.js';
 
@@ -164,8 +164,8 @@ export class UpdatePipeline {
   /** Under the chat's turn: load state, decide, perform, commit, log. */
   private async run(update: Update, signal: AbortSignal): Promise<void> {
     const { ledger, logger, metrics } = this.options;
-    // Timed only when the line is written: a number kept across the awaits below is boxed at each one.
-    const started = logger.isLevelEnabled('info') ? performance.now() : 0;
+    // Timed only when the line is written or told: a number kept across the awaits below is boxed at each one.
+    const started = logger.isLevelEnabled('info') || this.options.onHandled ? performance.now() : 0;
     const event = toEvent(update);
     // Counted in `running` until its commit is asked for (group commit: see UpdateLedger.groupCommitsWhile).
     let counted = true;
@@ -205,8 +205,10 @@ export class UpdatePipeline {
         await this.commitOnceStored(update, commit, signal);
       }
       if (commit) this.committed(commit);
-      // The line's fields are gathered only when it is written (a service logging at warn does this for every update).
-      if (logger.isLevelEnabled('info')) logHandled(logger, { update, event, ruleId: decision.ruleId, started, outcome, analytics });
+      // The line's fields are gathered only when it is written or told (a service logging at warn does this for every update).
+      if (logger.isLevelEnabled('info') || this.options.onHandled) {
+        this.handled({ update, event, decision, ruleSet, changes: split.changes, started, outcome, analytics });
+      }
     } catch (error) {
       if (counted) this.running -= 1;
       await this.onFailure(update, error, signal);
@@ -218,6 +220,13 @@ export class UpdatePipeline {
     await this.options.ledger.begin(update);
     const { backends, sequencer, perform } = this.options;
     return completeCalls(decision, { update, chatId, backends, sequencer, perform, signal });
+  }
+
+  /** The record of a handled update: the log line, and whoever listens (the same explanation for both). */
+  private handled(handled: HandledUpdate & { update: Update }): void {
+    const explanation = explainHandled(handled);
+    if (this.options.logger.isLevelEnabled('info')) logHandled(this.options.logger, handled, explanation);
+    this.options.onHandled?.(handled, explanation);
   }
 
   /**
@@ -238,10 +247,12 @@ export class UpdatePipeline {
   }
 
   private async runTimeout(chatId: number, userId: number, signal: AbortSignal): Promise<void> {
+    const started = performance.now();
     const scope = { chatId, userId };
     const state = await this.options.states.load(scope);
     const event = { kind: 'flow_timeout', chat: { id: chatId }, from: { id: userId } } as const;
-    const decision = (this.options.decide ?? decide)(event, this.options.rules.current, state, this.options.context);
+    const ruleSet = this.options.rules.current;
+    const decision = (this.options.decide ?? decide)(event, ruleSet, state, this.options.context);
     const split = splitStateChanges(decision.actions);
     const { changes } = split;
     const cause = `t${chatId}_${userId}_${state.flow?.lastActivity ?? 0}`;
@@ -252,13 +263,16 @@ export class UpdatePipeline {
       return;
     }
     this.committed(commit);
+    let outcome: PerformOutcome | null;
     try {
-      await this.options.perform(split.effects, { update: null, ruleId: decision.ruleId }, signal);
+      outcome = await this.options.perform(split.effects, { update: null, ruleId: decision.ruleId }, signal);
     } catch (error) {
       if (error instanceof TokenRejectedError) this.stopForToken(error);
       throw error;
     }
     this.options.logger.info({ chat_id: chatId, user_id: userId, rule: decision.ruleId }, 'flow timed out');
+    const handled = { update: null, event, decision, ruleSet, changes, started, outcome, analytics: {} };
+    this.options.onHandled?.(handled, explainHandled(handled));
   }
 
   /**

@@ -39,6 +39,9 @@ function sentResult(sent: Message[]): Record<string, unknown> {
 }
 
 export async function clientRoutes(app: FastifyInstance, { store, assistant, callbacks }: ClientRoutesOptions): Promise<void> {
+  // Which sandbox this is: hearsay asks after a 401 to tell a restarted sandbox from a revoked token.
+  app.get('/client/sandbox', async () => ({ ok: true, result: { instance: store.instance } }));
+
   // A photo or document comes as base64 in the JSON body: room for a 10 MB photo or a 50 MB document.
   app.post('/client/send', { bodyLimit: SEND_BODY_LIMIT }, async (request) => {
     const body = objectBody(request.body);

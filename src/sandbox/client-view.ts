@@ -6,7 +6,7 @@ import type { ChatRef, MessageMeta } from './message-meta.js';
 import type { SandboxStore, StoredMessageEvent } from './store.js';
 
 /** A message as GET /client/messages returns it. */
-export type ClientMessage = Message & { revision?: number; edits?: MessageMeta['edits']; callback_answer?: MessageMeta['press'] };
+export type ClientMessage = Message & { revision?: number; edits?: MessageMeta['edits']; callback_answer?: MessageMeta['press']; why?: MessageMeta['why'] };
 
 /** A deleted message, as GET /client/messages?changed_after= reports it. */
 export interface DeletedMessage {
@@ -24,6 +24,7 @@ export function clientMessage(store: SandboxStore, ref: ChatRef, message: Messag
     ...(meta.markup ? { reply_markup: meta.markup.markup } : {}),
     ...(meta.edits.length > 0 ? { edits: meta.edits } : {}),
     ...(meta.press ? { callback_answer: meta.press } : {}),
+    ...(meta.why ? { why: meta.why } : {}),
     revision: meta.revision,
   } as ClientMessage;
 }

@@ -13,8 +13,19 @@ const TERMINATED = 'terminated by other getUpdates request; make sure that only 
 const TERMINATED_BY_WEBHOOK = 'terminated by setWebhook request';
 const CONFLICT_SPACING_MS = 3000;
 
-export async function getUpdates({ bot, onConnectionClose }: MethodContext, params: Params): Promise<Update[]> {
+export async function getUpdates(context: MethodContext, params: Params): Promise<Update[]> {
+  const { bot, store } = context;
   if (bot.webhook) throw conflict(WEBHOOK_ACTIVE);
+  // A program asks for the bot's updates: the page knows someone answers as it (see bot-presence.ts).
+  store.presence.polled(bot);
+  try {
+    return await pollUpdates(context, params);
+  } finally {
+    store.presence.polled(bot);
+  }
+}
+
+async function pollUpdates({ bot, onConnectionClose }: MethodContext, params: Params): Promise<Update[]> {
   applyAllowedUpdates(bot.queue, params.allowed_updates);
   const offset = integerParam(params, 'offset');
   const limit = clampedInteger(params, 'limit', 100, 1, 100);

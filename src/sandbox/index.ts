@@ -196,6 +196,7 @@ function sandboxHandle(
     async close() {
       webhooks.stopAll();
       callbacks.stopAll();
+      store.presence.close();
       for (const bot of store.allBots()) bot.queue.cancelWaitingPoll();
       await app.close();
     },

@@ -39,6 +39,8 @@ export interface MessageMeta {
   edits: EarlierVersion[];
   press?: PressView;
   deleted?: boolean;
+  /** Why the bot answered with this message (or, on a user's message, why nothing answered), as hearsay reported it. */
+  why?: Record<string, unknown>;
 }
 
 /** A chat action (sendchataction) and when it stops showing. */
@@ -59,7 +61,7 @@ export interface ChatRef {
 
 /** Something that changed in a chat other than a new message. */
 export interface ChatChangeEvent extends ChatRef {
-  kind: 'edited' | 'deleted' | 'press' | 'action';
+  kind: 'edited' | 'deleted' | 'press' | 'action' | 'explained';
   messageId?: number;
   revision: number;
 }

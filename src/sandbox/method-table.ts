@@ -26,6 +26,7 @@ import { approveChatJoinRequest, banChatMember, declineChatJoinRequest, restrict
 import { pinChatMessage, unpinAllChatMessages, unpinChatMessage } from './pin-methods.js';
 import type { Params } from './params.js';
 import { getUpdates } from './get-updates.js';
+import { explainUpdate, setRuleProblems } from './hearsay-reports.js';
 import { getMe, sendMessage } from './send-message.js';
 import { deleteWebhook, getWebhookInfo, setWebhook } from './webhook-methods.js';
 
@@ -94,4 +95,7 @@ export const METHODS: ReadonlyMap<string, MethodHandler> = new Map<string, Metho
   ['unpinallchatmessages', unpinAllChatMessages],
   ['logout', logOut],
   ['close', logOut],
+  // Sandbox only: what hearsay reports about the bot it runs (rule problems, why it answered), for the chat page.
+  ['setruleproblems', setRuleProblems],
+  ['explainupdate', explainUpdate],
 ]);

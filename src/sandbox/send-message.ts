@@ -9,7 +9,9 @@ import { stringParam, type Params } from './params.js';
 import type { ParsedText } from '../markup/format-text.js';
 import { characterCount } from './text-entities.js';
 
-export function getMe({ bot }: MethodContext): UserFromGetMe {
+export function getMe({ bot, store }: MethodContext): UserFromGetMe {
+  // Sandbox only: names this sandbox, so hearsay knows it may report to it (setruleproblems, explainupdate)
+  // and can tell a restarted sandbox from a revoked token. Clients ignore fields they do not know.
   return {
     id: bot.id,
     is_bot: true,
@@ -20,7 +22,8 @@ export function getMe({ bot }: MethodContext): UserFromGetMe {
     supports_inline_queries: false,
     can_connect_to_business: false,
     has_main_web_app: false,
-  } as UserFromGetMe;
+    hearsay_sandbox: { instance: store.instance },
+  } as unknown as UserFromGetMe;
 }
 
 export function sendMessage(context: MethodContext, params: Params): Message.TextMessage {

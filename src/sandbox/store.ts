@@ -13,6 +13,9 @@ import {
   type StoredMessageEvent,
 } from './records.js';
 import { SandboxFiles } from './files.js';
+import { randomUUID } from 'node:crypto';
+import { BotPresence } from './bot-presence.js';
+import { HearsayReports } from './hearsay-reports.js';
 import { generateToken } from './tokens.js';
 import { UpdateQueue } from './update-queue.js';
 
@@ -34,6 +37,12 @@ interface ChatLog {
 export class SandboxStore {
   /** Every file sent by a bot or a user, with the file ids bots know it by. */
   readonly files = new SandboxFiles();
+  /** This sandbox's id: a new one per start, so a page or a bot can tell a restarted sandbox (which knows none of the old bots). */
+  readonly instance: string = randomUUID();
+  /** Whether a program answers as each bot. */
+  readonly presence = new BotPresence();
+  /** What hearsay processes running bots report (rule problems, why they answered). */
+  readonly reports = new HearsayReports();
   private readonly users = new Map<number, SandboxUser>();
   private readonly botsByUsername = new Map<string, BotRecord>();
   private readonly botsByToken = new Map<string, BotRecord>();
@@ -166,6 +175,14 @@ export class SandboxStore {
     if (meta) meta.revision = revision;
     const event: ChatChangeEvent = { ...chat.ref, kind, revision, ...(messageId !== undefined ? { messageId } : {}) };
     for (const listener of this.changeListeners) listener(event);
+  }
+
+  /** Keeps why the bot answered with the message (explainupdate), shown with it on the page. */
+  explain(ref: ChatRef, messageId: number, why: Record<string, unknown>): void {
+    const meta = this.chats.get(chatKeyOf(ref))?.meta.get(messageId);
+    if (!meta || meta.deleted) return;
+    meta.why = why;
+    this.changed(ref, 'explained', messageId);
   }
 
   /** Removes a message from its chat (deletemessage); its meta stays, marked deleted, so readers learn of it. */

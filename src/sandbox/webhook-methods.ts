@@ -31,14 +31,16 @@ export function setWebhook(context: MethodContext, params: Params): true {
   bot.webhook = config;
   bot.queue.endWaitingPoll();
   webhooks.start(bot);
+  context.store.presence.webhookChanged(bot);
   return true;
 }
 
-export function deleteWebhook({ bot, webhooks }: MethodContext, params: Params): true {
+export function deleteWebhook({ bot, webhooks, store }: MethodContext, params: Params): true {
   webhooks.stop(bot);
   delete bot.webhook;
   bot.webhookStatus = {};
   if (booleanParam(params, 'drop_pending_updates')) bot.queue.dropAll();
+  store.presence.webhookChanged(bot);
   return true;
 }
 

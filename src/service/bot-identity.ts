@@ -9,6 +9,8 @@ import { HearsayError } from '../errors/hearsay-error.js';
 export interface BotIdentity {
   readonly id: number;
   readonly username: string;
+  /** Set when the service is hearsay's sandbox (its getMe says so): the instance, to tell a restart from a revoked token. */
+  readonly sandbox?: { readonly instance: string };
 }
 
 /** How long getMe may take at start. */
@@ -17,7 +19,8 @@ const GET_ME_TIMEOUT_MS = 15_000;
 export async function identifyBot(api: BotApi, config: Pick<ServiceConfig, 'baseUrl' | 'tokenSource'>): Promise<BotIdentity> {
   try {
     const me = await api.getMe({ timeoutMs: GET_ME_TIMEOUT_MS });
-    return { id: me.id, username: me.username };
+    const sandbox = (me as { hearsay_sandbox?: { instance?: unknown } }).hearsay_sandbox;
+    return { id: me.id, username: me.username, ...(typeof sandbox?.instance === 'string' ? { sandbox: { instance: sandbox.instance } } : {}) };
   } catch (error) {
     if (error instanceof ApiError && error.errorCode === 401) {
       const where = config.tokenSource === 'BOT_TOKEN_FILE' ? 'the file named by BOT_TOKEN_FILE' : 'BOT_TOKEN';

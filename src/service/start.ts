@@ -30,6 +30,8 @@ import { callKey } from '../store/effect-ids.js';
 /** On a shared store, how often each replica looks for effects the others stored. */
 const OUTBOX_POLL_MS = 1000;
 import { serveStateRequests } from '../store/file/serve-state-requests.js';
+import { HearsayError } from '../errors/hearsay-error.js';
+import { sandboxCompanion, sandboxRestarted, type SandboxCompanion } from './sandbox-companion.js';
 
 export interface StartServiceOptions {
   logger: Logger;
@@ -65,7 +67,7 @@ export async function startService(config: ServiceConfig, options: StartServiceO
   const cleanups: Cleanups = [];
   try {
     const core = await openCore(config, options, metrics, health, cleanups);
-    const { rules, api, store } = core;
+    const { rules, api, store, companion } = core;
     // A 401 while running: stop taking updates at once (webhook: 503, polling: no more fetching) and end
     // the service with the operator's message; whatever is not answered stays with the service or the inbox.
     const intake = intakeFailure();
@@ -75,6 +77,12 @@ export async function startService(config: ServiceConfig, options: StartServiceO
       if (problems.length === 0) void ingress.rulesChanged();
     });
     cleanups.push(async () => unwatchKinds());
+    if (companion) {
+      // The page's banner for this bot: cleared at start (an earlier run may have left one), then after every reload.
+      companion.ruleProblems([]);
+      const unreport = onRuleReload(rules, (problems) => companion.ruleProblems(problems));
+      cleanups.push(async () => unreport());
+    }
     intake.onFail(() => ingress.stopAccepting());
     // A shared store: outages on /healthz and in the metrics, and work left in it (an outage, a dead replica) picked up.
     const unwatch = store.shared ? watchSharedStore({ store: store.shared, pipeline, health, metrics, logger }) : () => undefined;
@@ -94,7 +102,7 @@ export async function startService(config: ServiceConfig, options: StartServiceO
       botUsername: core.bot.username,
       serverUrl: ingress.serverUrl,
       metrics,
-      done: ingress.ended ? Promise.race([ingress.ended, intake.failed]) : intake.failed,
+      done: explainRefusal(ingress.ended ? Promise.race([ingress.ended, intake.failed]) : intake.failed, config, core.bot),
       reloadRules: () => rules.reload(),
       onRuleReload: (listener) => onRuleReload(rules, listener),
       stop: () => {
@@ -119,6 +127,8 @@ interface ServiceCore {
   rawApi: BotApi;
   bot: BotIdentity;
   store: OpenedStore;
+  /** Set when the service is hearsay's sandbox: what hearsay tells its chat page (see sandbox-companion.ts). */
+  companion: SandboxCompanion | undefined;
 }
 
 /** Loads the rules, identifies the bot and opens its store; each part opened is added to `cleanups`. */
@@ -154,7 +164,23 @@ async function openCore(
   cleanups.push(() => store.close());
   // Replicas keep the service's limits together: N of them must not send N times the overall limit.
   if (store.shared && localLimiter && config.rateLimits) shareRateLimits(store.shared.rateLimiter(config.rateLimits, localLimiter, logger));
-  return { rules, api, rawApi, bot, store };
+  const companion = bot.sandbox ? sandboxCompanion(api, logger) : undefined;
+  return { rules, api, rawApi, bot, store, companion };
+}
+
+/**
+ * The service's end, with a refused token explained when the service is hearsay's sandbox and it restarted in the
+ * meantime: it forgot the bot, nothing was revoked.
+ */
+function explainRefusal(done: Promise<void>, config: ServiceConfig, bot: BotIdentity): Promise<void> {
+  if (!bot.sandbox) return done;
+  const { instance } = bot.sandbox;
+  return done.catch(async (error: unknown) => {
+    if (error instanceof HearsayError && error.code === 'HS_ERR_TOKEN_REVOKED' && (await sandboxRestarted(config.baseUrl, instance))) {
+      throw new HearsayError('HS_ERR_SANDBOX_RESTARTED', [config.baseUrl, bot.username]);
+    }
+    throw error;
+  });
 }
 
 /**
@@ -163,7 +189,7 @@ async function openCore(
  */
 async function startWork(
   config: ServiceConfig,
-  { rules, api, bot, store }: ServiceCore,
+  { rules, api, bot, store, companion }: ServiceCore,
   logger: Logger,
   metrics: ServiceMetrics,
   onTokenRejected: () => void,
@@ -185,6 +211,7 @@ async function startWork(
     onTokenRejected,
     onStateCommitted: (commit) => timeouts.onCommitted(commit),
     onEffectsCommitted: () => outbox.wake(),
+    companion,
   });
   const outbox = new OutboxRoom({
     outbox: store.ledger,
@@ -252,23 +279,14 @@ interface PipelineParts {
   onTokenRejected(): void;
   onStateCommitted(commit: StateCommit): void;
   onEffectsCommitted(): void;
+  companion: SandboxCompanion | undefined;
 }
 
 /** The update pipeline over the store, with the reply sender (rate-limited, retried) as its perform step. */
-function createPipeline({
-  config,
-  sequencer,
-  backends,
-  api,
-  rules,
-  bot,
-  store,
-  logger,
-  metrics,
-  onTokenRejected,
-  onStateCommitted,
-  onEffectsCommitted,
-}: PipelineParts): UpdatePipeline {
+function createPipeline(parts: PipelineParts): UpdatePipeline {
+  const { config, sequencer, backends, rules, bot, store, logger, metrics, onTokenRejected, onStateCommitted, onEffectsCommitted, companion } = parts;
+  // Against the sandbox, the answers go through the companion's client, which notes what each one sent.
+  const api = companion?.api ?? parts.api;
   const sender = new ReplySender({ api, logger, metrics });
   return new UpdatePipeline({
     ledger: store.ledger,
@@ -291,6 +309,7 @@ function createPipeline({
     onTokenRejected,
     onStateCommitted,
     onEffectsCommitted,
+    ...(companion ? { onHandled: (handled, explanation) => companion.explain(handled, explanation) } : {}),
   });
 }
 

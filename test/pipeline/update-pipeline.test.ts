@@ -47,6 +47,7 @@ function setup(
     maxPending?: number;
     groupCommitMaxDelayMs?: number;
     rules?: RuleSet;
+    onHandled?: UpdatePipelineOptions['onHandled'];
   } = {},
 ) {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'hearsay-pipeline-'));
@@ -75,6 +76,7 @@ function setup(
     maxPending: options.maxPending ?? 100,
     onTokenRejected: () => (tokenRejected += 1),
     ...(options.decide ? { decide: options.decide } : {}),
+    ...(options.onHandled ? { onHandled: options.onHandled } : {}),
   });
   const journal = () => readFileSync(join(dir, JOURNAL_FILE), 'utf8');
   return { api, lines, metrics, ledger, pipeline, dir, journal, tokenRejected: () => tokenRejected };
@@ -103,6 +105,7 @@ describe('UpdatePipeline', () => {
         update_id: 11,
         chat_id: -100,
         rule: 'hi',
+        match: 'text',
         duration_ms: expect.any(Number),
         sent: 1,
         dropped: false,
@@ -115,6 +118,7 @@ describe('UpdatePipeline', () => {
         update_id: 13,
         chat_id: -100,
         rule: null,
+        match: 'none',
         unmatched: 'none',
         duration_ms: expect.any(Number),
         msg: 'update handled',
@@ -124,6 +128,20 @@ describe('UpdatePipeline', () => {
     const verbose = setup({ level: 'debug' });
     await verbose.pipeline.handle(message(12, 'my card is 4111'));
     expect(verbose.lines.find((l) => l.msg === 'update handled')).toMatchObject({ update_id: 12, rule: null, text: 'my card is 4111' });
+  });
+
+  it('the line says how the rule matched (the keyword found) and which variables it changed, names only; onHandled gets the same', async () => {
+    const rules = compileRules([
+      { id: 'refund', keywords: ['refund', 'money back'], set: { 'user.asked': 'refund {{user.first_name}}' }, reply: 'Write to us.' },
+    ]);
+    const told: Array<{ rule: string | null; match: string; keyword?: string; changed: unknown }> = [];
+    const { lines, pipeline } = setup({ level: 'info', rules, onHandled: (_handled, explanation) => told.push(explanation) });
+    await pipeline.handle(message(21, 'I want my MONEY BACK now'));
+    expect(lines.find((l) => l.msg === 'update handled')).toMatchObject({ rule: 'refund', match: 'keyword', keyword: 'money back', changed: ['user.asked'] });
+    expect(JSON.stringify(lines)).not.toContain('refund Ada');
+    expect(told).toEqual([
+      expect.objectContaining({ rule: 'refund', match: 'keyword', keyword: 'money back', changed: [{ name: 'user.asked', value: 'refund Ada' }], backend: [] }),
+    ]);
   });
 
   it('answers a button press once, with no text and no message sent', async () => {

@@ -84,10 +84,30 @@ describe('GET /client/bots', () => {
       ok: true,
       result: [
         { username: 'BotMaker', name: 'BotMaker', kind: 'assistant', mine: false },
-        { username: 'mine_bot', name: 'Mine', kind: 'bot', mine: true },
-        { username: 'theirs_bot', name: 'Theirs', kind: 'bot', mine: false },
+        { username: 'mine_bot', name: 'Mine', kind: 'bot', mine: true, answering: false },
+        { username: 'theirs_bot', name: 'Theirs', kind: 'bot', mine: false, answering: false },
       ],
     });
+  });
+
+  it('says whether a program answers as each bot: while it polls, and no more a moment after it stopped', async () => {
+    const { token } = await createBotViaAssistant(baseUrl, { userId: 13, name: 'Polled', username: 'polled_bot' });
+    const answering = async () =>
+      ((await (await fetch(`${baseUrl}/client/bots?user=13`)).json()) as { result: Array<{ username: string; answering?: boolean }> }).result.find(
+        (bot) => bot.username === 'polled_bot',
+      )?.answering;
+    expect(await answering()).toBe(false);
+    const events = await openEvents(13);
+    await events.next(isEvent('bots'));
+    // A long poll is waiting: someone answers as the bot, and every open page hears of it.
+    const poll = fetch(`${baseUrl}/bot${token}/getUpdates?timeout=2`);
+    const on = payload<{ bots: Array<{ username: string; answering?: boolean }> }>(await events.next(isEvent('bots')));
+    expect(on.bots.find((bot) => bot.username === 'polled_bot')?.answering).toBe(true);
+    expect(await answering()).toBe(true);
+    await poll;
+    // No further poll: after the grace the bot is no longer answered, and the pages hear that too.
+    const off = payload<{ bots: Array<{ username: string; answering?: boolean }> }>(await events.next(isEvent('bots'), 10_000));
+    expect(off.bots.find((bot) => bot.username === 'polled_bot')?.answering).toBe(false);
   });
 });
 
@@ -117,7 +137,7 @@ describe('GET /client/events', () => {
     await askAssistant(baseUrl, 21, 'Pushed');
     await askAssistant(baseUrl, 21, 'pushed_bot');
     const bots = payload<{ bots: Array<{ username: string; mine: boolean }> }>(await events.next(isEvent('bots')));
-    expect(bots.bots).toContainEqual({ username: 'pushed_bot', name: 'Pushed', kind: 'bot', mine: true });
+    expect(bots.bots).toContainEqual({ username: 'pushed_bot', name: 'Pushed', kind: 'bot', mine: true, answering: false });
   });
 
   it('does not push other users’ messages', async () => {
@@ -174,13 +194,20 @@ describe('the hello and rules events', () => {
     }
   });
 
-  it('name the home chat and push rule problems of a bot, and their clearing, to every open page', async () => {
+  it('name the home chat and push rule problems of a bot (reported by its program, setruleproblems), and their clearing, to every open page', async () => {
     const notices = new PageNotices();
     const other = await createSandbox();
     try {
       await other.app.register(webChatPlugin, { store: other.store, onMessage: other.onMessage, notices });
       const otherUrl = await other.listen({ host: '127.0.0.1', port: 0 });
-      notices.setRuleProblems('demo_bot', [{ where: 'rules/a.yaml:3:5', message: 'unknown field' }]);
+      const { token } = await createBotViaAssistant(otherUrl, { userId: 70, name: 'Demo', username: 'demo_bot' });
+      const report = (problems: unknown[]) =>
+        fetch(`${otherUrl}/bot${token}/setRuleProblems`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ problems }),
+        });
+      expect(await (await report([{ where: 'rules/a.yaml:3:5', message: 'unknown field' }])).json()).toEqual({ ok: true, result: true });
       const reader = await SseReader.open(`${otherUrl}/client/events?user=71`);
       readers.push(reader);
       expect(payload<{ home: string | null }>(await reader.next(isEvent('hello'))).home).toBeNull();
@@ -188,8 +215,10 @@ describe('the hello and rules events', () => {
       expect(payload(await reader.next(isEvent('rules')))).toEqual({ bot: 'demo_bot', problems: [{ where: 'rules/a.yaml:3:5', message: 'unknown field' }] });
       notices.setHome('demo_bot');
       expect(payload<{ home: string }>(await reader.next(isEvent('hello'))).home).toBe('demo_bot');
-      notices.setRuleProblems('demo_bot', []);
+      await report([]);
       expect(payload(await reader.next(isEvent('rules')))).toEqual({ bot: 'demo_bot', problems: [] });
+      // Anything but a list of {where, message} is refused.
+      expect((await report([{ where: 3 }])).status).toBe(400);
     } finally {
       await other.close();
     }

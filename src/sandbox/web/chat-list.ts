@@ -14,12 +14,20 @@ export interface ChatListEntry {
   /** For a group: its chat id and whether the page's user is a member. */
   chatId?: number;
   member?: boolean;
+  /** For a bot: whether a program answers as it now (polls for its updates or has a webhook). */
+  answering?: boolean;
 }
 
 export function chatList(store: SandboxStore, userId?: number): ChatListEntry[] {
   return [
     { username: ASSISTANT.username, name: ASSISTANT.name, kind: 'assistant', mine: false },
-    ...store.allBots().map((bot) => ({ username: bot.username, name: bot.name, kind: 'bot' as const, mine: bot.ownerId === userId })),
+    ...store.allBots().map((bot) => ({
+      username: bot.username,
+      name: bot.name,
+      kind: 'bot' as const,
+      mine: bot.ownerId === userId,
+      answering: store.presence.answering(bot),
+    })),
     ...store.allGroups().map((group) => ({
       username: String(group.id),
       name: group.title,

@@ -65,9 +65,11 @@ export class EventStreams {
     const hello = () => write('hello', { instance: this.instance, home: this.notices.home ?? null });
     hello();
     write('bots', { bots: chatList(this.store, userId) });
-    for (const status of this.notices.ruleStatuses()) write('rules', status);
+    for (const status of this.store.reports.ruleStatuses()) write('rules', status);
     const stopHome = this.notices.onHome(hello);
-    const stopRules = this.notices.onRules((status) => write('rules', status));
+    const stopRules = this.store.reports.onRules((status) => write('rules', status));
+    // A bot that starts or stops being answered changes how the list shows it (see bot-presence.ts).
+    const stopPresence = this.store.presence.onChange(() => write('bots', { bots: chatList(this.store, userId) }));
     const stopChats = this.followChats(userId, write);
     const heartbeat = setInterval(() => response.write(': heartbeat\n\n'), this.heartbeatMs);
 
@@ -79,6 +81,7 @@ export class EventStreams {
         stopChats();
         stopHome();
         stopRules();
+        stopPresence();
         if (!response.writableEnded) response.end();
       },
     };

@@ -1,6 +1,5 @@
 // The web chat page of the sandbox: serves the page (from the generated web-assets module, so a
 // single-file bundle needs no files beside it), the chat list, and the Server-Sent Events stream.
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { WEB_ASSETS, type WebAssetName } from '../../generated/web-assets.js';
 import { positiveInteger } from '../client-routes.js';
@@ -14,7 +13,7 @@ export interface WebChatPluginOptions {
   onMessage(listener: (event: StoredMessageEvent) => void): () => void;
   /** Milliseconds between heartbeat comments on an idle event stream; 15 s by default. */
   heartbeatMs?: number;
-  /** The chat to open and rule problems to show; the demo sets them, `hearsay sandbox` leaves them empty. */
+  /** The chat to open; the demo sets it, `hearsay sandbox` leaves it unset (BotMaker). */
   notices?: PageNotices;
 }
 
@@ -26,6 +25,7 @@ const CONTENT_TYPES: Record<WebAssetName, string> = {
   'media-view.js': 'text/javascript; charset=utf-8',
   'chat-controls.js': 'text/javascript; charset=utf-8',
   'identity.js': 'text/javascript; charset=utf-8',
+  'people.js': 'text/javascript; charset=utf-8',
   'render-text.js': 'text/javascript; charset=utf-8',
 };
 
@@ -37,7 +37,7 @@ const CONTENT_SECURITY_POLICY =
 export async function webChatPlugin(app: FastifyInstance, options: WebChatPluginOptions): Promise<void> {
   const { store } = options;
   // A new id per sandbox: a page that sees another one after a reconnect knows the server restarted.
-  const streams = new EventStreams(store, options.onMessage, options.heartbeatMs ?? 15_000, randomUUID(), options.notices ?? new PageNotices());
+  const streams = new EventStreams(store, options.onMessage, options.heartbeatMs ?? 15_000, store.instance, options.notices ?? new PageNotices());
 
   const serve = (path: string, name: WebAssetName) =>
     app.get(path, async (_request, reply) =>
@@ -55,6 +55,7 @@ export async function webChatPlugin(app: FastifyInstance, options: WebChatPlugin
   serve('/media-view.js', 'media-view.js');
   serve('/chat-controls.js', 'chat-controls.js');
   serve('/identity.js', 'identity.js');
+  serve('/people.js', 'people.js');
   serve('/render-text.js', 'render-text.js');
 
   app.get('/client/bots', async (request) => {

@@ -8,7 +8,7 @@
 
 (() => {
   const ASSISTANT = 'BotMaker';
-  const { readIdentity, saveIdentity, askName } = window.hearsayIdentity;
+  const { readIdentity, saveIdentity, userObject, askName, lastChat, rememberChat } = window.hearsayIdentity;
   const $ = (id) => document.getElementById(id);
   const ui = {
     meName: $('me-name'),
@@ -29,6 +29,7 @@
     backUnread: $('back-unread'),
     commandsButton: $('commands-button'),
     membership: $('membership'),
+    presence: $('presence'),
   };
   const narrow = window.matchMedia('(max-width: 640px)');
 
@@ -41,6 +42,10 @@
   let instance = null;
   /** True once the user picked a chat: the server's home chat no longer replaces it. */
   let chosen = false;
+  /** A chat to open as soon as the list has it: the one open before a reload, or a group just created. */
+  let wanted = null;
+  /** group chat id (text) → the other people added when this page created it (for links to write as them) */
+  const groupOthers = new Map();
   /** bot username (lower case) → the problems of its rules */
   const ruleProblems = new Map();
   /** username (lower case) → what the chat shows besides messages (typing, reply keyboard, commands) */
@@ -130,16 +135,17 @@
     const chat = chatOf(current);
     const sorted = [...chat.messages.values()].sort((a, b) => a.message_id - b.message_id);
     if (sorted.length === 0) {
-      const empty = document.createElement('li');
+      const empty = groupOthers.has(peer.username) ? window.hearsayPeople.othersNotice(groupOthers.get(peer.username)) : document.createElement('li');
       empty.className = 'empty';
-      empty.textContent =
-        peer.kind === 'assistant'
-          ? 'Send /newbot to create a bot.'
-          : peer.kind === 'group'
-            ? peer.member
-              ? 'No messages yet.'
-              : 'You are not a member of this group. Join it to read and post.'
-            : 'No messages yet. Send /start.';
+      if (!groupOthers.has(peer.username))
+        empty.textContent =
+          peer.kind === 'assistant'
+            ? 'Send /newbot to create a bot.'
+            : peer.kind === 'group'
+              ? peer.member
+                ? 'No messages yet.'
+                : 'You are not a member of this group. Join it to read and post.'
+              : 'No messages yet. Send /start.';
       ui.messages.replaceChildren(empty);
     } else {
       ui.messages.replaceChildren(...sorted.map(bubble));
@@ -168,7 +174,7 @@
   // A press spins its button until the bot answers (a 'changed' event brings the answer) or the press expires.
   async function press(message, data) {
     ui.sendError.textContent = '';
-    const failure = await controls.press({ id: user.id, first_name: user.name }, target(current), message.message_id, data);
+    const failure = await controls.press(userObject(user), target(current), message.message_id, data);
     if (failure) ui.sendError.textContent = `Not pressed: ${failure}`;
   }
 
@@ -227,8 +233,9 @@
     document.body.dataset.view = view;
   }
 
-  function openChat(username) {
+  function openChat(username, { remember = true } = {}) {
     current = username;
+    if (remember) rememberChat(user, username);
     showView('chat');
     const chat = chatOf(username);
     chat.unread = 0;
@@ -252,7 +259,7 @@
       const response = await fetch('/client/send', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ user: { id: user.id, first_name: user.name }, ...target(current), ...fields }),
+        body: JSON.stringify({ user: userObject(user), ...target(current), ...fields }),
       });
       const envelope = await response.json();
       if (!envelope.ok) throw new Error(envelope.description || `HTTP ${response.status}`);
@@ -284,9 +291,17 @@
     for (const [key, chat] of chats) if (chat.loaded || key === current.toLowerCase()) void loadHistory(peerOf(key) ? peerOf(key).username : key);
   }
 
-  // The page opens on the server's home chat (the demo bot) unless the user already picked one.
+  // The page opens on the chat open before a reload (or a group just created), else on the server's home chat
+  // (the demo bot) unless the user already picked one.
   let home = null;
   function openHome() {
+    if (wanted && peerOf(wanted)) {
+      chosen = true;
+      const chat = peerOf(wanted).username;
+      wanted = null;
+      openChat(chat);
+      return;
+    }
     if (home && !chosen && current === ASSISTANT && peerOf(home)) openChat(peerOf(home).username);
   }
 
@@ -338,6 +353,12 @@
     else ui.peerSub.textContent = peer.kind === 'assistant' ? 'creates and manages bots' : `@${peer.username}${peer.mine ? ' · your bot' : ''}`;
     ui.membership.hidden = peer.kind !== 'group';
     ui.membership.textContent = peer.member ? 'Leave' : 'Join';
+    // An empty chat must not look like a silent bot: say when no program answers as it (see bot-presence.ts).
+    const silent = peer.kind === 'bot' && peer.answering === false;
+    ui.presence.hidden = !silent;
+    ui.presence.textContent = silent
+      ? `No program is answering as @${peer.username}: nothing replies until one runs (the commands BotMaker gave, or hearsay start).`
+      : '';
     ui.text.disabled = outsideGroup(peer.username);
     ui.send.disabled = ui.text.disabled;
     ui.attach.disabled = ui.text.disabled;
@@ -352,7 +373,7 @@
     const response = await fetch(`/client/groups/${peer.chatId}/${change}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ user: { id: user.id, first_name: user.name } }),
+      body: JSON.stringify({ user: userObject(user) }),
     });
     const envelope = await response.json();
     if (!envelope.ok) {
@@ -410,7 +431,26 @@
       saveIdentity(user);
     }
     ui.meName.textContent = user.name;
-    openChat(ASSISTANT);
+    wanted = lastChat(user);
+    window.hearsayPeople.setupLanguage(user, () => saveIdentity(user));
+    window.hearsayPeople.setupNewGroup({
+      userObject: () => userObject(user),
+      bots: () => peers.filter((peer) => peer.kind === 'bot'),
+      onCreated: async (chatId, others) => {
+        groupOthers.set(String(chatId), others);
+        wanted = String(chatId);
+        // Creating a group stores no message, so the event stream may not list it yet: ask for the list.
+        if (!peerOf(wanted)) {
+          const envelope = await (await fetch(`/client/bots?user=${user.id}`)).json();
+          if (envelope.ok) {
+            peers = envelope.result;
+            renderChatList();
+          }
+        }
+        openHome();
+      },
+    });
+    openChat(ASSISTANT, { remember: false });
     connect();
   }
 

@@ -105,7 +105,24 @@
     }
     const keyboard = window.hearsayChatControls.inlineKeyboard(message, onPress);
     if (keyboard) item.append(keyboard);
+    if (message.why && Array.isArray(message.why.lines)) item.append(whyDisclosure(message.why.lines));
     return item;
+  }
+
+  /** A small "why?" under an answer (or under a message nothing answered): what hearsay says decided it, line by line. */
+  function whyDisclosure(lines) {
+    const details = document.createElement('details');
+    details.className = 'why';
+    const summary = document.createElement('summary');
+    summary.textContent = 'why?';
+    const list = document.createElement('ul');
+    for (const line of lines) {
+      const item = document.createElement('li');
+      item.textContent = String(line);
+      list.append(item);
+    }
+    details.append(summary, list);
+    return details;
   }
 
   /** The banner over the chat that names each problem of the bot's rules (hidden when there are none). */

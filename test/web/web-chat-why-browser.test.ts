@@ -1,0 +1,164 @@
+// The chat page of `hearsay start` in chromium, at a phone's 390 px and a desktop's 1280 px: the "why?" under each
+// answer (the rule, where it is written, how it matched, what changed), the notice in the chat of a bot no program
+// answers, the user's app language (the updates' language_code follows), a new group with a bot and another person
+// in it, and the last open chat kept across a reload.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, saveScreenshot, skipWithoutChromium } from '../support/browser.js';
+import { createBotViaAssistant } from '../support/sandbox-harness.js';
+import { spawnStart, tokenFreeEnv, waitForLogLine, type StartedDemo } from '../start/start-process.js';
+
+const skip = skipWithoutChromium('test/web/web-chat-why-browser.test.ts');
+
+const RULES = `languages: { default: en, supported: [en, de] }
+rules:
+  - id: start
+    command: start
+    reply:
+      en: "Hello, {{user.first_name}}!"
+      de: "Hallo, {{user.first_name}}!"
+  - id: name
+    pattern: 'my name is (?<name>\\w+)'
+    set: { user.name: "{{match.name}}" }
+    reply: "Noted, {{match.name}}."
+  - id: fallback
+    fallback: true
+    reply: "Sorry?"
+`;
+
+const SIZES = [
+  { name: 'phone', width: 390, height: 780, isMobile: true },
+  { name: 'desktop', width: 1280, height: 800, isMobile: false },
+] as const;
+
+describe.skipIf(skip)('the page of hearsay start in chromium: why, presence, language, groups, last chat', () => {
+  let dir: string;
+  let browser: Browser;
+  let demo: StartedDemo;
+  let pageUrl: string;
+  let page: Page | undefined;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'hearsay-why-page-'));
+    await mkdir(join(dir, 'rules'));
+    await writeFile(join(dir, 'rules', 'bot.yaml'), RULES);
+    demo = spawnStart(['--port', '0', '--polling-timeout', '1'], { env: tokenFreeEnv(), cwd: dir });
+    pageUrl = String((await waitForLogLine(demo, /^Open http/)).page);
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (demo && demo.child.exitCode === null) {
+      demo.child.kill('SIGTERM');
+      await demo.exited;
+    }
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  afterEach(async () => {
+    await page?.close();
+    page = undefined;
+  });
+
+  async function open(size: (typeof SIZES)[number], user: number, name: string): Promise<Page> {
+    page = await browser.newPage({ viewport: { width: size.width, height: size.height }, isMobile: size.isMobile, hasTouch: size.isMobile });
+    await page.goto(`${pageUrl}?user=${user}&name=${name}`);
+    await expect.poll(() => page!.locator('#connection').textContent()).toBe('live');
+    return page;
+  }
+
+  async function send(p: Page, text: string): Promise<void> {
+    await p.locator('#text').fill(text);
+    await p.locator('#send').click({ timeout: 5000 });
+  }
+
+  /** On a phone the list and the chat are two views: back to the list first. */
+  async function toList(p: Page, size: (typeof SIZES)[number]): Promise<void> {
+    if (size.isMobile) await p.locator('#back').click();
+  }
+
+  const noSidewaysScroll = (p: Page) =>
+    p.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
+
+  for (const [i, size] of SIZES.entries()) {
+    it(`${size.name} (${size.width} px): a small "why?" under each answer opens to the rule, how it matched and what it changed`, async () => {
+      const p = await open(size, 7101 + i, 'Ann');
+      await send(p, '/start');
+      const hello = p.locator('#messages .bubble.theirs').filter({ hasText: 'Hello, Ann!' }).last();
+      const why = hello.locator('details.why');
+      await why.waitFor();
+      // Closed by default: only the small summary shows.
+      expect(await why.evaluate((e) => (e as unknown as { open: boolean }).open)).toBe(false);
+      expect(await why.locator('summary').textContent()).toBe('why?');
+      await why.locator('summary').click();
+      expect(await why.locator('li').first().textContent()).toBe("rule 'start' (rules/bot.yaml:3) answered: its command");
+
+      await send(p, 'my name is Ada');
+      const noted = p.locator('#messages .bubble.theirs').filter({ hasText: 'Noted, Ada.' }).last();
+      await noted.locator('details.why summary').click();
+      expect(await noted.locator('details.why li').allTextContents()).toEqual([
+        "rule 'name' (rules/bot.yaml:8) answered: its pattern",
+        'changed: user.name = "Ada"',
+        expect.stringMatching(/^backend calls: none · took [\d.]+ ms$/),
+      ]);
+
+      await send(p, 'what is this?');
+      const sorry = p.locator('#messages .bubble.theirs').filter({ hasText: 'Sorry?' }).last();
+      await sorry.locator('details.why summary').click();
+      expect(await sorry.locator('details.why li').first().textContent()).toBe("no rule matched; the fallback answered (rule 'fallback', rules/bot.yaml:12)");
+      expect(await noSidewaysScroll(p)).toBe(size.width);
+      await saveScreenshot(p, `web-chat-why-${size.width}.png`);
+    }, 60_000);
+
+    it(`${size.name} (${size.width} px): a bot no program answers says so in its chat`, async () => {
+      const origin = new URL(pageUrl).origin;
+      const username = `silent${size.width}_bot`;
+      await createBotViaAssistant(origin, { userId: 7201 + i, name: 'Silent', username });
+      const p = await open(size, 7201 + i, 'Bo');
+      await toList(p, size);
+      await p.locator(`#chat-list button[data-peer="${username}"]`).click();
+      const presence = p.locator('#presence');
+      await presence.waitFor({ state: 'visible' });
+      expect(await presence.textContent()).toContain(`No program is answering as @${username}`);
+      // The demo bot is answered: no such notice there.
+      await toList(p, size);
+      await p.locator('#chat-list button[data-peer="hearsay_demo_bot"]').click();
+      await expect.poll(() => presence.isVisible()).toBe(false);
+    }, 60_000);
+
+    it(`${size.name} (${size.width} px): the user's app language is chosen on the page and the bot answers in it`, async () => {
+      const p = await open(size, 7301 + i, 'Cleo');
+      await toList(p, size);
+      await p.locator('#language').selectOption('de');
+      await p.locator('#chat-list button[data-peer="hearsay_demo_bot"]').click();
+      await send(p, '/start');
+      await p.locator('#messages .bubble.theirs').filter({ hasText: 'Hallo, Cleo!' }).waitFor();
+    }, 60_000);
+
+    it(`${size.name} (${size.width} px): a new group with the bot and another person; the open chat is kept on reload`, async () => {
+      const p = await open(size, 7401 + i, 'Dana');
+      await toList(p, size);
+      await p.locator('#new-group').click();
+      await p.locator('#group-name').fill(`Team ${size.width}`);
+      await p.locator('#group-bots input[value="hearsay_demo_bot"]').check();
+      await p.locator('#group-people').fill('Eve');
+      await p.locator('#group-create').click();
+      await expect.poll(() => p.locator('#peer-title').textContent()).toBe(`Team ${size.width}`);
+      const notice = p.locator('#messages li.empty');
+      expect(await notice.textContent()).toContain('Also in this group: Eve (write as Eve)');
+      await send(p, '/start');
+      await p.locator('#messages .bubble.theirs').filter({ hasText: 'Hello, Dana!' }).waitFor();
+
+      await p.reload();
+      await expect.poll(() => p.locator('#connection').textContent()).toBe('live');
+      await expect.poll(() => p.locator('#peer-title').textContent()).toBe(`Team ${size.width}`);
+      await p.locator('#messages .bubble.theirs').filter({ hasText: 'Hello, Dana!' }).waitFor();
+      expect(await noSidewaysScroll(p)).toBe(size.width);
+      await saveScreenshot(p, `web-chat-group-${size.width}.png`);
+    }, 60_000);
+  }
+});
