@@ -2,6 +2,7 @@
 // reply templates, normalises text and keywords, and builds the lookup indexes. Every problem is
 // collected with its source position instead of stopping at the first.
 import type { Rule } from '../generated/rules-schema.js';
+import { compileDescription, type CommandDescription } from './compile-description.js';
 import { problemAt, RuleLoadError, type RuleLocator, type RuleProblem, type SourcePosition } from '../diagnostics/problem.js';
 import { compileRuleActions, type RuleProblemSink } from './compile-actions.js';
 import { compileModeration } from './compile-moderation.js';
@@ -159,14 +160,9 @@ function compileRule(rule: Rule, order: number, shared: RuleCompileSite, startsF
   const label = rule.label === undefined ? undefined : compileLabel(rule.label, settings, name, report);
   if (!trigger || !actions || !sends || !calls || label === null) return undefined;
   warnOfNeverFuzzy(rule, trigger, name, report);
-  return assembleRule(
-    rule,
-    order,
-    locate(order, []),
-    { trigger, texts, actions, when, set, sends, calls, moderation, label: label ?? null },
-    settings,
-    startsFlow,
-  );
+  const description = compileDescription(rule, name, report, settings.languages);
+  const parts = { trigger, texts, actions, when, set, sends, calls, moderation, label: label ?? null, ...(description !== undefined ? { description } : {}) };
+  return assembleRule(rule, order, locate(order, []), parts, settings, startsFlow);
 }
 
 /** A rule's suggestion `label`, checked as any text given per language; null when it has errors. */
@@ -202,13 +198,14 @@ interface RuleParts {
   calls: NonNullable<ReturnType<typeof compileRuleCalls>>;
   moderation: CompiledRule['moderation'];
   label: StaticText | null;
+  description?: CommandDescription;
 }
 
 function assembleRule(
   rule: Rule,
   order: number,
   position: SourcePosition,
-  { trigger, texts, actions, when, set, sends, calls, moderation, label }: RuleParts,
+  { trigger, texts, actions, when, set, sends, calls, moderation, label, description }: RuleParts,
   settings: RuleSetSettings,
   startsFlow: string | undefined,
 ): CompiledRule {
@@ -237,6 +234,7 @@ function assembleRule(
     replyToMessage: rule.reply_to_message === true,
     disableNotification: rule.disable_notification === true,
     examples: Object.freeze([...(rule.examples ?? [])]),
+    ...(description !== undefined ? { description } : {}),
     when,
     set,
     sends,

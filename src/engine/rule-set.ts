@@ -1,6 +1,7 @@
 // The compiled, immutable rule set: rules in the global order (files by name, rules in file order)
 // plus the indexes that find command, text and keyword candidates without scanning every rule.
 import type { FuzzyIndex } from './fuzzy.js';
+import type { CommandDescription } from './compile-description.js';
 import type { Suggestions } from './suggestions.js';
 import type { SynonymTable } from './synonyms.js';
 import type { WordForms } from './word-forms.js';
@@ -95,6 +96,8 @@ export interface CompiledRule {
   readonly replyToMessage: boolean;
   readonly disableNotification: boolean;
   readonly examples: readonly string[];
+  /** For a command rule: its line in the / command menu (one text, or one per language); absent when none. */
+  readonly description?: CommandDescription;
   /** The rule's `when` on variables; null when it has none. */
   readonly when: readonly CompiledCondition[] | null;
   /** The rule's `set`, applied before its reply is rendered. */

@@ -310,6 +310,10 @@ export const rulesSchema = {
           "description": "For a callback rule: the new text of the message that held the pressed button (a template, with the rule's parse_mode). The message keeps no buttons unless the rule gives `buttons`, which then go on the edited message. Per language: { en: ..., de: ... }.",
           "$ref": "#/$defs/localizedString"
         },
+        "description": {
+          "description": "For a command rule: its line in the app's / command menu, which hearsay sets at start and after a reload (setMyCommands; scoped to private chats or groups by chat_types). 1-256 characters; per language: { en: ..., de: ... }.",
+          "$ref": "#/$defs/localizedString"
+        },
         "chat_types": {
           "description": "Condition: answer only in these kinds of chat.",
           "type": "array",
@@ -1900,6 +1904,18 @@ export type LocalizedString3 =
        */
       [k: string]: string | undefined;
     };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString4 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
 export type ChatType = "private" | "group" | "supergroup" | "channel";
 /**
  * Send the reply as HTML or MarkdownV2; inserted values are escaped. Default: plain text.
@@ -2036,7 +2052,7 @@ export type ReplyKeyboard1 =
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString4 =
+export type LocalizedString5 =
   | string
   | {
       /**
@@ -2066,7 +2082,7 @@ export type LanguageCode = string;
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString5 =
+export type LocalizedString6 =
   | string
   | {
       /**
@@ -2097,20 +2113,8 @@ export type FlowCancel = {
    * A command name without the slash.
    */
   command?: string;
-  reply: LocalizedString6;
+  reply: LocalizedString7;
 };
-/**
- * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
- */
-export type LocalizedString6 =
-  | string
-  | {
-      /**
-       * This interface was referenced by `undefined`'s JSON-Schema definition
-       * via the `patternProperty` "^[a-z]{2,3}$".
-       */
-      [k: string]: string | undefined;
-    };
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
@@ -2127,6 +2131,18 @@ export type LocalizedString7 =
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
 export type LocalizedString8 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString9 =
   | string
   | {
       /**
@@ -2155,7 +2171,7 @@ export type Accept1 =
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString9 =
+export type LocalizedString10 =
   | string
   | {
       /**
@@ -2218,18 +2234,6 @@ export type Call3 = (
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString10 =
-  | string
-  | {
-      /**
-       * This interface was referenced by `undefined`'s JSON-Schema definition
-       * via the `patternProperty` "^[a-z]{2,3}$".
-       */
-      [k: string]: string | undefined;
-    };
-/**
- * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
- */
 export type LocalizedString11 =
   | string
   | {
@@ -2255,6 +2259,18 @@ export type LocalizedString12 =
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
 export type LocalizedString13 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString14 =
   | string
   | {
       /**
@@ -2312,6 +2328,7 @@ export interface Rule2 {
    */
   alert?: boolean;
   edit?: LocalizedString3;
+  description?: LocalizedString4;
   /**
    * Condition: answer only in these kinds of chat.
    *
@@ -2478,7 +2495,7 @@ export interface Rule2 {
    * false: never offer this rule as a suggestion (e.g. "delete my account"). Default: rules with a text, keywords or all trigger may be suggested.
    */
   suggest?: boolean;
-  label?: LocalizedString5;
+  label?: LocalizedString6;
 }
 export interface InlineButton2 {
   text: LocalizedString;
@@ -2511,7 +2528,7 @@ export interface Send {
    * The chat: a name declared under `chats:` in the configuration (hearsay.yaml), or a chat id (groups are negative).
    */
   to: string | number;
-  text: LocalizedString4;
+  text: LocalizedString5;
   /**
    * Send it as HTML or MarkdownV2; inserted values are escaped. Default: plain text.
    */
@@ -2771,7 +2788,7 @@ export interface FlowTimeout {
    * A duration: a number and a unit, s, m, h or d (e.g. 90s, 15m, 2h, 1d); at most 30 days.
    */
   after: string;
-  reply: LocalizedString7;
+  reply: LocalizedString8;
 }
 /**
  * One question: `ask` is sent, the user's answer is checked with `accept` and kept as {{flow.ID}}.
@@ -2781,9 +2798,9 @@ export interface FlowStep {
    * The step's name; its answer is {{flow.ID}} in later steps and in done.
    */
   id: string;
-  ask: LocalizedString8;
+  ask: LocalizedString9;
   accept?: Accept;
-  retry?: LocalizedString10;
+  retry?: LocalizedString11;
   /**
    * How a `choice` step shows its options: `inline` (buttons under the question, the default), `keyboard` (a reply keyboard) or `none`. A press counts as choosing the option.
    */
@@ -2824,12 +2841,12 @@ export interface ChoiceOption {
    * The words that choose this option.
    */
   words?: string[];
-  label?: LocalizedString9;
+  label?: LocalizedString10;
 }
 export interface DoneBranch {
   when?: Conditions;
   set?: Assignments;
-  reply?: LocalizedString11;
+  reply?: LocalizedString12;
   call?: Call;
   on?: FlowCallBranches;
   /**
@@ -2863,7 +2880,7 @@ export interface FlowCallBranches {
  * via the `patternProperty` "^[1-5][0-9][0-9]$".
  */
 export interface FlowCallBranch {
-  reply?: LocalizedString11;
+  reply?: LocalizedString12;
   set?: Assignments;
   /**
    * Also notify a backend (an outbox request, retried until it is answered 2xx). One, or a list.
@@ -2907,10 +2924,10 @@ export interface Suggest {
    * At most this many suggestions (1 to 10, default 3).
    */
   max?: number;
-  text?: LocalizedString12;
+  text?: LocalizedString13;
   /**
    * fallback: a last button "None of these" that answers with the fallback rule.
    */
   none?: "fallback";
-  none_label?: LocalizedString13;
+  none_label?: LocalizedString14;
 }

@@ -76,6 +76,8 @@ export function retryPolicies(maxAttempts: number): Partial<Record<MethodName, P
     setwebhook: STARTUP_RETRY_POLICY,
     deletewebhook: STARTUP_RETRY_POLICY,
     getwebhookinfo: STARTUP_RETRY_POLICY,
+    setmycommands: STARTUP_RETRY_POLICY,
+    deletemycommands: STARTUP_RETRY_POLICY,
     getupdates: once,
   };
 }

@@ -31,6 +31,7 @@ import { callKey } from '../store/effect-ids.js';
 const OUTBOX_POLL_MS = 1000;
 import { serveStateRequests } from '../store/file/serve-state-requests.js';
 import { HearsayError } from '../errors/hearsay-error.js';
+import { CommandMenu } from './command-menu.js';
 import { sandboxCompanion, sandboxRestarted, type SandboxCompanion } from './sandbox-companion.js';
 
 export interface StartServiceOptions {
@@ -73,8 +74,13 @@ export async function startService(config: ServiceConfig, options: StartServiceO
     const intake = intakeFailure();
     const { pipeline, outbox, closeStore } = await startWork(config, core, logger, metrics, () => intake.fail(config.tokenSource), cleanups);
     const ingress = await startIngress({ config, api, pipeline, logger, metrics, health, leadership: store.shared?.leadership ?? null, rules });
+    // The "/" menu from the rules' command descriptions: set now, and again after a reload that changes it.
+    const menu = new CommandMenu(api, logger);
+    void menu.sync(rules.current);
     const unwatchKinds = onRuleReload(rules, (problems) => {
-      if (problems.length === 0) void ingress.rulesChanged();
+      if (problems.length > 0) return;
+      void ingress.rulesChanged();
+      void menu.sync(rules.current);
     });
     cleanups.push(async () => unwatchKinds());
     if (companion) {
