@@ -32,7 +32,7 @@ describe('hearsay chat', () => {
     expect(stdout).toContain('bot> Welcome to the Corner Shop desk, Ada!');
     expect(stdout).toContain("  ? rule 'start' (rules/10-commands.yaml:9) answered: its command");
     expect(stdout).toContain('bot> We ship within 2 working days');
-    expect(stdout).toContain(`  ? rule 'shipping' (rules/20-conversation.yaml:70) answered: corrected typo shiping → shipping, then keyword "shipping"`);
+    expect(stdout).toContain(`  ? rule 'shipping' (rules/20-conversation.yaml:79) answered: corrected typo shiping → shipping, then keyword "shipping"`);
     expect(stdout).toMatch(/ {2}\? backend calls: none · took [\d.]+ ms/);
   });
 

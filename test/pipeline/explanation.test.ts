@@ -28,7 +28,7 @@ function why(text: string, state: ConversationState = EMPTY_STATE, ruleSet = dem
 describe('the why of an answer', () => {
   it('names the rule, where it is written and how it matched: a command, a keyword, the fallback', () => {
     expect(why('/start')).toEqual(["rule 'start' (rules/10-commands.yaml:9) answered: its command", 'changed: nothing', 'backend calls: none · took 0.4 ms']);
-    expect(why('I want my money back')[0]).toBe(`rule 'refund' (rules/20-conversation.yaml:46) answered: keyword "money back"`);
+    expect(why('I want my money back')[0]).toBe(`rule 'refund' (rules/20-conversation.yaml:55) answered: keyword "money back"`);
     expect(why('my name is Ada')).toEqual([
       "rule 'remember-name' (rules/20-conversation.yaml:12) answered: its pattern",
       'changed: user.name = "Ada"',
@@ -39,10 +39,10 @@ describe('the why of an answer', () => {
 
   it('says which typo was corrected before a fuzzy rule matched, and the keyword it then found', () => {
     expect(why('shiping costs?')[0]).toBe(
-      `rule 'shipping' (rules/20-conversation.yaml:70) answered: corrected typo shiping → shipping, then keyword "shipping"`,
+      `rule 'shipping' (rules/20-conversation.yaml:79) answered: corrected typo shiping → shipping, then keyword "shipping"`,
     );
     // Written correctly, no correction is told.
-    expect(why('shipping costs?')[0]).toBe(`rule 'shipping' (rules/20-conversation.yaml:70) answered: keyword "shipping"`);
+    expect(why('shipping costs?')[0]).toBe(`rule 'shipping' (rules/20-conversation.yaml:79) answered: keyword "shipping"`);
   });
 
   it('says what a flow did: started by its trigger, a step that took the answer, one that asked again', () => {
