@@ -8,6 +8,8 @@ import type { Action, AnswerCallbackAction, EditMessageTextAction } from '../eng
 import type { Logger } from '../log/logger.js';
 import { ModerationCalls } from './moderation-calls.js';
 import type { PerformActions } from '../pipeline/pipeline-options.js';
+import { DeadlineQueue } from '../timing/deadline-queue.js';
+import { withTyping, type TypingHint } from './typing-hint.js';
 
 export interface ActionPerformerDeps {
   sender: ReplySender;
@@ -16,13 +18,23 @@ export interface ActionPerformerDeps {
   logger: Logger;
   /** Performs moderation calls (one per service, so a missing right is logged once); made from `api` when absent. */
   moderation?: ModerationCalls;
+  /** When set: a reply still going out after this many ms shows "typing…" (sendchataction) in its chat first. */
+  typingAfterMs?: number;
 }
 
 /** Builds the perform step: the actions in order; returns the delivery outcome of the messages sent, if any. */
 export function createActionPerformer(given: ActionPerformerDeps): PerformActions {
   const deps = { ...given, moderation: given.moderation ?? new ModerationCalls({ api: given.api, logger: given.logger }) };
   // Most decisions are one reply: it is performed without a loop's async frame around it (this runs for every update).
-  return (actions, { ruleId }, signal) => (actions.length === 1 ? perform(actions[0]!, ruleId, deps, signal) : performAll(actions, ruleId, deps, signal));
+  const performActions: PerformActions = (actions, { ruleId }, signal) =>
+    actions.length === 1 ? perform(actions[0]!, ruleId, deps, signal) : performAll(actions, ruleId, deps, signal);
+  const { typingAfterMs, api } = deps;
+  if (typingAfterMs === undefined) return performActions;
+  return withTyping(performActions, new DeadlineQueue<TypingHint>(typingAfterMs), (chatId) =>
+    api.call('sendchataction', { chat_id: chatId, action: 'typing' }).catch((error: unknown) =>
+      deps.logger.debug({ reason: error instanceof Error ? error.message : String(error) }, 'sendchataction failed'),
+    ),
+  );
 }
 
 async function performAll(actions: readonly Action[], ruleId: string | null, deps: ActionPerformerDeps, signal: AbortSignal): Promise<SendOutcome | null> {

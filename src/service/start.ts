@@ -29,6 +29,8 @@ import { callKey } from '../store/effect-ids.js';
 
 /** On a shared store, how often each replica looks for effects the others stored. */
 const OUTBOX_POLL_MS = 1000;
+/** How long a reply may take before the chat is shown "typing…". */
+const TYPING_AFTER_MS = 1000;
 import { serveStateRequests } from '../store/file/serve-state-requests.js';
 import { HearsayError } from '../errors/hearsay-error.js';
 import { CommandMenu } from './command-menu.js';
@@ -304,7 +306,8 @@ function createPipeline(parts: PipelineParts): UpdatePipeline {
       chats: new Map(Object.entries(config.chats)),
       backends: new Map(Object.entries(config.backends)),
     },
-    perform: createActionPerformer({ sender, api, logger, moderation: new ModerationCalls({ api, logger, metrics }) }),
+    // A reply still going out after 1 s shows "typing…" first (a long split, a rate limit, a slow service).
+    perform: createActionPerformer({ sender, api, logger, moderation: new ModerationCalls({ api, logger, metrics }), typingAfterMs: TYPING_AFTER_MS }),
     backends,
     logger,
     metrics,
