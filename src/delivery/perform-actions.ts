@@ -31,9 +31,9 @@ export function createActionPerformer(given: ActionPerformerDeps): PerformAction
   const { typingAfterMs, api } = deps;
   if (typingAfterMs === undefined) return performActions;
   return withTyping(performActions, new DeadlineQueue<TypingHint>(typingAfterMs), (chatId) =>
-    api.call('sendchataction', { chat_id: chatId, action: 'typing' }).catch((error: unknown) =>
-      deps.logger.debug({ reason: error instanceof Error ? error.message : String(error) }, 'sendchataction failed'),
-    ),
+    api
+      .call('sendchataction', { chat_id: chatId, action: 'typing' })
+      .catch((error: unknown) => deps.logger.debug({ reason: error instanceof Error ? error.message : String(error) }, 'sendchataction failed')),
   );
 }
 
