@@ -3,7 +3,7 @@
 // sandbox address) makes the new bot answer from its own rules folder.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { askAssistant, assistantAnswer, codeBlocks, sendAsUser, waitForBotReplie
 import { nearPath } from '../../src/cli/invocation.js';
 import { spawnStart, tokenFreeEnv, waitForLogLine, type StartedDemo } from './start-process.js';
 import { HEARSAY_BIN } from '../support/cli.js';
+import { SseReader } from '../web/sse-reader.js';
 
 const cli = HEARSAY_BIN;
 let dir: string;
@@ -110,5 +111,29 @@ describe('hearsay init', () => {
     const sent = await sendAsUser(sandboxUrl, { id: 4200, first_name: 'Gus' }, bot, 'where is my order 4711?');
     const [reply] = await waitForBotReplies(sandboxUrl, { userId: 4200, bot, after: sent.message_id });
     expect(reply?.text).toBe('Order 4711 is on its way.');
+  }, 60_000);
+
+  it('shows a broken rule of the project in the page banner (the rules event), and clears it once fixed', async () => {
+    expect(spawnSync(process.execPath, [cli, 'init'], { cwd: dir, encoding: 'utf8' }).status).toBe(0);
+    const demo = spawnStart(['--port', '0', '--polling-timeout', '1', '--log-format', 'json'], { env: tokenFreeEnv(), cwd: dir });
+    running.push(demo);
+    const line = await waitForLogLine(demo, /^Open http/);
+    const reader = await SseReader.open(`${String(line.sandbox)}/client/events?user=4300`);
+    try {
+      const file = join(dir, 'rules', '10-start.yaml');
+      const starter = await readFile(file, 'utf8');
+      await writeFile(file, starter.replace("    pattern: 'order", "    patern: 'order"));
+      const broken = JSON.parse((await reader.next((item) => item.event === 'rules', 15_000)).data ?? 'null') as {
+        problems: Array<{ where: string; message: string }>;
+      };
+      expect(broken.problems).toHaveLength(1);
+      expect(broken.problems[0]!.where).toMatch(/^rules\/10-start\.yaml:\d+:\d+$/);
+      expect(broken.problems[0]!.message).toContain("did you mean 'pattern'?");
+      await writeFile(file, starter);
+      const fixed = JSON.parse((await reader.next((item) => item.event === 'rules', 15_000)).data ?? 'null') as { problems: unknown[] };
+      expect(fixed.problems).toEqual([]);
+    } finally {
+      reader.close();
+    }
   }, 60_000);
 });
