@@ -8,14 +8,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GetUpdatesParams, Update } from '../../src/api/types.js';
 import { PollingIngress } from '../../src/ingress/polling.js';
-import { createLogger } from '../../src/log/logger.js';
-import { ServiceMetrics } from '../../src/ops/metrics.js';
 import { FakeBotApi } from '../delivery/fake-bot-api.js';
 import { testPipeline, type TestPipeline } from '../support/test-pipeline.js';
+import { gate, longPollUntilAborted, pollingOver, textUpdate, until } from '../support/polling-doubles.js';
 
-const logger = createLogger({ level: 'silent' });
-const message = (id: number, chat: number): Update =>
-  ({ update_id: id, message: { message_id: id, date: 0, chat: { id: chat, type: 'private', first_name: 'U' }, text: `t${id}` } }) as Update;
+const message = textUpdate;
 
 /** The service's queue for one bot: updates 1..`total`, made when first answered (`chatOf` says whose each is). */
 class QueuedService extends FakeBotApi {
@@ -36,36 +33,11 @@ class QueuedService extends FakeBotApi {
     for (let id = this.confirmed; id <= this.total && answer.length < limit; id++) answer.push(message(id, this.chatOf(id)));
     if (answer.length > 0 || params.timeout === 0) return answer;
     // Nothing left: a long poll, until the stop aborts it.
-    await new Promise((_, reject) => options?.signal?.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }))));
-    return [];
+    return longPollUntilAborted(options?.signal);
   }
 }
 
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { open, opened };
-}
-
-const until = async (condition: () => boolean, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-};
-
-const polling = (api: QueuedService, pipeline: TestPipeline['pipeline']) =>
-  new PollingIngress({
-    api,
-    pipeline,
-    logger,
-    metrics: new ServiceMetrics({ processMetrics: false }),
-    timeoutSeconds: 1,
-    limit: 100,
-    deleteWebhook: false,
-    pipelineDelayMs: 20,
-  });
+const polling = (api: QueuedService, pipeline: TestPipeline['pipeline']) => pollingOver(api, pipeline);
 
 /** A pipeline whose chat 1 waits at `stuck` before each of its replies; records who was handled, in order. */
 function stuckChatPipeline(options: { maxPending?: number; dir?: string; stuck: Promise<void> }) {

@@ -2,17 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { BotApiClient } from '../../src/api/client.js';
 import type { GetUpdatesParams, Update } from '../../src/api/types.js';
 import { HearsayError } from '../../src/errors/hearsay-error.js';
-import { PollingIngress, type PollingIngressOptions } from '../../src/ingress/polling.js';
-import { createLogger } from '../../src/log/logger.js';
-import { ServiceMetrics } from '../../src/ops/metrics.js';
 import { createBotViaAssistant, sendAsUser } from '../support/sandbox-harness.js';
 import { FakeBotApi } from '../delivery/fake-bot-api.js';
 import { testPipeline } from '../support/test-pipeline.js';
+import { gate, longPollUntilAborted, pollingOver, textUpdate, until } from '../support/polling-doubles.js';
 import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
 
-const logger = createLogger({ level: 'silent' });
-const update = (id: number, chat: number): Update =>
-  ({ update_id: id, message: { message_id: id, date: 0, chat: { id: chat, type: 'private', first_name: 'U' }, text: `t${id}` } }) as Update;
+const update = textUpdate;
 
 /**
  * getupdates adds the scripted batches one per call and, like the service, answers every update not yet
@@ -31,39 +27,9 @@ class ScriptedUpdatesApi extends FakeBotApi {
     this.unconfirmed.push(...(this.batches.shift() ?? []));
     if (this.unconfirmed.length > 0) return [...this.unconfirmed];
     if (params.timeout === 0) return [];
-    if (options?.signal?.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
-    await new Promise((_, reject) => options?.signal?.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }))));
-    return [];
+    return longPollUntilAborted(options?.signal);
   }
 }
-
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { open, opened };
-}
-
-const until = async (condition: () => boolean, timeoutMs = 5000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-};
-
-/** Polling as the service runs it, over a scripted service and a test pipeline (short pauses). */
-const pollingOver = (api: PollingIngressOptions['api'], pipeline: PollingIngressOptions['pipeline'], options: Partial<PollingIngressOptions> = {}) =>
-  new PollingIngress({
-    api,
-    pipeline,
-    logger,
-    metrics: new ServiceMetrics({ processMetrics: false }),
-    timeoutSeconds: 1,
-    limit: 100,
-    deleteWebhook: false,
-    pipelineDelayMs: 20,
-    ...options,
-  });
 
 describe('PollingIngress offsets', () => {
   it('never confirms past an update still being handled, and confirms everything once it is done', async () => {
