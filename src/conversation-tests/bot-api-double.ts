@@ -4,7 +4,17 @@
 // No network; message ids are numbered per chat as the service does, shared with the users' messages.
 import type { InlineKeyboardMarkup, Message } from '@grammyjs/types';
 import type { ReplyMarkup } from '../engine/actions.js';
+import { SUGGESTION_DATA } from '../engine/suggestions.js';
 import { ChatHistory, type LookupCounter } from './chat-history.js';
+
+/** Whether `markup` holds suggestion buttons (`suggest:`). */
+function isSuggestionMarkup(markup: ReplyMarkup | undefined): boolean {
+  return (
+    !!markup &&
+    'inline_keyboard' in markup &&
+    markup.inline_keyboard.some((row) => row.some((b) => 'callback_data' in b && SUGGESTION_DATA.test(b.callback_data ?? '')))
+  );
+}
 
 /** One thing the bot did that a user could see (or that stops a button spinning). */
 export type RecordedOutput =
@@ -15,6 +25,8 @@ export type RecordedOutput =
       readonly text: string;
       readonly replyMarkup?: ReplyMarkup;
       readonly replyToMessageId?: number;
+      /** The rules this message offers as suggestions (`suggest:`), by id, best first. */
+      readonly suggestions?: readonly string[];
     }
   | { readonly kind: 'edit'; readonly chatId: number; readonly messageId: number; readonly text: string; readonly replyMarkup?: InlineKeyboardMarkup }
   | { readonly kind: 'answer'; readonly callbackQueryId: string; readonly text?: string; readonly showAlert?: boolean };
@@ -54,6 +66,8 @@ export class BotApiDouble implements LookupCounter {
   private readonly chats = new Map<number, ChatHistory>();
   private readonly lastIds = new Map<number, number>();
   private deciding: string | null = null;
+  /** The rules the decision being performed offers as suggestions, if it does. */
+  private suggesting: readonly string[] | undefined;
 
   constructor(
     private readonly bot: { readonly id: number; readonly username: string; readonly first_name: string },
@@ -68,8 +82,9 @@ export class BotApiDouble implements LookupCounter {
   }
 
   /** Names the rule whose decision the next calls perform (null: none matched), so each message knows who sent it. */
-  attributeTo(ruleId: string | null): void {
+  attributeTo(ruleId: string | null, suggested?: readonly string[]): void {
     this.deciding = ruleId;
+    this.suggesting = suggested;
   }
 
   /** Remembers a user's message, so the bot can reply to it and the chat's history stays in order. */
@@ -98,7 +113,16 @@ export class BotApiDouble implements LookupCounter {
       ...(replyTo ? { reply_to_message: withoutReply(replyTo.message) } : {}),
       ...(params.reply_markup && 'inline_keyboard' in params.reply_markup ? { reply_markup: params.reply_markup } : {}),
     } as Message.TextMessage;
-    known.add({ message, fromBot: true, text: params.text, sentBy: this.deciding, ...(params.reply_markup ? { markup: params.reply_markup } : {}) });
+    // The decision's suggestions belong to the message that carries their buttons.
+    const suggestions = this.suggesting && isSuggestionMarkup(params.reply_markup) ? this.suggesting : undefined;
+    known.add({
+      message,
+      fromBot: true,
+      text: params.text,
+      sentBy: this.deciding,
+      ...(params.reply_markup ? { markup: params.reply_markup } : {}),
+      ...(suggestions ? { suggestions } : {}),
+    });
     this.outputs.push({
       kind: 'message',
       chatId,
@@ -106,6 +130,7 @@ export class BotApiDouble implements LookupCounter {
       text: params.text,
       ...(params.reply_markup ? { replyMarkup: params.reply_markup } : {}),
       ...(replyTo ? { replyToMessageId: replyTo.message.message_id } : {}),
+      ...(suggestions ? { suggestions } : {}),
     });
     return message;
   }

@@ -13,6 +13,8 @@ export interface ChatMessage {
   markup?: ReplyMarkup;
   /** The rule whose decision sent the message, or last edited it (and so put its buttons there), for coverage. */
   sentBy?: string | null;
+  /** The rules a suggestion message offers, by id, in the order of its buttons. */
+  suggestions?: readonly string[];
 }
 
 /** An inline button found in a chat, with its place in its message's keyboard. */
@@ -112,6 +114,27 @@ export class ChatHistory {
       this.filed.get(entry)?.delete(key);
     }
     return undefined;
+  }
+
+  /**
+   * The callback data of the button offering rule `ruleId` on the bot's newest suggestion message that offers it
+   * (`suggest:` puts one suggestion per row, in the order of the message's suggestions).
+   */
+  suggestionData(ruleId: string): string | undefined {
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+      const entry = this.messages[i]!;
+      this.counter.entriesVisited += 1;
+      const row = entry.fromBot && entry.suggestions ? entry.suggestions.indexOf(ruleId) : -1;
+      if (row < 0 || !entry.markup || !('inline_keyboard' in entry.markup)) continue;
+      const button = entry.markup.inline_keyboard[row]?.[0];
+      if (button && 'callback_data' in button) return button.callback_data;
+    }
+    return undefined;
+  }
+
+  /** The rules offered by the bot's suggestion messages in this chat, for a message saying which there are. */
+  suggestionsOffered(): string[] {
+    return [...new Set(this.messages.flatMap((entry) => (entry.fromBot ? (entry.suggestions ?? []) : [])))];
   }
 
   /** The texts of every inline button on the bot's messages, for a message saying which buttons there are. */

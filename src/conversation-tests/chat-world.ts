@@ -53,9 +53,18 @@ export class ChatWorld {
   }
 
   /** A press of a button the bot showed in this chat: an inline button (a callback query), else a reply-keyboard button (its text is sent). */
-  press(user: TestUser, chat: TestChat, by: 'text' | 'data', value: string): StepUpdate & { callbackQueryId?: string; pressed?: FoundButton } {
+  press(user: TestUser, chat: TestChat, by: 'text' | 'data' | 'suggestion', value: string): StepUpdate & { callbackQueryId?: string; pressed?: FoundButton } {
     const chatId = this.chatId(chat, user);
     const history = this.api.history(chatId);
+    if (by === 'suggestion') {
+      const data = history.suggestionData(value);
+      if (data !== undefined) return this.press(user, chat, 'data', data);
+      const offered = history.suggestionsOffered();
+      return {
+        kind: 'problem',
+        message: `no suggestion of rule '${value}' in this chat${offered.length > 0 ? ` (suggested: ${offered.join(', ')})` : ' (the bot has suggested nothing)'}`,
+      };
+    }
     const found = history.findInlineButton(by, value);
     if (found) {
       const id = `cq${++this.callbackId}`;

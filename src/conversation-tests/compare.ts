@@ -36,6 +36,7 @@ function outputMatches(expected: ExpectedOutput, actual: RecordedOutput): boolea
     case 'message':
       if (actual.kind !== 'message') return false;
       if (expected.text && !textMatches(expected.text, actual.text)) return false;
+      if (expected.suggestions) return JSON.stringify(expected.suggestions) === JSON.stringify(actual.suggestions ?? []);
       return !expected.buttons || sameButtons(expected.buttons, expected.flatButtons, buttonRows(actual.replyMarkup));
     case 'edit':
       return actual.kind === 'edit' && textMatches(expected.text, actual.text);
@@ -83,6 +84,7 @@ function showText(matcher: TextMatcher): string {
 function showExpected(expected: ExpectedOutput): string {
   switch (expected.kind) {
     case 'message': {
+      if (expected.suggestions) return `{ ${expected.text ? `text: ${showText(expected.text)}, ` : ''}suggestions: ${showIds(expected.suggestions)} }`;
       const buttons = expected.buttons ? showButtons(expected.flatButtons ? [expected.buttons.flat()] : expected.buttons, expected.flatButtons) : undefined;
       if (!buttons) return expected.text ? showText(expected.text) : '{ }';
       return `{ ${expected.text ? `text: ${showText(expected.text)}, ` : ''}buttons: ${buttons} }`;
@@ -94,6 +96,11 @@ function showExpected(expected: ExpectedOutput): string {
   }
 }
 
+/** Rule ids as a flow list, quoted only where YAML needs it. */
+function showIds(ids: readonly string[]): string {
+  return `[${ids.map((id) => (/^[A-Za-z][\w.-]*$/.test(id) ? id : quote(id))).join(', ')}]`;
+}
+
 function showButtons(rows: readonly (readonly string[])[], flat: boolean): string {
   const row = (r: readonly string[]) => `[${r.map(quote).join(', ')}]`;
   return flat ? row(rows.flat()) : `[${rows.map(row).join(', ')}]`;
@@ -103,6 +110,7 @@ function showButtons(rows: readonly (readonly string[])[], flat: boolean): strin
 export function showActual(actual: RecordedOutput): string {
   switch (actual.kind) {
     case 'message': {
+      if (actual.suggestions) return `{ suggestions: ${showIds(actual.suggestions)} }`;
       const rows = buttonRows(actual.replyMarkup);
       return rows.length > 0 ? `{ text: ${quote(actual.text)}, buttons: ${showButtons(rows, rows.length === 1)} }` : quote(actual.text);
     }

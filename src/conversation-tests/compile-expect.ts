@@ -62,10 +62,16 @@ function compileOutput(item: string | Raw, report: Report): ExpectedOutput | und
   else if (textForms[0]) text = compileText({ [textForms[0]]: item[textForms[0]] }, report);
   if (textForms.length === 1 && !text) return undefined;
   const buttons = item.buttons as string[] | string[][] | undefined;
+  const suggestions = item.suggestions as string[] | undefined;
+  if (suggestions && buttons) {
+    report([], '`suggestions` names the buttons of a suggestion message by rule: give suggestions or buttons');
+    return undefined;
+  }
   const flat = buttons === undefined || buttons.every((b) => typeof b === 'string');
   return {
     kind: 'message',
     ...(text ? { text } : {}),
+    ...(suggestions ? { suggestions } : {}),
     ...(buttons ? { buttons: flat ? [buttons as string[]] : (buttons as string[][]) } : {}),
     flatButtons: flat,
   };
@@ -90,7 +96,7 @@ export function stepLabel(action: StepAction, raw: Raw): string {
     case 'say':
       return `say: ${/^\s|\s$|\n/.test(action.text) ? JSON.stringify(action.text) : action.text}`;
     case 'press':
-      return action.by === 'data' ? `press: { data: ${action.value} }` : `press: ${action.value}`;
+      return action.by === 'text' ? `press: ${action.value}` : `press: { ${action.by}: ${action.value} }`;
     case 'wait':
       return `wait: ${action.source}`;
     case 'join':

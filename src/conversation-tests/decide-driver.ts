@@ -43,7 +43,7 @@ export function createDecideDriver(options: DriverOptions): BotDriver {
     // Calls the reply waits for, answered by the canned backends, each continued by the engine.
     while (decision.call) decision = continueDecision(decision, await backends.call(decision.call.request));
     const stepsAsked = decision.actions.flatMap((a) => (a.type === 'set_flow' && a.flow ? [`${a.flow.flowId}#${a.flow.stepId}`] : []));
-    options.onDecision({ ruleId: decision.ruleId, stepsAsked });
+    options.onDecision({ ruleId: decision.ruleId, stepsAsked, ...(decision.suggested ? { suggested: decision.suggested } : {}) });
     for (const action of decision.actions) await perform(action, options);
     commit(chatId, userId, state, decision.actions);
     // Notifies go out after the commit, as the outbox sends them.

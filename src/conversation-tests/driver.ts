@@ -18,6 +18,8 @@ export interface DecisionRecord {
   readonly ruleId: string | null;
   /** `<flow>#<step>` for each step the decision moved a user to (a question asked). */
   readonly stepsAsked: readonly string[];
+  /** The rules offered as suggestions (`suggest:`), best first, when the decision asked instead of answering. */
+  readonly suggested?: readonly string[];
 }
 
 /** An inline button a test pressed, for coverage: the rule that put it on its message, its place there, its data. */

@@ -172,7 +172,9 @@ function compileAction(step: Raw, users: readonly TestUser[], chat: TestChat, re
   if (step.press !== undefined) {
     const press = step.press as string | Raw;
     if (typeof press === 'string') return { kind: 'press', by: 'text', value: press };
-    return press.data !== undefined ? { kind: 'press', by: 'data', value: press.data as string } : { kind: 'press', by: 'text', value: press.text as string };
+    if (press.data !== undefined) return { kind: 'press', by: 'data', value: press.data as string };
+    if (press.suggestion !== undefined) return { kind: 'press', by: 'suggestion', value: press.suggestion as string };
+    return { kind: 'press', by: 'text', value: press.text as string };
   }
   if (typeof step.wait === 'string') {
     const ms = durationMs(step.wait);

@@ -34,14 +34,21 @@ export type TextMatcher =
 
 /** One thing the bot must do, in order. */
 export type ExpectedOutput =
-  | { readonly kind: 'message'; readonly text?: TextMatcher; readonly buttons?: readonly (readonly string[])[]; readonly flatButtons: boolean }
+  | {
+      readonly kind: 'message';
+      readonly text?: TextMatcher;
+      readonly buttons?: readonly (readonly string[])[];
+      readonly flatButtons: boolean;
+      /** The rules the message offers as suggestions (`suggest:`), by id, best first. */
+      readonly suggestions?: readonly string[];
+    }
   | { readonly kind: 'edit'; readonly text: TextMatcher }
   | { readonly kind: 'answer'; readonly text: TextMatcher; readonly alert?: boolean };
 
 /** What happens in a step. */
 export type StepAction =
   | { readonly kind: 'say'; readonly text: string; readonly reply: boolean }
-  | { readonly kind: 'press'; readonly by: 'text' | 'data'; readonly value: string }
+  | { readonly kind: 'press'; readonly by: 'text' | 'data' | 'suggestion'; readonly value: string }
   | { readonly kind: 'wait'; readonly ms: number; readonly source: string }
   | { readonly kind: 'join' | 'leave'; readonly users: readonly TestUser[] }
   | { readonly kind: 'none' };

@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import type { Update } from '@grammyjs/types';
 import type { BotApi } from '../api/types.js';
 import { ReplySender } from '../delivery/reply-sender.js';
-import { decide } from '../engine/decide.js';
+import { decide, type Decision } from '../engine/decide.js';
 import { flowDeadline } from '../engine/flows.js';
 import type { RuleSet } from '../engine/rule-set.js';
 import { MemoryStore, MemoryStoreData } from '../store/memory/memory-store.js';
@@ -19,7 +19,7 @@ import { ServiceMetrics } from '../ops/metrics.js';
 import { LocalChatSequencer } from '../pipeline/chat-sequencer.js';
 import { UpdatePipeline } from '../pipeline/update-pipeline.js';
 import { createActionPerformer } from '../delivery/perform-actions.js';
-import type { BotDriver, DriverOptions } from './driver.js';
+import type { BotDriver, DecisionRecord, DriverOptions } from './driver.js';
 import type { SetFlowAction } from '../engine/actions.js';
 import type { BackendRequest } from '../engine/backend-calls.js';
 import type { EffectPerformer } from '../pipeline/outbox.js';
@@ -47,6 +47,11 @@ async function firstDueTimeout(ledger: MemoryStore, ruleSet: RuleSet, now: numbe
 }
 
 /** `<flow>#<step>` for each step the actions move a user to. */
+/** What the runner is told of a decision: its rule, the flow steps it asked, the rules it suggested. */
+function decisionRecord(decision: Decision): DecisionRecord {
+  return { ruleId: decision.ruleId, stepsAsked: stepsAskedIn(decision.actions), ...(decision.suggested ? { suggested: decision.suggested } : {}) };
+}
+
 function stepsAskedIn(actions: readonly { readonly type: string }[]): string[] {
   return actions.flatMap((a) =>
     a.type === 'set_flow' && (a as SetFlowAction).flow ? [`${(a as SetFlowAction).flow!.flowId}#${(a as SetFlowAction).flow!.stepId}`] : [],
@@ -91,7 +96,7 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
     onStateCommitted: (commit) => options.onDecision({ ruleId: null, stepsAsked: stepsAskedIn(commit.changes) }),
     decide: (event, ruleSet, state, context) => {
       const decision = decide(event, ruleSet, state, context);
-      options.onDecision({ ruleId: decision.ruleId, stepsAsked: stepsAskedIn(decision.actions) });
+      options.onDecision(decisionRecord(decision));
       return decision;
     },
     logger,

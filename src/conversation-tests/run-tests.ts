@@ -68,7 +68,7 @@ async function runTest(file: TestFile, test: ConversationTest, ruleSet: RuleSet,
     random: seededRandom(test.name),
     backends,
     onDecision: (record) => {
-      api.attributeTo(record.ruleId);
+      api.attributeTo(record.ruleId, record.suggested);
       options.onDecision?.(record);
     },
   });

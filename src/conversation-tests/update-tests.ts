@@ -77,6 +77,7 @@ function expectValue(outputs: readonly RecordedOutput[]): unknown {
 function outputValue(output: RecordedOutput): unknown {
   switch (output.kind) {
     case 'message': {
+      if (output.suggestions) return { suggestions: [...output.suggestions] };
       const rows = buttonRows(output.replyMarkup);
       // A text that reads as the silence keyword must be written as { text: ... }.
       if (rows.length === 0) return output.text === NOTHING ? { text: output.text } : output.text;

@@ -214,7 +214,7 @@ export const testsSchema = {
           "minLength": 1
         },
         "press": {
-          "description": "The user presses a button on the bot's latest message that has it: by its text, or `{ data: ... }` by its callback data. A reply-keyboard button sends its text.",
+          "description": "The user presses a button on the bot's latest message that has it: by its text, `{ data: ... }` by its callback data, or `{ suggestion: RULE }` the suggestion of that rule (`suggest:`). A reply-keyboard button sends its text.",
           "oneOf": [
             {
               "type": "string",
@@ -231,6 +231,11 @@ export const testsSchema = {
                   "minLength": 1
                 },
                 "data": {
+                  "type": "string",
+                  "minLength": 1
+                },
+                "suggestion": {
+                  "description": "The id of a rule the bot offered among its suggestions (`suggest:`).",
                   "type": "string",
                   "minLength": 1
                 }
@@ -439,7 +444,7 @@ export const testsSchema = {
     },
     "output": {
       "title": "ExpectedOutput",
-      "description": "A message (its text as a string, { contains }, { pattern } or { text, buttons }), an edit ({ edit: ... }), an answer to a press ({ answer: ... }), or `nothing`.",
+      "description": "A message (its text as a string, { contains }, { pattern }, { text, buttons } or { suggestions }), an edit ({ edit: ... }), an answer to a press ({ answer: ... }), or `nothing`.",
       "anyOf": [
         {
           "type": "string"
@@ -480,6 +485,15 @@ export const testsSchema = {
                   }
                 }
               ]
+            },
+            "suggestions": {
+              "description": "The message offers these rules as suggestions (`suggest:`), by rule id, best first.",
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "string",
+                "minLength": 1
+              }
             },
             "edit": {
               "$ref": "#/$defs/text",
@@ -697,7 +711,7 @@ export type Step =
  */
 export type Expect = null | ExpectedOutput | ExpectedOutput[];
 /**
- * A message (its text as a string, { contains }, { pattern } or { text, buttons }), an edit ({ edit: ... }), an answer to a press ({ answer: ... }), or `nothing`.
+ * A message (its text as a string, { contains }, { pattern }, { text, buttons } or { suggestions }), an edit ({ edit: ... }), an answer to a press ({ answer: ... }), or `nothing`.
  */
 export type ExpectedOutput =
   | string
@@ -712,6 +726,12 @@ export type ExpectedOutput =
        * The buttons shown under the message (inline or reply keyboard), by their text: a list, or a list of rows.
        */
       buttons?: string[] | string[][];
+      /**
+       * The message offers these rules as suggestions (`suggest:`), by rule id, best first.
+       *
+       * @minItems 1
+       */
+      suggestions?: [string, ...string[]];
       /**
        * A text: exact (a string), or { contains: ... } or { pattern: ... } (a regular expression in RE2 syntax, as in rules, found anywhere).
        */
@@ -877,13 +897,17 @@ export interface Step1 {
    */
   say?: string;
   /**
-   * The user presses a button on the bot's latest message that has it: by its text, or `{ data: ... }` by its callback data. A reply-keyboard button sends its text.
+   * The user presses a button on the bot's latest message that has it: by its text, `{ data: ... }` by its callback data, or `{ suggestion: RULE }` the suggestion of that rule (`suggest:`). A reply-keyboard button sends its text.
    */
   press?:
     | string
     | {
         text?: string;
         data?: string;
+        /**
+         * The id of a rule the bot offered among its suggestions (`suggest:`).
+         */
+        suggestion?: string;
       };
   /**
    * The frozen clock moves on by this much (90s, 15m, 2h, 1d); flow timeouts that fall due fire.
