@@ -55,6 +55,19 @@ export interface SendChatActionParams {
   action: 'typing';
 }
 
+/** forwardMessage and copyMessage: a message of one chat to another (a copy does not name who wrote it). */
+export interface RelayMessageParams {
+  chat_id: number | string;
+  from_chat_id: number | string;
+  message_id: number;
+  message_thread_id?: number;
+  disable_notification?: boolean;
+  /** copyMessage only: a new caption for media, and its formatting. */
+  caption?: string;
+  parse_mode?: 'HTML' | 'MarkdownV2';
+  reply_parameters?: { message_id: number; allow_sending_without_reply?: boolean };
+}
+
 export interface DeleteWebhookParams {
   drop_pending_updates?: boolean;
 }
@@ -88,6 +101,9 @@ export interface BotApiMethodTable {
   sendmessage: { params: SendMessageParams; result: Message.TextMessage };
   answercallbackquery: { params: AnswerCallbackQueryParams; result: true };
   sendchataction: { params: SendChatActionParams; result: true };
+  forwardmessage: { params: RelayMessageParams; result: Message };
+  /** The copy's message id. */
+  copymessage: { params: RelayMessageParams; result: { message_id: number } };
   /** The edited message, or true for a message sent in inline mode. */
   editmessagetext: { params: EditMessageTextParams; result: Message.TextMessage | true };
   setwebhook: { params: SetWebhookParams; result: true };

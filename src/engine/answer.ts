@@ -12,7 +12,7 @@ import { pickTemplate, render, type RenderValues } from './render.js';
 import type { CompiledRule } from './rule-set.js';
 import { applyAssignments, type VariableValues } from './variables.js';
 import { moderationActions } from './moderation.js';
-import { sendEffects } from './sends.js';
+import { relayEffects, sendEffects } from './sends.js';
 import { notifyEffects } from './notifies.js';
 import { callRule } from './rule-calls.js';
 import type { ReplyParts } from './compile-rule-calls.js';
@@ -65,6 +65,7 @@ export function answerRule(
   // Messages to other chats and notifications to backends go to the outbox, committed with the update and sent after it.
   if (rule.sends.length > 0) replies.push(...sendEffects(rule.sends, rendered, context, language));
   if (rule.notifies) replies.push(...notifyEffects(rule.notifies, rendered, context, event.chat.id));
+  if (rule.relays.length > 0 && triggerId !== undefined) replies.push(...relayEffects(rule.relays, message, context));
   return { ruleId: rule.id, actions: applied.actions.length === 0 ? replies : [...applied.actions, ...replies] };
 }
 

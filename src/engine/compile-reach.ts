@@ -43,6 +43,9 @@ export interface RuleTexts {
 
 type Report = (path: (string | number)[], message: string, severity?: 'error' | 'warning') => void;
 
+/** `reply: none`: the rule answers nothing on purpose. */
+export const SILENT_REPLY = 'none';
+
 /** The 4096-character limit of one message: a longer static text is sent in several. */
 const MAX_MESSAGE = 4096;
 
@@ -78,7 +81,8 @@ export function compileRuleTexts(rule: Rule, context: TemplateContext, languages
     }
     return { replies: Object.freeze([]), messages: Object.freeze(messages) };
   }
-  if (rule.reply === undefined) return { replies: Object.freeze([]) };
+  // No reply (a rule that only sends, forwards or copies) or `reply: none`: the rule is silent on purpose.
+  if (rule.reply === undefined || rule.reply === SILENT_REPLY) return { replies: Object.freeze([]) };
   const texts = localized(rule.reply, ['reply'], context, languages, `the reply of ${name}`, report);
   if (!texts) return { replies: Object.freeze([]) };
   if (rule.parse_mode) checkMarkup(texts, rule.reply, ['reply'], rule.parse_mode, 'the reply', name, report);

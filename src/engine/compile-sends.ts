@@ -1,6 +1,6 @@
-// Compiles a rule's `send`: messages to other chats than the one the rule answers in (a staff group, a named
-// chat of the configuration, or a chat id), each a template in the user's language with its own parse_mode and
-// buttons. Decide turns them into outbox effects (src/engine/sends.ts); whether a named chat is declared is
+// Compiles what a rule does beyond its own chat: `send`, messages to other chats than the one the rule answers
+// in (a staff group, a named chat of the configuration, or a chat id), each a template in the user's language
+// with its own parse_mode and buttons; `forward` and `copy`, the user's message itself to such chats. Decide turns them into outbox effects (src/engine/sends.ts); whether a named chat is declared is
 // the configuration's business, checked where both are known (src/rules/check-references.ts).
 import type { Rule, Send } from '../generated/rules-schema.js';
 import type { RuleProblemSink } from './compile-actions.js';
@@ -23,7 +23,44 @@ export interface CompiledSend {
   readonly path: readonly (string | number)[];
 }
 
+/** One chat of a rule's `forward` or `copy`: the user's message goes there itself (forwardMessage / copyMessage). */
+export interface CompiledRelay {
+  readonly how: 'forward' | 'copy';
+  /** A chat name of the configuration's `chats:`, or a chat id. */
+  readonly to: string | number;
+}
+
+/** Everything a rule sends beyond its replies, in the order it is done: its `send` messages, then `forward`, then `copy`. */
+export interface CompiledOutbound {
+  readonly sends: readonly CompiledSend[];
+  readonly relays: readonly CompiledRelay[];
+}
+
 const MAX_TEXT_LENGTH = 4096;
+
+/** The rule's `send`, `forward` and `copy`; undefined when one cannot be compiled (reported). */
+export function compileOutbound(
+  rule: Rule,
+  context: TemplateContext,
+  name: string,
+  report: RuleProblemSink,
+  environment?: RuleEnvironment,
+): CompiledOutbound | undefined {
+  const sends = compileSends(rule, context, name, report, environment);
+  const relays: CompiledRelay[] = [];
+  for (const how of ['forward', 'copy'] as const) {
+    const given = rule[how];
+    if (given === undefined) continue;
+    if (rule.callback !== undefined) report([how], `${name} answers button presses, which bring no message of the user's to ${how}: remove \`${how}\``);
+    const list = Array.isArray(given) ? given : [given];
+    for (const [i, to] of list.entries()) {
+      const at = Array.isArray(given) ? [how, i] : [how];
+      if (environment && typeof to === 'string' && !environment.chats.has(to)) report(at, undeclaredChat(to, environment));
+      relays.push(Object.freeze({ how, to }));
+    }
+  }
+  return sends ? Object.freeze({ sends, relays: Object.freeze(relays) }) : undefined;
+}
 
 /** The rule's `send` messages (empty when it has none); undefined when one cannot be compiled (reported). */
 export function compileSends(

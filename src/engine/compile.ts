@@ -6,7 +6,7 @@ import { compileDescription, type CommandDescription } from './compile-descripti
 import { problemAt, RuleLoadError, type RuleLocator, type RuleProblem, type SourcePosition } from '../diagnostics/problem.js';
 import { compileRuleActions, type RuleProblemSink } from './compile-actions.js';
 import { compileModeration } from './compile-moderation.js';
-import { compileSends } from './compile-sends.js';
+import { compileOutbound, type CompiledOutbound } from './compile-sends.js';
 import { compileRuleCalls } from './compile-rule-calls.js';
 import { compileFlows, type FlowSource, type PatternCompiler } from './compile-flows.js';
 import { compileRuleTexts, type RuleSetSettings, type RuleTexts } from './compile-reach.js';
@@ -154,14 +154,14 @@ function compileRule(rule: Rule, order: number, shared: RuleCompileSite, startsF
   const when = compileConditions(rule.when, site, reportUnder('when'));
   const set = judgeable ? compileAssignments(rule.set, site, context, reportUnder('set')) : [];
   const actions = judgeable ? compileRuleActions(rule, context, name, report) : undefined;
-  const sends = judgeable ? compileSends(rule, context, name, report, settings.environment) : undefined;
+  const outbound = judgeable ? compileOutbound(rule, context, name, report, settings.environment) : undefined;
   const calls = judgeable ? compileRuleCalls(rule, context, name, report, settings) : undefined;
   const moderation = compileModeration(rule, name, report, startsFlow);
   const label = rule.label === undefined ? undefined : compileLabel(rule.label, settings, name, report);
-  if (!trigger || !actions || !sends || !calls || label === null) return undefined;
+  if (!trigger || !actions || !outbound || !calls || label === null) return undefined;
   warnOfNeverFuzzy(rule, trigger, name, report);
   const description = compileDescription(rule, name, report, settings.languages);
-  const parts = { trigger, texts, actions, when, set, sends, calls, moderation, label: label ?? null, ...(description !== undefined ? { description } : {}) };
+  const parts = { trigger, texts, actions, when, set, outbound, calls, moderation, label: label ?? null, ...(description !== undefined ? { description } : {}) };
   return assembleRule(rule, order, locate(order, []), parts, settings, startsFlow);
 }
 
@@ -194,7 +194,7 @@ interface RuleParts {
   actions: NonNullable<ReturnType<typeof compileRuleActions>>;
   when: CompiledRule['when'];
   set: CompiledRule['set'];
-  sends: CompiledRule['sends'];
+  outbound: CompiledOutbound;
   calls: NonNullable<ReturnType<typeof compileRuleCalls>>;
   moderation: CompiledRule['moderation'];
   label: StaticText | null;
@@ -205,7 +205,7 @@ function assembleRule(
   rule: Rule,
   order: number,
   position: SourcePosition,
-  { trigger, texts, actions, when, set, sends, calls, moderation, label, description }: RuleParts,
+  { trigger, texts, actions, when, set, outbound, calls, moderation, label, description }: RuleParts,
   settings: RuleSetSettings,
   startsFlow: string | undefined,
 ): CompiledRule {
@@ -237,7 +237,8 @@ function assembleRule(
     ...(description !== undefined ? { description } : {}),
     when,
     set,
-    sends,
+    sends: outbound.sends,
+    relays: outbound.relays,
     ...(calls.call ? { call: calls.call } : {}),
     ...(calls.notifies.length > 0 ? { notifies: calls.notifies } : {}),
     moderation,

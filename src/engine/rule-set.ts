@@ -11,10 +11,10 @@ import type { PatternIndex } from './pattern-index.js';
 import type { ParseMode } from './reply.js';
 import type { InlineKeyboardTemplate, ReplyKeyboardTemplate } from './keyboards.js';
 import type { Template } from './template.js';
-import type { CompiledSend } from './compile-sends.js';
 import type { CompiledRequest } from './compile-calls.js';
 import type { CompiledCall } from './compile-rule-calls.js';
 import type { CompiledModeration } from './compile-moderation.js';
+import type { CompiledRelay, CompiledSend } from './compile-sends.js';
 import type { CompiledAssignment, CompiledCondition } from './variables.js';
 
 export type CompiledTrigger =
@@ -112,6 +112,8 @@ export interface CompiledRule {
   readonly notifies?: readonly CompiledRequest[];
   /** What the rule does to the group besides answering (delete, restrict, ban, pin…); null when nothing. */
   readonly moderation: CompiledModeration | null;
+  /** `forward` and `copy`: the user's message itself to other chats, as outbox effects after `send`; empty when none. */
+  readonly relays: readonly CompiledRelay[];
   /** For the start of a flow (compiled as a rule under the flow's id): that flow's id. */
   readonly startsFlow?: string;
   /** `suggest: false` makes this false: the rule is never offered among suggestions. */

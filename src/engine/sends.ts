@@ -1,9 +1,10 @@
-// A rule's `send` at decide time: each message to another chat becomes an outbox effect (a sendmessage call,
-// performed after the update's record is durable, in that chat's order), rendered now with the values the
-// reply sees, in the language of the user who caused it. A named chat the configuration does not declare
+// A rule's `send`, `forward` and `copy` at decide time: each message to another chat becomes an outbox effect (a
+// sendmessage, forwardmessage or copymessage call, performed after the update's record is durable, in that
+// chat's order); a `send` is rendered now with the values the reply sees, in the language of the user who caused it. A named chat the configuration does not declare
 // sends nothing (the rules are checked against it before they load; see src/rules/check-references.ts).
 import type { EffectAction, JsonValue } from './actions.js';
-import type { CompiledSend } from './compile-sends.js';
+import type { Message } from '@grammyjs/types';
+import type { CompiledRelay, CompiledSend } from './compile-sends.js';
 import type { DecideContext } from './decide-types.js';
 import { renderInlineKeyboard } from './keyboards.js';
 import { translated } from './languages.js';
@@ -25,6 +26,18 @@ export function sendEffects(sends: readonly CompiledSend[], values: RenderValues
     if (send.buttons) params.reply_markup = renderInlineKeyboard(send.buttons, values) as unknown as JsonValue;
     if (send.disableNotification) params.disable_notification = true;
     effects.push({ type: 'effect', kind: 'message', payload: { method: 'sendmessage', params }, orderKey: `chat:${chatId}` });
+  }
+  return effects;
+}
+
+/** The outbox effects of a rule's `forward` and `copy` of the user's message, in order. */
+export function relayEffects(relays: readonly CompiledRelay[], message: Message, context: DecideContext): EffectAction[] {
+  const effects: EffectAction[] = [];
+  for (const relay of relays) {
+    const chatId = sendTarget(relay.to, context);
+    if (chatId === undefined) continue;
+    const params = { chat_id: chatId, from_chat_id: message.chat.id, message_id: message.message_id };
+    effects.push({ type: 'effect', kind: 'message', payload: { method: `${relay.how}message`, params }, orderKey: `chat:${chatId}` });
   }
   return effects;
 }

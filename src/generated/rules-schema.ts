@@ -266,7 +266,7 @@ export const rulesSchema = {
         },
         "reply": {
           "title": "Reply",
-          "description": "The text to send, a list of alternatives of which one is picked at random, or either per language ({ en: ..., de: ... }, see languages). Placeholders: {{user.first_name}}, {{text}}, {{args}}, {{match.1}} ... (see docs/rules.md).",
+          "description": "The text to send (`none`: the rule answers nothing on purpose, e.g. when it only sets variables, sends, forwards or copies), a list of alternatives of which one is picked at random, or either per language ({ en: ..., de: ... }, see languages). Placeholders: {{user.first_name}}, {{text}}, {{args}}, {{match.1}} ... (see docs/rules.md).",
           "anyOf": [
             {
               "type": "string",
@@ -423,6 +423,14 @@ export const rulesSchema = {
               }
             }
           ]
+        },
+        "forward": {
+          "description": "Also forward the user's message itself to another chat (a named chat of the configuration's `chats:`, or a chat id): the copy shows who wrote it. Committed with the update and done once, in order, after it, like send. One chat or a list.",
+          "$ref": "#/$defs/chatTargets"
+        },
+        "copy": {
+          "description": "Also copy the user's message to another chat, without naming who wrote it (text, formatting and media as sent). Committed with the update and done once, in order, after it, like send. One chat or a list.",
+          "$ref": "#/$defs/chatTargets"
         },
         "event": {
           "description": "Trigger: a member joined the group (member_joined) or left it (member_left), where {{user.*}} is that member; a user blocked the bot (blocked) or unblocked it (unblocked) in their private chat; the bot was added to a group (bot_added) or removed from one (bot_removed); a user asked to join a group that approves new members (join_request: answer with approve or decline); an administrator restricted or banned a member (member_restricted).",
@@ -669,6 +677,21 @@ export const rulesSchema = {
           {
             "required": [
               "pin"
+            ]
+          },
+          {
+            "required": [
+              "send"
+            ]
+          },
+          {
+            "required": [
+              "forward"
+            ]
+          },
+          {
+            "required": [
+              "copy"
             ]
           }
         ]
@@ -1291,16 +1314,7 @@ export const rulesSchema = {
       ],
       "properties": {
         "to": {
-          "description": "The chat: a name declared under `chats:` in the configuration (hearsay.yaml), or a chat id (groups are negative).",
-          "anyOf": [
-            {
-              "type": "string",
-              "pattern": "^[A-Za-z][A-Za-z0-9_-]{0,63}$"
-            },
-            {
-              "type": "integer"
-            }
-          ]
+          "$ref": "#/$defs/chatTarget"
         },
         "text": {
           "description": "The message: a template (e.g. \"Complaint from {{user.first_name}}: {{text}}\"), or one per language (in the language of the user who caused it).",
@@ -1756,6 +1770,35 @@ export const rulesSchema = {
           ]
         }
       }
+    },
+    "chatTarget": {
+      "title": "ChatTarget",
+      "description": "A chat: a name declared under `chats:` in the configuration (hearsay.yaml), or a chat id (groups are negative).",
+      "anyOf": [
+        {
+          "type": "string",
+          "pattern": "^[A-Za-z][A-Za-z0-9_-]{0,63}$"
+        },
+        {
+          "type": "integer"
+        }
+      ]
+    },
+    "chatTargets": {
+      "anyOf": [
+        {
+          "$ref": "#/$defs/chatTarget"
+        },
+        {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 10,
+          "uniqueItems": true,
+          "items": {
+            "$ref": "#/$defs/chatTarget"
+          }
+        }
+      ]
     }
   }
 } as const;
@@ -1799,7 +1842,7 @@ export type Rule1 = {
   [k: string]: unknown | undefined;
 };
 /**
- * The text to send, a list of alternatives of which one is picked at random, or either per language ({ en: ..., de: ... }, see languages). Placeholders: {{user.first_name}}, {{text}}, {{args}}, {{match.1}} ... (see docs/rules.md).
+ * The text to send (`none`: the rule answers nothing on purpose, e.g. when it only sets variables, sends, forwards or copies), a list of alternatives of which one is picked at random, or either per language ({ en: ..., de: ... }, see languages). Placeholders: {{user.first_name}}, {{text}}, {{args}}, {{match.1}} ... (see docs/rules.md).
  */
 export type Reply =
   | string
@@ -2049,6 +2092,10 @@ export type ReplyKeyboard1 =
        */
       placeholder?: string;
     };
+/**
+ * A chat: a name declared under `chats:` in the configuration (hearsay.yaml), or a chat id (groups are negative).
+ */
+export type ChatTarget = string | number;
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
@@ -2400,6 +2447,58 @@ export interface Rule2 {
     | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify]
     | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify];
   /**
+   * Also forward the user's message itself to another chat (a named chat of the configuration's `chats:`, or a chat id): the copy shows who wrote it. Committed with the update and done once, in order, after it, like send. One chat or a list.
+   */
+  forward?:
+    | ChatTarget
+    | [ChatTarget]
+    | [ChatTarget, ChatTarget]
+    | [ChatTarget, ChatTarget, ChatTarget]
+    | [ChatTarget, ChatTarget, ChatTarget, ChatTarget]
+    | [ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget]
+    | [ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget]
+    | [ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget]
+    | [ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget]
+    | [ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget]
+    | [
+        ChatTarget,
+        ChatTarget,
+        ChatTarget,
+        ChatTarget,
+        ChatTarget,
+        ChatTarget,
+        ChatTarget,
+        ChatTarget,
+        ChatTarget,
+        ChatTarget
+      ];
+  /**
+   * Also copy the user's message to another chat, without naming who wrote it (text, formatting and media as sent). Committed with the update and done once, in order, after it, like send. One chat or a list.
+   */
+  copy?:
+    | ChatTarget
+    | [ChatTarget]
+    | [ChatTarget, ChatTarget]
+    | [ChatTarget, ChatTarget, ChatTarget]
+    | [ChatTarget, ChatTarget, ChatTarget, ChatTarget]
+    | [ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget]
+    | [ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget]
+    | [ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget]
+    | [ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget]
+    | [ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget, ChatTarget]
+    | [
+        ChatTarget,
+        ChatTarget,
+        ChatTarget,
+        ChatTarget,
+        ChatTarget,
+        ChatTarget,
+        ChatTarget,
+        ChatTarget,
+        ChatTarget,
+        ChatTarget
+      ];
+  /**
    * Trigger: a member joined the group (member_joined) or left it (member_left), where {{user.*}} is that member; a user blocked the bot (blocked) or unblocked it (unblocked) in their private chat; the bot was added to a group (bot_added) or removed from one (bot_removed); a user asked to join a group that approves new members (join_request: answer with approve or decline); an administrator restricted or banned a member (member_restricted).
    */
   event?:
@@ -2524,10 +2623,7 @@ export interface Assignments {
  * A message to another chat than the one the rule answers in.
  */
 export interface Send {
-  /**
-   * The chat: a name declared under `chats:` in the configuration (hearsay.yaml), or a chat id (groups are negative).
-   */
-  to: string | number;
+  to: ChatTarget;
   text: LocalizedString5;
   /**
    * Send it as HTML or MarkdownV2; inserted values are escaped. Default: plain text.

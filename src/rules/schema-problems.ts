@@ -149,7 +149,7 @@ function missingKeyProblem({ error, ruleIndex, name, value, here }: RuleErrorSit
   if (ruleIndex === undefined) return here('a rule file needs `rules:` followed by a list of rules');
   // An unknown key that is a typo of 'reply' already says what to do.
   if (missing === 'reply' && hasTypoOfReply(value)) return undefined;
-  if (missing === 'reply') return here(`${name} has no reply: add \`reply:\` with the text to send`);
+  if (missing === 'reply') return here(`${name} has no reply: add \`reply:\` with the text to send (or \`reply: none\` to answer nothing)`);
   if (missing === 'id') return here(`${name} has no id: add \`id:\` with a name unique across all rule files`);
   return here(`${name} needs '${missing}'`);
 }
@@ -187,7 +187,7 @@ function alternativesProblem({ error, parsed, path, name, field, value, here }: 
   // The rule itself: neither reply nor messages (an unknown key that is a typo of 'reply' already says what to do).
   if (path.length === 2) {
     if (hasTypoOfReply(value)) return undefined;
-    return here(`${name} has no reply: add \`reply:\` with the text to send`);
+    return here(`${name} has no reply: add \`reply:\` with the text to send (or \`reply: none\` to answer nothing)`);
   }
   return replyProblem(value, path, name, parsed);
 }

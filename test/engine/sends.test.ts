@@ -93,4 +93,59 @@ describe('send: messages to other chats', () => {
       /the service would refuse the message rule 'complaint' sends to staff \(parse_mode HTML\)/,
     );
   });
+
+  it('forwards and copies the user message itself, after the send, each to its chat in its order key', () => {
+    const rule: Rule = { ...complaint, forward: 'staff', copy: [-5, 'staff'] };
+    const decision = decide(messageEvent(message('I have a complaint', { firstName: 'Ada' })), compileRules([rule]), EMPTY_STATE, context);
+    const effects = decision.actions.filter((a): a is EffectAction => a.type === 'effect');
+    expect(effects.map((e) => [e.payload, e.orderKey])).toEqual([
+      [{ method: 'sendmessage', params: { chat_id: -1001234567890, text: 'Complaint from Ada (id 42): I have a complaint' } }, 'chat:-1001234567890'],
+      [{ method: 'forwardmessage', params: { chat_id: -1001234567890, from_chat_id: 42, message_id: 7 } }, 'chat:-1001234567890'],
+      [{ method: 'copymessage', params: { chat_id: -5, from_chat_id: 42, message_id: 7 } }, 'chat:-5'],
+      [{ method: 'copymessage', params: { chat_id: -1001234567890, from_chat_id: 42, message_id: 7 } }, 'chat:-1001234567890'],
+    ]);
+  });
+
+  it('is silent on purpose with `reply: none`, and without a reply when it only sends, forwards or copies', () => {
+    const none = decide(messageEvent(message('complaint')), compileRules([{ ...complaint, reply: 'none' }]), EMPTY_STATE, context);
+    expect(none.ruleId).toBe('complaint');
+    expect(none.actions.map((a) => a.type)).toEqual(['effect']);
+    const onlySet = decide(
+      messageEvent(message('remember me')),
+      compileRules([{ id: 'mark', keywords: ['remember'], reply: 'none', set: { 'user.marked': 'yes' } }]),
+      EMPTY_STATE,
+      context,
+    );
+    expect(onlySet.actions.map((a) => a.type)).toEqual(['set_state']);
+    const { reply: _omitted, ...forwardOnly } = { ...complaint, send: undefined, forward: 'staff' };
+    const forwarded = decide(messageEvent(message('complaint')), compileRules([forwardOnly as Rule]), EMPTY_STATE, context);
+    expect(forwarded.actions).toEqual([
+      {
+        type: 'effect',
+        kind: 'message',
+        payload: { method: 'forwardmessage', params: { chat_id: -1001234567890, from_chat_id: 42, message_id: 7 } },
+        orderKey: 'chat:-1001234567890',
+      },
+    ]);
+  });
+
+  it('checks forward and copy against the declared chats at the name, and refuses them on a button press', () => {
+    const known = { chats: new Set(['staff']), configFile: 'hearsay.yaml' };
+    const result = compileRulesCollecting(
+      [
+        { ...complaint, forward: 'sales', copy: ['staff', 'archive'] },
+        { id: 'press', callback: '^x$', answer: 'ok', forward: 'staff' },
+      ],
+      undefined,
+      [],
+      [],
+      undefined,
+      { environment: known },
+    );
+    expect(result.problems.map((p) => p.message)).toEqual([
+      "chat 'sales' is not declared in hearsay.yaml: add it under chats:, e.g. chats: { sales: -1001234567890 } (declared: staff)",
+      "chat 'archive' is not declared in hearsay.yaml: add it under chats:, e.g. chats: { archive: -1001234567890 } (declared: staff)",
+      "rule 'press' answers button presses, which bring no message of the user's to forward: remove `forward`",
+    ]);
+  });
 });

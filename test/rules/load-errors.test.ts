@@ -91,7 +91,9 @@ describe('rule file errors with positions', () => {
     expect(await problemsOf('rules:\n  - id: lonely\n    reply: hello\n')).toEqual([
       "2:5: rule 'lonely' has no trigger: add one of command, text, pattern, keywords, all, fallback, callback, event",
     ]);
-    expect(await problemsOf('rules:\n  - id: mute\n    text: hi\n')).toEqual(["2:5: rule 'mute' has no reply: add `reply:` with the text to send"]);
+    expect(await problemsOf('rules:\n  - id: mute\n    text: hi\n')).toEqual([
+      "2:5: rule 'mute' has no reply: add `reply:` with the text to send (or `reply: none` to answer nothing)",
+    ]);
   });
 
   it('a command written with a slash, and an invalid command name', async () => {
