@@ -130,14 +130,14 @@ rules:
   - id: none
     text: status
     when: { user.visits: { exists: false } }
-    reply: none
+    reply: no visits
   - id: forget
     text: forget
     set: { user.visits: { unset: true }, user.level: 7 }
     reply: "forgotten, level {{var.user.level}}"
 `;
     const c = new Conversation(await booking(yaml));
-    expect(c.say('status')).toEqual(['none']);
+    expect(c.say('status')).toEqual(['no visits']);
     const first = c.decide(messageEvent(message('visit')));
     expect(first.actions[0]).toEqual({ type: 'set_state', scope: 'user', key: 'visits', value: 1, increment: 1 });
     expect(sent(first)).toEqual(['visit 1 by Ada']);
@@ -147,7 +147,7 @@ rules:
     expect(c.say('status')).toEqual(['regular']);
     expect(c.say('forget')).toEqual(['forgotten, level 7']);
     expect(c.state.user).toEqual({ level: 7 });
-    expect(c.say('status')).toEqual(['none']);
+    expect(c.say('status')).toEqual(['no visits']);
   });
 
   it('cuts a value set from a template at 1024 characters; a longer free-text answer is retried', async () => {
