@@ -54,6 +54,7 @@ export function buildServiceConfig({ settings, checked, token, tokenSource, conf
     state: { ttlMs: durationMs(get<string>('state.ttl')), maxUserBytes: get<number>('state.max_user_bytes') },
     chats: Object.fromEntries(Object.entries(file?.content.chats ?? {}).filter((entry): entry is [string, number | string] => entry[1] !== undefined)),
     backends: backends ?? {},
+    handoff: handoffOf(file?.content),
     api: { timeoutMs: seconds('api.timeout') },
     rateLimits: get<boolean>('rate_limits.enabled')
       ? {
@@ -95,6 +96,14 @@ function tlsFiles(settings: ResolvedSettings): { certPath: string; keyPath: stri
 }
 
 /** `90d` → milliseconds; the schema guarantees the shape (a number and s, m, h or d). */
+/** The `handoff:` block with its chat's id (the file check made sure a name is declared); null without one. */
+function handoffOf(content: LoadedConfigFile['content'] | undefined): ServiceConfig['handoff'] {
+  const block = content?.handoff;
+  if (!block) return null;
+  const chatId = typeof block.chat === 'number' ? block.chat : (content.chats?.[block.chat] ?? block.chat);
+  return { chatId, idleMs: block.idle ? durationMs(block.idle) : null, end: block.end ?? ['done', '/done'] };
+}
+
 function durationMs(text: string): number {
   const m = /^(\d+)([smhd])$/.exec(text);
   const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(m?.[2] ?? 'd') as 's' | 'm' | 'h' | 'd'];

@@ -48,6 +48,19 @@ export function parseConfigText(text: string, displayPath: string, path = displa
     });
     throw new ConfigError(dedupe(problems));
   }
+  const handoffChat = (data as ConfigFile).handoff?.chat;
+  if (typeof handoffChat === 'string' && (data as ConfigFile).chats?.[handoffChat] === undefined) {
+    const pos = parsed.locate(['handoff', 'chat']);
+    const declared = Object.keys((data as ConfigFile).chats ?? {});
+    const known = declared.length > 0 ? ` (declared: ${declared.join(', ')})` : '';
+    throw new ConfigError([
+      new ConfigProblem(
+        'handoff.chat',
+        at(pos.line, pos.column),
+        `handoff.chat names '${handoffChat}', which is not declared under chats:${known}; add it, e.g. chats: { ${handoffChat}: -1001234567890 }`,
+      ),
+    ]);
+  }
   return {
     path,
     content: data as ConfigFile,

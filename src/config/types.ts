@@ -59,6 +59,8 @@ export interface ServiceConfig {
   chats: Readonly<Record<string, number | string>>;
   /** `backends:` of the config file: the operator's HTTP services the rules call, by name, secrets filled in. */
   backends: Readonly<Record<string, BackendSettings>>;
+  /** `handoff:` of the config file (its chat resolved through `chats`); null when hand-off is not configured. */
+  handoff: { chatId: number | string; idleMs: number | null; end: readonly string[] } | null;
 }
 
 /** One backend of `backends:` (see src/config/backends.ts), its `${NAME}` secrets filled in: never log it whole. */

@@ -16,6 +16,7 @@ import { relayEffects, sendEffects } from './sends.js';
 import { notifyEffects } from './notifies.js';
 import { callRule } from './rule-calls.js';
 import type { ReplyParts } from './compile-rule-calls.js';
+import { endHandoff, isHandedOff, startHandoff } from './handoff.js';
 
 /** What a template of this match can read from the message (the variables are added by the caller). */
 export function messageValues(message: Message, match?: MatchResult): Omit<RenderValues, 'vars' | 'flow'> {
@@ -66,6 +67,8 @@ export function answerRule(
   if (rule.sends.length > 0) replies.push(...sendEffects(rule.sends, rendered, context, language));
   if (rule.notifies) replies.push(...notifyEffects(rule.notifies, rendered, context, event.chat.id));
   if (rule.relays.length > 0 && triggerId !== undefined) replies.push(...relayEffects(rule.relays, message, context));
+  if (rule.handoff === 'start') replies.push(...startHandoff(message, rule.id, applied.values, context, replies.length));
+  else if (rule.handoff === 'end' && isHandedOff(applied.values)) replies.push(...endHandoff(event.chat.id, applied.values, context, 'the customer left'));
   return { ruleId: rule.id, actions: applied.actions.length === 0 ? replies : [...applied.actions, ...replies] };
 }
 

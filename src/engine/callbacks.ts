@@ -23,6 +23,7 @@ import type { ConversationState } from './state.js';
 import { applyAssignments, type VariableValues } from './variables.js';
 import { sendEffects } from './sends.js';
 import { pressSuggestion } from './suggest-decide.js';
+import { startHandoff } from './handoff.js';
 
 /** A press's decision (see the module comment); `now` is the current time in ms since the epoch. */
 export function decideCallbackQuery(event: CallbackQueryEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext, now: number): Decision {
@@ -110,6 +111,9 @@ function answerPress(
   }
   const actions: Action[] = [...applied.actions, ...pressActions(rule, values, event, context, language)];
   if (rule.notifies) actions.push(...notifyEffects(rule.notifies, values, context, event.chat?.id ?? null));
+  // A press can hand its user off too: the chat so far ends with the message that held the button.
+  const held = event.chat && event.message && event.message.date !== 0 ? (event.message as Message) : undefined;
+  if (rule.handoff === 'start' && held) actions.push(...startHandoff({ ...held, from: event.from } as Message, rule.id, applied.values, context));
   return { ruleId: rule.id, actions };
 }
 

@@ -22,6 +22,8 @@ export interface RuleSetSettings {
   readonly suggest?: SuggestSettings;
   /** What the configuration declares for the rules to name; checked when known (the service, `hearsay check` with a config). */
   readonly environment?: RuleEnvironment;
+  /** `handoff_end`: what a user handed back to the bot by staff is told. */
+  readonly handoffEnd?: Template;
 }
 
 /** The names the configuration (hearsay.yaml) declares that rules may use. */
@@ -30,6 +32,8 @@ export interface RuleEnvironment {
   readonly chats: ReadonlySet<string>;
   /** `backends:` — what `call: { backend: NAME }` and `notify: { backend: NAME }` may name (none when absent). */
   readonly backends?: ReadonlySet<string>;
+  /** Whether the configuration has a `handoff:` block (a rule's `handoff` needs one). */
+  readonly handoff?: boolean;
   /** The configuration file they come from, for the message; null when none was read. */
   readonly configFile: string | null;
 }

@@ -59,6 +59,10 @@ export function compileOutbound(
       relays.push(Object.freeze({ how, to }));
     }
   }
+  if (environment && rule.handoff === true && !environment.handoff) {
+    const where = environment.configFile ?? 'the configuration (no config file was read: pass --config, or run where hearsay.yaml is)';
+    report(['handoff'], `${name} hands off to a person, but ${where} has no handoff: block; add one, e.g. handoff: { chat: staff }`);
+  }
   return sends ? Object.freeze({ sends, relays: Object.freeze(relays) }) : undefined;
 }
 

@@ -2,6 +2,7 @@
 // from decide.ts so the modules that build decisions (answers, flows) need not import decide itself.
 import type { Action } from './actions.js';
 import type { CallRecord, PendingCall } from './backend-calls.js';
+import type { HandoffSettings } from './handoff.js';
 import type { MatchVia } from './match.js';
 
 export type { MatchVia } from './match.js';
@@ -18,6 +19,8 @@ export interface DecideContext {
   readonly chats?: ReadonlyMap<string, number | string>;
   /** The configuration's backends (`backends:`), by name: how long a `notify` to each is retried. */
   readonly backends?: ReadonlyMap<string, { readonly giveUpAfterMs: number }>;
+  /** The configuration's `handoff:` block (its chat resolved to an id), when hand-off is configured. */
+  readonly handoff?: HandoffSettings;
 }
 
 /** The outcome for one event. */

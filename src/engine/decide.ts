@@ -5,7 +5,9 @@
 import { answerRule } from './answer.js';
 import { NOTHING, type Decision, type DecideContext } from './decide-types.js';
 import { decideCallbackQuery } from './callbacks.js';
-import type { BotEvent, MessageEvent } from './events.js';
+import type { BotEvent, MessageEvent, OtherMessageEvent } from './events.js';
+import { decideHandoffSignal, decideStaff, isHandedOff, relayFromCustomer } from './handoff.js';
+import { matchMessage } from './match.js';
 import { decideFlowTimeout, routeInFlow, startFlow } from './flows.js';
 import { keywordFound } from './keyword-found.js';
 import type { MatchResult } from './match.js';
@@ -42,6 +44,10 @@ export function decide(event: BotEvent, ruleSet: RuleSet, state: ConversationSta
       return decideCallbackQuery(event, ruleSet, state, context, (context.now ?? Date.now)());
     case 'flow_timeout':
       return decideFlowTimeout(event, ruleSet, state, (context.now ?? Date.now)());
+    case 'other_message':
+      return decideOtherMessage(event, state, context);
+    case 'handoff_signal':
+      return decideHandoffSignal(event, ruleSet, state, context);
     case 'member_joined':
     case 'member_left':
       return decideMember(event, ruleSet, state, context, (match, message) =>
@@ -58,6 +64,10 @@ export function decide(event: BotEvent, ruleSet: RuleSet, state: ConversationSta
 }
 
 function decideMessage(event: MessageEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {
+  if (context.handoff) {
+    const handedOff = decideDuringHandoff(event, ruleSet, state, context);
+    if (handedOff) return handedOff;
+  }
   const now = (context.now ?? Date.now)();
   // Flows are per user: a message sent on behalf of a chat is never inside one.
   const position = event.from ? state.flow : null;
@@ -72,6 +82,32 @@ function decideMessage(event: MessageEvent, ruleSet: RuleSet, state: Conversatio
     ...(after.suggested ? { suggested: after.suggested } : {}),
   };
   return { ruleId: after.ruleId ?? routed.decision.ruleId, actions: [...routed.decision.actions, ...after.actions], ...how };
+}
+
+/**
+ * With hand-off configured: a staff message (relayed, or an end word), or a message of a handed-off customer
+ * (a during_handoff rule answers it, anything else is relayed to staff without a word from the bot); null
+ * when the rules answer it as usual.
+ */
+function decideDuringHandoff(event: MessageEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision | null {
+  const staff = decideStaff(event.message, state, context);
+  if (staff) return staff;
+  if (!event.from || event.chat.type !== 'private' || !isHandedOff(state)) return null;
+  const values = { user: state.user, chat: state.chat };
+  const language = languageFor(ruleSet, event.from, state);
+  const whenHolds = audienceCheck(event.message, values, language, context.botUsername);
+  const during = matchMessage(event.message, { index: ruleSet.duringHandoffIndex }, context.botUsername, whenHolds);
+  if (during) return answerRule(during.rule, during, event, values, context, (vars) => languageFor(ruleSet, event.from, vars));
+  return relayFromCustomer(event.message, context);
+}
+
+/** A message without text: only a hand-off does anything with it (relays it, or notes a staff topic). */
+function decideOtherMessage(event: OtherMessageEvent, state: ConversationState, context: DecideContext): Decision {
+  if (!context.handoff) return NOTHING;
+  const staff = decideStaff(event.message, state, context);
+  if (staff) return staff;
+  if (event.from && event.chat.type === 'private' && isHandedOff(state)) return relayFromCustomer(event.message, context);
+  return NOTHING;
 }
 
 function decideOutsideFlow(event: MessageEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext, now: number): Decision {

@@ -2,6 +2,7 @@
 // press, a member joining, leaving or restricted, the bot's own status, a join request), the flow timeouts the
 // runtime raises, and the per-chat key that orders them. Everything else is null.
 import type { CallbackQuery, Chat, ChatMember, ChatMemberUpdated, MaybeInaccessibleMessage, Message, Update, User } from '@grammyjs/types';
+import type { HandoffSignalEvent } from './handoff.js';
 import type { RuleSet } from './rule-set.js';
 
 /** A text message (new, in a private chat, a group or a channel-less supergroup). */
@@ -96,8 +97,29 @@ export interface MemberRestrictedEvent {
   readonly date: number;
 }
 
-/** A normalised update the engine can decide on (or a flow timeout); the `kind` says which. */
-export type BotEvent = MessageEvent | CallbackQueryEvent | MemberEvent | FlowTimeoutEvent | BotStatusEvent | JoinRequestEvent | MemberRestrictedEvent;
+/**
+ * A message without text (a photo, a file, a service message such as forum_topic_created): no rule answers
+ * it, but a hand-off relays it (see handoff.ts).
+ */
+export interface OtherMessageEvent {
+  readonly kind: 'other_message';
+  readonly updateId: number;
+  readonly chat: Chat;
+  readonly from?: User;
+  readonly message: Message;
+}
+
+/** A normalised update the engine can decide on (or a flow timeout, a hand-off signal); the `kind` says which. */
+export type BotEvent =
+  | MessageEvent
+  | CallbackQueryEvent
+  | MemberEvent
+  | FlowTimeoutEvent
+  | BotStatusEvent
+  | JoinRequestEvent
+  | MemberRestrictedEvent
+  | OtherMessageEvent
+  | HandoffSignalEvent;
 
 /**
  * The update kinds the bot asks the service for (allowed_updates) under these rules: messages (which also
@@ -148,7 +170,7 @@ function messageEvent(updateId: number, message: Message): BotEvent | null {
   const date = message.date;
   if (message.new_chat_members?.length) return { kind: 'member_joined', ...base, members: message.new_chat_members, source: 'message', date, message };
   if (message.left_chat_member) return { kind: 'member_left', ...base, members: [message.left_chat_member], source: 'message', date, message };
-  return null;
+  return { kind: 'other_message', ...base, message };
 }
 
 function callbackQueryEvent(updateId: number, query: CallbackQuery): CallbackQueryEvent {
@@ -195,7 +217,7 @@ function chatMemberEvent(updateId: number, change: ChatMemberUpdated): MemberEve
  */
 export function eventChatKey(event: BotEvent): string {
   if (event.chat) return `chat:${event.chat.id}`;
-  if (event.kind === 'flow_timeout') return `user:${event.from.id}`; // unreachable: a timeout always has its chat
+  if (event.kind === 'flow_timeout' || event.kind === 'handoff_signal') return `user:${event.from.id}`; // unreachable: these always have their chat
   return event.kind === 'callback_query' ? `user:${event.from.id}` : `update:${event.updateId}`;
 }
 

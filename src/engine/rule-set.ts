@@ -104,6 +104,10 @@ export interface CompiledRule {
   readonly set: readonly CompiledAssignment[];
   /** Whether the rule also answers users inside a flow. */
   readonly duringFlows: boolean;
+  /** `handoff: true` hands the user to a person (`start`); `handoff: false` hands them back (`end`). */
+  readonly handoff?: 'start' | 'end';
+  /** Whether the rule also answers a handed-off user (who otherwise talks to staff only). */
+  readonly duringHandoff: boolean;
   /** `send`: messages to other chats, as outbox effects after the reply; empty when none. */
   readonly sends: readonly CompiledSend[];
   /** `call` with its `on` branches: the reply waits for the backend's answer; absent when the rule calls none. */
@@ -245,6 +249,10 @@ export interface RuleSet {
   readonly flows: ReadonlyMap<string, CompiledFlow>;
   /** The index of the rules with `during_flows: true`: what answers a user inside a flow before the step does. */
   readonly duringFlowsIndex: RuleIndex;
+  /** The index of the rules with `during_handoff: true`: what still answers a handed-off user. */
+  readonly duringHandoffIndex: RuleIndex;
+  /** `handoff_end`'s reply: what a user is told when staff hand them back to the bot. */
+  readonly handoffEnd?: Template;
   /** The callback rules (button presses) in the global order; never in `index`. */
   readonly callbacks: readonly CompiledRule[];
   /** The `languages` block, when the rules declare one. */

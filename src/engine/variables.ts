@@ -2,6 +2,7 @@
 // user.* and chat.*. Both are compiled once at load time; evaluating them reads only the state snapshot
 // decide was given, and applying assignments yields set_state actions plus the updated variables (so the
 // reply of the same rule sees the new values).
+import { HANDOFF_VARIABLE } from './handoff.js';
 import type { Assignments, Conditions } from '../generated/rules-schema.js';
 import type { SetStateAction } from './actions.js';
 import { normalize } from './normalize.js';
@@ -85,8 +86,13 @@ export function compileConditions(when: Conditions | undefined, site: VariableSi
   if (!when) return null;
   const out: CompiledCondition[] = [];
   for (const [raw, test] of Object.entries(when)) {
+    // `handoff: true|false`: whether the chat is handed off to a person (its `_handoff` chat variable).
+    if (raw === 'handoff' && typeof test === 'boolean') {
+      out.push(Object.freeze({ scope: 'chat' as const, key: HANDOFF_VARIABLE, exists: test }));
+      continue;
+    }
     const target = parseKey(raw, site, report, 'when');
-    if (!target || test === undefined) continue;
+    if (!target || test === undefined || typeof test === 'boolean') continue;
     const template = [test, typeof test === 'object' ? test.equals : undefined, typeof test === 'object' ? test.not : undefined].find(
       (value) => typeof value === 'string' && value.includes('{{'),
     );

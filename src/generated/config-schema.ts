@@ -399,6 +399,43 @@ export const configSchema = {
           }
         }
       }
+    },
+    "handoff": {
+      "description": "Hand-off to a person (a rule's `handoff: true`): the staff group where customers' topics open, when the bot takes over again by itself, and what staff write to hand a customer back.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "chat"
+      ],
+      "properties": {
+        "chat": {
+          "description": "The staff group: a name declared under `chats:` (e.g. staff), or its chat id. A supergroup with topics (a forum) gets one topic per customer; a group without topics works by replies.",
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[A-Za-z][A-Za-z0-9_-]{0,63}$"
+            },
+            {
+              "type": "integer",
+              "maximum": -1
+            }
+          ]
+        },
+        "idle": {
+          "description": "Hand the customer back to the bot after this long without a staff message (90s, 30m, 2h, 1d); without it, only an end word does.",
+          "type": "string",
+          "pattern": "^[1-9][0-9]{0,5}[smhd]$"
+        },
+        "end": {
+          "description": "What staff write in the customer's topic (or in reply to a copy of their message) to hand them back (compared like text triggers: case and spacing do not matter). Default: [done, /done].",
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "type": "string",
+            "minLength": 1
+          }
+        }
+      }
     }
   }
 } as const;
@@ -448,6 +485,25 @@ export interface ConfigFile {
    */
   backends?: {
     [k: string]: BackendSettings | undefined;
+  };
+  /**
+   * Hand-off to a person (a rule's `handoff: true`): the staff group where customers' topics open, when the bot takes over again by itself, and what staff write to hand a customer back.
+   */
+  handoff?: {
+    /**
+     * The staff group: a name declared under `chats:` (e.g. staff), or its chat id. A supergroup with topics (a forum) gets one topic per customer; a group without topics works by replies.
+     */
+    chat: string | number;
+    /**
+     * Hand the customer back to the bot after this long without a staff message (90s, 30m, 2h, 1d); without it, only an end word does.
+     */
+    idle?: string;
+    /**
+     * What staff write in the customer's topic (or in reply to a copy of their message) to hand them back (compared like text triggers: case and spacing do not matter). Default: [done, /done].
+     *
+     * @minItems 1
+     */
+    end?: [string, ...string[]];
   };
 }
 export interface RuleLimitSettings {

@@ -43,6 +43,11 @@ export const rulesSchema = {
       "required": [
         "suggest"
       ]
+    },
+    {
+      "required": [
+        "handoff_end"
+      ]
     }
   ],
   "properties": {
@@ -145,6 +150,20 @@ export const rulesSchema = {
         },
         "none_label": {
           "description": "The label of the \"None of these\" button, once or per language.",
+          "$ref": "#/$defs/localizedString"
+        }
+      }
+    },
+    "handoff_end": {
+      "description": "What a user is told when a hand-off to a person ends (a staff member wrote an end word, or the configuration's handoff idle time passed) and the bot answers again. Declared once, in any rule file.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "reply"
+      ],
+      "properties": {
+        "reply": {
+          "description": "The text (a template; per language: { en: ..., de: ... }).",
           "$ref": "#/$defs/localizedString"
         }
       }
@@ -432,6 +451,14 @@ export const rulesSchema = {
           "description": "Also copy the user's message to another chat, without naming who wrote it (text, formatting and media as sent). Committed with the update and done once, in order, after it, like send. One chat or a list.",
           "$ref": "#/$defs/chatTargets"
         },
+        "handoff": {
+          "description": "true: hand the user to a person in the configuration's handoff chat (a topic of theirs in a staff forum group): from then on their messages go to staff and staff answers come back, and the bot says nothing to them except rules with during_handoff, until staff write an end word or the idle time passes. false: end the user's hand-off (e.g. a during_handoff /cancel rule).",
+          "type": "boolean"
+        },
+        "during_handoff": {
+          "description": "Also answer a user who is handed off to a person (other rules stay silent: the user's messages go to staff). Default false.",
+          "type": "boolean"
+        },
         "event": {
           "description": "Trigger: a member joined the group (member_joined) or left it (member_left), where {{user.*}} is that member; a user blocked the bot (blocked) or unblocked it (unblocked) in their private chat; the bot was added to a group (bot_added) or removed from one (bot_removed); a user asked to join a group that approves new members (join_request: answer with approve or decline); an administrator restricted or banned a member (member_restricted).",
           "enum": [
@@ -693,6 +720,11 @@ export const rulesSchema = {
             "required": [
               "copy"
             ]
+          },
+          {
+            "required": [
+              "handoff"
+            ]
           }
         ]
       }
@@ -704,14 +736,27 @@ export const rulesSchema = {
     },
     "conditions": {
       "title": "Conditions",
-      "description": "Condition on variables: every entry must hold. A value compares for equality (text without case, numbers as numbers); a mapping may use exists, equals, not, gt, gte, lt, lte. Example: { user.name: { exists: true }, chat.count: { gte: 3 } }.",
+      "description": "Condition on variables: every entry must hold. A value compares for equality (text without case, numbers as numbers); a mapping may use exists, equals, not, gt, gte, lt, lte. `handoff: true` holds while the user is handed off to a person. Example: { user.name: { exists: true }, chat.count: { gte: 3 } }.",
       "type": "object",
       "minProperties": 1,
       "propertyNames": {
-        "$ref": "#/$defs/variable"
+        "anyOf": [
+          {
+            "$ref": "#/$defs/variable"
+          },
+          {
+            "const": "handoff"
+          }
+        ]
       },
       "additionalProperties": {
         "$ref": "#/$defs/condition"
+      },
+      "properties": {
+        "handoff": {
+          "description": "true: only while the user is handed off to a person; false: only while they are not.",
+          "type": "boolean"
+        }
       }
     },
     "condition": {
@@ -1833,6 +1878,12 @@ export type RuleFile = {
    */
   forms?: "auto" | "off";
   suggest?: Suggest;
+  /**
+   * What a user is told when a hand-off to a person ends (a staff member wrote an end word, or the configuration's handoff idle time passed) and the bot answers again. Declared once, in any rule file.
+   */
+  handoff_end?: {
+    reply: LocalizedString15;
+  };
 };
 /**
  * One rule: an id, exactly one trigger (command, text, pattern, keywords and/or all, fallback, event for a member joining or leaving, or callback for a button press) and what to do: a reply or a sequence of messages, or a call to a backend whose `on` branches answer (and, for a button press, an answer and an edit).
@@ -2326,6 +2377,18 @@ export type LocalizedString14 =
        */
       [k: string]: string | undefined;
     };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString15 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
 
 export interface Rule2 {
   /**
@@ -2499,6 +2562,14 @@ export interface Rule2 {
         ChatTarget
       ];
   /**
+   * true: hand the user to a person in the configuration's handoff chat (a topic of theirs in a staff forum group): from then on their messages go to staff and staff answers come back, and the bot says nothing to them except rules with during_handoff, until staff write an end word or the idle time passes. false: end the user's hand-off (e.g. a during_handoff /cancel rule).
+   */
+  handoff?: boolean;
+  /**
+   * Also answer a user who is handed off to a person (other rules stay silent: the user's messages go to staff). Default false.
+   */
+  during_handoff?: boolean;
+  /**
    * Trigger: a member joined the group (member_joined) or left it (member_left), where {{user.*}} is that member; a user blocked the bot (blocked) or unblocked it (unblocked) in their private chat; the bot was added to a group (bot_added) or removed from one (bot_removed); a user asked to join a group that approves new members (join_request: answer with approve or decline); an administrator restricted or banned a member (member_restricted).
    */
   event?:
@@ -2608,10 +2679,14 @@ export interface InlineButton2 {
   url?: string;
 }
 /**
- * Condition on variables: every entry must hold. A value compares for equality (text without case, numbers as numbers); a mapping may use exists, equals, not, gt, gte, lt, lte. Example: { user.name: { exists: true }, chat.count: { gte: 3 } }.
+ * Condition on variables: every entry must hold. A value compares for equality (text without case, numbers as numbers); a mapping may use exists, equals, not, gt, gte, lt, lte. `handoff: true` holds while the user is handed off to a person. Example: { user.name: { exists: true }, chat.count: { gte: 3 } }.
  */
 export interface Conditions {
-  [k: string]: Condition | undefined;
+  /**
+   * true: only while the user is handed off to a person; false: only while they are not.
+   */
+  handoff?: boolean;
+  [k: string]: Condition | boolean | undefined;
 }
 /**
  * Variables to change, applied before the reply is rendered: a text template ("{{match.name}}"), a number, { increment: N } (adds N; a missing value counts as 0) or { unset: true } (deletes it). Keys: user.NAME or chat.NAME.

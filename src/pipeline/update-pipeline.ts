@@ -6,7 +6,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { TokenRejectedError } from '../api/failure.js';
 import type { Update } from '../api/types.js';
 import { decide, type Decision } from '../engine/decide.js';
-import { chatKeyOf, toEvent, type BotEvent } from '../engine/events.js';
+import { chatKeyOf, toEvent, type BotEvent, type FlowTimeoutEvent } from '../engine/events.js';
+import type { HandoffSignalEvent } from '../engine/handoff.js';
+import type { ConversationState } from '../engine/state.js';
 import { recordDecision, type DecisionAnalyticsOptions } from '../ops/unmatched.js';
 import { completeCalls } from './update-calls.js';
 import { explainHandled, ignoredKind, logHandled, type HandledUpdate } from './handled-log.js';
@@ -247,21 +249,44 @@ export class UpdatePipeline {
   }
 
   private async runTimeout(chatId: number, userId: number, signal: AbortSignal): Promise<void> {
-    const started = performance.now();
-    const scope = { chatId, userId };
-    const state = await this.options.states.load(scope);
     const event = { kind: 'flow_timeout', chat: { id: chatId }, from: { id: userId } } as const;
-    const ruleSet = this.options.rules.current;
-    const decision = (this.options.decide ?? decide)(event, ruleSet, state, this.options.context);
-    const split = splitStateChanges(decision.actions);
-    const { changes } = split;
-    const cause = `t${chatId}_${userId}_${state.flow?.lastActivity ?? 0}`;
-    const commit = { ...this.record(split, scope, decision.ruleId, cause)!, flowWas: state.flow };
-    // Replicas each time the flows they know: the first to commit leaving it sends the reply, the others find it gone.
-    if (changes.length === 0 || !(await this.options.ledger.commitState(commit))) {
+    const ruleId = await this.runInTurn(event, (state) => `t${chatId}_${userId}_${state.flow?.lastActivity ?? 0}`, signal);
+    if (ruleId === false) {
       this.options.logger.debug({ chat_id: chatId, user_id: userId }, 'flow timeout: nothing to do (the user moved on, or another replica timed the flow out)');
       return;
     }
+    this.options.logger.info({ chat_id: chatId, user_id: userId, rule: ruleId }, 'flow timed out');
+  }
+
+  /**
+   * A hand-off signal (the topic known, the end, the idle time) for a customer, decided and committed in their
+   * chat's turn, which the caller (the outbox, performing a `handoff` effect under that chat's key) holds;
+   * `cause` names it, so a repeated attempt gives its effects the same ids.
+   */
+  async handoffSignal(event: HandoffSignalEvent, cause: string, signal: AbortSignal): Promise<void> {
+    const ruleId = await this.runInTurn(event, () => cause, signal);
+    if (ruleId !== false) this.options.logger.info({ chat_id: event.chat.id, rule: ruleId }, 'hand-off signal handled');
+  }
+
+  /**
+   * Work no update brings, in the chat's turn: decided on the state of that moment and committed (with the flow
+   * it was decided on, which a shared store checks) before its replies are sent, so a crash can lose a reply but
+   * never send it twice. The rule that answered, or false when there was nothing to do or another replica did it.
+   */
+  private async runInTurn(
+    event: FlowTimeoutEvent | HandoffSignalEvent,
+    causeOf: (state: ConversationState) => string,
+    signal: AbortSignal,
+  ): Promise<string | null | false> {
+    const started = performance.now();
+    const scope = { chatId: event.chat.id, userId: event.from.id };
+    const state = await this.options.states.load(scope);
+    const ruleSet = this.options.rules.current;
+    const decision = (this.options.decide ?? decide)(event, ruleSet, state, this.options.context);
+    const split = splitStateChanges(decision.actions);
+    const commit = { ...this.record(split, scope, decision.ruleId, causeOf(state))!, flowWas: state.flow };
+    // Replicas each time the flows they know: the first to commit leaving it sends the reply, the others find it gone.
+    if (split.changes.length === 0 || !(await this.options.ledger.commitState(commit))) return false;
     this.committed(commit);
     let outcome: PerformOutcome | null;
     try {
@@ -270,9 +295,9 @@ export class UpdatePipeline {
       if (error instanceof TokenRejectedError) this.stopForToken(error);
       throw error;
     }
-    this.options.logger.info({ chat_id: chatId, user_id: userId, rule: decision.ruleId }, 'flow timed out');
-    const handled = { update: null, event, decision, ruleSet, changes, started, outcome, analytics: {} };
+    const handled = { update: null, event, decision, ruleSet, changes: split.changes, started, outcome, analytics: {} };
     this.options.onHandled?.(handled, explainHandled(handled));
+    return decision.ruleId;
   }
 
   /**

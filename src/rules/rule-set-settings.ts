@@ -1,13 +1,13 @@
-// What rule files declare once for the whole rule set (`languages`, `synonyms`, `fuzzy`, `forms`, `suggest`): read
-// from every
+// What rule files declare once for the whole rule set (`languages`, `synonyms`, `fuzzy`, `forms`, `suggest`,
+// `handoff_end`): read from every
 // file that parses, even one whose rules have schema errors, so a typo elsewhere in that file cannot make the
 // setting look undeclared to every other file. A block that is itself broken has its one problem reported by
 // the schema check; here it only counts as declared, so nothing else is judged against it. A second
 // declaration is an error naming the first.
 import type { RuleSetSettings } from '../engine/compile.js';
-import { compileStaticText, type LanguageSettings, type StaticText, type TextSource } from '../engine/languages.js';
+import { compileStaticText, compileText, DEFAULT_LANGUAGE_VARIABLE, type LanguageSettings, type StaticText, type TextSource } from '../engine/languages.js';
 import type { SuggestSettings } from '../engine/suggestions.js';
-import { DEFAULT_LANGUAGE_VARIABLE } from '../engine/languages.js';
+import type { Template, TemplateContext } from '../engine/template.js';
 import { RuleProblem } from '../diagnostics/problem.js';
 import { validate as validateRuleFile } from '../generated/rules-validator.js';
 import type { ParsedYaml } from '../yaml/source.js';
@@ -51,8 +51,11 @@ export function ruleSetSettings(files: readonly DeclaredSettings[], problems: Ru
     }
   }
   const languages = languagesOf(found.languages, broken.has('languages'), where, problems);
+  const handoffEnd =
+    found.handoff_end === undefined ? undefined : compileHandoffEnd(found.handoff_end, languages.languages, where.get('handoff_end')!, problems);
   return {
     ...languages,
+    ...(handoffEnd ? { handoffEnd } : {}),
     ...(found.synonyms ? { synonyms: found.synonyms as string[][] } : {}),
     ...(found.fuzzy ? { fuzzy: found.fuzzy as 'auto' | 'off' } : {}),
     ...(found.forms ? { forms: found.forms as 'auto' | 'off' } : {}),
@@ -79,6 +82,15 @@ function languagesOf(value: unknown, broken: boolean, where: ReadonlyMap<string,
     return { languages: unchecked };
   }
   return { languages: { default: languages.default, supported: languages.supported, variable: languages.variable ?? DEFAULT_LANGUAGE_VARIABLE } };
+}
+
+/** `handoff_end`'s reply as a template (in the declared languages), its problems at the declaration. */
+function compileHandoffEnd(value: unknown, languages: LanguageSettings | undefined, at: string, problems: RuleProblem[]): Template | undefined {
+  const [file, line, column] = splitPosition(at);
+  const report = (message: string) => problems.push(new RuleProblem(file, line, column, `handoff_end: ${message}`));
+  const context: TemplateContext = { trigger: 'fallback', ...(languages ? { languages } : {}) };
+  const reply = (value as { reply: TextSource }).reply;
+  return compileText(reply, context, 'the handoff_end reply', { error: (_path, message) => report(message), warning: (_path, message) => report(message) });
 }
 
 function splitPosition(at: string): [string, number, number] {

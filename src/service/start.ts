@@ -26,6 +26,9 @@ import { OutboxRoom } from '../pipeline/outbox.js';
 import { messageEffectPerformer } from '../delivery/message-effects.js';
 import { Backends } from '../backends/backends.js';
 import { callKey } from '../store/effect-ids.js';
+import { handoffEffectPerformer } from '../delivery/handoff-effects.js';
+import type { HandoffSettings } from '../engine/handoff.js';
+import { normalize } from '../engine/normalize.js';
 
 /** On a shared store, how often each replica looks for effects the others stored. */
 const OUTBOX_POLL_MS = 1000;
@@ -151,7 +154,7 @@ async function openCore(
   const rules = await startRules({
     rulesPath: config.rulesPath,
     limits: config.ruleLimits,
-    environment: { chats: new Set(Object.keys(config.chats)), backends: new Set(Object.keys(config.backends)), configFile: config.configFile },
+    environment: { chats: new Set(Object.keys(config.chats)), backends: new Set(Object.keys(config.backends)), handoff: config.handoff !== null, configFile: config.configFile },
     logger,
     metrics,
     health,
@@ -224,7 +227,14 @@ async function startWork(
   const outbox = new OutboxRoom({
     outbox: store.ledger,
     sequencer,
-    performers: { message: messageEffectPerformer(api), backend: backends.notifyPerformer() },
+    performers: {
+      message: messageEffectPerformer(api),
+      backend: backends.notifyPerformer(),
+      handoff: handoffEffectPerformer(api, {
+        stateOf: (customer) => store.ledger.load({ chatId: customer, userId: customer }),
+        signal: (event, cause, abort) => pipeline.handoffSignal(event, cause, abort),
+      }),
+    },
     logger,
     metrics,
     concurrency: config.delivery.concurrency,
@@ -305,6 +315,7 @@ function createPipeline(parts: PipelineParts): UpdatePipeline {
       botUsername: bot.username,
       chats: new Map(Object.entries(config.chats)),
       backends: new Map(Object.entries(config.backends)),
+      ...handoffContext(config),
     },
     // A reply still going out after 1 s shows "typing…" first (a long split, a rate limit, a slow service).
     perform: createActionPerformer({ sender, api, logger, moderation: new ModerationCalls({ api, logger, metrics }), typingAfterMs: TYPING_AFTER_MS }),
@@ -320,6 +331,13 @@ function createPipeline(parts: PipelineParts): UpdatePipeline {
     onEffectsCommitted,
     ...(companion ? { onHandled: (handled, explanation) => companion.explain(handled, explanation) } : {}),
   });
+}
+
+/** The configuration's `handoff:` as decide takes it (end words normalised like text triggers); nothing without one. */
+function handoffContext(config: ServiceConfig): { handoff?: HandoffSettings } {
+  const block = config.handoff;
+  if (!block || typeof block.chatId !== 'number') return {};
+  return { handoff: { chatId: block.chatId, idleMs: block.idleMs, endWords: new Set(block.end.map((word) => normalize(word))) } };
 }
 
 /** On a shared store a chat's updates also wait for each other across replicas. */

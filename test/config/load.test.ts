@@ -223,3 +223,20 @@ describe('config errors name the setting and where it came from', () => {
     expect(problems).toHaveLength(3);
   });
 });
+
+describe('handoff:', () => {
+  it('resolves the staff chat through chats:, reads idle and the end words (default done, /done)', async () => {
+    const config = await load({ file: 'chats:\n  staff: -1001234567890\nhandoff:\n  chat: staff\n  idle: 2h\n' });
+    expect(config.handoff).toEqual({ chatId: -1001234567890, idleMs: 7_200_000, end: ['done', '/done'] });
+    expect((await load({ file: 'handoff: { chat: -1005, end: [finished] }\n' })).handoff).toEqual({ chatId: -1005, idleMs: null, end: ['finished'] });
+    expect((await load({ file: 'chats: {}\n' })).handoff).toBeNull();
+  });
+
+  it('refuses a chat name chats: does not declare, at handoff.chat, and a malformed idle', async () => {
+    expect(await problemsOf(load({ file: 'chats:\n  staff: -1001\nhandoff:\n  chat: sales\n' }))).toEqual([
+      "hearsay.yaml:4:9: handoff.chat names 'sales', which is not declared under chats: (declared: staff); add it, e.g. chats: { sales: -1001234567890 }",
+    ]);
+    const idle = await problemsOf(load({ file: 'handoff:\n  chat: -1001\n  idle: soon\n' }));
+    expect(idle.join('\n')).toMatch(/hearsay\.yaml:3:9: .*idle/);
+  });
+});

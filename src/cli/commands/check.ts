@@ -18,7 +18,7 @@ export function checkCommand(): Command {
     .option('--strict', 'fail on warnings too (rules that never fire, examples, unknown variables)')
     .option(
       '--config <file>',
-      'the configuration whose declarations the rules name (chats, backends); default: hearsay.yaml in the working directory, if present',
+      'the configuration whose declarations the rules name (chats, backends, handoff); default: hearsay.yaml in the working directory, if present',
     )
     .addHelpText(
       'after',
@@ -56,7 +56,7 @@ async function configEnvironment(configPath: string | undefined): Promise<RuleEn
   if (configPath === undefined && !existsSync(path)) return { chats: new Set(), backends: new Set(), configFile: null };
   try {
     const file = await readConfigFile(path, path);
-    return { chats: new Set(Object.keys(file.content.chats ?? {})), backends: new Set(Object.keys(file.content.backends ?? {})), configFile: path };
+    return { chats: new Set(Object.keys(file.content.chats ?? {})), backends: new Set(Object.keys(file.content.backends ?? {})), handoff: file.content.handoff !== undefined, configFile: path };
   } catch (error) {
     if (error instanceof ConfigError) return error.problems.map((p) => p.format()).join('; ');
     throw error;
