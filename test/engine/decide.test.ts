@@ -85,8 +85,12 @@ describe('text, pattern and keywords', () => {
   });
 
   it('a message without text gets no answer, not even from the fallback', () => {
-    expect(toEvent({ update_id: 1, message: message(undefined) } as Update)).toBeNull();
-    expect(matchMessage(message(undefined), set({ id: 'f', fallback: true, reply: 'fb' }), BOT)).toBeNull();
+    // It is an event (a hand-off relays it), but no rule answers it.
+    const event = toEvent({ update_id: 1, message: message(undefined) } as Update)!;
+    expect(event.kind).toBe('other_message');
+    const rules = set({ id: 'f', fallback: true, reply: 'fb' });
+    expect(decide(event, rules, EMPTY_STATE, { botUsername: BOT }).actions).toEqual([]);
+    expect(matchMessage(message(undefined), rules, BOT)).toBeNull();
   });
 });
 
