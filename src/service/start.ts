@@ -22,7 +22,7 @@ import { openStore, type OpenedStore } from '../store/open-store.js';
 import { watchSharedStore } from '../pipeline/shared-store-watch.js';
 import { createStop } from './stop.js';
 import { FlowTimeouts } from '../pipeline/flow-timeouts.js';
-import { OutboxRoom } from '../pipeline/outbox.js';
+import { OutboxRoom, type EffectPerformer } from '../pipeline/outbox.js';
 import { messageEffectPerformer } from '../delivery/message-effects.js';
 import { Backends } from '../backends/backends.js';
 import { callKey } from '../store/effect-ids.js';
@@ -154,7 +154,12 @@ async function openCore(
   const rules = await startRules({
     rulesPath: config.rulesPath,
     limits: config.ruleLimits,
-    environment: { chats: new Set(Object.keys(config.chats)), backends: new Set(Object.keys(config.backends)), handoff: config.handoff !== null, configFile: config.configFile },
+    environment: {
+      chats: new Set(Object.keys(config.chats)),
+      backends: new Set(Object.keys(config.backends)),
+      handoff: config.handoff !== null,
+      configFile: config.configFile,
+    },
     logger,
     metrics,
     health,
@@ -227,14 +232,7 @@ async function startWork(
   const outbox = new OutboxRoom({
     outbox: store.ledger,
     sequencer,
-    performers: {
-      message: messageEffectPerformer(api),
-      backend: backends.notifyPerformer(),
-      handoff: handoffEffectPerformer(api, {
-        stateOf: (customer) => store.ledger.load({ chatId: customer, userId: customer }),
-        signal: (event, cause, abort) => pipeline.handoffSignal(event, cause, abort),
-      }),
-    },
+    performers: { message: messageEffectPerformer(api), backend: backends.notifyPerformer(), handoff: handoffPerformer(api, store, () => pipeline) },
     logger,
     metrics,
     concurrency: config.delivery.concurrency,
@@ -338,6 +336,14 @@ function handoffContext(config: ServiceConfig): { handoff?: HandoffSettings } {
   const block = config.handoff;
   if (!block || typeof block.chatId !== 'number') return {};
   return { handoff: { chatId: block.chatId, idleMs: block.idleMs, endWords: new Set(block.end.map((word) => normalize(word))) } };
+}
+
+/** The performer of `handoff` effects: the customer's state from the store, signals through the pipeline. */
+function handoffPerformer(api: BotApi, store: OpenedStore, pipeline: () => UpdatePipeline): EffectPerformer {
+  return handoffEffectPerformer(api, {
+    stateOf: (customer) => store.ledger.load({ chatId: customer, userId: customer }),
+    signal: (event, cause, abort) => pipeline().handoffSignal(event, cause, abort),
+  });
 }
 
 /** On a shared store a chat's updates also wait for each other across replicas. */
