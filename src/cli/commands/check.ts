@@ -56,7 +56,12 @@ async function configEnvironment(configPath: string | undefined): Promise<RuleEn
   if (configPath === undefined && !existsSync(path)) return { chats: new Set(), backends: new Set(), configFile: null };
   try {
     const file = await readConfigFile(path, path);
-    return { chats: new Set(Object.keys(file.content.chats ?? {})), backends: new Set(Object.keys(file.content.backends ?? {})), handoff: file.content.handoff !== undefined, configFile: path };
+    return {
+      chats: new Set(Object.keys(file.content.chats ?? {})),
+      backends: new Set(Object.keys(file.content.backends ?? {})),
+      handoff: file.content.handoff !== undefined,
+      configFile: path,
+    };
   } catch (error) {
     if (error instanceof ConfigError) return error.problems.map((p) => p.format()).join('; ');
     throw error;
