@@ -178,7 +178,7 @@ function compileDone(flowSite: FlowSite): CompiledDoneBranch[] {
     const set = compileAssignments(branch.set, site, flowContext(stepIds), (key, message) => report(['done', i, 'set', ...(key ? [key] : [])], message));
     const reply = branch.reply === undefined ? null : template(branch.reply, ['done', i, 'reply'], flowContext(stepIds), `the reply of ${site.name}`);
     const calls = compileDoneCall(branch, ['done', i], site.name, flowSite);
-    done.push(Object.freeze({ when, set, reply, ...calls }));
+    done.push(Object.freeze({ when, set, reply, ...calls, handoff: branch.handoff === true }));
     if (!branch.when && i < flow.done!.length - 1)
       report(['done', i + 1], `done branch #${i + 2} of ${name} is never used: branch #${i + 1} has no \`when\`, so it always answers first`, 'warning');
   }

@@ -2,6 +2,7 @@
 // during_flows rules, then the current step's accept), moving to the next step or to done, and leaving by
 // done, cancel, timeout or because a reload removed the flow or step. Pure: positions go out as set_flow
 // actions, answers as send_message.
+import { startHandoff } from './handoff.js';
 import type { Message } from '@grammyjs/types';
 import type { Action, JsonValue, SetFlowAction } from './actions.js';
 import { checkAnswerWithBackend, finishWithCall } from './flow-calls.js';
@@ -144,7 +145,7 @@ export function routePress(
     const language = languageFor(ruleSet, event.from, state);
     const target: AskTarget = { chatId: chat.id, private: chat.type === 'private', ...(asked !== undefined ? { replyTo: asked } : {}), language };
     const values: VariableValues = { user: state.user, chat: state.chat, flow: position.values };
-    decision = answerStep(flow, index, position, choice, { message, target, hasUser: true, context }, values, now);
+    decision = answerStep(flow, index, position, choice, { message: { ...message, from: event.from } as Message, target, hasUser: true, context }, values, now);
   }
   return { ruleId: decision.ruleId, actions: [answer, ...decision.actions] };
 }
@@ -199,9 +200,11 @@ function finish(flow: CompiledFlow, at: StepEvent, values: VariableValues, resul
   const rendered = { message, vars: applied.values, flow: values.flow!, ...(results ? { flowResults: results } : {}) };
   if (branch.notifies.length > 0) actions.push(...notifyEffects(branch.notifies, rendered, context, message.chat.id));
   const ruleId = `${flow.id}#done`;
-  if (branch.call) return finishWithCall(branch, actions, { ruleId, message, values: applied.values, flowResults: results, hasUser, context });
+  // A done branch may hand the user to a person, with the flow's answers in the chat so far (and its reply).
+  const handoff = branch.handoff ? startHandoff(message, ruleId, applied.values, context, branch.reply && !branch.call ? 1 : 0) : [];
+  if (branch.call) return finishWithCall(branch, [...actions, ...handoff], { ruleId, message, values: applied.values, flowResults: results, hasUser, context });
   if (branch.reply) actions.push(sendText(message.chat.id, render(branch.reply, rendered)));
-  return { ruleId, actions };
+  return { ruleId, actions: [...actions, ...handoff] };
 }
 
 /** Whether a message cancels the flow: the cancel command (for this bot), or one of the keywords as whole words. */

@@ -162,6 +162,8 @@ export interface CompiledDoneBranch {
   readonly call?: { readonly request: CompiledRequest; readonly on: ReadonlyMap<string, CompiledFlowBranch> };
   /** `notify`: requests to backends through the outbox; empty when none. */
   readonly notifies: readonly CompiledRequest[];
+  /** `handoff: true`: the user is handed to a person when the flow ends here. */
+  readonly handoff: boolean;
 }
 
 /** One branch of a done branch's call: its reply, `set` and notifies. */

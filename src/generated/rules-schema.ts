@@ -1136,6 +1136,10 @@ export const rulesSchema = {
         },
         "notify": {
           "$ref": "#/$defs/rule/properties/notify"
+        },
+        "handoff": {
+          "description": "true: hand the user to a person when the flow ends here (see a rule's handoff); needs the configuration's handoff: block.",
+          "type": "boolean"
         }
       }
     },
@@ -3035,6 +3039,10 @@ export interface DoneBranch {
     | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify]
     | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify]
     | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify];
+  /**
+   * true: hand the user to a person when the flow ends here (see a rule's handoff); needs the configuration's handoff: block.
+   */
+  handoff?: boolean;
 }
 /**
  * The branches of a call, by outcome: `ok` (any 2xx not listed), `error` (no answer in time, a network error, a 5xx or any status not listed, an unreadable answer, an open circuit) and specific status codes (404, 409, ...).

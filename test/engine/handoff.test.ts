@@ -13,6 +13,9 @@ import type { Rule } from '../../src/generated/rules-schema.js';
 import { EMPTY_STATE, type ConversationState } from '../../src/engine/state.js';
 import { compileText } from '../../src/engine/languages.js';
 import { message, messageEvent } from './messages.js';
+import { applyStateChanges } from '../../src/engine/state.js';
+import { loadRuleSet } from '../../src/rules/load.js';
+import { withRuleDir } from '../rules/rule-files.js';
 
 const STAFF = -1001234567890;
 const context: DecideContext = {
@@ -130,5 +133,33 @@ describe('hand-off in decide', () => {
     ]);
     // Already back with the bot (a repeated attempt): nothing.
     expect(decide(signal, ruleSet, EMPTY_STATE, context).actions).toEqual([]);
+  });
+
+  it('a flow whose done branch says handoff: true hands the user off when it ends there, after its reply', async () => {
+    const yaml = `
+flows:
+  - id: claim
+    start: { command: claim }
+    steps:
+      - id: order
+        ask: "Which order?"
+        accept: { pattern: '^\\d+$' }
+    done:
+      - reply: "Thanks, a colleague takes over for order {{flow.order}}."
+        handoff: true
+`;
+    const flows = await withRuleDir({ 'bot.yaml': yaml }, (dir) => loadRuleSet(dir));
+    let state: ConversationState = EMPTY_STATE;
+    const say = (text: string) => {
+      const decision = decide(messageEvent(message(text)), flows, state, context);
+      state = applyStateChanges(state, decision.actions);
+      return decision;
+    };
+    say('/claim');
+    const done = say('123');
+    expect(done.ruleId).toBe('claim#done');
+    expect(done.actions.find((a) => a.type === 'send_message')).toMatchObject({ text: 'Thanks, a colleague takes over for order 123.' });
+    expect(effects(done.actions)[0]!.payload).toMatchObject({ op: 'open', customer: 42, history: [1, 2, 3, 4, 5, 6, 7, 8] });
+    expect(state.chat[HANDOFF_VARIABLE]).toBe('1000000|claim#done');
   });
 });
