@@ -80,7 +80,7 @@ interface Kit {
 
 /** The topic the customer has (0: none, the staff group has no topics), undefined when none was opened yet. */
 async function knownTopic({ pipeline }: Kit, customer: number): Promise<number | undefined> {
-  const value = (await pipeline.stateOf(customer)).chat[HANDOFF_TOPIC_VARIABLE];
+  const value = (await pipeline.stateOf(customer)).user[HANDOFF_TOPIC_VARIABLE];
   return typeof value === 'number' ? value : undefined;
 }
 

@@ -1,7 +1,7 @@
 // Hand-off to a person: what decide does while a customer talks to staff instead of the bot. The state is
-// conversation state, committed with the updates that change it: the customer's chat holds `_handoff` (since
-// when, and the rule) and `_handoff_topic` (the staff topic; 0 in a staff group without topics); the staff
-// chat holds `_handoff_topic_<thread>` (whose topic it is), learnt from the topic's forum_topic_created message.
+// conversation state, committed with the updates that change it: the customer's user variables hold `_handoff`
+// (since when, and the rule) and `_handoff_topic` (the staff topic; 0 in a staff group without topics), so
+// `hearsay state show --user` shows them; a hand-off only starts in a private chat. The staff chat holds `_handoff_topic_<thread>` (whose topic it is), learnt from the topic's forum_topic_created message.
 // Everything that goes between the chats is a `handoff` effect in the customer's order key (so it is done once,
 // in order, after what the customer's chat did before): opening the topic with a header, each copy one way or
 // the other, the end and the idle timer, which come back as a HandoffSignalEvent in the customer's turn.
@@ -23,9 +23,9 @@ export interface HandoffSettings {
   readonly endWords: ReadonlySet<string>;
 }
 
-/** The customer's chat variable that says a hand-off is on: `<since ms>|<rule id>`. */
+/** The customer's user variable that says a hand-off is on: `<since ms>|<rule id>`. */
 export const HANDOFF_VARIABLE = '_handoff';
-/** The customer's chat variable with the staff topic's message_thread_id (0: the staff group has no topics). */
+/** The customer's user variable with the staff topic's message_thread_id (0: the staff group has no topics). */
 export const HANDOFF_TOPIC_VARIABLE = '_handoff_topic';
 /** The staff chat's variable naming the customer (their chat id) of topic `thread`. */
 export const topicOwnerVariable = (thread: number): string => `_handoff_topic_${thread}`;
@@ -58,8 +58,8 @@ const REASONS: Partial<Record<HandoffSignalEvent['signal'], string>> = {
 };
 
 /** Whether the customer of this state is handed off. */
-export function isHandedOff(state: Pick<ConversationState, 'chat'>): boolean {
-  return valueIn(state.chat, HANDOFF_VARIABLE) !== undefined;
+export function isHandedOff(state: Pick<ConversationState, 'user'>): boolean {
+  return valueIn(state.user, HANDOFF_VARIABLE) !== undefined;
 }
 
 /** The topic name of a customer: their name, @username and id (the id lets the bot know the topic again). */
@@ -98,7 +98,7 @@ function idleTimer(customer: number, settings: HandoffSettings, now: number): Ef
  * opened (or reopened) with its header and the chat's last messages, and the idle timer. Nothing when hand-off
  * is not configured, the chat is not a private one, or the customer is handed off already.
  */
-export function startHandoff(message: Message, ruleId: string, state: Pick<ConversationState, 'chat'>, context: DecideContext, replies = 0): Action[] {
+export function startHandoff(message: Message, ruleId: string, state: Pick<ConversationState, 'user'>, context: DecideContext, replies = 0): Action[] {
   const settings = context.handoff;
   const user = message.from;
   if (!settings || !user || message.chat.type !== 'private' || isHandedOff(state)) return [];
@@ -113,7 +113,7 @@ export function startHandoff(message: Message, ruleId: string, state: Pick<Conve
   const last = message.message_id + replies;
   const history = Array.from({ length: Math.min(HISTORY_IDS, last) }, (_, i) => last - Math.min(HISTORY_IDS, last) + 1 + i);
   return [
-    { type: 'set_state', scope: 'chat', key: HANDOFF_VARIABLE, value: `${now}|${ruleId}` },
+    { type: 'set_state', scope: 'user', key: HANDOFF_VARIABLE, value: `${now}|${ruleId}` },
     handoffEffect(customer, { op: 'open', customer, staff: settings.chatId, name: topicName(user), label: customerLabel(user), header, history }),
     ...idleTimer(customer, settings, now),
   ];
@@ -180,7 +180,7 @@ function customerOf(message: Message, state: ConversationState, context: DecideC
 export function decideHandoffSignal(event: HandoffSignalEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {
   const customer = event.chat.id;
   if (event.signal === 'topic') {
-    return { ruleId: 'handoff#topic', actions: [{ type: 'set_state', scope: 'chat', key: HANDOFF_TOPIC_VARIABLE, value: event.topic ?? 0 }] };
+    return { ruleId: 'handoff#topic', actions: [{ type: 'set_state', scope: 'user', key: HANDOFF_TOPIC_VARIABLE, value: event.topic ?? 0 }] };
   }
   if (!isHandedOff(state) || !context.handoff) return { ruleId: null, actions: [] };
   const actions: Action[] = [];
@@ -198,11 +198,11 @@ export function decideHandoffSignal(event: HandoffSignalEvent, ruleSet: RuleSet,
  * then closed; without topics, a line in the staff group naming the customer) and, unless it is what fired, the
  * idle timer dropped.
  */
-export function endHandoff(customer: number, state: Pick<ConversationState, 'chat'>, context: DecideContext, why: string, cancelIdle = true): Action[] {
+export function endHandoff(customer: number, state: Pick<ConversationState, 'user'>, context: DecideContext, why: string, cancelIdle = true): Action[] {
   const settings = context.handoff;
   if (!settings) return [];
-  const actions: Action[] = [{ type: 'set_state', scope: 'chat', key: HANDOFF_VARIABLE, value: null }];
-  const topic = valueIn(state.chat, HANDOFF_TOPIC_VARIABLE);
+  const actions: Action[] = [{ type: 'set_state', scope: 'user', key: HANDOFF_VARIABLE, value: null }];
+  const topic = valueIn(state.user, HANDOFF_TOPIC_VARIABLE);
   const thread = typeof topic === 'number' && topic > 0 ? topic : undefined;
   const text = thread ? `Back with the bot (${why}).` : `Customer id ${customer} is back with the bot (${why}).`;
   const staffKey = `chat:${settings.chatId}`;

@@ -86,9 +86,9 @@ export function compileConditions(when: Conditions | undefined, site: VariableSi
   if (!when) return null;
   const out: CompiledCondition[] = [];
   for (const [raw, test] of Object.entries(when)) {
-    // `handoff: true|false`: whether the chat is handed off to a person (its `_handoff` chat variable).
+    // `handoff: true|false`: whether the user is handed off to a person (their `_handoff` variable).
     if (raw === 'handoff' && typeof test === 'boolean') {
-      out.push(Object.freeze({ scope: 'chat' as const, key: HANDOFF_VARIABLE, exists: test }));
+      out.push(Object.freeze({ scope: 'user' as const, key: HANDOFF_VARIABLE, exists: test }));
       continue;
     }
     const target = parseKey(raw, site, report, 'when');

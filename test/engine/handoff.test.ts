@@ -30,7 +30,7 @@ const rules: Rule[] = [
 ];
 const handoffEnd = compileText("You're back with the bot.", { trigger: 'fallback' }, 'x', { error: () => undefined, warning: () => undefined })!;
 const ruleSet = { ...compileRules(rules), handoffEnd };
-const handedOff: ConversationState = { user: {}, chat: { [HANDOFF_VARIABLE]: '1|human', [HANDOFF_TOPIC_VARIABLE]: 77 }, flow: null };
+const handedOff: ConversationState = { user: { [HANDOFF_VARIABLE]: '1|human', [HANDOFF_TOPIC_VARIABLE]: 77 }, chat: {}, flow: null };
 const effects = (actions: readonly { type: string }[]) => actions.filter((a): a is EffectAction => a.type === 'effect');
 
 function staffMessage(text: string | undefined, extra: Partial<Message> = {}): Message {
@@ -49,7 +49,7 @@ describe('hand-off in decide', () => {
   it('a handoff: true rule answers, marks the chat, opens the topic with header and history, and starts the idle timer', () => {
     const decision = decide(messageEvent(message('I want a human', { firstName: 'Cleo', username: 'cleo' })), ruleSet, EMPTY_STATE, context);
     expect(decision.actions[0]).toEqual({ type: 'send_message', chatId: 42, text: 'Asked a colleague.' });
-    expect(decision.actions[1]).toEqual({ type: 'set_state', scope: 'chat', key: HANDOFF_VARIABLE, value: '1000000|human' });
+    expect(decision.actions[1]).toEqual({ type: 'set_state', scope: 'user', key: HANDOFF_VARIABLE, value: '1000000|human' });
     const [open, idle] = effects(decision.actions);
     expect(open).toMatchObject({
       kind: 'handoff',
@@ -120,7 +120,7 @@ describe('hand-off in decide', () => {
     const signal = { kind: 'handoff_signal', chat: { id: 42 }, from: { id: 42 }, signal: 'end', by: 'Sam' } as const;
     const decision = decide(signal, ruleSet, handedOff, context);
     expect(decision.actions).toEqual([
-      { type: 'set_state', scope: 'chat', key: HANDOFF_VARIABLE, value: null },
+      { type: 'set_state', scope: 'user', key: HANDOFF_VARIABLE, value: null },
       {
         type: 'effect',
         kind: 'message',
@@ -160,6 +160,6 @@ flows:
     expect(done.ruleId).toBe('claim#done');
     expect(done.actions.find((a) => a.type === 'send_message')).toMatchObject({ text: 'Thanks, a colleague takes over for order 123.' });
     expect(effects(done.actions)[0]!.payload).toMatchObject({ op: 'open', customer: 42, history: [1, 2, 3, 4, 5, 6, 7, 8] });
-    expect(state.chat[HANDOFF_VARIABLE]).toBe('1000000|claim#done');
+    expect(state.user[HANDOFF_VARIABLE]).toBe('1000000|claim#done');
   });
 });
