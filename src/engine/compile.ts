@@ -168,7 +168,18 @@ function compileRule(rule: Rule, order: number, shared: RuleCompileSite, startsF
   if (!trigger || !actions || !outbound || !calls || label === null) return undefined;
   warnOfNeverFuzzy(rule, trigger, name, report);
   const description = compileDescription(rule, name, report, settings.languages);
-  const parts = { trigger, texts, actions, when, set, outbound, calls, moderation, label: label ?? null, ...(description !== undefined ? { description } : {}) };
+  const parts = {
+    trigger,
+    texts,
+    actions,
+    when,
+    set,
+    outbound,
+    calls,
+    moderation,
+    label: label ?? null,
+    ...(description !== undefined ? { description } : {}),
+  };
   return assembleRule(rule, order, locate(order, []), parts, settings, startsFlow);
 }
 

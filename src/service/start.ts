@@ -22,13 +22,11 @@ import { openStore, type OpenedStore } from '../store/open-store.js';
 import { watchSharedStore } from '../pipeline/shared-store-watch.js';
 import { createStop } from './stop.js';
 import { FlowTimeouts } from '../pipeline/flow-timeouts.js';
-import { OutboxRoom, type EffectPerformer } from '../pipeline/outbox.js';
+import { OutboxRoom } from '../pipeline/outbox.js';
 import { messageEffectPerformer } from '../delivery/message-effects.js';
 import { Backends } from '../backends/backends.js';
 import { callKey } from '../store/effect-ids.js';
-import { handoffEffectPerformer } from '../delivery/handoff-effects.js';
-import type { HandoffSettings } from '../engine/handoff.js';
-import { normalize } from '../engine/normalize.js';
+import { handoffContext, handoffPerformer } from './handoff-wiring.js';
 
 /** On a shared store, how often each replica looks for effects the others stored. */
 const OUTBOX_POLL_MS = 1000;
@@ -328,21 +326,6 @@ function createPipeline(parts: PipelineParts): UpdatePipeline {
     onStateCommitted,
     onEffectsCommitted,
     ...(companion ? { onHandled: (handled, explanation) => companion.explain(handled, explanation) } : {}),
-  });
-}
-
-/** The configuration's `handoff:` as decide takes it (end words normalised like text triggers); nothing without one. */
-function handoffContext(config: ServiceConfig): { handoff?: HandoffSettings } {
-  const block = config.handoff;
-  if (!block || typeof block.chatId !== 'number') return {};
-  return { handoff: { chatId: block.chatId, idleMs: block.idleMs, endWords: new Set(block.end.map((word) => normalize(word))) } };
-}
-
-/** The performer of `handoff` effects: the customer's state from the store, signals through the pipeline. */
-function handoffPerformer(api: BotApi, store: OpenedStore, pipeline: () => UpdatePipeline): EffectPerformer {
-  return handoffEffectPerformer(api, {
-    stateOf: (customer) => store.ledger.load({ chatId: customer, userId: customer }),
-    signal: (event, cause, abort) => pipeline().handoffSignal(event, cause, abort),
   });
 }
 
