@@ -2,6 +2,7 @@
 // buttons as numbered choices (a link button shows its address), and, on request, the why of each answer.
 import type { InlineKeyboardButton, KeyboardButton } from '@grammyjs/types';
 import type { RecordedOutput } from '../conversation-tests/bot-api-double.js';
+import { showModeration } from '../conversation-tests/moderation-double.js';
 import type { Explanation } from '../pipeline/explanation.js';
 import { explanationLines } from '../pipeline/explanation-text.js';
 
@@ -68,6 +69,10 @@ export function outputLines(outputs: readonly RecordedOutput[], view: OutputView
     }
     const here = output.chatId === view.chatId;
     const prefix = here ? 'bot> ' : `bot (in ${view.chatName(output.chatId)})> `;
+    if (output.kind !== 'message' && output.kind !== 'edit') {
+      lines.push(`${prefix}(${showModeration(output)})`);
+      continue;
+    }
     lines.push(...block(output.kind === 'edit' ? `${prefix}(edited) ` : prefix, output.text));
     const offered: Choice[] = [];
     lines.push(...buttonLines(output.replyMarkup, offered));

@@ -6,6 +6,7 @@ import type { InlineKeyboardMarkup, Message } from '@grammyjs/types';
 import type { ReplyMarkup } from '../engine/actions.js';
 import { SUGGESTION_DATA } from '../engine/suggestions.js';
 import { ChatHistory, type LookupCounter } from './chat-history.js';
+import { isModerationMethod, moderationOutput, type ModerationOutput } from './moderation-double.js';
 
 /** Whether `markup` holds suggestion buttons (`suggest:`). */
 function isSuggestionMarkup(markup: ReplyMarkup | undefined): boolean {
@@ -29,7 +30,8 @@ export type RecordedOutput =
       readonly suggestions?: readonly string[];
     }
   | { readonly kind: 'edit'; readonly chatId: number; readonly messageId: number; readonly text: string; readonly replyMarkup?: InlineKeyboardMarkup }
-  | { readonly kind: 'answer'; readonly callbackQueryId: string; readonly text?: string; readonly showAlert?: boolean };
+  | { readonly kind: 'answer'; readonly callbackQueryId: string; readonly text?: string; readonly showAlert?: boolean }
+  | ModerationOutput;
 
 export interface SendParams {
   chat_id: number | string;
@@ -69,6 +71,11 @@ export class BotApiDouble implements LookupCounter {
   /** The rules the decision being performed offers as suggestions, if it does. */
   private suggesting: readonly string[] | undefined;
 
+  /** The bot's administrator rights per chat (none: it is no administrator there). */
+  private readonly adminRights = new Map<number, ReadonlySet<string>>();
+  /** The test's name for each user id, for moderation outputs. */
+  private readonly userKeys = new Map<number, string>();
+
   constructor(
     private readonly bot: { readonly id: number; readonly username: string; readonly first_name: string },
     private readonly clock: { readonly now: number },
@@ -85,6 +92,12 @@ export class BotApiDouble implements LookupCounter {
   attributeTo(ruleId: string | null, suggested?: readonly string[]): void {
     this.deciding = ruleId;
     this.suggesting = suggested;
+  }
+
+  /** Makes the bot an administrator of `chatId` with `rights`, and names the test's users (for moderation outputs). */
+  setUp(chats: ReadonlyMap<number, ReadonlySet<string>>, users: ReadonlyMap<number, string>): void {
+    for (const [chatId, rights] of chats) this.adminRights.set(chatId, rights);
+    for (const [id, key] of users) this.userKeys.set(id, key);
   }
 
   /** Remembers a user's message, so the bot can reply to it and the chat's history stays in order. */
@@ -160,7 +173,21 @@ export class BotApiDouble implements LookupCounter {
     if (method === 'answercallbackquery') return this.answerCallbackQuery(params as AnswerParams);
     // "typing…", shown while a user waits for a backend: nothing to record.
     if (method === 'sendchataction') return Promise.resolve(true);
+    if (isModerationMethod(method)) return this.moderate(method, params as Record<string, unknown>);
     return Promise.reject(new BotApiDoubleError(`Not Found: the conversation tests do not know the method ${method}`));
+  }
+
+  /** A moderation call: recorded when the bot has the right in the chat, refused with the service's words when not. */
+  private moderate(method: string, params: Record<string, unknown>): Promise<true> {
+    const context = {
+      rights: this.adminRights.get(Number(params.chat_id)),
+      now: this.clock.now,
+      userName: (id: number) => this.userKeys.get(id) ?? String(id),
+    };
+    const output = moderationOutput(method, params, context);
+    if (typeof output === 'string') return Promise.reject(new BotApiDoubleError(output));
+    this.outputs.push(output);
+    return Promise.resolve(true);
   }
 
   async answerCallbackQuery(params: AnswerParams): Promise<true> {

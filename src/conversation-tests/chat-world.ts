@@ -48,7 +48,9 @@ export class ChatWorld {
       ...(replyTo ? { reply_to_message: withoutReply(replyTo) } : {}),
     } as Update.NonChannel & Message.TextMessage;
     this.api.recordUserMessage(message);
-    if (chat.type !== 'private' && chat.privacy && !visibleToBot(message, { id: TEST_BOT_ID, username: this.botUsername })) return { kind: 'unseen' };
+    // An administrator bot receives every message of its group, privacy mode or not (as on the service).
+    if (chat.type !== 'private' && chat.privacy && !chat.adminRights && !visibleToBot(message, { id: TEST_BOT_ID, username: this.botUsername }))
+      return { kind: 'unseen' };
     return { kind: 'updates', updates: [{ update_id: this.nextUpdateId(), message }] };
   }
 

@@ -5,6 +5,7 @@ import type { ReplyMarkup } from '../engine/actions.js';
 import type { ConversationState, StateValue } from '../engine/state.js';
 import type { RecordedOutput } from './bot-api-double.js';
 import type { ExpectedOutput, ExpectedState, TestStep, TextMatcher } from './model.js';
+import { moderationMatches, showModeration } from './moderation-double.js';
 
 /** What a user notices: every message and edit, and answers that show a notification (an empty answer only stops the spinner). */
 export function visibleOutputs(outputs: readonly RecordedOutput[]): RecordedOutput[] {
@@ -46,6 +47,8 @@ function outputMatches(expected: ExpectedOutput, actual: RecordedOutput): boolea
         textMatches(expected.text, actual.text ?? '') &&
         (expected.alert === undefined || expected.alert === (actual.showAlert ?? false))
       );
+    default:
+      return actual.kind !== 'message' && actual.kind !== 'edit' && actual.kind !== 'answer' && moderationMatches(expected, actual);
   }
 }
 
@@ -93,6 +96,8 @@ function showExpected(expected: ExpectedOutput): string {
       return `{ edit: ${showText(expected.text)} }`;
     case 'answer':
       return `{ answer: ${showText(expected.text)}${expected.alert !== undefined ? `, alert: ${expected.alert}` : ''} }`;
+    default:
+      return showModeration(expected);
   }
 }
 
@@ -118,6 +123,8 @@ export function showActual(actual: RecordedOutput): string {
       return `{ edit: ${quote(actual.text)} }`;
     case 'answer':
       return `{ answer: ${quote(actual.text ?? '')}${actual.showAlert ? ', alert: true' : ''} }`;
+    default:
+      return showModeration(actual);
   }
 }
 

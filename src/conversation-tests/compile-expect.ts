@@ -3,6 +3,7 @@
 import { checkPattern } from '../engine/pattern-syntax.js';
 import type { NodePath } from '../yaml/source.js';
 import type { ExpectedOutput, StepAction, TestStep, TextMatcher } from './model.js';
+import { compileModeration, MODERATION_KEYS } from './moderation-double.js';
 
 type Raw = Record<string, unknown>;
 type Report = (path: NodePath, message: string) => void;
@@ -11,7 +12,7 @@ type Report = (path: NodePath, message: string) => void;
 export const NOTHING = 'nothing';
 
 /** The compiled expectation; false when it has problems (reported). */
-export function compileExpect(raw: unknown, report: Report): TestStep['expect'] | false {
+export function compileExpect(raw: unknown, report: Report, users: readonly string[] = []): TestStep['expect'] | false {
   if (raw === undefined) return undefined;
   if (raw === null) return 'record';
   if (raw === NOTHING) return 'nothing';
@@ -25,18 +26,24 @@ export function compileExpect(raw: unknown, report: Report): TestStep['expect'] 
       ok = false;
       return;
     }
-    const output = compileOutput(item as string | Raw, (path, message) => {
-      ok = false;
-      report([...at, ...path], message);
-    });
+    const output = compileOutput(
+      item as string | Raw,
+      (path, message) => {
+        ok = false;
+        report([...at, ...path], message);
+      },
+      users,
+    );
     if (output) outputs.push(output);
   });
   if (outputs.length === 0 && ok) return 'nothing';
   return ok ? outputs : false;
 }
 
-function compileOutput(item: string | Raw, report: Report): ExpectedOutput | undefined {
+function compileOutput(item: string | Raw, report: Report, users: readonly string[]): ExpectedOutput | undefined {
   if (typeof item === 'string') return { kind: 'message', text: { kind: 'exact', text: item }, flatButtons: true };
+  const moderation = MODERATION_KEYS.filter((k) => k in item);
+  if (moderation.length > 0) return compileModerationOutput(item, moderation, report, users);
   const kinds = ['edit', 'answer'].filter((k) => k in item);
   const textForms = ['text', 'contains', 'pattern'].filter((k) => k in item);
   if (kinds.length > 1 || (kinds.length === 1 && (textForms.length > 0 || 'buttons' in item))) {
@@ -75,6 +82,20 @@ function compileOutput(item: string | Raw, report: Report): ExpectedOutput | und
     ...(buttons ? { buttons: flat ? [buttons as string[]] : (buttons as string[][]) } : {}),
     flatButtons: flat,
   };
+}
+
+/** A moderation call expected (`deleted: true`, `restricted: { user, for }` …): one per list item. */
+function compileModerationOutput(item: Raw, keys: readonly string[], report: Report, users: readonly string[]): ExpectedOutput | undefined {
+  if (Object.keys(item).length > 1) {
+    report([], `one output is one moderation call or one message: split ${Object.keys(item).join(', ')} into separate list items`);
+    return undefined;
+  }
+  const compiled = compileModeration(keys[0]!, item[keys[0]!], users);
+  if (typeof compiled === 'string') {
+    report([keys[0]!], compiled);
+    return undefined;
+  }
+  return compiled;
 }
 
 function compileText(raw: string | Raw, report: Report): TextMatcher | undefined {

@@ -19,6 +19,8 @@ export function createDecideDriver(options: DriverOptions): BotDriver {
   const chats = new Map<number, Variables>();
   const flows = new Map<string, { chatId: number; userId: number; position: FlowPosition }>();
   const context = { botUsername: options.botUsername, random: options.random, now: () => options.clock.now };
+  /** What the service refused since the runner last asked (a moderation call without the right). */
+  const log: string[] = [];
 
   const load = (chatId: number | null, userId: number | null): ConversationState => ({
     user: (userId !== null && users.get(userId)) || {},
@@ -44,7 +46,9 @@ export function createDecideDriver(options: DriverOptions): BotDriver {
     while (decision.call) decision = continueDecision(decision, await backends.call(decision.call.request));
     const stepsAsked = decision.actions.flatMap((a) => (a.type === 'set_flow' && a.flow ? [`${a.flow.flowId}#${a.flow.stepId}`] : []));
     options.onDecision({ ruleId: decision.ruleId, stepsAsked, ...(decision.suggested ? { suggested: decision.suggested } : {}) });
-    for (const action of decision.actions) await perform(action, options);
+    // The message the last reply became, for a moderation call that pins it.
+    let replyId: number | undefined;
+    for (const action of decision.actions) replyId = (await perform(action, options, replyId, log)) ?? replyId;
     commit(chatId, userId, state, decision.actions);
     // Notifies go out after the commit, as the outbox sends them.
     for (const action of decision.actions)
@@ -71,16 +75,19 @@ export function createDecideDriver(options: DriverOptions): BotDriver {
     async state(chatId: number, userId: number) {
       return load(chatId, userId);
     },
+    takeLog() {
+      return log.splice(0);
+    },
     async close() {},
   };
 }
 
 /** Performs one action on the double as the service's perform step does on the real Bot API. */
-async function perform(action: Action, options: DriverOptions): Promise<void> {
+async function perform(action: Action, options: DriverOptions, replyId: number | undefined, log: string[]): Promise<number | void> {
   const api = options.api;
   switch (action.type) {
-    case 'send_message':
-      await api.sendMessage({
+    case 'send_message': {
+      const sent = await api.sendMessage({
         chat_id: action.chatId,
         text: action.text,
         ...(action.parseMode ? { parse_mode: action.parseMode } : {}),
@@ -88,6 +95,14 @@ async function perform(action: Action, options: DriverOptions): Promise<void> {
         ...(action.replyToMessageId !== undefined ? { reply_parameters: { message_id: action.replyToMessageId } } : {}),
         ...(action.replyMarkup ? { reply_markup: action.replyMarkup } : {}),
       });
+      return sent.message_id;
+    }
+    case 'moderate':
+      // As the service's perform step: a refusal (a missing right) is the bot's log, and the rule goes on.
+      if (action.pinsReply && replyId === undefined) return;
+      await api
+        .call(action.method, { chat_id: action.chatId, ...action.params, ...(action.pinsReply ? { message_id: replyId! } : {}) })
+        .catch((error: unknown) => log.push(`${action.method} was refused: ${error instanceof Error ? error.message : String(error)}`));
       return;
     case 'edit_message_text':
       await api.editMessageText({

@@ -20,6 +20,7 @@ import {
 } from './model.js';
 import { describePath, testSchemaProblems } from './schema-problems.js';
 import { compileExpect, stepLabel } from './compile-expect.js';
+import { ADMIN_RIGHTS } from './moderation-double.js';
 import { cannedAnswers, expectedCalls } from './compile-backends.js';
 
 type Raw = Record<string, unknown>;
@@ -113,7 +114,11 @@ function compileTest(raw: Raw, i: number, parsed: ParsedYaml, report: Report, an
     const user = pick(users, step.from, 'from', 'user');
     const chat = pick(chats, step.in, 'in', 'chat');
     const action = user && chat ? compileAction(step, users, chat, (field, message) => report([...path, field], `${where}: ${message}`)) : undefined;
-    const expect = compileExpect(step.expect, (sub, message) => report([...path, 'expect', ...sub], `${where}: ${message}`));
+    const expect = compileExpect(
+      step.expect,
+      (sub, message) => report([...path, 'expect', ...sub], `${where}: ${message}`),
+      users.map((u) => u.key),
+    );
     if (!user || !chat || !action || expect === false) {
       failed = true;
       return;
@@ -162,6 +167,7 @@ function compileChats(raw: Raw): TestChat[] {
       id: (spec.id as number | undefined) ?? (type === 'supergroup' ? -1001000000001 - n : -1001 - n),
       title: (spec.title as string | undefined) ?? (named ? key : 'Test group'),
       privacy: (spec.privacy as boolean | undefined) ?? true,
+      ...(spec.admin !== undefined && spec.admin !== false ? { adminRights: new Set(spec.admin === true ? ADMIN_RIGHTS : (spec.admin as string[])) } : {}),
     };
   });
 }

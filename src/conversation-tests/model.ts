@@ -5,6 +5,7 @@ import type { JsonValue } from '../engine/actions.js';
 import type { BackendMethod, BackendResult } from '../engine/backend-calls.js';
 import type { LazyPattern } from '../engine/lazy-pattern.js';
 import type { NodePath } from '../yaml/source.js';
+import type { ExpectedModeration } from './moderation-double.js';
 
 /** A user of a test, as the service describes them. */
 export interface TestUser {
@@ -24,6 +25,8 @@ export interface TestChat {
   readonly id: number;
   readonly title: string;
   readonly privacy: boolean;
+  /** `admin:` the bot's administrator rights in a group (it then receives every message); undefined: no administrator. */
+  readonly adminRights?: ReadonlySet<string>;
 }
 
 /** How a text is compared; a pattern is RE2 syntax, run on the rules' own linear-time engine (case-sensitive). */
@@ -43,7 +46,8 @@ export type ExpectedOutput =
       readonly suggestions?: readonly string[];
     }
   | { readonly kind: 'edit'; readonly text: TextMatcher }
-  | { readonly kind: 'answer'; readonly text: TextMatcher; readonly alert?: boolean };
+  | { readonly kind: 'answer'; readonly text: TextMatcher; readonly alert?: boolean }
+  | ExpectedModeration;
 
 /** What happens in a step. */
 export type StepAction =

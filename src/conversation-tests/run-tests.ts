@@ -58,6 +58,10 @@ async function runTest(file: TestFile, test: ConversationTest, ruleSet: RuleSet,
   const started = performance.now();
   const clock: TestClock = { now: TEST_EPOCH };
   const api = new BotApiDouble({ id: TEST_BOT_ID, username: file.botUsername, first_name: 'Bot' }, clock);
+  api.setUp(
+    new Map(test.chats.flatMap((chat) => (chat.adminRights ? [[chat.id, chat.adminRights] as const] : []))),
+    new Map(test.users.map((user) => [user.id, user.key])),
+  );
   const world = new ChatWorld(api, clock, file.botUsername);
   const backends = new CannedBackends(test.backends);
   const driver = options.driverFor(test)({

@@ -5,6 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import type { RecordedOutput } from './bot-api-double.js';
 import { buttonRows, compareOutputs } from './compare.js';
+import { moderationValue } from './moderation-double.js';
 import { NOTHING } from './compile-expect.js';
 import type { StepRecord, TestResult } from './run-tests.js';
 
@@ -87,5 +88,7 @@ function outputValue(output: RecordedOutput): unknown {
       return { edit: output.text };
     case 'answer':
       return output.showAlert ? { answer: output.text ?? '', alert: true } : { answer: output.text ?? '' };
+    default:
+      return moderationValue(output);
   }
 }

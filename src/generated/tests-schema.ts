@@ -197,6 +197,28 @@ export const testsSchema = {
             "privacy": {
               "description": "Privacy mode (the service's default, true): in a group the bot receives only commands, mentions of it and replies to its messages.",
               "type": "boolean"
+            },
+            "admin": {
+              "description": "The bot is an administrator of this group: `true` with every right, or a list of rights. It then receives every message, and its moderation calls (delete, restrict, ban, pin, approve) are recorded; without the right a call needs, the service refuses it.",
+              "oneOf": [
+                {
+                  "type": "boolean"
+                },
+                {
+                  "type": "array",
+                  "minItems": 1,
+                  "uniqueItems": true,
+                  "items": {
+                    "type": "string",
+                    "enum": [
+                      "can_delete_messages",
+                      "can_restrict_members",
+                      "can_pin_messages",
+                      "can_invite_users"
+                    ]
+                  }
+                }
+              ]
             }
           }
         }
@@ -444,7 +466,7 @@ export const testsSchema = {
     },
     "output": {
       "title": "ExpectedOutput",
-      "description": "A message (its text as a string, { contains }, { pattern }, { text, buttons } or { suggestions }), an edit ({ edit: ... }), an answer to a press ({ answer: ... }), or `nothing`.",
+      "description": "A message (its text as a string, { contains }, { pattern }, { text, buttons } or { suggestions }), an edit ({ edit: ... }), an answer to a press ({ answer: ... }), a moderation call ({ deleted: true }, { restricted: { user, for } } …), or `nothing`.",
       "anyOf": [
         {
           "type": "string"
@@ -485,6 +507,118 @@ export const testsSchema = {
                   }
                 }
               ]
+            },
+            "deleted": {
+              "description": "The bot deleted a message (the one that triggered the rule).",
+              "const": true
+            },
+            "pinned": {
+              "description": "The bot pinned a message (its reply or the user's).",
+              "const": true
+            },
+            "restricted": {
+              "description": "The bot muted this user (restrictChatMember).",
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "user"
+              ],
+              "properties": {
+                "user": {
+                  "description": "The test's user (a key of users).",
+                  "type": "string",
+                  "minLength": 1
+                },
+                "for": {
+                  "description": "How long (90s, 15m, 2h, 1d); left out: any time.",
+                  "type": "string",
+                  "pattern": "^[0-9]+[smhd]$"
+                },
+                "until_changed": {
+                  "description": "Until a rule lifts it.",
+                  "const": true
+                }
+              }
+            },
+            "banned": {
+              "description": "The bot banned this user (banChatMember); without `for`, for any time.",
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "user"
+              ],
+              "properties": {
+                "user": {
+                  "description": "The test's user (a key of users).",
+                  "type": "string",
+                  "minLength": 1
+                },
+                "for": {
+                  "description": "How long (90s, 15m, 2h, 1d); left out: any time.",
+                  "type": "string",
+                  "pattern": "^[0-9]+[smhd]$"
+                }
+              }
+            },
+            "unrestricted": {
+              "description": "The bot lifted this user's restriction.",
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "user"
+              ],
+              "properties": {
+                "user": {
+                  "description": "The test's user (a key of users).",
+                  "type": "string",
+                  "minLength": 1
+                }
+              }
+            },
+            "unbanned": {
+              "description": "The bot unbanned this user.",
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "user"
+              ],
+              "properties": {
+                "user": {
+                  "description": "The test's user (a key of users).",
+                  "type": "string",
+                  "minLength": 1
+                }
+              }
+            },
+            "approved": {
+              "description": "The bot approved this user's join request.",
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "user"
+              ],
+              "properties": {
+                "user": {
+                  "description": "The test's user (a key of users).",
+                  "type": "string",
+                  "minLength": 1
+                }
+              }
+            },
+            "declined": {
+              "description": "The bot declined this user's join request.",
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "user"
+              ],
+              "properties": {
+                "user": {
+                  "description": "The test's user (a key of users).",
+                  "type": "string",
+                  "minLength": 1
+                }
+              }
             },
             "suggestions": {
               "description": "The message offers these rules as suggestions (`suggest:`), by rule id, best first.",
@@ -662,6 +796,15 @@ export type TestChat =
        * Privacy mode (the service's default, true): in a group the bot receives only commands, mentions of it and replies to its messages.
        */
       privacy?: boolean;
+      /**
+       * The bot is an administrator of this group: `true` with every right, or a list of rights. It then receives every message, and its moderation calls (delete, restrict, ban, pin, approve) are recorded; without the right a call needs, the service refuses it.
+       */
+      admin?:
+        | boolean
+        | [
+            "can_delete_messages" | "can_restrict_members" | "can_pin_messages" | "can_invite_users",
+            ...("can_delete_messages" | "can_restrict_members" | "can_pin_messages" | "can_invite_users")[]
+          ];
     };
 /**
  * private (each user's own chat with the bot), group or supergroup, or a mapping with details.
@@ -679,6 +822,15 @@ export type TestChat1 =
        * Privacy mode (the service's default, true): in a group the bot receives only commands, mentions of it and replies to its messages.
        */
       privacy?: boolean;
+      /**
+       * The bot is an administrator of this group: `true` with every right, or a list of rights. It then receives every message, and its moderation calls (delete, restrict, ban, pin, approve) are recorded; without the right a call needs, the service refuses it.
+       */
+      admin?:
+        | boolean
+        | [
+            "can_delete_messages" | "can_restrict_members" | "can_pin_messages" | "can_invite_users",
+            ...("can_delete_messages" | "can_restrict_members" | "can_pin_messages" | "can_invite_users")[]
+          ];
     };
 /**
  * One thing that happens (say, press, wait, join, leave), then what the bot must do (`expect`) what it must remember (`state`) and which backend requests it made (`expect_call`).
@@ -711,7 +863,7 @@ export type Step =
  */
 export type Expect = null | ExpectedOutput | ExpectedOutput[];
 /**
- * A message (its text as a string, { contains }, { pattern }, { text, buttons } or { suggestions }), an edit ({ edit: ... }), an answer to a press ({ answer: ... }), or `nothing`.
+ * A message (its text as a string, { contains }, { pattern }, { text, buttons } or { suggestions }), an edit ({ edit: ... }), an answer to a press ({ answer: ... }), a moderation call ({ deleted: true }, { restricted: { user, for } } …), or `nothing`.
  */
 export type ExpectedOutput =
   | string
@@ -726,6 +878,80 @@ export type ExpectedOutput =
        * The buttons shown under the message (inline or reply keyboard), by their text: a list, or a list of rows.
        */
       buttons?: string[] | string[][];
+      /**
+       * The bot deleted a message (the one that triggered the rule).
+       */
+      deleted?: true;
+      /**
+       * The bot pinned a message (its reply or the user's).
+       */
+      pinned?: true;
+      /**
+       * The bot muted this user (restrictChatMember).
+       */
+      restricted?: {
+        /**
+         * The test's user (a key of users).
+         */
+        user: string;
+        /**
+         * How long (90s, 15m, 2h, 1d); left out: any time.
+         */
+        for?: string;
+        /**
+         * Until a rule lifts it.
+         */
+        until_changed?: true;
+      };
+      /**
+       * The bot banned this user (banChatMember); without `for`, for any time.
+       */
+      banned?: {
+        /**
+         * The test's user (a key of users).
+         */
+        user: string;
+        /**
+         * How long (90s, 15m, 2h, 1d); left out: any time.
+         */
+        for?: string;
+      };
+      /**
+       * The bot lifted this user's restriction.
+       */
+      unrestricted?: {
+        /**
+         * The test's user (a key of users).
+         */
+        user: string;
+      };
+      /**
+       * The bot unbanned this user.
+       */
+      unbanned?: {
+        /**
+         * The test's user (a key of users).
+         */
+        user: string;
+      };
+      /**
+       * The bot approved this user's join request.
+       */
+      approved?: {
+        /**
+         * The test's user (a key of users).
+         */
+        user: string;
+      };
+      /**
+       * The bot declined this user's join request.
+       */
+      declined?: {
+        /**
+         * The test's user (a key of users).
+         */
+        user: string;
+      };
       /**
        * The message offers these rules as suggestions (`suggest:`), by rule id, best first.
        *
