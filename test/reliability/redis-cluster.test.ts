@@ -14,7 +14,7 @@ import { freePort, startRun, writeRules, type RunProcess } from '../e2e/run-proc
 import { startRedisCluster, type RedisCluster } from '../support/redis-cluster.js';
 import { startRoundRobinBalancer, type RoundRobinBalancer } from '../support/round-robin-balancer.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
-import { inDoubtUpdateIds } from '../support/in-doubt.js';
+import { inDoubtUpdateIds, collapseRepeats } from '../support/in-doubt.js';
 import { ReplyLedger } from '../support/reply-ledger.js';
 
 const CHATS = 8;
@@ -45,17 +45,6 @@ function message(chat: number, i: number): { send: string; expect: string } {
     { send: String(k), expect: `form ${k}` },
     { send: `c${chat} m${k}`, expect: `v1: c${chat} m${k}` },
   ][i % 3]!;
-}
-
-/** The replies with a reply repeated right after itself (an update answered again) counted once, and where the repeats were. */
-function collapse(replies: readonly string[]): { once: string[]; repeated: number[] } {
-  const once: string[] = [];
-  const repeated: number[] = [];
-  for (const reply of replies) {
-    if (once.length > 0 && once[once.length - 1] === reply) repeated.push(once.length - 1);
-    else once.push(reply);
-  }
-  return { once, repeated };
 }
 
 describe('replicas of two bots on a Redis Cluster', () => {
@@ -126,11 +115,11 @@ describe('replicas of two bots on a Redis Cluster', () => {
 
     const inDoubt = inDoubtUpdateIds(runs);
     for (const [b, { ledger }] of bots.entries()) {
-      const answered = () => [...ledger.replies.values()].reduce((sum, replies) => sum + collapse(replies).once.length, 0);
+      const answered = () => [...ledger.replies.values()].reduce((sum, replies) => sum + collapseRepeats(replies).once.length, 0);
       await expect.poll(answered, { timeout: 120_000, interval: 200 }).toBeGreaterThanOrEqual(CHATS * PER_CHAT);
       for (let chat = 0; chat < CHATS; chat++) {
         const user = 30_000 + b * 100 + chat;
-        const { once, repeated } = collapse(ledger.replies.get(user) ?? []);
+        const { once, repeated } = collapseRepeats(ledger.replies.get(user) ?? []);
         expect(once).toEqual(Array.from({ length: PER_CHAT }, (_, i) => message(chat, i).expect));
         const sent = ledger.sent.filter((entry) => entry.userId === user);
         for (const at of repeated) expect(inDoubt, `answered twice without being reported in doubt: ${once[at]}`).toContain(sent[at]!.updateId);

@@ -12,7 +12,7 @@ import { freePort, startRun, writeRules, type RunProcess } from '../e2e/run-proc
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startRoundRobinBalancer, type RoundRobinBalancer } from '../support/round-robin-balancer.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
-import { inDoubtUpdateIds } from '../support/in-doubt.js';
+import { inDoubtUpdateIds, collapseRepeats } from '../support/in-doubt.js';
 import { ReplyLedger } from '../support/reply-ledger.js';
 
 const CHATS = 50;
@@ -55,17 +55,6 @@ function message(chat: number, i: number): { send: string; expect: string } {
     { send: String(k + 100), expect: `form ${k} then ${k + 100}` },
     { send: `c${chat} m${k}`, expect: `v1: c${chat} m${k}` },
   ][i % 4]!;
-}
-
-/** The replies with a reply repeated right after itself (an update answered again) counted once, and where the repeats were. */
-function collapse(replies: readonly string[]): { once: string[]; repeated: number[] } {
-  const once: string[] = [];
-  const repeated: number[] = [];
-  for (const reply of replies) {
-    if (once.length > 0 && once[once.length - 1] === reply) repeated.push(once.length - 1);
-    else once.push(reply);
-  }
-  return { once, repeated };
 }
 
 describe('replicas on a shared Redis store under chaos', () => {
@@ -141,14 +130,14 @@ describe('replicas on a shared Redis store under chaos', () => {
     })();
     await Promise.all([sending, chaos]);
     // An update answered twice (in doubt) counts once: wait until every message and every survey's timeout has its answer.
-    const answered = () => [...ledger.replies.values()].reduce((sum, replies) => sum + collapse(replies).once.length, 0);
+    const answered = () => [...ledger.replies.values()].reduce((sum, replies) => sum + collapseRepeats(replies).once.length, 0);
     await expect.poll(answered, { timeout: 150_000, interval: 200 }).toBe(total + SURVEYS);
 
     const inDoubt = inDoubtUpdateIds(runs);
     const outage = runs.flatMap((run) => run.lines).filter((line) => /the Redis store is unavailable/.test(line));
     for (let chat = 0; chat < CHATS; chat++) {
       const user = 20_000 + chat;
-      const { once, repeated } = collapse(ledger.replies.get(user) ?? []);
+      const { once, repeated } = collapseRepeats(ledger.replies.get(user) ?? []);
       // Every message answered, in the order sent, each flow at the right step, once each apart from those reported in doubt.
       expect(once).toEqual(Array.from({ length: PER_CHAT }, (_, i) => message(chat, i).expect));
       const sent = ledger.sent.filter((entry) => entry.userId === user);
@@ -156,7 +145,7 @@ describe('replicas on a shared Redis store under chaos', () => {
     }
     for (let i = 0; i < SURVEYS; i++) {
       const replies = ledger.replies.get(21_000 + i) ?? [];
-      expect(collapse(replies).once).toEqual(['survey?', 'survey timed out']);
+      expect(collapseRepeats(replies).once).toEqual(['survey?', 'survey timed out']);
       // Timed out once, not once per replica that knew the flow.
       expect(replies.filter((reply) => reply === 'survey timed out')).toHaveLength(1);
     }

@@ -1,5 +1,5 @@
 // Reads what the journal says after a crash: the updates whose replies may have gone out just before the
-// kill ("in doubt"), the only ones a crash test allows to be answered twice.
+// kill ("in doubt"), the only ones a crash test allows to be answered twice, and finds the replies sent twice.
 
 /** The update ids named in doubt in any of the runs' JSON log lines. */
 export function inDoubtUpdateIds(runs: ReadonlyArray<{ readonly lines: readonly string[] }>): Set<number> {
@@ -11,4 +11,15 @@ export function inDoubtUpdateIds(runs: ReadonlyArray<{ readonly lines: readonly 
     }
   }
   return ids;
+}
+
+/** The replies with a reply repeated right after itself (an update answered again) counted once, and where the repeats were. */
+export function collapseRepeats(replies: readonly string[]): { once: string[]; repeated: number[] } {
+  const once: string[] = [];
+  const repeated: number[] = [];
+  for (const reply of replies) {
+    if (once.length > 0 && once[once.length - 1] === reply) repeated.push(once.length - 1);
+    else once.push(reply);
+  }
+  return { once, repeated };
 }
