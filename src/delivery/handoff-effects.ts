@@ -6,7 +6,9 @@
 // the same way, so every replica and every later effect sees it.
 import { classifyFailure, TokenRejectedError } from '../api/failure.js';
 import type { BotApi, MethodName } from '../api/types.js';
-import { HANDOFF_TOPIC_VARIABLE, isHandedOff, type HandoffSignalEvent } from '../engine/handoff.js';
+import { HANDOFF_TOPIC_VARIABLE, isHandedOff, topicLink, type HandoffSignalEvent } from '../engine/handoff.js';
+import { escapeFor, TOPIC_LINK_PENDING } from '../engine/render.js';
+import type { ParseMode } from '../engine/reply.js';
 import type { ConversationState } from '../engine/state.js';
 import type { EffectAttempt, EffectPerformer } from '../pipeline/outbox.js';
 import type { StoredEffect } from '../pipeline/outbox-port.js';
@@ -20,7 +22,7 @@ export interface HandoffPipeline {
 }
 
 interface HandoffPayload {
-  op: 'open' | 'copy' | 'relay' | 'end' | 'idle';
+  op: 'open' | 'copy' | 'relay' | 'end' | 'idle' | 'send';
   customer: number;
   staff: number;
   name?: string;
@@ -33,6 +35,9 @@ interface HandoffPayload {
   caption?: string;
   caption_entities?: Array<{ offset: number; length: number }>;
   by?: string;
+  /** `send`: a rule's message to another chat whose text links to the customer's topic, once it is known. */
+  method?: string;
+  params?: Record<string, unknown>;
 }
 
 /** The performer of `handoff` effects over the service's client. */
@@ -59,6 +64,9 @@ export function handoffEffectPerformer(api: BotApi, pipeline: HandoffPipeline): 
           break;
         case 'relay':
           await relay(kit, payload, effect, abort);
+          break;
+        case 'send':
+          await sendLinked(kit, payload, abort);
           break;
         case 'end':
         case 'idle':
@@ -138,6 +146,22 @@ async function copy(kit: Kit, payload: HandoffPayload, abort: AbortSignal): Prom
   }
   const caption = prefix + (payload.caption ?? '');
   await call('copymessage', { ...source, caption, ...(payload.caption_entities ? { caption_entities: shift(payload.caption_entities) } : {}) }, abort);
+}
+
+/** A rule's `send` with {{handoff.topic_link}}: the link to the customer's topic filled in (escaped for its parse mode), then sent. */
+async function sendLinked(kit: Kit, payload: HandoffPayload, abort: AbortSignal): Promise<void> {
+  const topic = await knownTopic(kit, payload.customer);
+  const link = topic !== undefined && topic > 0 ? topicLink(payload.staff, topic) : '';
+  const params = payload.params ?? {};
+  const escaped = escapeFor(link, params.parse_mode as ParseMode | undefined);
+  const filled = (value: unknown, inText: boolean): unknown => {
+    if (typeof value === 'string') return value.split(TOPIC_LINK_PENDING).join(inText ? escaped : link);
+    if (Array.isArray(value)) return value.map((item) => filled(item, false));
+    if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, filled(item, false)]));
+    return value;
+  };
+  const sent = Object.fromEntries(Object.entries(params).map(([key, value]) => [key, filled(value, key === 'text')]));
+  await kit.call(payload.method ?? 'sendmessage', sent, abort);
 }
 
 function signalOf(payload: HandoffPayload, signal: HandoffSignalEvent['signal']): HandoffSignalEvent {

@@ -16,7 +16,7 @@ import { relayEffects, sendEffects } from './sends.js';
 import { notifyEffects } from './notifies.js';
 import { callRule } from './rule-calls.js';
 import type { ReplyParts } from './compile-rule-calls.js';
-import { endHandoff, isHandedOff, startHandoff } from './handoff.js';
+import { endHandoff, isHandedOff, startHandoff, topicLinkValue } from './handoff.js';
 
 /** What a template of this match can read from the message (the variables are added by the caller). */
 export function messageValues(message: Message, match?: MatchResult): Omit<RenderValues, 'vars' | 'flow'> {
@@ -46,6 +46,7 @@ export function answerRule(
   const rendered = base as RenderValues;
   rendered.vars = applied.values;
   if (applied.values.flow) rendered.flow = applied.values.flow;
+  if (context.handoff) rendered.topicLink = topicLinkValue(applied.values.user, context)!;
   // After the rule's set: a rule that stores the user's language choice already answers in it.
   const language = languageOf?.(applied.values);
   // A member event has no message of its own to reply to (message_id 0).
@@ -63,12 +64,15 @@ export function answerRule(
     if (after.length > 0 && sent.length > 0) sent[sent.length - 1] = { ...(sent.at(-1) as SendMessageAction), pinned: true };
     replies = [...before, ...sent, ...after];
   }
+  // The topic opens before the sends, which may link to it; the rule's messages in the chat are part of the chat so far.
+  if (rule.handoff === 'start') {
+    const answered = replies.filter((action) => action.type === 'send_message').length;
+    replies.push(...startHandoff(message, rule.id, applied.values, context, answered));
+  } else if (rule.handoff === 'end' && isHandedOff(applied.values)) replies.push(...endHandoff(event.chat.id, applied.values, context, 'the customer left'));
   // Messages to other chats and notifications to backends go to the outbox, committed with the update and sent after it.
   if (rule.sends.length > 0) replies.push(...sendEffects(rule.sends, rendered, context, language));
   if (rule.notifies) replies.push(...notifyEffects(rule.notifies, rendered, context, event.chat.id));
   if (rule.relays.length > 0 && triggerId !== undefined) replies.push(...relayEffects(rule.relays, message, context));
-  if (rule.handoff === 'start') replies.push(...startHandoff(message, rule.id, applied.values, context, replies.length));
-  else if (rule.handoff === 'end' && isHandedOff(applied.values)) replies.push(...endHandoff(event.chat.id, applied.values, context, 'the customer left'));
   return { ruleId: rule.id, actions: applied.actions.length === 0 ? replies : [...applied.actions, ...replies] };
 }
 

@@ -23,7 +23,7 @@ import type { ConversationState } from './state.js';
 import { applyAssignments, type VariableValues } from './variables.js';
 import { sendEffects } from './sends.js';
 import { pressSuggestion } from './suggest-decide.js';
-import { startHandoff } from './handoff.js';
+import { startHandoff, topicLinkValue } from './handoff.js';
 
 /** A press's decision (see the module comment); `now` is the current time in ms since the epoch. */
 export function decideCallbackQuery(event: CallbackQueryEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext, now: number): Decision {
@@ -86,6 +86,7 @@ function answerPress(
   const base = { message, captures };
   const applied = applyAssignments(rule.set, { user: state.user, chat: state.chat }, base, true);
   const values: RenderValues = { ...base, vars: applied.values };
+  if (context.handoff) values.topicLink = topicLinkValue(applied.values.user, context)!;
   const language = languageFor(ruleSet, event.from, applied.values);
   if (rule.call) {
     const call = rule.call;
@@ -109,11 +110,12 @@ function answerPress(
     };
     return { ruleId: rule.id, actions: before, call: { request: renderRequest(call.request, values), resume } };
   }
-  const actions: Action[] = [...applied.actions, ...pressActions(rule, values, event, context, language)];
-  if (rule.notifies) actions.push(...notifyEffects(rule.notifies, values, context, event.chat?.id ?? null));
-  // A press can hand its user off too: the chat so far ends with the message that held the button.
+  // A press can hand its user off too: the chat so far ends with the message that held the button. The topic
+  // opens before the press's sends, which may link to it.
   const held = event.chat && event.message && event.message.date !== 0 ? (event.message as Message) : undefined;
-  if (rule.handoff === 'start' && held) actions.push(...startHandoff({ ...held, from: event.from } as Message, rule.id, applied.values, context));
+  const handing = rule.handoff === 'start' && held ? startHandoff({ ...held, from: event.from } as Message, rule.id, applied.values, context) : [];
+  const actions: Action[] = [...applied.actions, ...handing, ...pressActions(rule, values, event, context, language)];
+  if (rule.notifies) actions.push(...notifyEffects(rule.notifies, values, context, event.chat?.id ?? null));
   return { ruleId: rule.id, actions };
 }
 

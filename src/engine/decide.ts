@@ -6,7 +6,7 @@ import { answerRule } from './answer.js';
 import { NOTHING, type Decision, type DecideContext } from './decide-types.js';
 import { decideCallbackQuery } from './callbacks.js';
 import type { BotEvent, MessageEvent, OtherMessageEvent } from './events.js';
-import { decideHandoffSignal, decideStaff, isHandedOff, relayFromCustomer } from './handoff.js';
+import { decideHandoffSignal, decideStaff, endOnBlock, isHandedOff, relayFromCustomer } from './handoff.js';
 import { matchMessage } from './match.js';
 import { decideFlowTimeout, routeInFlow, startFlow } from './flows.js';
 import { keywordFound } from './keyword-found.js';
@@ -36,7 +36,12 @@ export function decide(event: BotEvent, ruleSet: RuleSet, state: ConversationSta
       const unblocked = event.from ? clearBlockedMark(state) : undefined;
       return unblocked ? { ruleId: decision.ruleId, actions: [unblocked, ...decision.actions] } : decision;
     }
-    case 'bot_status':
+    case 'bot_status': {
+      const decision = decideStatusEvent(event, ruleSet, state, context);
+      // A handed-off customer who blocks the bot: the hand-off ends now, not at the next staff message.
+      const ended = event.status === 'blocked' ? endOnBlock(event.chat.id, state, context) : [];
+      return ended.length === 0 ? decision : { ruleId: decision.ruleId ?? 'handoff#blocked', actions: [...decision.actions, ...ended] };
+    }
     case 'join_request':
     case 'member_restricted':
       return decideStatusEvent(event, ruleSet, state, context);

@@ -62,6 +62,28 @@ export function isHandedOff(state: Pick<ConversationState, 'user'>): boolean {
   return valueIn(state.user, HANDOFF_VARIABLE) !== undefined;
 }
 
+/**
+ * The link to a topic as the service forms it for a supergroup: t.me/c/, the chat id without its -100, the
+ * thread. Empty for a chat that is not a supergroup.
+ */
+export function topicLink(chatId: number, thread: number): string {
+  const id = String(chatId);
+  return id.startsWith('-100') ? `https://t.me/c/${id.slice(4)}/${thread}` : '';
+}
+
+/**
+ * What {{handoff.topic_link}} shows for a user with these variables: the link to their topic; empty without one
+ * (never handed off, or a staff group without topics); `pending` when `pending` is allowed (an outbox effect's
+ * text) and their topic may still be opening.
+ */
+export function topicLinkValue(user: ConversationState['user'], context: DecideContext, pending = false): string | 'pending' | undefined {
+  const settings = context.handoff;
+  if (!settings) return undefined;
+  const topic = valueIn(user, HANDOFF_TOPIC_VARIABLE);
+  if (typeof topic === 'number') return topic > 0 ? topicLink(settings.chatId, topic) : '';
+  return pending ? 'pending' : '';
+}
+
 /** The topic name of a customer: their name, @username and id (the id lets the bot know the topic again). */
 export function topicName(user: User): string {
   const name = [user.first_name, user.last_name].filter(Boolean).join(' ');
@@ -191,6 +213,15 @@ export function decideHandoffSignal(event: HandoffSignalEvent, ruleSet: RuleSet,
   }
   const why = REASONS[event.signal] ?? `ended by ${event.by ?? 'staff'}`;
   return { ruleId: `handoff#${event.signal}`, actions: [...endHandoff(customer, state, context, why, event.signal !== 'idle'), ...actions] };
+}
+
+/**
+ * The bot was blocked (my_chat_member) by a customer who is handed off: the hand-off ends at once, with one line
+ * for staff and nothing to the customer. Nothing otherwise.
+ */
+export function endOnBlock(customer: number, state: Pick<ConversationState, 'user'>, context: DecideContext): Action[] {
+  if (!context.handoff || !isHandedOff(state)) return [];
+  return endHandoff(customer, state, context, REASONS.blocked!);
 }
 
 /**

@@ -24,7 +24,15 @@ export interface RenderValues {
   result?: BackendResult;
   /** In the call of a flow step's accept: the answer being checked ({{answer}}). */
   answer?: string;
+  /**
+   * The user's topic in the hand-off's staff group, for {{handoff.topic_link}}: its link, or `pending` when the
+   * topic is not known yet and the text is an outbox effect that fills it in once it is (TOPIC_LINK_PENDING).
+   */
+  topicLink?: string | 'pending';
 }
+
+/** Stands in a rendered text for {{handoff.topic_link}} until the topic is known (see RenderValues.topicLink). */
+export const TOPIC_LINK_PENDING = '\u2063handoff.topic_link\u2063';
 
 /**
  * The template's text for these values, with every placeholder filled and escaped for `parseMode`. A text
@@ -37,7 +45,10 @@ export function render(template: Template, values: RenderValues, parseMode?: Par
     : template;
   let out = '';
   for (const part of chosen.parts) {
-    out += typeof part === 'string' ? part : escapeFor(valueOf(part, values), parseMode);
+    if (typeof part === 'string') out += part;
+    // The link of a topic not opened yet is filled in (escaped) when the effect is performed.
+    else if (part.kind === 'handoff_topic_link' && values.topicLink === 'pending') out += TOPIC_LINK_PENDING;
+    else out += escapeFor(valueOf(part, values), parseMode);
   }
   return out;
 }
@@ -90,6 +101,8 @@ function valueOf(variable: TemplateVariable, values: RenderValues): string {
       return values.result?.status != null ? String(values.result.status) : '';
     case 'answer':
       return values.answer ?? '';
+    case 'handoff_topic_link':
+      return values.topicLink === undefined || values.topicLink === 'pending' ? '' : values.topicLink;
   }
 }
 
@@ -123,7 +136,8 @@ export function escapeMarkdownV2(value: string): string {
   return value.replace(/[_*[\]()~`>#+\-=|{}.!\\]/g, (c) => `\\${c}`);
 }
 
-function escapeFor(value: string, parseMode?: ParseMode): string {
+/** A value escaped for the text's parse mode. */
+export function escapeFor(value: string, parseMode?: ParseMode): string {
   if (parseMode === 'HTML') return escapeHtml(value);
   if (parseMode === 'MarkdownV2') return escapeMarkdownV2(value);
   return value;

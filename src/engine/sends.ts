@@ -8,7 +8,8 @@ import type { CompiledRelay, CompiledSend } from './compile-sends.js';
 import type { DecideContext } from './decide-types.js';
 import { renderInlineKeyboard } from './keyboards.js';
 import { translated } from './languages.js';
-import { render, type RenderValues } from './render.js';
+import { render, TOPIC_LINK_PENDING, type RenderValues } from './render.js';
+import { topicLinkValue } from './handoff.js';
 
 /** The chat a `send` goes to: a chat id as written, or the id the configuration gives its name (undefined when none does). */
 export function sendTarget(to: string | number, context: DecideContext): number | string | undefined {
@@ -18,14 +19,27 @@ export function sendTarget(to: string | number, context: DecideContext): number 
 /** The outbox effects of a rule's `send`, in order. */
 export function sendEffects(sends: readonly CompiledSend[], values: RenderValues, context: DecideContext, language: string | undefined): EffectAction[] {
   const effects: EffectAction[] = [];
+  // The user's topic may be opening (a hand-off of this very decision): its link is filled in once it is open.
+  const user = values.message.from;
+  const topicLink = user ? topicLinkValue(values.vars?.user ?? {}, context, true) : undefined;
+  const linked: RenderValues = topicLink === undefined ? values : { ...values, topicLink };
   for (const send of sends) {
     const chatId = sendTarget(send.to, context);
     if (chatId === undefined) continue;
-    const params: { [key: string]: JsonValue } = { chat_id: chatId, text: render(translated(send.text, language), values, send.parseMode) };
+    const params: { [key: string]: JsonValue } = { chat_id: chatId, text: render(translated(send.text, language), linked, send.parseMode) };
     if (send.parseMode) params.parse_mode = send.parseMode;
-    if (send.buttons) params.reply_markup = renderInlineKeyboard(send.buttons, values) as unknown as JsonValue;
+    if (send.buttons) params.reply_markup = renderInlineKeyboard(send.buttons, linked) as unknown as JsonValue;
     if (send.disableNotification) params.disable_notification = true;
-    effects.push({ type: 'effect', kind: 'message', payload: { method: 'sendmessage', params }, orderKey: `chat:${chatId}` });
+    const payload = { method: 'sendmessage', params };
+    if (user && JSON.stringify(params).includes(TOPIC_LINK_PENDING)) {
+      // Performed in the user's turn, after the hand-off's opening of the topic, which it then links to.
+      effects.push({
+        type: 'effect',
+        kind: 'handoff',
+        payload: { op: 'send', customer: user.id, staff: context.handoff!.chatId, ...payload },
+        orderKey: `chat:${user.id}`,
+      });
+    } else effects.push({ type: 'effect', kind: 'message', payload, orderKey: `chat:${chatId}` });
   }
   return effects;
 }

@@ -15,7 +15,9 @@ export type TemplateVariable =
   | { kind: 'result'; path: readonly string[] }
   | { kind: 'result_status' }
   /** The answer a flow step is validating with a backend call ({{answer}}). */
-  | { kind: 'answer' };
+  | { kind: 'answer' }
+  /** The link to the user's topic in the hand-off's staff group ({{handoff.topic_link}}); empty when they have none. */
+  | { kind: 'handoff_topic_link' };
 
 export type TemplatePart = string | TemplateVariable;
 
@@ -54,7 +56,16 @@ export interface TemplateContext {
 }
 
 const SIMPLE = ['user.first_name', 'user.last_name', 'user.username', 'user.id', 'chat.id', 'chat.type', 'chat.title', 'text', 'args'] as const;
-export const TEMPLATE_VARIABLES: readonly string[] = [...SIMPLE, 'match.N', 'match.NAME', 'var.user.NAME', 'var.chat.NAME', 'flow.STEP', 'result.PATH'];
+export const TEMPLATE_VARIABLES: readonly string[] = [
+  ...SIMPLE,
+  'match.N',
+  'match.NAME',
+  'var.user.NAME',
+  'var.chat.NAME',
+  'flow.STEP',
+  'result.PATH',
+  'handoff.topic_link',
+];
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
 
@@ -108,6 +119,7 @@ function resolve(name: string, context: TemplateContext): TemplateVariable | str
   }
   if (name.startsWith('var.') || name.startsWith('flow.')) return resolveVariable(name, context);
   if (name === 'result' || name.startsWith('result.')) return resolveResult(name, context);
+  if (name === 'handoff.topic_link') return { kind: 'handoff_topic_link' };
   if (name === 'answer')
     return context.answer ? { kind: 'answer' } : `{{answer}} is only available in the call of a flow step's accept (it is the answer being checked)`;
   return `unknown placeholder {{${name}}}; available: ${TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(', ')}`;

@@ -162,4 +162,43 @@ flows:
     expect(effects(done.actions)[0]!.payload).toMatchObject({ op: 'open', customer: 42, history: [1, 2, 3, 4, 5, 6, 7, 8] });
     expect(state.user[HANDOFF_VARIABLE]).toBe('1000000|claim#done');
   });
+
+  it('a handed-off customer who blocks the bot (my_chat_member): the hand-off ends at once, one line for staff, nothing to them', () => {
+    const blocked = toEvent({
+      update_id: 2,
+      my_chat_member: {
+        chat: { id: 42, type: 'private', first_name: 'Cleo' },
+        from: { id: 42, is_bot: false, first_name: 'Cleo' },
+        date: 5,
+        old_chat_member: { status: 'member', user: { id: 1, is_bot: true, first_name: 'Desk' } },
+        new_chat_member: { status: 'kicked', until_date: 0, user: { id: 1, is_bot: true, first_name: 'Desk' } },
+      },
+    } as Update)!;
+    const decision = decide(blocked, ruleSet, handedOff, context);
+    expect(decision.actions).toContainEqual({ type: 'set_state', scope: 'user', key: HANDOFF_VARIABLE, value: null });
+    const lines = effects(decision.actions).map((e) => (e.payload as { params: { text?: string } }).params.text);
+    expect(lines).toEqual(['Back with the bot (the customer blocked the bot; nothing more reaches them).', undefined]);
+    expect(decision.actions.some((a) => a.type === 'send_message')).toBe(false);
+    // Not handed off: only the block is marked.
+    expect(effects(decide(blocked, ruleSet, EMPTY_STATE, context).actions)).toEqual([]);
+  });
+
+  it('{{handoff.topic_link}}: the link to a known topic at once; a send before the topic is known waits for it in the customer turn', () => {
+    const linking = compileRules([
+      { id: 'human', keywords: ['human'], handoff: true, reply: 'Yours: {{handoff.topic_link}}', send: { to: STAFF, text: 'New: {{handoff.topic_link}}' } },
+    ]);
+    const known = { ...handedOff, user: { [HANDOFF_TOPIC_VARIABLE]: 77 } };
+    const again = decide(messageEvent(message('human')), linking, known, context);
+    expect(again.actions[0]).toMatchObject({ type: 'send_message', text: 'Yours: https://t.me/c/1234567890/77' });
+    expect(effects(again.actions).find((e) => e.kind === 'message')!.payload).toMatchObject({ params: { text: 'New: https://t.me/c/1234567890/77' } });
+    const first = decide(messageEvent(message('human')), linking, EMPTY_STATE, context);
+    expect(first.actions[0]).toMatchObject({ type: 'send_message', text: 'Yours: ' });
+    // The topic opens first, then the send, both in the customer's order.
+    expect(effects(first.actions).map((e) => [(e.payload as { op: string }).op, e.orderKey])).toEqual([
+      ['open', 'chat:42'],
+      ['idle', 'chat:42'],
+      ['send', 'chat:42'],
+    ]);
+    expect(effects(first.actions)[2]!.payload).toMatchObject({ op: 'send', customer: 42, staff: STAFF, method: 'sendmessage', params: { chat_id: STAFF } });
+  });
 });

@@ -68,12 +68,12 @@ describe('hand-off to a person', () => {
     return envelope.result;
   };
 
-  async function setUp(forum: boolean, handoff = 'handoff: { chat: staff }'): Promise<Setup> {
+  async function setUp(forum: boolean, handoff = 'handoff: { chat: staff }', rulesYaml = RULES): Promise<Setup> {
     counter += 1;
     const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 9500 + counter, name: 'Desk', username: `handoff_desk_${counter}_bot` });
     const group = { title: 'Support team', members: [SAM], bots: [bot.username], admins: [{ bot: bot.username }] };
     const staff = (await client<{ chat_id: number }>('/client/groups', forum ? { ...group, forum: true } : { ...group, type: 'supergroup' })).chat_id;
-    const rules = await writeRules(RULES);
+    const rules = await writeRules(rulesYaml);
     const configDir = await mkdtemp(join(tmpdir(), 'hearsay-handoff-config-'));
     await writeFile(join(configDir, 'hearsay.yaml'), `chats:\n  staff: ${staff}\n${handoff}\n`);
     const secrets = new Secrets();
@@ -212,10 +212,15 @@ describe('hand-off to a person', () => {
     );
     const thread = topic!.message_thread_id;
     await client('/client/block', { user: fay.id, bot: bot.username, blocked: true });
-    await client('/client/send', { user: SAM, chat: staff, topic: thread, text: 'Hello Fay?' });
-    await client('/client/send', { user: SAM, chat: staff, topic: thread, text: 'Anyone?' });
+    // The block itself (my_chat_member) ends the hand-off: staff learn it before they write.
     const inTopic = async () => (await staffChat(staff)()).filter((m) => m.message_thread_id === thread && m.from?.is_bot);
     await waitFor(inTopic, (m) => m.find((x) => x.text === 'Back with the bot (the customer blocked the bot; nothing more reaches them).'), 'the blocked line');
+    await waitFor(
+      () => client<Array<{ closed: boolean }>>(`/client/topics?user=${SAM.id}&chat=${staff}`),
+      (list: Array<{ closed: boolean }>) => (list[0]?.closed ? list : undefined),
+      'the topic closed',
+    );
+    await client('/client/send', { user: SAM, chat: staff, topic: thread, text: 'Hello Fay?' });
     await new Promise((r) => setTimeout(r, 1000));
     expect((await inTopic()).filter((m) => m.text?.includes('blocked')).length).toBe(1);
 
@@ -231,5 +236,33 @@ describe('hand-off to a person', () => {
       "You're back with the bot. Anything else? /help",
     ]);
     expect(lines.some((l) => l.includes('effect given up') && l.includes('not a member'))).toBe(true);
+  });
+
+  it('{{handoff.topic_link}} in a send links to the customer topic, on the first hand-off too (the link waits for the topic)', async () => {
+    const rules = RULES.replace(
+      'handoff: true\n',
+      'handoff: true\n    send: [{ to: staff, text: "New hand-off: {{handoff.topic_link}}" }, { to: staff, parse_mode: MarkdownV2, text: "[open]({{handoff.topic_link}})" }]\n',
+    );
+    const { bot, staff } = await setUp(true, 'handoff: { chat: staff }', rules);
+    const hal = { id: 9606, first_name: 'Hal' };
+    const fromBot = customerChat(hal.id, bot.username);
+    const general = async () => (await staffChat(staff)()).filter((m) => m.from?.is_bot && m.message_thread_id === undefined);
+    await sendAsUser(sandbox.baseUrl, hal, bot.username, 'human');
+    const [topic] = await waitFor(
+      () => client<Array<{ message_thread_id: number }>>(`/client/topics?user=${SAM.id}&chat=${staff}`),
+      (list: Array<{ message_thread_id: number }>) => (list.length > 0 ? list : undefined),
+      'the topic',
+    );
+    const link = `https://t.me/c/${String(staff).slice('-100'.length)}/${topic!.message_thread_id}`;
+    const sent = await waitFor(general, (m) => (m.length >= 2 ? m : undefined), 'the notifications');
+    expect(sent[0]!.text).toBe(`New hand-off: ${link}`);
+    expect(sent[1]!.text).toBe('open');
+    expect(sent[1]!.entities).toEqual([{ type: 'text_link', offset: 0, length: 4, url: link }]);
+    // Handed back and handed off again: the same topic reopened, the same link.
+    await client('/client/send', { user: SAM, chat: staff, topic: topic!.message_thread_id, text: 'done' });
+    await waitFor(fromBot, (m) => m.find((x) => x.text?.startsWith("You're back")), 'handoff_end');
+    await sendAsUser(sandbox.baseUrl, hal, bot.username, 'human please');
+    const again = await waitFor(general, (m) => (m.length >= 4 ? m : undefined), 'the second notifications');
+    expect(again[2]!.text).toBe(`New hand-off: ${link}`);
   });
 });
