@@ -128,11 +128,11 @@ export function showActual(actual: RecordedOutput): string {
   }
 }
 
-/** The value a state expectation reads: `user.x`, `chat.x`, `flow` (the flow's id) or `flow.x` (an answer so far). */
+/** The value a state expectation reads: `user.x`, `chat.x`, `member.x`, `flow` (the flow's id) or `flow.x` (an answer so far). */
 export function stateValue(state: ConversationState, key: string): StateValue | null {
   if (key === 'flow') return state.flow?.flowId ?? null;
   const [scope, name] = [key.slice(0, key.indexOf('.')), key.slice(key.indexOf('.') + 1)];
-  const record = scope === 'user' ? state.user : scope === 'chat' ? state.chat : state.flow?.values;
+  const record = scope === 'user' ? state.user : scope === 'chat' ? state.chat : scope === 'member' ? state.member : state.flow?.values;
   return record !== undefined && Object.hasOwn(record, name) ? record[name]! : null;
 }
 

@@ -13,10 +13,21 @@ import { CannedBackends } from './canned-backends.js';
 
 type Variables = Readonly<Record<string, StateValue>>;
 
+/** Changes to other members' variables (someone the event's user added to the group), each to that member's. */
+function commitOtherMembers(members: Map<string, Variables>, chatId: number, actions: readonly Action[]): void {
+  for (const action of actions) {
+    if (action.type !== 'set_state' || action.userId === undefined) continue;
+    const { userId: other, ...change } = action;
+    const key = `${chatId}:${other}`;
+    members.set(key, applyStateChanges({ user: {}, chat: {}, member: members.get(key) ?? {} }, [change]).member ?? {});
+  }
+}
+
 export function createDecideDriver(options: DriverOptions): BotDriver {
   const backends = options.backends ?? new CannedBackends(new Map());
   const users = new Map<number, Variables>();
   const chats = new Map<number, Variables>();
+  const members = new Map<string, Variables>();
   const flows = new Map<string, { chatId: number; userId: number; position: FlowPosition }>();
   const context = { botUsername: options.botUsername, random: options.random, now: () => options.clock.now };
   /** What the service refused since the runner last asked (a moderation call without the right). */
@@ -25,6 +36,7 @@ export function createDecideDriver(options: DriverOptions): BotDriver {
   const load = (chatId: number | null, userId: number | null): ConversationState => ({
     user: (userId !== null && users.get(userId)) || {},
     chat: (chatId !== null && chats.get(chatId)) || {},
+    member: (chatId !== null && userId !== null && members.get(`${chatId}:${userId}`)) || {},
     flow: chatId !== null && userId !== null ? (flows.get(`${chatId}:${userId}`)?.position ?? null) : null,
   });
 
@@ -33,6 +45,8 @@ export function createDecideDriver(options: DriverOptions): BotDriver {
     if (userId !== null) users.set(userId, after.user);
     if (chatId !== null) chats.set(chatId, after.chat);
     if (chatId === null || userId === null) return;
+    members.set(`${chatId}:${userId}`, after.member ?? {});
+    commitOtherMembers(members, chatId, actions);
     if (after.flow) flows.set(`${chatId}:${userId}`, { chatId, userId, position: after.flow });
     else flows.delete(`${chatId}:${userId}`);
   };

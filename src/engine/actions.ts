@@ -43,12 +43,15 @@ export interface EditMessageTextAction {
 }
 
 /**
- * Set (or, with null, delete) one variable of the event's user (`user`: the same in all of the user's chats)
- * or chat (`chat`: shared by its members). Committed with the update's done mark, in the order listed.
+ * Set (or, with null, delete) one variable of the event's user (`user`: the same in all of the user's chats),
+ * chat (`chat`: shared by its members) or member (`member`: this user in this chat). Committed with the
+ * update's done mark, in the order listed.
  */
 export interface SetStateAction {
   readonly type: 'set_state';
-  readonly scope: 'user' | 'chat';
+  readonly scope: 'user' | 'chat' | 'member';
+  /** For `member`: the member it is about when not the event's user (someone added to a group by another). */
+  readonly userId?: number;
   /** The variable's name, without the scope (`name` for user.name). */
   readonly key: string;
   /** The new value, computed from the state decide was given; null deletes the variable. */

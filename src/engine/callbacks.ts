@@ -19,7 +19,7 @@ import { renderInlineKeyboard } from './keyboards.js';
 import { audienceCheck, languageFor } from './reach.js';
 import { render, type RenderValues } from './render.js';
 import type { CompiledRule, RuleSet } from './rule-set.js';
-import type { ConversationState } from './state.js';
+import { variablesOf, type ConversationState } from './state.js';
 import { applyAssignments, type VariableValues } from './variables.js';
 import { sendEffects } from './sends.js';
 import { pressSuggestion } from './suggest-decide.js';
@@ -34,7 +34,7 @@ export function decideCallbackQuery(event: CallbackQueryEvent, ruleSet: RuleSet,
   if (suggestion) return suggestion;
   const data = event.data;
   if (data !== undefined) {
-    const values = { user: state.user, chat: state.chat };
+    const values = variablesOf(state);
     for (const rule of ruleSet.callbacks) {
       if (!conditionsPass(rule, message, audienceCheck(message, values, languageFor(ruleSet, event.from, state), context.botUsername))) continue;
       const captures = callbackCaptures(rule, data);
@@ -84,7 +84,7 @@ function answerPress(
   ruleSet: RuleSet,
 ): Decision {
   const base = { message, captures };
-  const applied = applyAssignments(rule.set, { user: state.user, chat: state.chat }, base, true);
+  const applied = applyAssignments(rule.set, variablesOf(state), base, true);
   const values: RenderValues = { ...base, vars: applied.values };
   if (context.handoff) values.topicLink = topicLinkValue(applied.values.user, context)!;
   const language = languageFor(ruleSet, event.from, applied.values);

@@ -99,3 +99,25 @@ function lifetime(value: { for?: string; until_changed?: boolean }, path: string
     );
   return ms;
 }
+
+// Events that happen only in groups: a rule answering one never fires in a private chat.
+const GROUP_EVENTS = new Set(['member_joined', 'member_left', 'join_request', 'member_restricted', 'bot_added', 'bot_removed']);
+
+/**
+ * A warning for member.* in a rule that can fire in a private chat: there the member is just the user, so a
+ * per-group counter or vote means nothing (user.* says what is meant). Reported once, where it is first written.
+ */
+export function warnOfMemberInPrivate(rule: Rule, name: string, report: RuleProblemSink): void {
+  const event = rule.event as string | undefined;
+  if ((event !== undefined && GROUP_EVENTS.has(event)) || rule.chat_types?.every((type) => type !== 'private')) return;
+  const inWhen = Object.keys(rule.when ?? {}).find((key) => key.startsWith('member.'));
+  const inSet = Object.keys(rule.set ?? {}).find((key) => key.startsWith('member.'));
+  const template = /\{\{\s*var\.member\.([A-Za-z_][A-Za-z0-9_]*)/.exec(JSON.stringify(rule))?.[1];
+  const [path, written] = inWhen ? [['when', inWhen], inWhen] : inSet ? [['set', inSet], inSet] : template ? [[], `member.${template}`] : [];
+  if (!path || !written) return;
+  report(
+    path,
+    `${name} uses ${written} and can answer in private chats, where there is no group: member.* is then only the user in that private chat (what user.* is for); add \`chat_types: [group, supergroup]\`, or use user.*`,
+    'warning',
+  );
+}

@@ -5,13 +5,14 @@ import type { Rule } from '../generated/rules-schema.js';
 import { compileDescription, type CommandDescription } from './compile-description.js';
 import { problemAt, RuleLoadError, type RuleLocator, type RuleProblem, type SourcePosition } from '../diagnostics/problem.js';
 import { compileRuleActions, type RuleProblemSink } from './compile-actions.js';
-import { compileModeration } from './compile-moderation.js';
+import { compileModeration, warnOfMemberInPrivate } from './compile-moderation.js';
 import { compileOutbound, type CompiledOutbound } from './compile-sends.js';
 import { compileRuleCalls } from './compile-rule-calls.js';
 import { compileFlows, type FlowSource, type PatternCompiler } from './compile-flows.js';
 import { compileRuleTexts, type RuleSetSettings, type RuleTexts } from './compile-reach.js';
 import { compilePattern, compileTrigger, type KnownPattern } from './compile-trigger.js';
 import type { LazyPattern } from './lazy-pattern.js';
+import { mentionsMemberScope } from './member-counts.js';
 import { buildIndex } from './rule-index.js';
 import type { CompiledRule, CompiledTrigger, RuleSet } from './rule-set.js';
 import { compileStaticText, type StaticText } from './languages.js';
@@ -98,6 +99,7 @@ export function compileRulesCollecting(
     callbacks: Object.freeze(compiled.filter((rule) => rule.trigger.kind === 'callback')),
     ...(settings.languages ? { languages: settings.languages } : {}),
     ...(settings.suggest ? { suggestions: buildSuggestions(compiled, settings.suggest, synonyms, settings.languages) } : {}),
+    ...(mentionsMemberScope([rules, flows.map((f) => f.flow)]) ? { keepsMembers: true } : {}),
   });
   return { ruleSet, problems };
 }
@@ -164,6 +166,7 @@ function compileRule(rule: Rule, order: number, shared: RuleCompileSite, startsF
   const outbound = judgeable ? compileOutbound(rule, context, name, report, settings.environment) : undefined;
   const calls = judgeable ? compileRuleCalls(rule, context, name, report, settings) : undefined;
   const moderation = compileModeration(rule, name, report, startsFlow);
+  warnOfMemberInPrivate(rule, name, report);
   const label = rule.label === undefined ? undefined : compileLabel(rule.label, settings, name, report);
   if (!trigger || !actions || !outbound || !calls || label === null) return undefined;
   warnOfNeverFuzzy(rule, trigger, name, report);

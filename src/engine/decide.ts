@@ -5,16 +5,17 @@
 import { answerRule } from './answer.js';
 import { NOTHING, type Decision, type DecideContext } from './decide-types.js';
 import { decideCallbackQuery } from './callbacks.js';
-import type { BotEvent, MessageEvent, OtherMessageEvent } from './events.js';
+import type { BotEvent, MemberEvent, MessageEvent, OtherMessageEvent } from './events.js';
 import { decideHandoffSignal, decideStaff, endOnBlock, isHandedOff, relayFromCustomer } from './handoff.js';
 import { matchMessage } from './match.js';
+import { countMessage, markJoined } from './member-counts.js';
 import { decideFlowTimeout, routeInFlow, startFlow } from './flows.js';
 import { keywordFound } from './keyword-found.js';
 import type { MatchResult } from './match.js';
 import { audienceCheck, decideMember, languageFor, matchTolerant } from './reach.js';
 import { offerSuggestions } from './suggest-decide.js';
 import type { RuleSet } from './rule-set.js';
-import type { ConversationState } from './state.js';
+import { variablesOf, type ConversationState } from './state.js';
 import { clearBlockedMark, decideStatusEvent } from './status-events.js';
 
 export type { Decision, DecideContext } from './decide-types.js';
@@ -31,10 +32,12 @@ export type { Decision, DecideContext } from './decide-types.js';
 export function decide(event: BotEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {
   switch (event.kind) {
     case 'message': {
-      const decision = decideMessage(event, ruleSet, state, context);
+      const counted = ruleSet.keepsMembers ? countMessage(event, state) : undefined;
+      const decision = decideMessage(event, ruleSet, counted?.state ?? state, context);
       // A user marked as having blocked the bot who writes has unblocked it.
       const unblocked = event.from ? clearBlockedMark(state) : undefined;
-      return unblocked ? { ruleId: decision.ruleId, actions: [unblocked, ...decision.actions] } : decision;
+      const before = [...(counted ? [counted.action] : []), ...(unblocked ? [unblocked] : [])];
+      return before.length > 0 ? { ...decision, actions: [...before, ...decision.actions] } : decision;
     }
     case 'bot_status': {
       const decision = decideStatusEvent(event, ruleSet, state, context);
@@ -54,18 +57,20 @@ export function decide(event: BotEvent, ruleSet: RuleSet, state: ConversationSta
     case 'handoff_signal':
       return decideHandoffSignal(event, ruleSet, state, context);
     case 'member_joined':
-    case 'member_left':
-      return decideMember(event, ruleSet, state, context, (match, message) =>
-        answerRule(
-          match.rule,
-          match,
-          { message, chat: event.chat, ...(message.from ? { from: message.from } : {}) },
-          { user: state.user, chat: state.chat },
-          context,
-          (vars) => languageFor(ruleSet, message.from, vars),
-        ),
-      );
+    case 'member_left': {
+      const joined = ruleSet.keepsMembers ? markJoined(event, context.botUsername) : [];
+      const decision = decideMemberEvent(event, ruleSet, state, context);
+      return joined.length > 0 ? { ...decision, actions: [...joined, ...decision.actions] } : decision;
+    }
   }
+}
+
+function decideMemberEvent(event: MemberEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {
+  return decideMember(event, ruleSet, state, context, (match, message) =>
+    answerRule(match.rule, match, { message, chat: event.chat, ...(message.from ? { from: message.from } : {}) }, variablesOf(state), context, (vars) =>
+      languageFor(ruleSet, message.from, vars),
+    ),
+  );
 }
 
 function decideMessage(event: MessageEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {
@@ -98,7 +103,7 @@ function decideDuringHandoff(event: MessageEvent, ruleSet: RuleSet, state: Conve
   const staff = decideStaff(event.message, state, context);
   if (staff) return staff;
   if (!event.from || event.chat.type !== 'private' || !isHandedOff(state)) return null;
-  const values = { user: state.user, chat: state.chat };
+  const values = variablesOf(state);
   const language = languageFor(ruleSet, event.from, state);
   const whenHolds = audienceCheck(event.message, values, language, context.botUsername);
   const during = matchMessage(event.message, { index: ruleSet.duringHandoffIndex }, context.botUsername, whenHolds);
@@ -116,7 +121,7 @@ function decideOtherMessage(event: OtherMessageEvent, state: ConversationState, 
 }
 
 function decideOutsideFlow(event: MessageEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext, now: number): Decision {
-  const values = { user: state.user, chat: state.chat };
+  const values = variablesOf(state);
   const language = languageFor(ruleSet, event.from, state);
   const whenHolds = audienceCheck(event.message, values, language, context.botUsername);
   const match = matchTolerant(event.message, ruleSet, context.botUsername, whenHolds, ruleSet.index, language);

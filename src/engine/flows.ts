@@ -18,7 +18,7 @@ import { normalize } from './normalize.js';
 import { audienceCheck, languageFor } from './reach.js';
 import { render } from './render.js';
 import type { CompiledAccept, CompiledFlow, CompiledRule, RuleSet } from './rule-set.js';
-import { MAX_VALUE_LENGTH, type ConversationState, type FlowPosition, type StateValue } from './state.js';
+import { MAX_VALUE_LENGTH, variablesOf, type ConversationState, type FlowPosition, type StateValue } from './state.js';
 import { applyAssignments, conditionsHold, type VariableValues } from './variables.js';
 
 /** Sent to a user whose flow or current step a reload removed (or renamed); the flow is left. */
@@ -40,7 +40,7 @@ export function startFlow(rule: CompiledRule, match: MatchResult, event: Message
   const flow = ruleSet.flows.get(rule.startsFlow!);
   // A flow belongs to a user; a message sent on behalf of a chat has none to keep it for.
   if (!flow || !event.from) return NOTHING;
-  const applied = applyAssignments(rule.set, { user: state.user, chat: state.chat }, messageValues(event.message, match), true);
+  const applied = applyAssignments(rule.set, variablesOf(state), messageValues(event.message, match), true);
   const first = flow.steps[0]!;
   const text = render(first.ask, { message: event.message, vars: applied.values, flow: {} });
   const actions: Action[] = [
@@ -69,14 +69,14 @@ export function routeInFlow(
     return { kind: 'left', decision: timedOut(flow, position, state, event.chat.id, event.from) };
   const prepared = prepareMessage(event.message, context.botUsername, false);
   if (!prepared || prepared.notForUs) return { kind: 'decided', decision: NOTHING };
-  const values: VariableValues = { user: state.user, chat: state.chat, flow: position.values };
+  const values: VariableValues = { ...variablesOf(state), flow: position.values };
   const message = event.message;
   if (flow.cancel && cancels(flow.cancel, prepared)) {
     const text = render(flow.cancel.reply, { message, vars: values, flow: position.values });
     return { kind: 'decided', decision: { ruleId: `${flow.id}#cancel`, actions: [setFlow(null), sendText(event.chat.id, text)] } };
   }
   // during_flows rules answer as they would outside the flow: their `lang` and `mentioned` too, in the user's language.
-  const vars = { user: state.user, chat: state.chat };
+  const vars = variablesOf(state);
   const whenHolds = audienceCheck(message, values, languageFor(ruleSet, event.from, state), context.botUsername);
   const during = matchMessage(message, { index: ruleSet.duringFlowsIndex }, context.botUsername, whenHolds);
   if (during) {
@@ -144,7 +144,7 @@ export function routePress(
     const asked = event.message && 'reply_to_message' in event.message ? event.message.reply_to_message?.message_id : undefined;
     const language = languageFor(ruleSet, event.from, state);
     const target: AskTarget = { chatId: chat.id, private: chat.type === 'private', ...(asked !== undefined ? { replyTo: asked } : {}), language };
-    const values: VariableValues = { user: state.user, chat: state.chat, flow: position.values };
+    const values: VariableValues = { ...variablesOf(state), flow: position.values };
     decision = answerStep(flow, index, position, choice, { message: { ...message, from: event.from } as Message, target, hasUser: true, context }, values, now);
   }
   return { ruleId: decision.ruleId, actions: [answer, ...decision.actions] };
@@ -176,7 +176,7 @@ function answerStep(
     const moved: FlowPosition = { flowId: flow.id, stepId: next.id, values: answers, lastActivity: now, ...(results ? { results } : {}) };
     return { ruleId: `${flow.id}#${step.id}`, actions: [setFlow(moved), askQuestion(flow.id, next, at.target, text)] };
   }
-  return finish(flow, at, { user: values.user, chat: values.chat, flow: answers }, results);
+  return finish(flow, at, { ...values, flow: answers }, results);
 }
 
 /** The step's JSON answers with one more. */
@@ -253,7 +253,7 @@ function timedOut(flow: CompiledFlow, position: FlowPosition, state: Conversatio
   // and the user when a message of theirs found the flow timed out, so the reply is in their app's language
   // (a timeout the runtime fires knows only their stored choice).
   const message = { message_id: 0, date: 0, chat: { id: chatId, type: 'private', first_name: '' }, ...(from ? { from } : {}) } as Message;
-  const text = render(flow.timeout!.reply, { message, vars: { user: state.user, chat: state.chat }, flow: position.values });
+  const text = render(flow.timeout!.reply, { message, vars: variablesOf(state), flow: position.values });
   return { ruleId: `${flow.id}#timeout`, actions: [setFlow(null), sendText(chatId, text)] };
 }
 

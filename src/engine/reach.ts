@@ -10,7 +10,7 @@ import { correctText } from './fuzzy.js';
 import { resolveLanguage } from './languages.js';
 import { botMentionSpans, matchPrepared, prepareMessage, type MatchResult } from './match.js';
 import type { RuleSet } from './rule-set.js';
-import type { ConversationState } from './state.js';
+import { variablesOf, type ConversationState } from './state.js';
 import { conditionsHold, type VariableValues } from './variables.js';
 
 /** The language `from` is answered in under these rules (undefined when they declare no languages). */
@@ -97,12 +97,16 @@ export function decideMember(
     remembered = true;
     const message = { ...base, from: member } as Message;
     const language = languageFor(ruleSet, member, state);
-    const whenHolds = audienceCheck(message, { user: state.user, chat: state.chat }, language, context.botUsername);
+    const whenHolds = audienceCheck(message, variablesOf(state), language, context.botUsername);
     const rule = rules.find((candidate) => conditionsPass(candidate, message, whenHolds));
     if (!rule) continue;
     const decision = answer({ rule }, message);
     ruleId ??= decision.ruleId;
-    actions.push(...decision.actions);
+    // A member added by someone else: what the rule remembers of the member is the added member's.
+    const other = member.id !== event.from?.id;
+    actions.push(
+      ...decision.actions.map((action) => (other && action.type === 'set_state' && action.scope === 'member' ? { ...action, userId: member.id } : action)),
+    );
   }
   if (remembered) {
     const value = changes

@@ -14,8 +14,12 @@ export interface RenderValues {
   args?: string;
   /** Pattern captures by number and by name (null for a group that did not take part). */
   captures?: ReadonlyMap<number | string, string | null>;
-  /** The variables of the user and the chat, as they are after the rule's `set`. */
-  vars?: { readonly user: Readonly<Record<string, StateValue>>; readonly chat: Readonly<Record<string, StateValue>> };
+  /** The variables of the user, the chat and the member, as they are after the rule's `set`. */
+  vars?: {
+    readonly user: Readonly<Record<string, StateValue>>;
+    readonly chat: Readonly<Record<string, StateValue>>;
+    readonly member?: Readonly<Record<string, StateValue>>;
+  };
   /** The current flow's answers, by step id. */
   flow?: Readonly<Record<string, StateValue>>;
   /** The JSON answers of the flow's steps a backend call accepted, by step id ({{flow.STEP.PATH}}). */

@@ -261,4 +261,6 @@ export interface RuleSet {
   readonly languages?: LanguageSettings;
   /** `suggest:` — the rules that may be offered when unsure, and their index; absent without the block. */
   readonly suggestions?: Suggestions;
+  /** Some rule or flow reads or writes member.*: hearsay then keeps `member.messages` and `member.joined_at`. */
+  readonly keepsMembers?: boolean;
 }

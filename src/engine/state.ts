@@ -1,6 +1,6 @@
 // The conversation state the engine reads while deciding: the variables of the event's user (shared by all
-// the chats of that user) and chat (shared by its members), and where this user stands in a flow in this
-// chat. The engine never writes it; it asks for changes with set_state and set_flow actions, which the
+// the chats of that user), chat (shared by its members) and member (this user in this chat), and where this
+// user stands in a flow in this chat. The engine never writes it; it asks for changes with set_state and set_flow actions, which the
 // caller commits.
 
 import type { JsonValue } from './actions.js';
@@ -31,6 +31,8 @@ export interface ConversationState {
   readonly user: Readonly<Record<string, StateValue>>;
   /** This chat's variables ({{var.chat.x}}), shared by all its members. */
   readonly chat: Readonly<Record<string, StateValue>>;
+  /** This user's variables in this chat ({{var.member.x}}: warnings, votes, `messages`); absent when none are kept. */
+  readonly member?: Readonly<Record<string, StateValue>>;
   /** This user's flow in this chat; absent (or null) when the user is in none. */
   readonly flow?: FlowPosition | null;
 }
@@ -43,9 +45,21 @@ export function valueIn(record: Readonly<Record<string, StateValue>> | undefined
   return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
+/** Whose variables a `set_state` changes: the user's (every chat), the chat's, or the user's in this chat. */
+export type VariableOwner = 'user' | 'chat' | 'member';
+
+/** The variables conditions, `set` and templates read, taken from a state. */
+export function variablesOf(state: ConversationState): {
+  readonly user: Readonly<Record<string, StateValue>>;
+  readonly chat: Readonly<Record<string, StateValue>>;
+  readonly member: Readonly<Record<string, StateValue>>;
+} {
+  return { user: state.user, chat: state.chat, member: state.member ?? EMPTY_STATE.user };
+}
+
 /** The state changes among a decision's actions (set_state, set_flow); anything else is ignored. */
 export type StateChange =
-  | { readonly type: 'set_state'; readonly scope: 'user' | 'chat'; readonly key: string; readonly value: StateValue | null }
+  | { readonly type: 'set_state'; readonly scope: VariableOwner; readonly key: string; readonly value: StateValue | null; readonly userId?: number }
   | { readonly type: 'set_flow'; readonly flow: FlowPosition | null };
 
 /**
@@ -55,14 +69,19 @@ export type StateChange =
 export function applyStateChanges(state: ConversationState, actions: readonly { readonly type: string }[]): ConversationState {
   let user: Record<string, StateValue> | undefined;
   let chat: Record<string, StateValue> | undefined;
+  let member: Record<string, StateValue> | undefined;
   let flow = state.flow ?? null;
   for (const action of actions) {
     if (action.type === 'set_flow') flow = (action as StateChange & { type: 'set_flow' }).flow;
     if (action.type !== 'set_state') continue;
     const change = action as StateChange & { type: 'set_state' };
-    const record = change.scope === 'user' ? (user ??= { ...state.user }) : (chat ??= { ...state.chat });
+    // Another member's variables (someone this user added) are not part of this user's state.
+    if (change.userId !== undefined) continue;
+    const record =
+      change.scope === 'user' ? (user ??= { ...state.user }) : change.scope === 'chat' ? (chat ??= { ...state.chat }) : (member ??= { ...state.member });
     if (change.value === null) delete record[change.key];
     else Object.defineProperty(record, change.key, { value: change.value, enumerable: true, writable: true, configurable: true });
   }
-  return { user: user ?? state.user, chat: chat ?? state.chat, flow };
+  const members = member ?? state.member;
+  return { user: user ?? state.user, chat: chat ?? state.chat, ...(members ? { member: members } : {}), flow };
 }

@@ -10,7 +10,7 @@ import type { Decision, DecideContext } from './decide-types.js';
 import type { BotStatusEvent, JoinRequestEvent, MemberRestrictedEvent } from './events.js';
 import { audienceCheck, languageFor } from './reach.js';
 import type { RuleSet } from './rule-set.js';
-import { valueIn, type ConversationState } from './state.js';
+import { valueIn, variablesOf, type ConversationState } from './state.js';
 
 /** The user variable that marks a user who blocked the bot (the Unix date they did), until they write again. */
 export const BLOCKED_VARIABLE = '_blocked';
@@ -26,7 +26,7 @@ export function decideStatusEvent(
   const rules = ruleSet.index.events.get(event.kind === 'bot_status' ? event.status : event.kind) ?? [];
   if (rules.length === 0) return { ruleId: null, actions: marks };
   const message = { message_id: 0, date: event.date, chat: event.chat, from: event.from } as Message;
-  const values = { user: state.user, chat: state.chat };
+  const values = variablesOf(state);
   const whenHolds = audienceCheck(message, values, languageFor(ruleSet, event.from, state), context.botUsername);
   const rule = rules.find((candidate) => conditionsPass(candidate, message, whenHolds));
   if (!rule) return { ruleId: null, actions: marks };

@@ -10,7 +10,7 @@ import type { CallbackQueryEvent, MessageEvent } from './events.js';
 import type { MatchResult } from './match.js';
 import { audienceCheck, languageFor } from './reach.js';
 import type { CompiledRule, RuleSet } from './rule-set.js';
-import type { ConversationState } from './state.js';
+import { variablesOf, type ConversationState } from './state.js';
 import { offerActions, rankSuggestions, rememberedOffer, SUGGESTED_VARIABLE, SUGGESTION_DATA } from './suggestions.js';
 import type { WhenCheck } from './conditions.js';
 
@@ -52,7 +52,7 @@ export function pressSuggestion(event: CallbackQueryEvent, ruleSet: RuleSet, sta
   const offer = rememberedOffer(state.user[SUGGESTED_VARIABLE]);
   if (!offer || offer.tag !== pressed[1] || !event.chat) return { ruleId: null, actions: [answered] };
   const message = { message_id: event.message?.message_id ?? 0, date: 0, chat: event.chat, from: event.from, text: offer.text } as Message;
-  const values = { user: state.user, chat: state.chat };
+  const values = variablesOf(state);
   const declined = pressed[2] === 'none';
   const rule = declined ? fallbackFor(ruleSet, message, values, state, context, event) : offeredRule(ruleSet, offer.ruleIds[Number(pressed[2])]);
   if (!rule) return { ruleId: null, actions: [answered] };

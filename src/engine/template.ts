@@ -7,8 +7,8 @@ export type TemplateVariable =
   | { kind: 'user.first_name' | 'user.last_name' | 'user.username' | 'user.id' }
   | { kind: 'chat.id' | 'chat.type' | 'chat.title' | 'text' | 'args' }
   | { kind: 'match'; group: number | string }
-  /** A variable of the user or the chat ({{var.user.name}}); empty when it has no value. */
-  | { kind: 'var'; scope: 'user' | 'chat'; key: string }
+  /** A variable of the user, the chat or the member ({{var.user.name}}, {{var.member.warnings}}); empty when it has no value. */
+  | { kind: 'var'; scope: 'user' | 'chat' | 'member'; key: string }
   /** The answer to a step of the current flow ({{flow.date}}); with a path, the JSON a backend gave a step it accepted ({{flow.order.status}}). */
   | { kind: 'flow'; key: string; path?: readonly string[] }
   /** The answer of the call whose `on` branch this is: a JSON path ({{result.items.0.name}}, empty: the whole answer), or its status ({{result.status_code}}). */
@@ -62,6 +62,7 @@ export const TEMPLATE_VARIABLES: readonly string[] = [
   'match.NAME',
   'var.user.NAME',
   'var.chat.NAME',
+  'var.member.NAME',
   'flow.STEP',
   'result.PATH',
   'handoff.topic_link',
@@ -125,15 +126,15 @@ function resolve(name: string, context: TemplateContext): TemplateVariable | str
   return `unknown placeholder {{${name}}}; available: ${TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(', ')}`;
 }
 
-/** {{var.user.x}}, {{var.chat.x}} and {{flow.x}}; a flow answer must come from an earlier step of the same flow. */
+/** {{var.user.x}}, {{var.chat.x}}, {{var.member.x}} and {{flow.x}}; a flow answer must come from an earlier step of the same flow. */
 function resolveVariable(name: string, context: TemplateContext): TemplateVariable | string {
-  const variable = /^var\.(user|chat)\.(.+)$/.exec(name);
+  const variable = /^var\.(user|chat|member)\.(.+)$/.exec(name);
   if (variable) {
     if (!VARIABLE_NAME.test(variable[2]!)) return `{{${name}}}: a variable name has letters, digits and '_' (at most 64, not starting with a digit)`;
-    return { kind: 'var', scope: variable[1] as 'user' | 'chat', key: variable[2]! };
+    return { kind: 'var', scope: variable[1] as 'user' | 'chat' | 'member', key: variable[2]! };
   }
   const [step, ...path] = /^flow\.(.+)$/.exec(name)?.[1]?.split('.') ?? [];
-  if (step === undefined) return `unknown placeholder {{${name}}}; variables are {{var.user.NAME}} and {{var.chat.NAME}}`;
+  if (step === undefined) return `unknown placeholder {{${name}}}; variables are {{var.user.NAME}}, {{var.chat.NAME}} and {{var.member.NAME}}`;
   const flow = context.flow;
   if (!flow) return `{{${name}}} is only available inside a flow (its steps' questions and done)`;
   if (flow.answered.includes(step) && path.length > 0) {

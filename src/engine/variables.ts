@@ -1,5 +1,5 @@
-// Variables in rules: `when` conditions on user.*, chat.* and flow.* values, and `set` assignments to
-// user.* and chat.*. Both are compiled once at load time; evaluating them reads only the state snapshot
+// Variables in rules: `when` conditions on user.*, chat.*, member.* and flow.* values, and `set` assignments
+// to user.*, chat.* and member.* (the user in this chat). Both are compiled once at load time; evaluating them reads only the state snapshot
 // decide was given, and applying assignments yields set_state actions plus the updated variables (so the
 // reply of the same rule sees the new values).
 import { HANDOFF_VARIABLE } from './handoff.js';
@@ -10,10 +10,12 @@ import { render, type RenderValues } from './render.js';
 import { MAX_VALUE_LENGTH, valueIn, type StateValue } from './state.js';
 import { compileTemplate, type Template, type TemplateContext } from './template.js';
 
-/** A scope a condition can read: the user's and the chat's variables, or the current flow's answers. */
-export type VariableScope = 'user' | 'chat' | 'flow';
+/** A scope a condition can read: the user's, the chat's and the member's variables, or the current flow's answers. */
+export type VariableScope = 'user' | 'chat' | 'member' | 'flow';
 
-const VARIABLE_KEY = /^(user|chat|flow)\.([A-Za-z_][A-Za-z0-9_]{0,63})$/;
+type Owner = 'user' | 'chat' | 'member';
+
+const VARIABLE_KEY = /^(user|chat|member|flow)\.([A-Za-z_][A-Za-z0-9_]{0,63})$/;
 
 /** One compiled `when` entry: the variable and what must hold for it. */
 export interface CompiledCondition {
@@ -30,15 +32,17 @@ export interface CompiledCondition {
 
 /** One compiled `set` entry. */
 export type CompiledAssignment =
-  | { readonly scope: 'user' | 'chat'; readonly key: string; readonly kind: 'template'; readonly template: Template }
-  | { readonly scope: 'user' | 'chat'; readonly key: string; readonly kind: 'number'; readonly value: number }
-  | { readonly scope: 'user' | 'chat'; readonly key: string; readonly kind: 'increment'; readonly by: number }
-  | { readonly scope: 'user' | 'chat'; readonly key: string; readonly kind: 'unset' };
+  | { readonly scope: Owner; readonly key: string; readonly kind: 'template'; readonly template: Template }
+  | { readonly scope: Owner; readonly key: string; readonly kind: 'number'; readonly value: number }
+  | { readonly scope: Owner; readonly key: string; readonly kind: 'increment'; readonly by: number }
+  | { readonly scope: Owner; readonly key: string; readonly kind: 'unset' };
 
-/** The values conditions and templates read: the user's and chat's variables and, inside a flow, its answers. */
+/** The values conditions and templates read: the user's, chat's and member's variables and, inside a flow, its answers. */
 export interface VariableValues {
   readonly user: Readonly<Record<string, StateValue>>;
   readonly chat: Readonly<Record<string, StateValue>>;
+  /** The user's variables in this chat; absent: none. */
+  readonly member?: Readonly<Record<string, StateValue>>;
   readonly flow?: Readonly<Record<string, StateValue>>;
 }
 
@@ -56,7 +60,7 @@ function parseKey(key: string, site: VariableSite, report: VariableProblemSink, 
   const m = VARIABLE_KEY.exec(key);
   if (!m) {
     const scope = key.split('.')[0];
-    const known = what === 'set' ? 'user.NAME or chat.NAME' : 'user.NAME, chat.NAME or flow.STEP';
+    const known = what === 'set' ? 'user.NAME, chat.NAME or member.NAME' : 'user.NAME, chat.NAME, member.NAME or flow.STEP';
     const why = key.includes('.') ? `unknown scope '${scope}'` : 'no scope';
     report(key, `'${key}' in the \`${what}\` of ${site.name}: ${why}; write ${known} (names: letters, digits, '_', at most 64)`);
     return undefined;
@@ -65,7 +69,7 @@ function parseKey(key: string, site: VariableSite, report: VariableProblemSink, 
   const name = m[2]!;
   if (scope === 'flow') {
     if (what === 'set') {
-      report(key, `'${key}' in the \`set\` of ${site.name}: a flow's answers come from its steps; set user.NAME or chat.NAME instead`);
+      report(key, `'${key}' in the \`set\` of ${site.name}: a flow's answers come from its steps; set user.NAME, chat.NAME or member.NAME instead`);
       return undefined;
     }
     if (!site.flow) {
@@ -175,7 +179,7 @@ function holds(condition: CompiledCondition, value: StateValue | undefined): boo
 /** Whether every condition holds for these values (true for no conditions). */
 export function conditionsHold(conditions: readonly CompiledCondition[] | null, values: VariableValues): boolean {
   if (!conditions) return true;
-  return conditions.every((c) => holds(c, valueIn(c.scope === 'flow' ? values.flow : values[c.scope], c.key)));
+  return conditions.every((c) => holds(c, valueIn(values[c.scope], c.key)));
 }
 
 /** What applying assignments gives: the actions asking for the changes and the variables after them. */
@@ -198,15 +202,17 @@ export function applyAssignments(
   if (assignments.length === 0) return { actions: [], values };
   const user: Record<string, StateValue> = { ...values.user };
   const chat: Record<string, StateValue> = { ...values.chat };
+  const member: Record<string, StateValue> = { ...values.member };
   const actions: SetStateAction[] = [];
   for (const a of assignments) {
-    if (a.scope === 'user' && !hasUser) continue;
-    const record = a.scope === 'user' ? user : chat;
+    // Without a user (a message on behalf of a chat) there is no user and no member to remember.
+    if (a.scope !== 'chat' && !hasUser) continue;
+    const record = a.scope === 'user' ? user : a.scope === 'chat' ? chat : member;
     let value: StateValue | null;
     let increment: number | undefined;
     switch (a.kind) {
       case 'template':
-        value = render(a.template, { ...renderValues, vars: { user, chat }, ...(values.flow ? { flow: values.flow } : {}) }).slice(0, MAX_VALUE_LENGTH);
+        value = render(a.template, { ...renderValues, vars: { user, chat, member }, ...(values.flow ? { flow: values.flow } : {}) }).slice(0, MAX_VALUE_LENGTH);
         break;
       case 'number':
         value = a.value;
@@ -223,5 +229,5 @@ export function applyAssignments(
     else Object.defineProperty(record, a.key, { value, enumerable: true, writable: true, configurable: true });
     actions.push({ type: 'set_state', scope: a.scope, key: a.key, value, ...(increment !== undefined ? { increment } : {}) });
   }
-  return { actions, values: { user, chat, ...(values.flow ? { flow: values.flow } : {}) } };
+  return { actions, values: { user, chat, member, ...(values.flow ? { flow: values.flow } : {}) } };
 }

@@ -730,9 +730,9 @@ export const rulesSchema = {
       }
     },
     "variable": {
-      "description": "A variable: user.NAME (this user, in every chat), chat.NAME (this chat, shared by its members) or, inside a flow, flow.STEP (the answer to a step). Names: letters, digits, '_'; at most 64.",
+      "description": "A variable: user.NAME (this user, in every chat), chat.NAME (this chat, shared by its members), member.NAME (this user in this chat: member.messages and member.joined_at are kept by hearsay) or, inside a flow, flow.STEP (the answer to a step). Names: letters, digits, '_'; at most 64.",
       "type": "string",
-      "pattern": "^(user|chat|flow)\\.[A-Za-z_][A-Za-z0-9_]{0,63}$"
+      "pattern": "^(user|chat|member|flow)\\.[A-Za-z_][A-Za-z0-9_]{0,63}$"
     },
     "conditions": {
       "title": "Conditions",

@@ -294,11 +294,11 @@ export const testsSchema = {
           "$ref": "#/$defs/expect"
         },
         "state": {
-          "description": "Variables after the step: user.NAME (the step's user), chat.NAME (the step's chat), flow (the flow the user is in, null for none) and flow.STEP (an answer so far). null: not set.",
+          "description": "Variables after the step: user.NAME (the step's user), chat.NAME (the step's chat), member.NAME (the step's user in the step's chat), flow (the flow the user is in, null for none) and flow.STEP (an answer so far). null: not set.",
           "type": "object",
           "minProperties": 1,
           "propertyNames": {
-            "pattern": "^(flow|(user|chat|flow)\\.[A-Za-z_][A-Za-z0-9_]{0,63})$"
+            "pattern": "^(flow|(user|chat|member|flow)\\.[A-Za-z_][A-Za-z0-9_]{0,63})$"
           },
           "additionalProperties": {
             "anyOf": [
@@ -1161,7 +1161,7 @@ export interface Step1 {
   reply?: boolean;
   expect?: Expect;
   /**
-   * Variables after the step: user.NAME (the step's user), chat.NAME (the step's chat), flow (the flow the user is in, null for none) and flow.STEP (an answer so far). null: not set.
+   * Variables after the step: user.NAME (the step's user), chat.NAME (the step's chat), member.NAME (the step's user in the step's chat), flow (the flow the user is in, null for none) and flow.STEP (an answer so far). null: not set.
    */
   state?: {
     [k: string]: string | number | null | undefined;

@@ -10,6 +10,7 @@ import { normalize } from '../engine/normalize.js';
 import type { CompiledFlow, CompiledRule, RuleSet } from '../engine/rule-set.js';
 import type { Template } from '../engine/template.js';
 import type { CompiledAssignment, CompiledCondition } from '../engine/variables.js';
+import { KEPT_MEMBER_VARIABLES } from '../engine/member-counts.js';
 
 /** Every warning of this module, in no particular order (the loader sorts). */
 export function flowWarnings(ruleSet: RuleSet, locate: RuleLocator, flows: readonly FlowSource[]): RuleProblem[] {
@@ -18,7 +19,7 @@ export function flowWarnings(ruleSet: RuleSet, locate: RuleLocator, flows: reado
 }
 
 interface Reference {
-  scope: 'user' | 'chat';
+  scope: 'user' | 'chat' | 'member';
   key: string;
   at: SourcePosition;
   /** How the reference is written, for the message. */
@@ -47,7 +48,8 @@ function assignmentRefs(set: readonly CompiledAssignment[], at: (key: string) =>
 
 function unsetVariableWarnings(ruleSet: RuleSet, locate: RuleLocator, sources: ReadonlyMap<string, FlowSource>): RuleProblem[] {
   const refs: Reference[] = [];
-  const written = new Set<string>();
+  // hearsay keeps these itself.
+  const written = new Set<string>(KEPT_MEMBER_VARIABLES.map((name) => `member.${name}`));
   for (const rule of ruleSet.rules) {
     const name = rule.startsFlow ? `the start of flow '${rule.startsFlow}'` : `rule '${rule.id}'`;
     if (!rule.startsFlow) rule.replies.forEach((t, i) => templateRefs(t, locate(rule.order, rule.replies.length > 1 ? ['reply', i] : ['reply']), refs));

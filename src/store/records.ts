@@ -33,6 +33,8 @@ export interface UserState {
     readonly answers: unknown;
     readonly lastActivity: string;
   }[];
+  /** The user's variables in each chat that keeps some (member.*). */
+  readonly members?: readonly { readonly chatId: number; readonly variables: Readonly<Record<string, unknown>> }[];
 }
 
 /** Everything kept about one user: their state and the effects pending for them. */

@@ -30,6 +30,7 @@ function withoutStamp(document: StateDocument): StateDocument {
 }
 
 const FLOW_KEY = /^flow:(-?\d+):(-?\d+)$/;
+const MEMBER_KEY = /^member:(-?\d+):(-?\d+)$/;
 
 export class StateDocumentMap {
   /** Documents as decide sees them (no stamp), so a read costs no copy; their stamps are kept beside them. */
@@ -135,14 +136,20 @@ export class StateDocumentMap {
       const { flowId, stepId, values, lastActivity } = flow.position;
       flows.push({ chatId: flow.chatId, flowId, stepId, answers: values, lastActivity: new Date(lastActivity).toISOString() });
     }
-    return { userId, variables: this.get(`user:${userId}`) ?? null, flows };
+    const members: NonNullable<UserState['members']>[number][] = [];
+    for (const key of this.documents.keys()) {
+      const match = MEMBER_KEY.exec(key);
+      const variables = match && Number(match[2]) === userId ? this.get(key) : undefined;
+      if (match && variables) members.push({ chatId: Number(match[1]), variables });
+    }
+    return { userId, variables: this.get(`user:${userId}`) ?? null, flows, ...(members.length > 0 ? { members } : {}) };
   }
 
-  /** The writes that forget a user: their variables and their flows in every chat (expired ones too). */
+  /** The writes that forget a user: their variables, member variables and flows in every chat (expired ones too). */
   forgetWrites(userId: number): Map<string, null> {
     const writes = new Map<string, null>();
     for (const key of this.documents.keys()) {
-      const match = FLOW_KEY.exec(key);
+      const match = FLOW_KEY.exec(key) ?? MEMBER_KEY.exec(key);
       if (key === `user:${userId}` || (match && Number(match[2]) === userId)) writes.set(key, null);
     }
     return writes;

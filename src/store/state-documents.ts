@@ -1,6 +1,6 @@
 // How conversation state is laid out in a store, shared by every store implementation: one JSON document
-// per owner — `user:<id>` (a user's variables, across chats), `chat:<id>` (a chat's variables) and
-// `flow:<chat id>:<user id>` (where a user stands in a flow in one chat) — and how a commit's changes turn
+// per owner — `user:<id>` (a user's variables, across chats), `chat:<id>` (a chat's variables),
+// `member:<chat id>:<user id>` (a user's variables in one chat) and `flow:<chat id>:<user id>` (where a user stands in a flow in one chat) — and how a commit's changes turn
 // into new documents. A new kind of state adds its key and its case here, and every store keeps working.
 import type { ConversationState, FlowPosition, StateValue } from '../engine/state.js';
 import { EMPTY_STATE } from '../engine/state.js';
@@ -13,12 +13,35 @@ export type StateDocument = Readonly<Record<string, unknown>>;
 type Variables = Record<string, StateValue>;
 
 /** The document keys a scope reads; null where the scope has no such owner (a flow needs both a chat and a user). */
-export function documentKeys(scope: StateScope): { user: string | null; chat: string | null; flow: string | null } {
+export function documentKeys(scope: StateScope): { user: string | null; chat: string | null; member: string | null; flow: string | null } {
+  const both = scope.chatId !== null && scope.userId !== null;
   return {
     user: scope.userId === null ? null : `user:${scope.userId}`,
     chat: scope.chatId === null ? null : `chat:${scope.chatId}`,
-    flow: scope.chatId === null || scope.userId === null ? null : `flow:${scope.chatId}:${scope.userId}`,
+    member: both ? `member:${scope.chatId}:${scope.userId}` : null,
+    flow: both ? `flow:${scope.chatId}:${scope.userId}` : null,
   };
+}
+
+/** The document a variable change goes to; null when the event has no such owner. */
+function changeKey(scope: StateScope, keys: ReturnType<typeof documentKeys>, change: StateChange & { type: 'set_state' }): string | null {
+  if (change.scope === 'user') return keys.user;
+  if (change.scope === 'chat') return keys.chat;
+  // Another member of the chat (someone this user added).
+  if (change.userId !== undefined) return scope.chatId === null ? null : `member:${scope.chatId}:${change.userId}`;
+  return keys.member;
+}
+
+/** Every document a commit reads and may write: the scope's own, and other members' its changes name. */
+export function commitKeys(scope: StateScope, changes: readonly StateChange[]): string[] {
+  const keys = documentKeys(scope);
+  const out = new Set(Object.values(keys).filter((key): key is string => key !== null));
+  for (const change of changes) {
+    if (change.type !== 'set_state') continue;
+    const key = changeKey(scope, keys, change);
+    if (key !== null) out.add(key);
+  }
+  return [...out];
 }
 
 /** The state a scope sees, from the documents `read` returns (undefined: none stored). */
@@ -26,11 +49,13 @@ export function stateOf(scope: StateScope, read: (key: string) => StateDocument 
   const keys = documentKeys(scope);
   const user = keys.user === null ? undefined : read(keys.user);
   const chat = keys.chat === null ? undefined : read(keys.chat);
+  const member = keys.member === null ? undefined : read(keys.member);
   const flow = keys.flow === null ? undefined : read(keys.flow);
-  if (!user && !chat && !flow) return EMPTY_STATE;
+  if (!user && !chat && !member && !flow) return EMPTY_STATE;
   return {
     user: (user as Variables | undefined) ?? EMPTY_STATE.user,
     chat: (chat as Variables | undefined) ?? EMPTY_STATE.chat,
+    ...(member ? { member: member as Variables } : {}),
     flow: (flow as FlowPosition | undefined) ?? null,
   };
 }
@@ -55,7 +80,7 @@ export function applyChanges(
       if (keys.flow !== null) written.set(keys.flow, change.flow as StateDocument | null);
       continue;
     }
-    const key = change.scope === 'user' ? keys.user : keys.chat;
+    const key = changeKey(scope, keys, change);
     // A change for an owner the event does not have (a user variable for a channel post) has nowhere to go.
     if (key === null) continue;
     const document: Variables = { ...(current(key) as Variables | undefined) };

@@ -1,7 +1,8 @@
 // `hearsay run` (a real child process, polling) moderating a sandbox supergroup: a link from a member deleted and
 // answered with a warning, the third one muting the member (their next send refused by the service), /rules
 // pinned, a join request approved; and the same rules in a group where the bot lacks the rights: the warning
-// still goes out, the missing right is logged once, the rest counted.
+// still goes out (the member's warnings counted in that group alone: member.*), the missing right is logged
+// once, the rest counted.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { changeGroupMembership, createBotViaAssistant, createGroup, groupMessages, sendToGroup, waitForGroupReplies } from '../support/sandbox-harness.js';
 import { startPollingRun, type RunProcess } from './run-process.js';
@@ -12,7 +13,7 @@ rules:
   - id: third-link
     pattern: 'https?://'
     chat_types: [group, supergroup]
-    when: { user.warnings: { gte: 2 } }
+    when: { member.warnings: { gte: 2 } }
     delete: true
     restrict: { for: 1h }
     reply: "{{user.first_name}} is muted for an hour."
@@ -20,7 +21,7 @@ rules:
     pattern: 'https?://'
     chat_types: [group, supergroup]
     delete: true
-    set: { user.warnings: { increment: 1 } }
+    set: { member.warnings: { increment: 1 } }
     reply: "{{user.first_name}}, no links here."
   - id: rules
     command: rules
@@ -96,10 +97,18 @@ describe('hearsay run: a group that looks after itself', () => {
     expect((await member()).result.status).toBe('member');
   });
 
-  it('without the rights, the warning still goes out and the missing right is logged once per chat and right', async () => {
+  it('without the rights, the warning still goes out and the missing right is logged once per chat and right; warnings count per group', async () => {
     for (const n of [1, 2]) {
       const sent = await sendToGroup(sandbox.baseUrl, BEN, weakGroup, `see https://spam.example/${n} @${bot.username}`);
-      await waitForGroupReplies(sandbox.baseUrl, { userId: ANN.id, chatId: weakGroup, bot: bot.username, after: sent.message_id, timeoutMs: 8000 });
+      const [reply] = await waitForGroupReplies(sandbox.baseUrl, {
+        userId: ANN.id,
+        chatId: weakGroup,
+        bot: bot.username,
+        after: sent.message_id,
+        timeoutMs: 8000,
+      });
+      // Muted in the other group; here Ben has only this group's warnings (member.*, not user.*).
+      expect(reply?.text).toBe('Ben, no links here.');
       expect((await groupMessages(sandbox.baseUrl, ANN.id, weakGroup, sent.message_id - 1)).some((m) => m.message_id === sent.message_id)).toBe(true);
     }
     const warnings = run.lines.filter((line) => line.includes('lacks the admin right can_delete_messages') && line.includes(String(weakGroup)));

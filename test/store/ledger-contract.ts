@@ -249,6 +249,39 @@ export function ledgerContract(name: string, createHarness: () => Promise<StoreH
       await store.close();
     });
 
+    it("member variables: kept per user and chat (another member's too), increments added at commit, listed and forgotten with the user", async () => {
+      const harness = await createHarness();
+      const store = await harness.open();
+      const member = (key: string, value: number, extra: { increment?: number; userId?: number } = {}): StateChange => ({
+        type: 'set_state',
+        scope: 'member',
+        key,
+        value,
+        ...extra,
+      });
+      await store.commit(update(1), { scope: here, changes: [member('warnings', 1, { increment: 1 }), member('joined_at', 100, { userId: 7 })] });
+      await store.commit(update(2), { scope: here, changes: [member('warnings', 1, { increment: 1 })] });
+      await store.commit(update(3, 't3', -200), { scope: { chatId: -200, userId: user.id }, changes: [member('warnings', 1, { increment: 1 })] });
+      expect((await store.load(here)).member).toEqual({ warnings: 2 });
+      expect((await store.load({ chatId: -200, userId: user.id })).member).toEqual({ warnings: 1 });
+      expect((await store.load({ chatId: chat.id, userId: 7 })).member).toEqual({ joined_at: 100 });
+      expect((await store.load({ chatId: chat.id, userId: 7 })).user).toEqual({});
+      const record = (await store.userRecord(user.id)) as { members?: { chatId: number; variables: unknown }[] };
+      expect(record.members).toEqual(
+        expect.arrayContaining([
+          { chatId: chat.id, variables: { warnings: 2 } },
+          { chatId: -200, variables: { warnings: 1 } },
+        ]),
+      );
+      await store.forgetUser(user.id);
+      const crashed = await (await harness.crashCopy()).open();
+      expect((await crashed.load(here)).member).toBeUndefined();
+      expect((await crashed.load({ chatId: -200, userId: user.id })).member).toBeUndefined();
+      expect((await crashed.load({ chatId: chat.id, userId: 7 })).member).toEqual({ joined_at: 100 });
+      await crashed.close();
+      await store.close();
+    });
+
     it('id-sequence restarts: a known id carrying another message is new, and the old sequence is forgotten; a true redelivery is not', async () => {
       const store = await (await createHarness()).open();
       for (const id of [1, 2, 3]) await store.commit(update(id, `old ${id}`, chat.id, 100), { scope: here, changes: [setUser('n', id)] });

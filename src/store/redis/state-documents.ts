@@ -1,4 +1,4 @@
-// The conversation state of one bot in Redis: one JSON document per user, chat and running flow (the layout of
+// The conversation state of one bot in Redis: one JSON document per user, chat, member and running flow (the layout of
 // src/store/state-documents.ts) under the bot's key prefix, and the set of running flows for the timeout
 // timers. Reads are plain commands; every write goes through the ledger's commit script, which this module
 // prepares: what was read (the script refuses if it changed since) and what to write.
@@ -7,7 +7,9 @@ import type { ConversationState, FlowPosition } from '../../engine/state.js';
 import { MAX_STATE_LINE_BYTES, type StoredFlow, type UserState } from '../records.js';
 import type { Logger } from '../../log/logger.js';
 import type { StateCommit, StateScope } from '../../pipeline/ports.js';
-import { applyChanges, documentKeys, stateOf, type StateDocument } from '../state-documents.js';
+import { Redis } from 'ioredis';
+import { scanKeys } from './untagged-keys.js';
+import { applyChanges, commitKeys, documentKeys, stateOf, type StateDocument } from '../state-documents.js';
 
 /** What the documents need from the ledger that owns the connection. */
 export interface StateDocumentsAccess {
@@ -59,13 +61,31 @@ export class StateDocuments {
         answers: values,
         lastActivity: new Date(lastActivity).toISOString(),
       }));
-    return { userId, variables, flows };
+    const members = await this.membersOf(userId);
+    return { userId, variables, flows, ...(members.length > 0 ? { members } : {}) };
+  }
+
+  /** The user's variables in each chat (member.*), found by SCAN: an operator's request, never on the path of an update. */
+  private async membersOf(userId: number): Promise<NonNullable<UserState['members']>[number][]> {
+    const prefix = this.stateKey('member:');
+    const { client } = this.access;
+    // A cluster keeps the bot's keys (one hash tag) on one node; each master is asked.
+    const nodes = client instanceof Redis ? [client] : client.nodes('master');
+    const keys = await this.access.command(async () => (await Promise.all(nodes.map((node) => scanKeys(node, `${prefix}*:${userId}`)))).flat());
+    if (keys.length === 0) return [];
+    const raw = await this.access.command(() => this.access.client.mget(keys));
+    return keys.flatMap((key, i) => {
+      const variables = parseDocument(raw[i] ?? '');
+      const match = /^(-?\d+):(-?\d+)$/.exec(key.slice(prefix.length));
+      return variables && match && Number(match[2]) === userId ? [{ chatId: Number(match[1]), variables }] : [];
+    });
   }
 
   async forgetUser(userId: number): Promise<UserState> {
     const record = await this.userRecord(userId);
     const flowDocuments = record.flows.map((flow) => `flow:${flow.chatId}:${userId}`);
-    const multi = this.access.client.multi().del(this.stateKey(`user:${userId}`), ...flowDocuments.map((key) => this.stateKey(key)));
+    const memberDocuments = (record.members ?? []).map((member) => `member:${member.chatId}:${userId}`);
+    const multi = this.access.client.multi().del(this.stateKey(`user:${userId}`), ...[...flowDocuments, ...memberDocuments].map((key) => this.stateKey(key)));
     if (flowDocuments.length > 0) multi.srem(this.access.key('flows'), ...flowDocuments);
     await this.access.command(() => multi.exec());
     await this.access.durable();
@@ -77,7 +97,7 @@ export class StateDocuments {
    * ('' to delete); null when there is nothing to write, 'stale' when the flow is no longer at `flowWas`.
    */
   async writesFor(id: number | null, state: StateCommit): Promise<StateWrites | null | 'stale'> {
-    const keys = Object.values(documentKeys(state.scope)).filter((key): key is string => key !== null);
+    const keys = commitKeys(state.scope, state.changes);
     const raw = await this.access.command(() => this.access.client.mget(keys.map((key) => this.stateKey(key))));
     const read = new Map(keys.map((key, i) => [key, raw[i] ?? '']));
     const flowKey = documentKeys(state.scope).flow;

@@ -51,7 +51,7 @@ export async function moveUntaggedKeys(client: RedisClient, botId: number, prefi
 }
 
 /** Every key matching the pattern (or the first `limit`), by SCAN: never a KEYS that would block the server. */
-async function scanKeys(client: Redis, pattern: string, limit = Infinity): Promise<string[]> {
+export async function scanKeys(client: Redis, pattern: string, limit = Infinity): Promise<string[]> {
   const found: string[] = [];
   let cursor = '0';
   do {
