@@ -37,7 +37,7 @@ describe('schema problems in flows and variables', () => {
       '',
     ].join('\n');
     expect(await problemsOf(yaml)).toEqual([
-      "4:13: 'session.x' in the `when` of rule 'greet': unknown scope 'session'; write user.NAME, chat.NAME or flow.STEP (names: letters, digits, '_', at most 64)",
+      "4:13: 'session.x' in the `when` of rule 'greet': unknown scope 'session'; write user.NAME, chat.NAME, member.NAME or flow.STEP (names: letters, digits, '_', at most 64)",
       "5:20: the value of 'user.n' in the `set` of rule 'greet' must be a text (at most 1024 characters), a number, { increment: N } or { unset: true }",
       "9:26: unknown key 'texts' in the start of flow 'f'; did you mean 'text'?",
       "10:23: '15 min' in the timeout of flow 'f' is not a duration: write a number and a unit (s, m, h or d), e.g. 15m",
@@ -107,7 +107,7 @@ describe('compile errors in flows and variables', () => {
       '',
     ].join('\n');
     expect(await problemsOf(yaml)).toEqual([
-      "4:20: 'flow.x' in the `set` of rule 'greet': a flow's answers come from its steps; set user.NAME or chat.NAME instead",
+      "4:20: 'flow.x' in the `set` of rule 'greet': a flow's answers come from its steps; set user.NAME, chat.NAME or member.NAME instead",
       "5:12: {{flow.date}} is only available inside a flow (its steps' questions and done) (in the reply of rule 'greet')",
       "9:35: {{user.first_name}} is not available here: the bot writes on its own, with no message to take it from (in the timeout reply of flow 'booking')",
       "12:14: {{flow.size}}: step 'size' of flow 'booking' is not answered yet at this point (it is this step or a later one) (in the question of step 'date' of flow 'booking')",
