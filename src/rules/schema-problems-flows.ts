@@ -47,7 +47,7 @@ function fieldOf(path: NodePath): string {
     .join('');
 }
 
-const SCOPES_FOR = { when: 'user.NAME, chat.NAME or flow.STEP', set: 'user.NAME or chat.NAME' } as const;
+const SCOPES_FOR = { when: 'user.NAME, chat.NAME, member.NAME or flow.STEP', set: 'user.NAME, chat.NAME or member.NAME' } as const;
 
 /**
  * The problem for a schema error under `flows:` or in a `when`/`set`; null to leave it to the rule
