@@ -49,7 +49,8 @@ export function compileModeration(rule: Rule, name: string, report: RuleProblemS
     report([key], `\`${key}\` is not performed in ${unsupported} (${name}): put it in a message or event rule`);
   }
   const hasReply = rule.reply !== undefined || rule.messages !== undefined;
-  const event = rule.event as string | undefined;
+  // `event: flooding` answers a message (the first over the limit): it has one to delete or pin.
+  const event = rule.event === 'flooding' ? undefined : (rule.event as string | undefined);
   const isJoinRequest = event === 'join_request';
   for (const key of ['approve', 'decline'] as const) {
     if (rule[key] === true && !isJoinRequest) report([key], `\`${key}\` answers a join request, and ${name} is not an \`event: join_request\` rule: remove it`);

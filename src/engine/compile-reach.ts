@@ -1,5 +1,6 @@
 // Compiles what a rule says besides its trigger that reaches more people: its reply given once or per
 // language, or a `messages` sequence (each message with its own options), and keywords given per language.
+import type { IncomingLimit } from './flood-control.js';
 import type { Rule } from '../generated/rules-schema.js';
 import { compileLocalized, isPerLanguage, type LanguageSettings, type LocalizedTemplates } from './languages.js';
 import { compileInlineKeyboard, compileReplyKeyboard, type KeyboardProblemSink } from './keyboards.js';
@@ -20,6 +21,8 @@ export interface RuleSetSettings {
   readonly forms?: 'auto' | 'off';
   /** `suggest:` — when unsure, ask. */
   readonly suggest?: SuggestSettings;
+  /** `limits.incoming`: flood control. */
+  readonly incomingLimit?: IncomingLimit;
   /** What the configuration declares for the rules to name; checked when known (the service, `hearsay check` with a config). */
   readonly environment?: RuleEnvironment;
   /** `handoff_end`: what a user handed back to the bot by staff is told. */

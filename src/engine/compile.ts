@@ -75,6 +75,7 @@ export function compileRulesCollecting(
     const result = compileRule(rule, order, shared, starts.get(order));
     if (result) compiled.push(result);
   }
+  if (!settings.incomingLimit) warnOfFloodingWithoutLimit(compiled, locate, problems);
   const compiledFlows = compileFlows(flows, problems, shared.compilePattern, settings.languages, settings.environment);
   cache?.replace(patterns);
   if (problems.some((p) => p.severity === 'error')) return { problems };
@@ -100,6 +101,7 @@ export function compileRulesCollecting(
     ...(settings.languages ? { languages: settings.languages } : {}),
     ...(settings.suggest ? { suggestions: buildSuggestions(compiled, settings.suggest, synonyms, settings.languages) } : {}),
     ...(mentionsMemberScope([rules, flows.map((f) => f.flow)]) ? { keepsMembers: true } : {}),
+    ...(settings.incomingLimit ? { incomingLimit: settings.incomingLimit } : {}),
   });
   return { ruleSet, problems };
 }
@@ -270,4 +272,18 @@ function assembleRule(
     suggest: rule.suggest !== false,
     label,
   });
+}
+
+/** An `event: flooding` rule with no `limits.incoming` never fires: said once per rule, at its event. */
+function warnOfFloodingWithoutLimit(rules: readonly CompiledRule[], locate: RuleLocator, problems: RuleProblem[]): void {
+  for (const rule of rules) {
+    if (rule.trigger.kind === 'event' && rule.trigger.event === 'flooding')
+      problems.push(
+        problemAt(
+          locate(rule.order, ['event']),
+          `rule '${rule.id}' answers flooding, and no rule file declares \`limits: { incoming: { per_user: N, per: DURATION } }\`: it never fires`,
+          'warning',
+        ),
+      );
+  }
 }

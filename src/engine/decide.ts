@@ -9,13 +9,15 @@ import type { BotEvent, MemberEvent, MessageEvent, OtherMessageEvent } from './e
 import { decideHandoffSignal, decideStaff, endOnBlock, isHandedOff, relayFromCustomer } from './handoff.js';
 import { matchMessage } from './match.js';
 import { countMessage, markJoined } from './member-counts.js';
+import { decideFlooding, judgeFlood } from './flood-control.js';
+import type { Action } from './actions.js';
 import { decideFlowTimeout, routeInFlow, startFlow } from './flows.js';
 import { keywordFound } from './keyword-found.js';
 import type { MatchResult } from './match.js';
 import { audienceCheck, decideMember, languageFor, matchTolerant } from './reach.js';
 import { offerSuggestions } from './suggest-decide.js';
 import type { RuleSet } from './rule-set.js';
-import { variablesOf, type ConversationState } from './state.js';
+import { applyStateChanges, variablesOf, type ConversationState } from './state.js';
 import { clearBlockedMark, decideStatusEvent } from './status-events.js';
 
 export type { Decision, DecideContext } from './decide-types.js';
@@ -31,14 +33,9 @@ export type { Decision, DecideContext } from './decide-types.js';
  */
 export function decide(event: BotEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {
   switch (event.kind) {
-    case 'message': {
-      const counted = ruleSet.keepsMembers ? countMessage(event, state) : undefined;
-      const decision = decideMessage(event, ruleSet, counted?.state ?? state, context);
-      // A user marked as having blocked the bot who writes has unblocked it.
-      const unblocked = event.from ? clearBlockedMark(state) : undefined;
-      const before = [...(counted ? [counted.action] : []), ...(unblocked ? [unblocked] : [])];
-      return before.length > 0 ? { ...decision, actions: [...before, ...decision.actions] } : decision;
-    }
+    case 'message':
+    case 'other_message':
+      return decideIncoming(event, ruleSet, state, context);
     case 'bot_status': {
       const decision = decideStatusEvent(event, ruleSet, state, context);
       // A handed-off customer who blocks the bot: the hand-off ends now, not at the next staff message.
@@ -52,8 +49,6 @@ export function decide(event: BotEvent, ruleSet: RuleSet, state: ConversationSta
       return decideCallbackQuery(event, ruleSet, state, context, (context.now ?? Date.now)());
     case 'flow_timeout':
       return decideFlowTimeout(event, ruleSet, state, (context.now ?? Date.now)());
-    case 'other_message':
-      return decideOtherMessage(event, state, context);
     case 'handoff_signal':
       return decideHandoffSignal(event, ruleSet, state, context);
     case 'member_joined':
@@ -63,6 +58,28 @@ export function decide(event: BotEvent, ruleSet: RuleSet, state: ConversationSta
       return joined.length > 0 ? { ...decision, actions: [...joined, ...decision.actions] } : decision;
     }
   }
+}
+
+/**
+ * A user's message, text or not: counted (member.messages), judged against the flood limit (limits.incoming:
+ * beyond it, only the first gets the `event: flooding` rule; the rest nothing), then answered.
+ */
+function decideIncoming(event: MessageEvent | OtherMessageEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {
+  const changes: Action[] = [];
+  const counted = ruleSet.keepsMembers ? countMessage(event, state) : undefined;
+  if (counted) changes.push(counted.action);
+  // Staff relaying in a hand-off's group are not flooding.
+  const limit = event.from && event.chat.id !== context.handoff?.chatId ? ruleSet.incomingLimit : undefined;
+  const flood = limit ? judgeFlood(limit, counted?.state ?? state, event.message.date) : undefined;
+  if (flood?.action) changes.push(flood.action);
+  const seen = changes.length > 0 ? applyStateChanges(state, changes) : state;
+  // A user marked as having blocked the bot who writes has unblocked it.
+  const unblocked = event.from ? clearBlockedMark(state) : undefined;
+  if (unblocked) changes.push(unblocked);
+  let decision: Decision;
+  if (flood?.over) decision = flood.first ? decideFlooding(event, ruleSet, seen, context) : NOTHING;
+  else decision = event.kind === 'message' ? decideMessage(event, ruleSet, seen, context) : decideOtherMessage(event, seen, context);
+  return changes.length > 0 ? { ...decision, actions: [...changes, ...decision.actions] } : decision;
 }
 
 function decideMemberEvent(event: MemberEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {

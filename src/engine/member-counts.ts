@@ -1,9 +1,9 @@
 // What hearsay remembers of each member of a group by itself, when the rules read the member scope at all:
-// `member.messages` (the messages the user sent in this chat, the one being answered included) and
+// `member.messages` (the messages of any kind the user sent in this chat, the one being answered included) and
 // `member.joined_at` (when the user joined it, Unix seconds, as far as the bot saw). A bot whose rules never
 // mention member.* keeps nothing per member, so its group messages commit no state.
 import type { SetStateAction } from './actions.js';
-import type { MemberEvent, MessageEvent } from './events.js';
+import type { MemberEvent, MessageEvent, OtherMessageEvent } from './events.js';
 import { applyStateChanges, type ConversationState } from './state.js';
 import { numberOf } from './variables.js';
 
@@ -27,7 +27,10 @@ function isGroup(type: string): boolean {
  * (the message being answered counted, so "from your 5th message on" is `member.messages: { gte: 5 }`).
  * Undefined when nothing is counted (a private chat, a message on behalf of a chat).
  */
-export function countMessage(event: MessageEvent, state: ConversationState): { action: SetStateAction; state: ConversationState } | undefined {
+export function countMessage(
+  event: MessageEvent | OtherMessageEvent,
+  state: ConversationState,
+): { action: SetStateAction; state: ConversationState } | undefined {
   if (!event.from || !isGroup(event.chat.type)) return undefined;
   const value = (numberOf(state.member?.messages) ?? 0) + 1;
   const action: SetStateAction = { type: 'set_state', scope: 'member', key: 'messages', value, increment: 1 };

@@ -1,5 +1,6 @@
 // The compiled, immutable rule set: rules in the global order (files by name, rules in file order)
 // plus the indexes that find command, text and keyword candidates without scanning every rule.
+import type { IncomingLimit } from './flood-control.js';
 import type { FuzzyIndex } from './fuzzy.js';
 import type { CommandDescription } from './compile-description.js';
 import type { Suggestions } from './suggestions.js';
@@ -38,7 +39,8 @@ export type CompiledTrigger =
   | { readonly kind: 'event'; readonly event: RuleEvent };
 
 /** What an `event` rule answers: a member joining or leaving, the bot's own status, a join request, a restriction. */
-export type RuleEvent = 'member_joined' | 'member_left' | 'blocked' | 'unblocked' | 'bot_added' | 'bot_removed' | 'join_request' | 'member_restricted';
+export type RuleEvent =
+  'member_joined' | 'member_left' | 'blocked' | 'unblocked' | 'bot_added' | 'bot_removed' | 'join_request' | 'member_restricted' | 'flooding';
 
 /** One group of an `all` trigger: the message must contain every word (or phrase), in any order. */
 export interface AllGroup {
@@ -261,6 +263,8 @@ export interface RuleSet {
   readonly languages?: LanguageSettings;
   /** `suggest:` — the rules that may be offered when unsure, and their index; absent without the block. */
   readonly suggestions?: Suggestions;
+  /** `limits.incoming`: how many messages of a user in a chat are answered in how long (flood control). */
+  readonly incomingLimit?: IncomingLimit;
   /** Some rule or flow reads or writes member.*: hearsay then keeps `member.messages` and `member.joined_at`. */
   readonly keepsMembers?: boolean;
 }

@@ -48,6 +48,11 @@ export const rulesSchema = {
       "required": [
         "handoff_end"
       ]
+    },
+    {
+      "required": [
+        "limits"
+      ]
     }
   ],
   "properties": {
@@ -121,6 +126,40 @@ export const rulesSchema = {
         "auto",
         "off"
       ]
+    },
+    "limits": {
+      "title": "Limits",
+      "description": "Limits of the whole rule set (declare once, in any file). incoming: flood control, per user and chat.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "incoming"
+      ],
+      "properties": {
+        "incoming": {
+          "title": "IncomingLimit",
+          "description": "Flood control: a user's messages in one chat beyond per_user within per are not answered (still handled); the first one over the limit is answered by an `event: flooding` rule. Example: { per_user: 10, per: 1m }.",
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "per_user",
+            "per"
+          ],
+          "properties": {
+            "per_user": {
+              "description": "How many messages of one user in one chat are answered within `per` (1 to 100).",
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 100
+            },
+            "per": {
+              "description": "The window: a number and a unit, s, m, h or d (e.g. 10s, 1m, 1h).",
+              "type": "string",
+              "pattern": "^[0-9]{1,7}(s|m|h|d)$"
+            }
+          }
+        }
+      }
     },
     "suggest": {
       "title": "Suggest",
@@ -460,7 +499,7 @@ export const rulesSchema = {
           "type": "boolean"
         },
         "event": {
-          "description": "Trigger: a member joined the group (member_joined) or left it (member_left), where {{user.*}} is that member; a user blocked the bot (blocked) or unblocked it (unblocked) in their private chat; the bot was added to a group (bot_added) or removed from one (bot_removed); a user asked to join a group that approves new members (join_request: answer with approve or decline); an administrator restricted or banned a member (member_restricted).",
+          "description": "Trigger: a member joined the group (member_joined) or left it (member_left), where {{user.*}} is that member; a user blocked the bot (blocked) or unblocked it (unblocked) in their private chat; the bot was added to a group (bot_added) or removed from one (bot_removed); a user asked to join a group that approves new members (join_request: answer with approve or decline); an administrator restricted or banned a member (member_restricted); a user's first message over the flood limit (flooding: see limits.incoming).",
           "enum": [
             "member_joined",
             "member_left",
@@ -469,7 +508,8 @@ export const rulesSchema = {
             "bot_added",
             "bot_removed",
             "join_request",
-            "member_restricted"
+            "member_restricted",
+            "flooding"
           ]
         },
         "lang": {
@@ -1881,6 +1921,7 @@ export type RuleFile = {
    * The default for every rule's forms (declare once): auto lets text, keyword and all triggers match other forms of their words (orders, ordered for order; Bestellungen for Bestellung).
    */
   forms?: "auto" | "off";
+  limits?: Limits;
   suggest?: Suggest;
   /**
    * What a user is told when a hand-off to a person ends (a staff member wrote an end word, or the configuration's handoff idle time passed) and the bot answers again. Declared once, in any rule file.
@@ -2574,7 +2615,7 @@ export interface Rule2 {
    */
   during_handoff?: boolean;
   /**
-   * Trigger: a member joined the group (member_joined) or left it (member_left), where {{user.*}} is that member; a user blocked the bot (blocked) or unblocked it (unblocked) in their private chat; the bot was added to a group (bot_added) or removed from one (bot_removed); a user asked to join a group that approves new members (join_request: answer with approve or decline); an administrator restricted or banned a member (member_restricted).
+   * Trigger: a member joined the group (member_joined) or left it (member_left), where {{user.*}} is that member; a user blocked the bot (blocked) or unblocked it (unblocked) in their private chat; the bot was added to a group (bot_added) or removed from one (bot_removed); a user asked to join a group that approves new members (join_request: answer with approve or decline); an administrator restricted or banned a member (member_restricted); a user's first message over the flood limit (flooding: see limits.incoming).
    */
   event?:
     | "member_joined"
@@ -2584,7 +2625,8 @@ export interface Rule2 {
     | "bot_added"
     | "bot_removed"
     | "join_request"
-    | "member_restricted";
+    | "member_restricted"
+    | "flooding";
   /**
    * Condition: answer only users whose language (see languages) is one of these.
    *
@@ -3090,6 +3132,25 @@ export interface Languages {
    * The user variable that holds a user's choice (default `language`, set with set: { user.language: de }).
    */
   variable?: string;
+}
+/**
+ * Limits of the whole rule set (declare once, in any file). incoming: flood control, per user and chat.
+ */
+export interface Limits {
+  incoming: IncomingLimit;
+}
+/**
+ * Flood control: a user's messages in one chat beyond per_user within per are not answered (still handled); the first one over the limit is answered by an `event: flooding` rule. Example: { per_user: 10, per: 1m }.
+ */
+export interface IncomingLimit {
+  /**
+   * How many messages of one user in one chat are answered within `per` (1 to 100).
+   */
+  per_user: number;
+  /**
+   * The window: a number and a unit, s, m, h or d (e.g. 10s, 1m, 1h).
+   */
+  per: string;
 }
 /**
  * When unsure, ask (declare once): a message no rule matches gets "Did you mean:" and buttons for the closest rules instead of the fallback straight away; a press answers as that rule would.

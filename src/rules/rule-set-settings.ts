@@ -9,6 +9,7 @@ import { compileStaticText, compileText, DEFAULT_LANGUAGE_VARIABLE, type Languag
 import type { SuggestSettings } from '../engine/suggestions.js';
 import type { Template, TemplateContext } from '../engine/template.js';
 import { RuleProblem } from '../diagnostics/problem.js';
+import { durationMs } from '../engine/compile-flows.js';
 import { validate as validateRuleFile } from '../generated/rules-validator.js';
 import type { ParsedYaml } from '../yaml/source.js';
 import { SETTINGS_KEYS, type SettingsKey } from './settings-problems.js';
@@ -60,7 +61,24 @@ export function ruleSetSettings(files: readonly DeclaredSettings[], problems: Ru
     ...(found.fuzzy ? { fuzzy: found.fuzzy as 'auto' | 'off' } : {}),
     ...(found.forms ? { forms: found.forms as 'auto' | 'off' } : {}),
     ...(found.suggest ? { suggest: suggestSettings(found.suggest as SuggestBlock, where.get('suggest')!, languages.languages, problems) } : {}),
+    ...(found.limits ? incomingLimitOf(found.limits as LimitsBlock, where.get('limits')!, problems) : {}),
   };
+}
+
+/** The `limits:` block as the schema lets it be written. */
+interface LimitsBlock {
+  incoming: { per_user: number; per: string };
+}
+
+/** `limits.incoming` in seconds; a window of no length is an error (nothing could ever be answered). */
+function incomingLimitOf(block: LimitsBlock, at: string, problems: RuleProblem[]): Pick<RuleSetSettings, 'incomingLimit'> {
+  const perSeconds = durationMs(block.incoming.per) / 1000;
+  if (perSeconds === 0) {
+    const [file, line, column] = splitPosition(at);
+    problems.push(new RuleProblem(file, line, column, `limits.incoming.per: '${block.incoming.per}' is no time at all; write a window such as 10s, 1m or 1h`));
+    return {};
+  }
+  return { incomingLimit: { perUser: block.incoming.per_user, perSeconds } };
 }
 
 /** The languages setting: unchecked when its block is broken or names a default it does not support (one problem either way). */

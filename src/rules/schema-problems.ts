@@ -135,7 +135,7 @@ function unknownKeyProblem({ error, parsed, path, ruleIndex, name }: RuleErrorSi
   const extra = String((error.params as { additionalProperty: string }).additionalProperty);
   const at = parsed.locate([...path, extra], true);
   if (ruleIndex === undefined) {
-    const top = ['rules', 'flows', 'languages', 'synonyms', 'fuzzy', 'forms', 'suggest', 'handoff_end'];
+    const top = ['rules', 'flows', 'languages', 'synonyms', 'fuzzy', 'forms', 'suggest', 'handoff_end', 'limits'];
     const hint = nearest(extra, top) ? `; did you mean '${nearest(extra, top)}'?` : `; a rule file has only ${top.map((key) => `\`${key}:\``).join(', ')}`;
     return problemAt(at, `unknown top-level key '${extra}'${hint}`);
   }

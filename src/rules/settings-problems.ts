@@ -9,7 +9,7 @@ import { describeValue } from './text-problems.js';
 import { asListHint } from './type-hints.js';
 
 /** The top-level keys that declare a setting of the whole rule set (once, in any file). */
-export const SETTINGS_KEYS = ['languages', 'synonyms', 'fuzzy', 'forms', 'suggest', 'handoff_end'] as const;
+export const SETTINGS_KEYS = ['languages', 'synonyms', 'fuzzy', 'forms', 'suggest', 'handoff_end', 'limits'] as const;
 export type SettingsKey = (typeof SETTINGS_KEYS)[number];
 
 export function isSettingsKey(key: unknown): key is SettingsKey {
@@ -24,6 +24,7 @@ const EXAMPLE = {
   forms: 'forms: auto',
   suggest: 'suggest: { when_unmatched: true, max: 3 }',
   handoff_end: 'handoff_end: { reply: "You\'re back with the bot." }',
+  limits: 'limits: { incoming: { per_user: 10, per: 1m } }',
 };
 
 /** Which errors say most: a misspelt key first (it explains the rest), then the deepest node, then source order. */
