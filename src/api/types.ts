@@ -16,6 +16,8 @@ export interface SendMessageParams {
   chat_id: number | string;
   text: string;
   parse_mode?: 'HTML' | 'MarkdownV2';
+  /** The forum topic the message goes to. */
+  message_thread_id?: number;
   disable_notification?: boolean;
   reply_parameters?: { message_id: number; allow_sending_without_reply?: boolean };
   reply_markup?: InlineKeyboardMarkup | ReplyKeyboardMarkup | ReplyKeyboardRemove | ForceReply;

@@ -56,10 +56,10 @@ async function performAll(actions: readonly Action[], ruleId: string | null, dep
 function perform(action: Action, ruleId: string | null, deps: ActionPerformerDeps, signal: AbortSignal): Promise<SendOutcome | null> {
   if (action.type !== 'send_message') return performOther(action, deps, signal);
   // Field by field rather than rest and spread: every reply passes here.
-  const { chatId, text, parseMode, replyToMessageId, disableNotification, replyMarkup } = action;
+  const { chatId, text, parseMode, replyToMessageId, disableNotification, replyMarkup, threadId } = action;
   if (action.pinned)
-    return deps.sender.send({ ruleId, chatId, text, parseMode, replyToMessageId, disableNotification, replyMarkup, wantsMessageId: true }, signal);
-  return deps.sender.send({ ruleId, chatId, text, parseMode, replyToMessageId, disableNotification, replyMarkup }, signal);
+    return deps.sender.send({ ruleId, chatId, text, parseMode, replyToMessageId, threadId, disableNotification, replyMarkup, wantsMessageId: true }, signal);
+  return deps.sender.send({ ruleId, chatId, text, parseMode, replyToMessageId, threadId, disableNotification, replyMarkup }, signal);
 }
 
 async function performOther(action: Exclude<Action, { type: 'send_message' }>, deps: ActionPerformerDeps, signal: AbortSignal): Promise<null> {

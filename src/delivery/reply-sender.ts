@@ -153,6 +153,7 @@ const outcomeWithId = (sent: boolean, result?: unknown): SendOutcome => {
 function partParams(reply: OutgoingReply, chatId: number | string, parts: readonly string[], index: number): SendMessageParams {
   const params: SendMessageParams = { chat_id: chatId, text: parts[index]! };
   if (reply.parseMode) params.parse_mode = reply.parseMode;
+  if (reply.threadId !== undefined) params.message_thread_id = reply.threadId;
   if (reply.disableNotification) params.disable_notification = true;
   // Only the first part answers the triggering message; the rest follow it.
   if (index === 0 && reply.replyToMessageId !== undefined) {

@@ -15,6 +15,8 @@ export interface SendMessageAction {
   readonly parseMode?: ParseMode;
   /** Answer as a reply to this message of the chat. */
   readonly replyToMessageId?: number;
+  /** The forum topic it goes to (message_thread_id): the topic of the message it answers. */
+  readonly threadId?: number;
   readonly disableNotification?: boolean;
   readonly replyMarkup?: ReplyMarkup;
   /** The rule pins this message once sent (a moderate action with pinsReply follows): the sender reports its id. */

@@ -245,6 +245,7 @@ function assembleRule(
     caseSensitive,
     chatTypes: rule.chat_types ? new Set<string>(rule.chat_types) : null,
     chats: rule.chats ? new Set<number>(rule.chats) : null,
+    topics: rule.topics ? new Set<number>(rule.topics) : null,
     replies: texts.replies,
     ...(texts.localizedReplies ? { localizedReplies: texts.localizedReplies } : {}),
     ...(texts.messages ? { messages: texts.messages } : {}),

@@ -9,6 +9,7 @@ import type { BotEvent, MemberEvent, MessageEvent, OtherMessageEvent } from './e
 import { decideHandoffSignal, decideStaff, endOnBlock, isHandedOff, relayFromCustomer } from './handoff.js';
 import { matchMessage } from './match.js';
 import { countMessage, markJoined } from './member-counts.js';
+import { inEventTopic } from './topics.js';
 import { decideFlooding, judgeFlood } from './flood-control.js';
 import type { Action } from './actions.js';
 import { decideFlowTimeout, routeInFlow, startFlow } from './flows.js';
@@ -29,9 +30,14 @@ export type { Decision, DecideContext } from './decide-types.js';
  * `state`. A button press is answered exactly once: by the user's flow step when it is one of its options,
  * else by the first matching callback rule, else with an empty answer so the button stops spinning (see
  * callbacks.ts); a flow_timeout ends a flow that is due; a member joining or leaving gets the first `event`
- * rule for it. Pure: the same inputs give the same decision.
+ * rule for it. In a forum topic, the answers go to that topic. Pure: the same inputs give the same decision.
  */
 export function decide(event: BotEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {
+  // In a forum, the answer goes to the topic of the message it answers.
+  return inEventTopic(event, decideEvent(event, ruleSet, state, context));
+}
+
+function decideEvent(event: BotEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {
   switch (event.kind) {
     case 'message':
     case 'other_message':

@@ -7,6 +7,7 @@ import type { ParseMode } from './reply.js';
 import { valueIn, type StateValue } from './state.js';
 import { resolveLanguage, translated } from './languages.js';
 import type { Template, TemplateVariable } from './template.js';
+import { topicOf } from './topics.js';
 
 export interface RenderValues {
   message: Message;
@@ -88,6 +89,8 @@ function valueOf(variable: TemplateVariable, values: RenderValues): string {
       return message.chat.type;
     case 'chat.title':
       return 'title' in message.chat && typeof message.chat.title === 'string' ? message.chat.title : '';
+    case 'message.topic':
+      return String(topicOf(message) ?? '');
     case 'text':
       return message.text ?? '';
     case 'args':

@@ -15,6 +15,8 @@ export interface OutgoingReply {
   parseMode?: ParseMode;
   /** Set when the rule asks to answer as a reply to the triggering message. */
   replyToMessageId?: number;
+  /** The forum topic to answer in (message_thread_id): the topic of the message answered. */
+  threadId?: number;
   disableNotification?: boolean;
   /** Ask the sender for the id of the message sent (a rule pins its reply); only a reply of one part has one. */
   wantsMessageId?: boolean;

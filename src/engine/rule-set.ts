@@ -71,6 +71,8 @@ export interface CompiledRule {
   readonly caseSensitive: boolean;
   readonly chatTypes: ReadonlySet<string> | null;
   readonly chats: ReadonlySet<number> | null;
+  /** `topics`: the forum topics (message_thread_id) the rule answers in; null: any. */
+  readonly topics: ReadonlySet<number> | null;
   /** The reply alternatives; empty for a callback rule that only answers or edits. */
   readonly replies: readonly Template[];
   /** The reply per language, when it was given per language (`replies` is then the default language's). */

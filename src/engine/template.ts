@@ -5,7 +5,7 @@ import type { LanguageSettings } from './languages.js';
 
 export type TemplateVariable =
   | { kind: 'user.first_name' | 'user.last_name' | 'user.username' | 'user.id' }
-  | { kind: 'chat.id' | 'chat.type' | 'chat.title' | 'text' | 'args' }
+  | { kind: 'chat.id' | 'chat.type' | 'chat.title' | 'text' | 'args' | 'message.topic' }
   | { kind: 'match'; group: number | string }
   /** A variable of the user, the chat or the member ({{var.user.name}}, {{var.member.warnings}}); empty when it has no value. */
   | { kind: 'var'; scope: 'user' | 'chat' | 'member'; key: string }
@@ -55,7 +55,7 @@ export interface TemplateContext {
   withoutMessage?: boolean;
 }
 
-const SIMPLE = ['user.first_name', 'user.last_name', 'user.username', 'user.id', 'chat.id', 'chat.type', 'chat.title', 'text', 'args'] as const;
+const SIMPLE = ['user.first_name', 'user.last_name', 'user.username', 'user.id', 'chat.id', 'chat.type', 'chat.title', 'message.topic', 'text', 'args'] as const;
 export const TEMPLATE_VARIABLES: readonly string[] = [
   ...SIMPLE,
   'match.N',

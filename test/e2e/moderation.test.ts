@@ -8,8 +8,15 @@ import { changeGroupMembership, createBotViaAssistant, createGroup, groupMessage
 import { startPollingRun, type RunProcess } from './run-process.js';
 import { sandboxAndRuns } from './sandbox-and-runs.js';
 
-const RULES = `
+const rules = (help: number) => `
 rules:
+  - id: help-desk
+    text: help
+    topics: [${help}]
+    reply: "A helper is on the way."
+  - id: where
+    command: where
+    reply: "You wrote in topic {{message.topic}}."
   - id: third-link
     pattern: 'https?://'
     chat_types: [group, supergroup]
@@ -42,6 +49,9 @@ describe('hearsay run: a group that looks after itself', () => {
   let bot: { token: string; username: string; id: number };
   let groupId: number;
   let weakGroup: number;
+  let forum: number;
+  let help: number;
+  let offTopic: number;
 
   beforeAll(async () => {
     bot = await createBotViaAssistant(sandbox.baseUrl, { userId: ANN.id, name: 'Kiez', username: 'kiez_moderation_bot' });
@@ -53,7 +63,20 @@ describe('hearsay run: a group that looks after itself', () => {
     });
     groupId = ((await created.json()) as { result: { chat_id: number } }).result.chat_id;
     weakGroup = await createGroup(sandbox.baseUrl, { title: 'No rights', type: 'supergroup', members: [ANN, BEN], bots: [bot.username] });
-    run = await startPollingRun(sandbox.baseUrl, bot.token, RULES, running);
+    const forumBody = { title: 'Kiez forum', forum: true, members: [ANN, BEN], bots: [bot.username], admins: [{ bot: bot.username }] };
+    const made = await fetch(`${sandbox.baseUrl}/client/groups`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(forumBody) });
+    forum = ((await made.json()) as { result: { chat_id: number } }).result.chat_id;
+    const topic = async (name: string) => {
+      const response = await fetch(`${sandbox.baseUrl}/bot${bot.token}/createforumtopic`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ chat_id: forum, name }),
+      });
+      return ((await response.json()) as { result: { message_thread_id: number } }).result.message_thread_id;
+    };
+    help = await topic('Help');
+    offTopic = await topic('Off topic');
+    run = await startPollingRun(sandbox.baseUrl, bot.token, rules(help), running);
   });
 
   it('deletes links with a warning, mutes at the third, and the muted member cannot post', async () => {
@@ -113,5 +136,23 @@ describe('hearsay run: a group that looks after itself', () => {
     }
     const warnings = run.lines.filter((line) => line.includes('lacks the admin right can_delete_messages') && line.includes(String(weakGroup)));
     expect(warnings).toHaveLength(1);
+  });
+
+  it('answers in the topic of the message, with topics: as a condition and {{message.topic}}', async () => {
+    const post = async (text: string, topic: number) => {
+      const body = { user: BEN, chat: forum, topic, text };
+      const response = await fetch(`${sandbox.baseUrl}/client/send`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return ((await response.json()) as { result: { message_id: number } }).result.message_id;
+    };
+    const next = async (after: number) => {
+      const [reply] = await waitForGroupReplies(sandbox.baseUrl, { userId: ANN.id, chatId: forum, bot: bot.username, after, timeoutMs: 8000 });
+      return { text: reply?.text, topic: reply?.message_thread_id };
+    };
+    expect(await next(await post('/where', offTopic))).toEqual({ text: `You wrote in topic ${offTopic}.`, topic: offTopic });
+    expect(await next(await post('help', help))).toEqual({ text: 'A helper is on the way.', topic: help });
+    // `help` outside its topic matches no rule: the next answer after it is the one to /where.
+    const unanswered = await post('help', offTopic);
+    await post('/where', offTopic);
+    expect(await next(unanswered)).toEqual({ text: `You wrote in topic ${offTopic}.`, topic: offTopic });
   });
 });
