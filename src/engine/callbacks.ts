@@ -24,6 +24,7 @@ import { applyAssignments, type VariableValues } from './variables.js';
 import { sendEffects } from './sends.js';
 import { pressSuggestion } from './suggest-decide.js';
 import { startHandoff, topicLinkValue } from './handoff.js';
+import { moderatePress } from './moderation.js';
 
 /** A press's decision (see the module comment); `now` is the current time in ms since the epoch. */
 export function decideCallbackQuery(event: CallbackQueryEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext, now: number): Decision {
@@ -114,7 +115,9 @@ function answerPress(
   // opens before the press's sends, which may link to it.
   const held = event.chat && event.message && event.message.date !== 0 ? (event.message as Message) : undefined;
   const handing = rule.handoff === 'start' && held ? startHandoff({ ...held, from: event.from } as Message, rule.id, applied.values, context) : [];
-  const actions: Action[] = [...applied.actions, ...handing, ...pressActions(rule, values, event, context, language)];
+  const now = (context.now ?? Date.now)();
+  const pressed = moderatePress(pressActions(rule, values, event, context, language), rule.moderation, event.chat?.id, event.from.id, now);
+  const actions: Action[] = [...applied.actions, ...handing, ...pressed];
   if (rule.notifies) actions.push(...notifyEffects(rule.notifies, values, context, event.chat?.id ?? null));
   return { ruleId: rule.id, actions };
 }

@@ -42,11 +42,10 @@ export function compileModeration(rule: Rule, name: string, report: RuleProblemS
   const { delete: del, restrict, unrestrict, ban, unban, approve, decline, pin } = rule;
   if ([del, restrict, unrestrict, ban, unban, approve, decline, pin].every((value) => value === undefined)) return null;
   // Not performed there (yet): refused rather than silently skipped.
-  const unsupported =
-    rule.callback !== undefined ? 'a button press rule' : rule.call !== undefined ? 'a rule with `call`' : startsFlow ? 'the start of a flow' : undefined;
+  const unsupported = rule.call !== undefined ? 'a rule with `call`' : startsFlow ? 'the start of a flow' : undefined;
   if (unsupported) {
     const key = (['delete', 'restrict', 'unrestrict', 'ban', 'unban', 'approve', 'decline', 'pin'] as const).find((k) => rule[k] !== undefined)!;
-    report([key], `\`${key}\` is not performed in ${unsupported} (${name}): put it in a message or event rule`);
+    report([key], `\`${key}\` is not performed in ${unsupported} (${name}): put it in a message, event or button press rule`);
   }
   const hasReply = rule.reply !== undefined || rule.messages !== undefined;
   // `event: flooding` answers a message (the first over the limit): it has one to delete or pin.

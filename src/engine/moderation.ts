@@ -1,7 +1,7 @@
 // Turns a matched rule's moderation into Bot API calls on the event's chat: what goes before the replies (delete
 // the message, restrict or ban its sender, lift that, approve or decline a join request, pin the message) and
 // what follows them (pin the reply). The member acted on is the event's user: who wrote, joined or asked.
-import type { JsonValue, ModerateAction, ModerationMethod } from './actions.js';
+import type { Action, JsonValue, ModerateAction, ModerationMethod, SendMessageAction } from './actions.js';
 import type { CompiledModeration } from './compile-moderation.js';
 
 /** What a member may send (ChatPermissions): a restriction by a rule denies all of them, lifting it allows them again. */
@@ -55,4 +55,24 @@ export function moderationActions(
 function permissions(allowed: boolean): Record<string, JsonValue> {
   const names = allowed ? MEMBER_PERMISSIONS : SEND_PERMISSIONS;
   return { permissions: Object.fromEntries(names.map((name) => [name, allowed])), use_independent_chat_permissions: true };
+}
+
+/**
+ * A button press's actions with its rule's moderation of the user who pressed (a captcha's `unrestrict`): after
+ * the answer to the press (the button stops spinning first), before the edit and the replies; the reply pinned last.
+ */
+export function moderatePress(
+  actions: readonly Action[],
+  moderation: CompiledModeration | null,
+  chatId: number | undefined,
+  userId: number,
+  now: number,
+): Action[] {
+  if (!moderation || chatId === undefined) return [...actions];
+  const { before, after } = moderationActions(moderation, { chatId, messageId: 0, userId }, now);
+  const [answer, ...rest] = actions;
+  const last = rest.findLastIndex((action) => action.type === 'send_message');
+  // The reply a rule pins is its last message.
+  if (after.length > 0 && last >= 0) rest[last] = { ...(rest[last] as SendMessageAction), pinned: true };
+  return [...(answer ? [answer] : []), ...before, ...rest, ...(last >= 0 ? after : [])];
 }

@@ -396,6 +396,16 @@ export const rulesSchema = {
             "type": "integer"
           }
         },
+        "topics": {
+          "description": "Condition: answer only messages in these forum topics (their message_thread_id, as {{message.topic}} shows it).",
+          "type": "array",
+          "minItems": 1,
+          "uniqueItems": true,
+          "items": {
+            "type": "integer",
+            "minimum": 1
+          }
+        },
         "case_sensitive": {
           "description": "Compare text, keywords and pattern with case (default false). Commands always ignore case.",
           "type": "boolean"
@@ -2496,6 +2506,12 @@ export interface Rule2 {
    * @minItems 1
    */
   chats?: [number, ...number[]];
+  /**
+   * Condition: answer only messages in these forum topics (their message_thread_id, as {{message.topic}} shows it).
+   *
+   * @minItems 1
+   */
+  topics?: [number, ...number[]];
   /**
    * Compare text, keywords and pattern with case (default false). Commands always ignore case.
    */

@@ -80,12 +80,38 @@ describe('moderation actions', () => {
     ]);
     expect(problems([{ id: 'c', command: 'x', pin: 'reply' }])[0]).toMatch(/`pin: reply` pins the reply of rule 'c', which has none/);
     expect(problems([{ id: 'd', command: 'x', restrict: { for: '10s' }, reply: 'x' }])[0]).toMatch(/treats less than 30 seconds as for good/);
-    expect(problems([{ id: 'f', callback: '^x$', ban: true, answer: 'x' }])).toEqual([
-      "`ban` is not performed in a button press rule (rule 'f'): put it in a message or event rule",
+    expect(problems([{ id: 'f', command: 'x', call: { backend: 'shop', get: '/x' }, ban: true, reply: 'x' } as Rule])).toContain(
+      "`ban` is not performed in a rule with `call` (rule 'f'): put it in a message, event or button press rule",
+    );
+    expect(problems([{ id: 'g', callback: '^x$', delete: true, answer: 'x' }])).toEqual([
+      "`delete` removes the message that triggered rule 'g', and a button press has none: remove it",
     ]);
     expect(problems([{ id: 'e', command: 'x', chat_types: ['private'], ban: true, reply: 'x' }])[0]).toMatch(
       /rule 'e' answers only in private chats, where there is no member to ban/,
     );
+  });
+});
+
+describe('moderation on a button press', () => {
+  it('lifts the restriction of the user who pressed (a captcha) after answering the press, before the reply, and pins the reply last', () => {
+    const press = toEvent({
+      update_id: 9,
+      callback_query: {
+        id: 'q1',
+        from: { id: 43, is_bot: false, first_name: 'Ben' },
+        chat_instance: 'c',
+        data: 'human',
+        message: { message_id: 5, date: 1_700_000_000, chat: { id: -1001, type: 'supergroup', title: 'Kiez' }, text: 'Press' },
+      },
+    } as Update)!;
+    const rules: Rule[] = [
+      { id: 'human', callback: '^human$', unrestrict: true, answer: 'Welcome!', reply: '{{user.first_name}} may talk now.', pin: 'reply' },
+    ];
+    const kinds = decideOn(press, rules).actions.map((a) => (a.type === 'moderate' ? `${a.method}${a.pinsReply ? ' reply' : ''}` : a.type));
+    expect(kinds).toEqual(['answer_callback', 'restrictchatmember', 'send_message', 'pinchatmessage reply']);
+    const lift = decideOn(press, rules).actions[1] as unknown as { params: { user_id: number; permissions: Record<string, boolean> } };
+    expect(lift.params.user_id).toBe(43);
+    expect(Object.values(lift.params.permissions).every(Boolean)).toBe(true);
   });
 });
 
