@@ -23,33 +23,46 @@ function commitOtherMembers(members: Map<string, Variables>, chatId: number, act
   }
 }
 
+/** The state kept between steps, as a store keeps it: by user, chat, member (chat:user) and flow (chat:user). */
+interface Stores {
+  readonly users: Map<number, Variables>;
+  readonly chats: Map<number, Variables>;
+  readonly members: Map<string, Variables>;
+  readonly flows: Map<string, { chatId: number; userId: number; position: FlowPosition }>;
+}
+
+function loadState(stores: Stores, chatId: number | null, userId: number | null): ConversationState {
+  const both = chatId !== null && userId !== null;
+  return {
+    user: (userId !== null && stores.users.get(userId)) || {},
+    chat: (chatId !== null && stores.chats.get(chatId)) || {},
+    member: (both && stores.members.get(`${chatId}:${userId}`)) || {},
+    flow: both ? (stores.flows.get(`${chatId}:${userId}`)?.position ?? null) : null,
+  };
+}
+
+/** Keeps the state after a decision (`after`), and the variables its actions set for other members. */
+function commitState(stores: Stores, chatId: number | null, userId: number | null, after: ConversationState, actions: readonly Action[]): void {
+  if (userId !== null) stores.users.set(userId, after.user);
+  if (chatId !== null) stores.chats.set(chatId, after.chat);
+  if (chatId === null || userId === null) return;
+  stores.members.set(`${chatId}:${userId}`, after.member ?? {});
+  commitOtherMembers(stores.members, chatId, actions);
+  if (after.flow) stores.flows.set(`${chatId}:${userId}`, { chatId, userId, position: after.flow });
+  else stores.flows.delete(`${chatId}:${userId}`);
+}
+
 export function createDecideDriver(options: DriverOptions): BotDriver {
   const backends = options.backends ?? new CannedBackends(new Map());
-  const users = new Map<number, Variables>();
-  const chats = new Map<number, Variables>();
-  const members = new Map<string, Variables>();
-  const flows = new Map<string, { chatId: number; userId: number; position: FlowPosition }>();
+  const stores: Stores = { users: new Map(), chats: new Map(), members: new Map(), flows: new Map() };
+  const { flows } = stores;
   const context = { botUsername: options.botUsername, random: options.random, now: () => options.clock.now };
   /** What the service refused since the runner last asked (a moderation call without the right). */
   const log: string[] = [];
 
-  const load = (chatId: number | null, userId: number | null): ConversationState => ({
-    user: (userId !== null && users.get(userId)) || {},
-    chat: (chatId !== null && chats.get(chatId)) || {},
-    member: (chatId !== null && userId !== null && members.get(`${chatId}:${userId}`)) || {},
-    flow: chatId !== null && userId !== null ? (flows.get(`${chatId}:${userId}`)?.position ?? null) : null,
-  });
-
-  const commit = (chatId: number | null, userId: number | null, before: ConversationState, actions: readonly Action[]) => {
-    const after = applyStateChanges(before, actions);
-    if (userId !== null) users.set(userId, after.user);
-    if (chatId !== null) chats.set(chatId, after.chat);
-    if (chatId === null || userId === null) return;
-    members.set(`${chatId}:${userId}`, after.member ?? {});
-    commitOtherMembers(members, chatId, actions);
-    if (after.flow) flows.set(`${chatId}:${userId}`, { chatId, userId, position: after.flow });
-    else flows.delete(`${chatId}:${userId}`);
-  };
+  const load = (chatId: number | null, userId: number | null): ConversationState => loadState(stores, chatId, userId);
+  const commit = (chatId: number | null, userId: number | null, before: ConversationState, actions: readonly Action[]) =>
+    commitState(stores, chatId, userId, applyStateChanges(before, actions), actions);
 
   const run = async (event: BotEvent) => {
     const chatId = event.chat?.id ?? null;
