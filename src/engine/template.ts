@@ -55,7 +55,18 @@ export interface TemplateContext {
   withoutMessage?: boolean;
 }
 
-const SIMPLE = ['user.first_name', 'user.last_name', 'user.username', 'user.id', 'chat.id', 'chat.type', 'chat.title', 'message.topic', 'text', 'args'] as const;
+const SIMPLE = [
+  'user.first_name',
+  'user.last_name',
+  'user.username',
+  'user.id',
+  'chat.id',
+  'chat.type',
+  'chat.title',
+  'message.topic',
+  'text',
+  'args',
+] as const;
 export const TEMPLATE_VARIABLES: readonly string[] = [
   ...SIMPLE,
   'match.N',

@@ -64,7 +64,11 @@ describe('hearsay run: a group that looks after itself', () => {
     groupId = ((await created.json()) as { result: { chat_id: number } }).result.chat_id;
     weakGroup = await createGroup(sandbox.baseUrl, { title: 'No rights', type: 'supergroup', members: [ANN, BEN], bots: [bot.username] });
     const forumBody = { title: 'Kiez forum', forum: true, members: [ANN, BEN], bots: [bot.username], admins: [{ bot: bot.username }] };
-    const made = await fetch(`${sandbox.baseUrl}/client/groups`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(forumBody) });
+    const made = await fetch(`${sandbox.baseUrl}/client/groups`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(forumBody),
+    });
     forum = ((await made.json()) as { result: { chat_id: number } }).result.chat_id;
     const topic = async (name: string) => {
       const response = await fetch(`${sandbox.baseUrl}/bot${bot.token}/createforumtopic`, {
@@ -141,7 +145,11 @@ describe('hearsay run: a group that looks after itself', () => {
   it('answers in the topic of the message, with topics: as a condition and {{message.topic}}', async () => {
     const post = async (text: string, topic: number) => {
       const body = { user: BEN, chat: forum, topic, text };
-      const response = await fetch(`${sandbox.baseUrl}/client/send`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const response = await fetch(`${sandbox.baseUrl}/client/send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return ((await response.json()) as { result: { message_id: number } }).result.message_id;
     };
     const next = async (after: number) => {

@@ -38,7 +38,10 @@ describe('forum topics', () => {
   });
 
   it("answers a button press in the topic of the button's message", () => {
-    const update = { update_id: 5, callback_query: { id: 'q', from: { id: 42, is_bot: false, first_name: 'Ada' }, chat_instance: 'c', data: 'more', message: inForum('menu', 57) } } as Update;
+    const update = {
+      update_id: 5,
+      callback_query: { id: 'q', from: { id: 42, is_bot: false, first_name: 'Ada' }, chat_instance: 'c', data: 'more', message: inForum('menu', 57) },
+    } as Update;
     const decision = decide(toEvent(update)!, ruleSet, EMPTY_STATE, { botUsername: 'b' });
     expect(decision.actions).toContainEqual(expect.objectContaining({ type: 'send_message', text: 'More.', threadId: 57 }));
   });
