@@ -7,7 +7,7 @@ import type { Message } from '@grammyjs/types';
 import type { Action, JsonValue, SetFlowAction } from './actions.js';
 import { checkAnswerWithBackend, finishWithCall } from './flow-calls.js';
 import { notifyEffects } from './notifies.js';
-import { answerRule, messageValues, sendText } from './answer.js';
+import { answerRule, messageValues, sendMediaAction, sendText } from './answer.js';
 import { askQuestion, choiceIndex, type AskTarget } from './ask.js';
 import type { Decision, DecideContext } from './decide-types.js';
 import { NOTHING } from './decide-types.js';
@@ -16,8 +16,8 @@ import { matchMessage, prepareMessage, type MatchResult, type PreparedMessage } 
 import { containsKeyword } from './keywords.js';
 import { normalize } from './normalize.js';
 import { audienceCheck, languageFor } from './reach.js';
-import { render } from './render.js';
-import type { CompiledAccept, CompiledFlow, CompiledRule, RuleSet } from './rule-set.js';
+import { render, type RenderValues } from './render.js';
+import type { CompiledAccept, CompiledFlow, CompiledRule, CompiledStep, RuleSet } from './rule-set.js';
 import { MAX_VALUE_LENGTH, type ConversationState, type FlowPosition, type StateValue } from './state.js';
 import { applyAssignments, conditionsHold, type VariableValues } from './variables.js';
 
@@ -42,11 +42,12 @@ export function startFlow(rule: CompiledRule, match: MatchResult, event: Message
   if (!flow || !event.from) return NOTHING;
   const applied = applyAssignments(rule.set, { user: state.user, chat: state.chat }, messageValues(event.message, match), true);
   const first = flow.steps[0]!;
-  const text = render(first.ask, { message: event.message, vars: applied.values, flow: {} });
+  const values = { message: event.message, vars: applied.values, flow: {} };
   const actions: Action[] = [
     ...applied.actions,
     setFlow({ flowId: flow.id, stepId: first.id, values: {}, lastActivity: now }),
-    askQuestion(flow.id, first, askTargetOf(event, languageFor(ruleSet, event.from, state)), text),
+    ...stepMedia(first, event.chat.id, values),
+    askQuestion(flow.id, first, askTargetOf(event, languageFor(ruleSet, event.from, state)), render(first.ask, values)),
   ];
   return { ruleId: flow.id, actions };
 }
@@ -172,9 +173,12 @@ function answerStep(
   const results = result === undefined ? kept : withResult(kept, step.id, result);
   const next = flow.steps[index + 1];
   if (next) {
-    const text = render(next.ask, { message, vars: values, flow: answers, ...(results ? { flowResults: results } : {}) });
+    const asking = { message, vars: values, flow: answers, ...(results ? { flowResults: results } : {}) };
     const moved: FlowPosition = { flowId: flow.id, stepId: next.id, values: answers, lastActivity: now, ...(results ? { results } : {}) };
-    return { ruleId: `${flow.id}#${step.id}`, actions: [setFlow(moved), askQuestion(flow.id, next, at.target, text)] };
+    return {
+      ruleId: `${flow.id}#${step.id}`,
+      actions: [setFlow(moved), ...stepMedia(next, at.target.chatId, asking), askQuestion(flow.id, next, at.target, render(next.ask, asking))],
+    };
   }
   return finish(flow, at, { user: values.user, chat: values.chat, flow: answers }, results);
 }
@@ -201,10 +205,17 @@ function finish(flow: CompiledFlow, at: StepEvent, values: VariableValues, resul
   if (branch.notifies.length > 0) actions.push(...notifyEffects(branch.notifies, rendered, context, message.chat.id));
   const ruleId = `${flow.id}#done`;
   // A done branch may hand the user to a person, with the flow's answers in the chat so far (and its reply).
-  const handoff = branch.handoff ? startHandoff(message, ruleId, applied.values, context, branch.reply && !branch.call ? 1 : 0) : [];
+  const sent = branch.call ? 0 : (branch.reply ? 1 : 0) + (branch.media ? 1 : 0);
+  const handoff = branch.handoff ? startHandoff(message, ruleId, applied.values, context, sent) : [];
   if (branch.call) return finishWithCall(branch, [...actions, ...handoff], { ruleId, message, values: applied.values, flowResults: results, hasUser, context });
   if (branch.reply) actions.push(sendText(message.chat.id, render(branch.reply, rendered)));
+  if (branch.media) actions.push(sendMediaAction(message.chat.id, branch.media, rendered, {}, undefined));
   return { ruleId, actions: [...actions, ...handoff] };
+}
+
+/** The media a step sends before its question (none on a retry: the question is asked again alone). */
+function stepMedia(step: CompiledStep, chatId: number, values: RenderValues): Action[] {
+  return step.media ? [sendMediaAction(chatId, step.media, values, {}, undefined)] : [];
 }
 
 /** Whether a message cancels the flow: the cancel command (for this bot), or one of the keywords as whole words. */

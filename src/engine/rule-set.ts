@@ -7,6 +7,7 @@ import type { SynonymTable } from './synonyms.js';
 import type { WordForms } from './word-forms.js';
 import type { LanguageSettings, LocalizedTemplates, StaticText } from './languages.js';
 import type { LazyPattern } from './lazy-pattern.js';
+import type { CompiledMedia } from './media.js';
 import type { PatternIndex } from './pattern-index.js';
 import type { ParseMode } from './reply.js';
 import type { InlineKeyboardTemplate, ReplyKeyboardTemplate } from './keyboards.js';
@@ -49,7 +50,10 @@ export interface AllGroup {
 
 /** One message of a rule's `messages` sequence, with its own options. */
 export interface CompiledMessage {
-  readonly texts: LocalizedTemplates;
+  /** Its text; null for a message that is only media. */
+  readonly texts: LocalizedTemplates | null;
+  /** Its photo or other media (sent after the text when it has both); null when none. */
+  readonly media: CompiledMedia | null;
   /** This message's own inline buttons or reply keyboard; null when it has none. */
   readonly buttons: InlineKeyboardTemplate | null;
   readonly keyboard: ReplyKeyboardTemplate | null;
@@ -75,6 +79,8 @@ export interface CompiledRule {
   readonly localizedReplies?: LocalizedTemplates;
   /** `messages`: a sequence sent in order instead of one reply. */
   readonly messages?: readonly CompiledMessage[];
+  /** The rule's photo or other media, sent after its reply (if any); null when none. */
+  readonly media: CompiledMedia | null;
   /** `lang`: only users of these languages; null for everyone. */
   readonly lang: ReadonlySet<string> | null;
   /** `mentioned: true`: only messages that mention the bot or reply to it. */
@@ -152,12 +158,16 @@ export interface CompiledStep {
   readonly accept: CompiledAccept;
   /** How a choice step shows its options: buttons under the question, a reply keyboard, or nothing. */
   readonly buttons: 'inline' | 'keyboard' | 'none';
+  /** A photo or other media sent before the question; null when none. */
+  readonly media: CompiledMedia | null;
 }
 
 export interface CompiledDoneBranch {
   readonly when: readonly CompiledCondition[] | null;
   readonly set: readonly CompiledAssignment[];
   readonly reply: Template | null;
+  /** A photo or other media sent after the reply; null when none. */
+  readonly media: CompiledMedia | null;
   /** `call` with its `on` branches: the flow's last reply waits for the backend's answer. */
   readonly call?: { readonly request: CompiledRequest; readonly on: ReadonlyMap<string, CompiledFlowBranch> };
   /** `notify`: requests to backends through the outbox; empty when none. */
@@ -171,6 +181,8 @@ export interface CompiledFlowBranch {
   readonly set: readonly CompiledAssignment[];
   readonly reply: Template | null;
   readonly notifies: readonly CompiledRequest[];
+  /** A photo or other media sent after the reply; null when none. */
+  readonly media: CompiledMedia | null;
 }
 
 /** A multi-step conversation; its start is a rule of the rule set (CompiledRule.startsFlow). */

@@ -16,6 +16,7 @@ import { createServiceBotApi } from './bot-api.js';
 import { identifyBot, type BotIdentity } from './bot-identity.js';
 import { createActionPerformer } from '../delivery/perform-actions.js';
 import { ModerationCalls } from '../delivery/moderation-calls.js';
+import { MediaSender } from '../delivery/media-sender.js';
 import { startIngress } from './start-ingress.js';
 import { onRuleReload, startRules } from './start-rules.js';
 import { openStore, type OpenedStore } from '../store/open-store.js';
@@ -313,8 +314,16 @@ function createPipeline(parts: PipelineParts): UpdatePipeline {
       backends: new Map(Object.entries(config.backends)),
       ...handoffContext(config),
     },
-    // A reply still going out after 1 s shows "typing…" first (a long split, a rate limit, a slow service).
-    perform: createActionPerformer({ sender, api, logger, moderation: new ModerationCalls({ api, logger, metrics }), typingAfterMs: TYPING_AFTER_MS }),
+    // A reply still going out after 1 s shows "typing…" first (a long split, a rate limit, a slow service). A
+    // rule's photo is uploaded once: its file_id is kept in the store, for every later run and replica.
+    perform: createActionPerformer({
+      sender,
+      api,
+      logger,
+      moderation: new ModerationCalls({ api, logger, metrics }),
+      media: new MediaSender({ api, fileIds: store.mediaFileIds, logger, metrics }),
+      typingAfterMs: TYPING_AFTER_MS,
+    }),
     backends,
     logger,
     metrics,
