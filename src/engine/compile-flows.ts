@@ -11,6 +11,7 @@ import { choiceKey } from './flows.js';
 import { normalize } from './normalize.js';
 import { compileMedia, UNREAD_MEDIA, type MediaLookup, type MediaSite } from './compile-media.js';
 import type { CompiledMedia } from './media.js';
+import { INCOMING_MEDIA_KINDS } from './message-media.js';
 import type { CompiledAccept, CompiledDoneBranch, CompiledFlow, CompiledStep } from './rule-set.js';
 import { allStaticTexts, compileStaticText, compileText, type LanguageSettings, type StaticText, type TextSource } from './languages.js';
 import type { Template, TemplateContext } from './template.js';
@@ -237,6 +238,8 @@ function compileAccept(
     const pattern = compilePattern(accept.pattern, caseSensitive, (message) => report(['pattern'], `${message} in ${where}`));
     return pattern ? { kind: 'pattern', source: accept.pattern, pattern, caseSensitive } : undefined;
   }
+  const media = INCOMING_MEDIA_KINDS.find((kind) => accept[kind] === true);
+  if (media !== undefined) return { kind: 'media', media };
   if (accept.number !== undefined) {
     const { min, max, decimal } = accept.number;
     const low = min ?? -Infinity;

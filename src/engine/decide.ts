@@ -5,9 +5,10 @@
 import { answerRule } from './answer.js';
 import { NOTHING, type Decision, type DecideContext } from './decide-types.js';
 import { decideCallbackQuery } from './callbacks.js';
-import type { BotEvent, MessageEvent, OtherMessageEvent } from './events.js';
+import type { BotEvent, MediaEvent, MessageEvent, OtherMessageEvent } from './events.js';
 import { decideHandoffSignal, decideStaff, endOnBlock, isHandedOff, relayFromCustomer } from './handoff.js';
 import { matchMessage } from './match.js';
+import { decideMedia } from './media-events.js';
 import { decideFlowTimeout, routeInFlow, startFlow } from './flows.js';
 import { keywordFound } from './keyword-found.js';
 import type { MatchResult } from './match.js';
@@ -26,12 +27,17 @@ export type { Decision, DecideContext } from './decide-types.js';
  * `state`. A button press is answered exactly once: by the user's flow step when it is one of its options,
  * else by the first matching callback rule, else with an empty answer so the button stops spinning (see
  * callbacks.ts); a flow_timeout ends a flow that is due; a member joining or leaving gets the first `event`
- * rule for it. Pure: the same inputs give the same decision.
+ * rule for it; a photo, a document, a location … the first media rule for it (media-events.ts), unless a hand-off
+ * relays it. Pure: the same inputs give the same decision.
  */
 export function decide(event: BotEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {
   switch (event.kind) {
-    case 'message': {
-      const decision = decideMessage(event, ruleSet, state, context);
+    case 'message':
+    case 'media': {
+      const decision =
+        event.kind === 'message'
+          ? decideMessage(event, ruleSet, state, context)
+          : (duringHandoff(event, state, context) ?? decideMedia(event, ruleSet, state, context));
       // A user marked as having blocked the bot who writes has unblocked it.
       const unblocked = event.from ? clearBlockedMark(state) : undefined;
       return unblocked ? { ruleId: decision.ruleId, actions: [unblocked, ...decision.actions] } : decision;
@@ -108,11 +114,19 @@ function decideDuringHandoff(event: MessageEvent, ruleSet: RuleSet, state: Conve
 
 /** A message without text: only a hand-off does anything with it (relays it, or notes a staff topic). */
 function decideOtherMessage(event: OtherMessageEvent, state: ConversationState, context: DecideContext): Decision {
-  if (!context.handoff) return NOTHING;
+  return duringHandoff(event, state, context) ?? NOTHING;
+}
+
+/**
+ * A message without text (media, a dice, a service message) during a hand-off: a staff member's is relayed (or
+ * noted), a handed-off customer's copied to staff; null when the hand-off has nothing to do with it.
+ */
+function duringHandoff(event: OtherMessageEvent | MediaEvent, state: ConversationState, context: DecideContext): Decision | null {
+  if (!context.handoff) return null;
   const staff = decideStaff(event.message, state, context);
   if (staff) return staff;
   if (event.from && event.chat.type === 'private' && isHandedOff(state)) return relayFromCustomer(event.message, context);
-  return NOTHING;
+  return null;
 }
 
 function decideOutsideFlow(event: MessageEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext, now: number): Decision {

@@ -11,7 +11,7 @@ import { answerRule, messageValues, sendMediaAction, sendText } from './answer.j
 import { askQuestion, choiceIndex, type AskTarget } from './ask.js';
 import type { Decision, DecideContext } from './decide-types.js';
 import { NOTHING } from './decide-types.js';
-import type { CallbackQueryEvent, FlowTimeoutEvent, MessageEvent } from './events.js';
+import type { CallbackQueryEvent, FlowTimeoutEvent, MediaEvent, MessageEvent } from './events.js';
 import { matchMessage, prepareMessage, type MatchResult, type PreparedMessage } from './match.js';
 import { containsKeyword } from './keywords.js';
 import { normalize } from './normalize.js';
@@ -61,13 +61,10 @@ export function routeInFlow(
   context: DecideContext,
   now: number,
 ): FlowRouting {
-  const flow = ruleSet.flows.get(position.flowId);
-  const index = flow?.stepIndex.get(position.stepId);
-  if (!flow || index === undefined) {
-    return { kind: 'left', decision: { ruleId: `${position.flowId}#ended`, actions: [setFlow(null), sendText(event.chat.id, FLOW_ENDED_NOTICE)] } };
-  }
-  if (flow.timeout && now >= position.lastActivity + flow.timeout.afterMs)
-    return { kind: 'left', decision: timedOut(flow, position, state, event.chat.id, event.from) };
+  const left = flowLeftBefore(event, ruleSet, state, position, now);
+  if (left) return left;
+  const flow = ruleSet.flows.get(position.flowId)!;
+  const index = flow.stepIndex.get(position.stepId)!;
   const prepared = prepareMessage(event.message, context.botUsername, false);
   if (!prepared || prepared.notForUs) return { kind: 'decided', decision: NOTHING };
   const values: VariableValues = { user: state.user, chat: state.chat, flow: position.values };
@@ -100,13 +97,31 @@ export function routeInFlow(
   return { kind: 'decided', decision };
 }
 
+/** The flow was left before this message came: a reload removed it (or its step), or it timed out; undefined when it goes on. */
+export function flowLeftBefore(
+  event: MessageEvent | MediaEvent,
+  ruleSet: RuleSet,
+  state: ConversationState,
+  position: FlowPosition,
+  now: number,
+): FlowRouting | undefined {
+  const flow = ruleSet.flows.get(position.flowId);
+  const index = flow?.stepIndex.get(position.stepId);
+  if (!flow || index === undefined) {
+    return { kind: 'left', decision: { ruleId: `${position.flowId}#ended`, actions: [setFlow(null), sendText(event.chat.id, FLOW_ENDED_NOTICE)] } };
+  }
+  if (flow.timeout && now >= position.lastActivity + flow.timeout.afterMs)
+    return { kind: 'left', decision: timedOut(flow, position, state, event.chat.id, event.from) };
+  return undefined;
+}
+
 /** The question's target for a message: its chat, replying to it in a group, in the user's language. */
-function askTargetOf(event: MessageEvent, language: string | undefined): AskTarget {
+export function askTargetOf(event: MessageEvent | MediaEvent, language: string | undefined): AskTarget {
   return { chatId: event.chat.id, private: event.chat.type === 'private', replyTo: event.message.message_id, language };
 }
 
 /** What answering a step needs from the event: a message for templates, where the next question goes, whether there is a user. */
-interface StepEvent {
+export interface StepEvent {
   readonly message: Message;
   readonly target: AskTarget;
   readonly hasUser: boolean;
@@ -151,7 +166,8 @@ export function routePress(
   return { ruleId: decision.ruleId, actions: [answer, ...decision.actions] };
 }
 
-function answerStep(
+/** The step's answer (undefined: not accepted, the question again): the next question, or the flow's end. */
+export function answerStep(
   flow: CompiledFlow,
   index: number,
   position: FlowPosition,
@@ -255,6 +271,9 @@ function acceptedValue(accept: CompiledAccept, prepared: PreparedMessage): State
     }
     case 'choice':
       return accept.options.get(choiceKey(prepared.text, accept.caseSensitive));
+    case 'media':
+      // A step that asks for a photo (a location …) takes no text.
+      return undefined;
   }
 }
 

@@ -6,6 +6,7 @@ import type { BackendResult } from './backend-calls.js';
 import type { ParseMode } from './reply.js';
 import { valueIn, type StateValue } from './state.js';
 import { resolveLanguage, translated } from './languages.js';
+import { messageFieldValue } from './message-media.js';
 import type { Template, TemplateVariable } from './template.js';
 
 export interface RenderValues {
@@ -70,6 +71,8 @@ export function pickTemplate(templates: readonly Template[], random: () => numbe
 function valueOf(variable: TemplateVariable, values: RenderValues): string {
   const { message, args, captures, vars, flow } = values;
   switch (variable.kind) {
+    case 'message':
+      return messageFieldValue(message, variable.field);
     case 'user.first_name':
       return message.from?.first_name ?? '';
     case 'user.last_name':
@@ -85,7 +88,8 @@ function valueOf(variable: TemplateVariable, values: RenderValues): string {
     case 'chat.title':
       return 'title' in message.chat && typeof message.chat.title === 'string' ? message.chat.title : '';
     case 'text':
-      return message.text ?? '';
+      // A photo's (or a document's) caption is its text.
+      return message.text ?? message.caption ?? '';
     case 'args':
       return args ?? '';
     case 'match':

@@ -8,6 +8,7 @@ import type { WordForms } from './word-forms.js';
 import type { LanguageSettings, LocalizedTemplates, StaticText } from './languages.js';
 import type { LazyPattern } from './lazy-pattern.js';
 import type { CompiledMedia } from './media.js';
+import type { IncomingMediaKind } from './message-media.js';
 import type { PatternIndex } from './pattern-index.js';
 import type { ParseMode } from './reply.js';
 import type { InlineKeyboardTemplate, ReplyKeyboardTemplate } from './keyboards.js';
@@ -36,7 +37,12 @@ export type CompiledTrigger =
   | { readonly kind: 'fallback' }
   /** A button press whose callback data the pattern finds (case-insensitive unless case_sensitive). */
   | { readonly kind: 'callback'; readonly source: string; readonly pattern: LazyPattern }
-  | { readonly kind: 'event'; readonly event: RuleEvent };
+  | { readonly kind: 'event'; readonly event: RuleEvent }
+  /** A message with this media (or any), whose caption the filter (when given) must match. */
+  | { readonly kind: 'media'; readonly media: IncomingMediaKind | 'any'; readonly caption: CaptionFilter | null };
+
+/** What a media rule asks of the caption: one of its keywords (as whole words), or its pattern. */
+export type CaptionFilter = { readonly kind: 'keywords'; readonly keywords: readonly string[] } | { readonly kind: 'pattern'; readonly pattern: LazyPattern };
 
 /** What an `event` rule answers: a member joining or leaving, the bot's own status, a join request, a restriction. */
 export type RuleEvent = 'member_joined' | 'member_left' | 'blocked' | 'unblocked' | 'bot_added' | 'bot_removed' | 'join_request' | 'member_restricted';
@@ -148,7 +154,9 @@ export type CompiledAccept =
       readonly choices: readonly string[];
       /** Each option's `label` (by the same index), null where it has none: its button then shows the key. */
       readonly labels: readonly (StaticText | null)[];
-    };
+    }
+  /** A photo, a location … (`accept: { photo: true }`): its file_id, "latitude,longitude" or phone number is kept. */
+  | { readonly kind: 'media'; readonly media: IncomingMediaKind };
 
 export interface CompiledStep {
   readonly id: string;
@@ -245,7 +253,7 @@ export interface RuleIndex {
   /** Pattern rules, filed by a literal each match must contain (see pattern-index.ts). */
   readonly patterns: PatternIndex;
   readonly fallbacks: readonly CompiledRule[];
-  /** `event` rules by event (member_joined, member_left), in order. */
+  /** `event` rules by event (member_joined, member_left), and media rules by kind (photo, …, `any`), in order. */
   readonly events: ReadonlyMap<string, readonly CompiledRule[]>;
   /** The vocabulary of fuzzy rules' texts and keywords, for typo-tolerant lookups; null when no rule is fuzzy. */
   readonly fuzzy: FuzzyIndex | null;
