@@ -43,8 +43,7 @@ export function compileDoneCall(branch: DoneBranch, at: (string | number)[], nam
     return { notifies };
   }
   for (const key of ['reply', ...MEDIA_KEYS] as const)
-    if (branch[key] !== undefined)
-      reportAt([key], `${name} calls a backend, so its reply depends on the outcome: move \`${key}\` into the branches of \`on\``);
+    if (branch[key] !== undefined) reportAt([key], `${name} calls a backend, so its reply depends on the outcome: move \`${key}\` into the branches of \`on\``);
   const request = compileRequest(
     branch.call as RequestSource,
     'call',

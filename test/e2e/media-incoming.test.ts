@@ -4,14 +4,13 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Message } from '@grammyjs/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log/logger.js';
 import { Secrets } from '../../src/log/secrets.js';
 import { startService, type RunningService } from '../../src/service/start.js';
 import { png } from '../support/images.js';
-import { chatMessages, createBotViaAssistant, sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
+import { createBotViaAssistant, sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
 
 const USER = { id: 8701, first_name: 'Kim' };
 const STAFF = { id: 8702, first_name: 'Sam' };
