@@ -49,12 +49,7 @@ export function createActionPerformer(given: ActionPerformerDeps): PerformAction
   );
 }
 
-async function performAll(
-  actions: readonly Action[],
-  ruleId: string | null,
-  deps: PerformDeps,
-  signal: AbortSignal,
-): Promise<SendOutcome | null> {
+async function performAll(actions: readonly Action[], ruleId: string | null, deps: PerformDeps, signal: AbortSignal): Promise<SendOutcome | null> {
   let outcome: SendOutcome | null = null;
   // The message the last reply became, for a moderation call that pins it.
   let replyId: number | undefined;

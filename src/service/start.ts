@@ -303,6 +303,7 @@ function createPipeline(parts: PipelineParts): UpdatePipeline {
   // Against the sandbox, the answers go through the companion's client, which notes what each one sent.
   const api = companion?.api ?? parts.api;
   const sender = new ReplySender({ api, logger, metrics });
+  const media = new MediaSender({ api, fileIds: store.mediaFileIds, logger, metrics });
   return new UpdatePipeline({
     ledger: store.ledger,
     states: store.ledger,
@@ -314,16 +315,8 @@ function createPipeline(parts: PipelineParts): UpdatePipeline {
       backends: new Map(Object.entries(config.backends)),
       ...handoffContext(config),
     },
-    // A reply still going out after 1 s shows "typing…" first (a long split, a rate limit, a slow service). A
-    // rule's photo is uploaded once: its file_id is kept in the store, for every later run and replica.
-    perform: createActionPerformer({
-      sender,
-      api,
-      logger,
-      moderation: new ModerationCalls({ api, logger, metrics }),
-      media: new MediaSender({ api, fileIds: store.mediaFileIds, logger, metrics }),
-      typingAfterMs: TYPING_AFTER_MS,
-    }),
+    // "typing…" shows for a reply still going out after 1 s; a rule's photo is uploaded once (its file_id kept in the store).
+    perform: createActionPerformer({ sender, api, logger, moderation: new ModerationCalls({ api, logger, metrics }), media, typingAfterMs: TYPING_AFTER_MS }),
     backends,
     logger,
     metrics,
