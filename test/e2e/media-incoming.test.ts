@@ -1,16 +1,18 @@
 // Media users send, end to end: the real service in this process, polling the sandbox over real HTTP. A user
 // sends a photo with a caption and a location through the client API; rules answer them with what the message
-// carries ({{message.caption}}, {{message.latitude}}), and a flow step that asks for a photo keeps its file_id.
+// carries ({{message.caption}}, {{message.latitude}}), the photo is forwarded to the staff chat named in the
+// configuration, and a flow step that asks for a photo keeps its file_id.
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Message } from '@grammyjs/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log/logger.js';
 import { Secrets } from '../../src/log/secrets.js';
 import { startService, type RunningService } from '../../src/service/start.js';
 import { png } from '../support/images.js';
-import { createBotViaAssistant, sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
+import { chatMessages, createBotViaAssistant, sendAsUser, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
 
 const USER = { id: 8701, first_name: 'Kim' };
 const STAFF = { id: 8702, first_name: 'Sam' };
@@ -19,6 +21,7 @@ const RULES = `rules:
   - id: damage
     event: photo
     reply: "Thanks {{user.first_name}}, we got your photo: {{message.caption}}"
+    forward: staff
   - id: where
     event: location
     reply: "You are at {{message.latitude}}, {{message.longitude}}."
@@ -79,13 +82,22 @@ describe('media users send, end to end', () => {
 
   const replies = (after: number, count = 1) => waitForBotReplies(sandbox.baseUrl, { userId: USER.id, bot: bot.username, after, count, timeoutMs: 8000 });
 
-  it('answers a photo with its caption', async () => {
+  it('answers a photo with its caption and forwards it to the staff chat', async () => {
     const sent = await sendMedia(sandbox.baseUrl, bot.username, {
       photo: { data: png(30, 20).toString('base64'), file_name: 'door.png' },
       caption: 'the door',
     });
     const [reply] = await replies(sent.message_id);
     expect(reply).toMatchObject({ text: 'Thanks Kim, we got your photo: the door' });
+    let forwarded: Message | undefined;
+    for (let i = 0; i < 40 && !forwarded; i++) {
+      forwarded = (await chatMessages(sandbox.baseUrl, STAFF.id, bot.username, 0, 1)).find((m) => m.photo !== undefined);
+    }
+    expect(forwarded).toMatchObject({
+      caption: 'the door',
+      forward_origin: { type: 'user', sender_user: { id: USER.id } },
+      photo: [{ width: 30, height: 20 }],
+    });
   });
 
   it('answers a location with its coordinates', async () => {

@@ -1,9 +1,10 @@
 // Photos, documents, locations … that users send, through rule files and decide(): `event: photo` and
-// `media: any` with their caption filters, what templates read from the message ({{message.*}}), and flow steps
-// that ask for a photo or a location.
+// `media: any` with their caption filters, what templates read from the message ({{message.*}}), `forward` and
+// `copy` to a named chat, and flow steps that ask for a photo or a location.
 import type { Message, Update } from '@grammyjs/types';
 import { describe, expect, it } from 'vitest';
 import { decide, type Decision } from '../../src/engine/decide.js';
+import type { EffectAction } from '../../src/engine/actions.js';
 import { toEvent, updateKindsFor, type BotEvent } from '../../src/engine/events.js';
 import type { RuleSet } from '../../src/engine/rule-set.js';
 import { applyStateChanges, EMPTY_STATE, type ConversationState } from '../../src/engine/state.js';
@@ -48,6 +49,7 @@ function mediaEvent(fields: object, caption?: string, messageId = 7): BotEvent {
 
 const run = (event: BotEvent, ruleSet: RuleSet, state: ConversationState = EMPTY_STATE): Decision => decide(event, ruleSet, state, context);
 const texts = (decision: Decision) => decision.actions.flatMap((a) => (a.type === 'send_message' ? [a.text] : []));
+const effects = (decision: Decision) => decision.actions.filter((a): a is EffectAction => a.type === 'effect').map((e) => e.payload);
 
 const SHOP = `
 rules:
@@ -62,9 +64,11 @@ rules:
   - id: damage
     event: photo
     reply: "Thanks, {{user.first_name}}: our staff will look at your photo ({{message.media}}, {{message.file_id}})."
+    forward: staff
   - id: where
     event: location
     reply: "You are at {{message.latitude}}, {{message.longitude}}."
+    copy: staff
   - id: anything
     media: any
     reply: "Got your {{message.media}}."
@@ -74,11 +78,12 @@ rules:
 `;
 
 describe('media users send, as triggers', () => {
-  it('a photo gets the first photo rule whose caption filter passes, with the largest size', async () => {
+  it('a photo gets the first photo rule whose caption filter passes, with the largest size, and is forwarded to staff', async () => {
     const ruleSet = await load(SHOP);
     const plain = run(mediaEvent(photo), ruleSet);
     expect(plain.ruleId).toBe('damage');
     expect(texts(plain)).toEqual(['Thanks, Ada: our staff will look at your photo (photo, AgACAgIAAxk-large).']);
+    expect(effects(plain)).toEqual([{ method: 'forwardmessage', params: { chat_id: -1001234567890, from_chat_id: 42, message_id: 7 } }]);
     const ordered = run(mediaEvent(photo, 'This is ORDER 1234, broken'), ruleSet);
     expect(ordered.ruleId).toBe('order-photo');
     expect(texts(ordered)).toEqual(['Photo for order 1234: This is ORDER 1234, broken']);
@@ -92,9 +97,10 @@ describe('media users send, as triggers', () => {
     expect(texts(run(mediaEvent(contact), ruleSet))).toEqual(['Got your contact.']);
   });
 
-  it('a location fills {{message.latitude}}', async () => {
+  it('a location fills {{message.latitude}} and is copied to staff', async () => {
     const decision = run(mediaEvent(location, undefined, 9), await load(SHOP));
     expect(texts(decision)).toEqual(['You are at 52.52, 13.405.']);
+    expect(effects(decision)).toEqual([{ method: 'copymessage', params: { chat_id: -1001234567890, from_chat_id: 42, message_id: 9 } }]);
   });
 
   it('text never reaches a media rule, a photo never reaches the fallback, and {{text}} is a caption', async () => {
@@ -116,7 +122,7 @@ rules:
     expect(updateKindsFor(ruleSet)).toEqual(['message', 'callback_query', 'my_chat_member']);
   });
 
-  it('check: a caption filter on a member event, keywords and pattern together, two triggers', async () => {
+  it('check: a caption filter on a member event, keywords and pattern together, forward where there is no message, two triggers', async () => {
     const found = await problems(`
 rules:
   - id: hello
@@ -128,9 +134,14 @@ rules:
     keywords: [a]
     pattern: b
     reply: "x"
+  - id: press
+    callback: '^ok$'
+    answer: "ok"
+    forward: staff
 `);
     expect(found.join('\n')).toContain("rule 'hello' answers member_joined, which has no text: `keywords` beside `event` is only for the caption of media");
     expect(found.join('\n')).toContain("rule 'both' has both keywords and pattern for the caption: keep one");
+    expect(found.join('\n')).toContain("rule 'press' answers button presses, which bring no message of the user's to forward: remove `forward`");
     const two = await problems('rules:\n  - { id: two, event: photo, media: any, keywords: [x], reply: "x" }\n');
     expect(two.join('\n')).toMatch(/rule 'two' has two triggers \(event, media\): keep one/);
   });
