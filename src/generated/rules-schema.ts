@@ -172,7 +172,7 @@ export const rulesSchema = {
   "$defs": {
     "rule": {
       "title": "Rule",
-      "description": "One rule: an id, exactly one trigger (command, text, pattern, keywords and/or all, fallback, event for a member joining or leaving, or callback for a button press) and what to do: a reply, a photo or other media, or a sequence of messages, or a call to a backend whose `on` branches answer (and, for a button press, an answer and an edit).",
+      "description": "One rule: an id, exactly one trigger (command, text, pattern, keywords and/or all, fallback, event for a member joining or leaving, the bot's own status or a photo, file or place a user sends, media: any, or callback for a button press) and what to do: a reply, a photo or other media, or a sequence of messages, or a call to a backend whose `on` branches answer (and, for a button press, an answer and an edit).",
       "type": "object",
       "additionalProperties": false,
       "required": [
@@ -192,12 +192,40 @@ export const rulesSchema = {
         {
           "required": [
             "pattern"
-          ]
+          ],
+          "not": {
+            "anyOf": [
+              {
+                "required": [
+                  "event"
+                ]
+              },
+              {
+                "required": [
+                  "media"
+                ]
+              }
+            ]
+          }
         },
         {
           "required": [
             "keywords"
-          ]
+          ],
+          "not": {
+            "anyOf": [
+              {
+                "required": [
+                  "event"
+                ]
+              },
+              {
+                "required": [
+                  "media"
+                ]
+              }
+            ]
+          }
         },
         {
           "required": [
@@ -222,6 +250,11 @@ export const rulesSchema = {
         {
           "required": [
             "event"
+          ]
+        },
+        {
+          "required": [
+            "media"
           ]
         }
       ],
@@ -460,7 +493,7 @@ export const rulesSchema = {
           "type": "boolean"
         },
         "event": {
-          "description": "Trigger: a member joined the group (member_joined) or left it (member_left), where {{user.*}} is that member; a user blocked the bot (blocked) or unblocked it (unblocked) in their private chat; the bot was added to a group (bot_added) or removed from one (bot_removed); a user asked to join a group that approves new members (join_request: answer with approve or decline); an administrator restricted or banned a member (member_restricted).",
+          "description": "Trigger: a member joined the group (member_joined) or left it (member_left), where {{user.*}} is that member; a user blocked the bot (blocked) or unblocked it (unblocked) in their private chat; the bot was added to a group (bot_added) or removed from one (bot_removed); a user asked to join a group that approves new members (join_request: answer with approve or decline); an administrator restricted or banned a member (member_restricted); or a user sent a photo, document, video, voice message, audio file, sticker, location, contact or animation ({{message.caption}}, {{message.file_name}}, {{message.latitude}} ...), whose caption `keywords` or `pattern` given beside it must match.",
           "enum": [
             "member_joined",
             "member_left",
@@ -469,7 +502,22 @@ export const rulesSchema = {
             "bot_added",
             "bot_removed",
             "join_request",
-            "member_restricted"
+            "member_restricted",
+            "photo",
+            "document",
+            "video",
+            "voice",
+            "audio",
+            "sticker",
+            "location",
+            "contact",
+            "animation"
+          ]
+        },
+        "media": {
+          "description": "Trigger: `any` answers a message with any photo, document, video, voice message, audio file, sticker, location, contact or animation (see event for one kind).",
+          "enum": [
+            "any"
           ]
         },
         "lang": {
@@ -1195,7 +1243,7 @@ export const rulesSchema = {
     },
     "accept": {
       "title": "Accept",
-      "description": "What answers the step: a pattern, a number, a choice, or a backend's 2xx. Without `accept` any text is taken (a command is not).",
+      "description": "What answers the step: a pattern, a number, a choice, a backend's 2xx, or a photo, document, location ... (`photo: true`). Without `accept` any text is taken (a command is not).",
       "type": "object",
       "additionalProperties": false,
       "oneOf": [
@@ -1217,6 +1265,51 @@ export const rulesSchema = {
         {
           "required": [
             "call"
+          ]
+        },
+        {
+          "required": [
+            "photo"
+          ]
+        },
+        {
+          "required": [
+            "document"
+          ]
+        },
+        {
+          "required": [
+            "video"
+          ]
+        },
+        {
+          "required": [
+            "voice"
+          ]
+        },
+        {
+          "required": [
+            "audio"
+          ]
+        },
+        {
+          "required": [
+            "sticker"
+          ]
+        },
+        {
+          "required": [
+            "location"
+          ]
+        },
+        {
+          "required": [
+            "contact"
+          ]
+        },
+        {
+          "required": [
+            "animation"
           ]
         }
       ],
@@ -1291,6 +1384,42 @@ export const rulesSchema = {
         "call": {
           "description": "Accept the answer when this backend request answers 2xx ({{answer}} is the answer, e.g. get: /orders/{{answer}}); its JSON is kept with the step ({{flow.STEP.PATH}}). Any other outcome asks again.",
           "$ref": "#/$defs/call"
+        },
+        "photo": {
+          "description": "true: the answer is a photo (kept as its file_id); anything else asks again.",
+          "const": true
+        },
+        "document": {
+          "description": "true: the answer is a document (kept as its file_id); anything else asks again.",
+          "const": true
+        },
+        "video": {
+          "description": "true: the answer is a video (kept as its file_id); anything else asks again.",
+          "const": true
+        },
+        "voice": {
+          "description": "true: the answer is a voice (kept as its file_id); anything else asks again.",
+          "const": true
+        },
+        "audio": {
+          "description": "true: the answer is a audio (kept as its file_id); anything else asks again.",
+          "const": true
+        },
+        "sticker": {
+          "description": "true: the answer is a sticker (kept as its file_id); anything else asks again.",
+          "const": true
+        },
+        "location": {
+          "description": "true: the answer is a location (kept as \"latitude,longitude\"); anything else asks again.",
+          "const": true
+        },
+        "contact": {
+          "description": "true: the answer is a contact (kept as its phone number); anything else asks again.",
+          "const": true
+        },
+        "animation": {
+          "description": "true: the answer is a animation (kept as its file_id); anything else asks again.",
+          "const": true
         }
       }
     },
@@ -2394,7 +2523,7 @@ export type RuleFile = {
   };
 };
 /**
- * One rule: an id, exactly one trigger (command, text, pattern, keywords and/or all, fallback, event for a member joining or leaving, or callback for a button press) and what to do: a reply, a photo or other media, or a sequence of messages, or a call to a backend whose `on` branches answer (and, for a button press, an answer and an edit).
+ * One rule: an id, exactly one trigger (command, text, pattern, keywords and/or all, fallback, event for a member joining or leaving, the bot's own status or a photo, file or place a user sends, media: any, or callback for a button press) and what to do: a reply, a photo or other media, or a sequence of messages, or a call to a backend whose `on` branches answer (and, for a button press, an answer and an edit).
  */
 export type Rule = Rule1 & Rule2;
 export type Rule1 = {
@@ -3668,10 +3797,37 @@ export type LocalizedString13 =
       [k: string]: string | undefined;
     };
 /**
- * What answers the step: a pattern, a number, a choice, or a backend's 2xx. Without `accept` any text is taken (a command is not).
+ * What answers the step: a pattern, a number, a choice, a backend's 2xx, or a photo, document, location ... (`photo: true`). Without `accept` any text is taken (a command is not).
  */
 export type Accept = Accept1 & Accept2;
 export type Accept1 =
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
   | {
       [k: string]: unknown | undefined;
     }
@@ -4276,7 +4432,7 @@ export interface Rule2 {
    */
   during_handoff?: boolean;
   /**
-   * Trigger: a member joined the group (member_joined) or left it (member_left), where {{user.*}} is that member; a user blocked the bot (blocked) or unblocked it (unblocked) in their private chat; the bot was added to a group (bot_added) or removed from one (bot_removed); a user asked to join a group that approves new members (join_request: answer with approve or decline); an administrator restricted or banned a member (member_restricted).
+   * Trigger: a member joined the group (member_joined) or left it (member_left), where {{user.*}} is that member; a user blocked the bot (blocked) or unblocked it (unblocked) in their private chat; the bot was added to a group (bot_added) or removed from one (bot_removed); a user asked to join a group that approves new members (join_request: answer with approve or decline); an administrator restricted or banned a member (member_restricted); or a user sent a photo, document, video, voice message, audio file, sticker, location, contact or animation ({{message.caption}}, {{message.file_name}}, {{message.latitude}} ...), whose caption `keywords` or `pattern` given beside it must match.
    */
   event?:
     | "member_joined"
@@ -4286,7 +4442,20 @@ export interface Rule2 {
     | "bot_added"
     | "bot_removed"
     | "join_request"
-    | "member_restricted";
+    | "member_restricted"
+    | "photo"
+    | "document"
+    | "video"
+    | "voice"
+    | "audio"
+    | "sticker"
+    | "location"
+    | "contact"
+    | "animation";
+  /**
+   * Trigger: `any` answers a message with any photo, document, video, voice message, audio file, sticker, location, contact or animation (see event for one kind).
+   */
+  media?: "any";
   /**
    * Condition: answer only users whose language (see languages) is one of these.
    *
@@ -4751,6 +4920,42 @@ export interface Accept2 {
    */
   case_sensitive?: boolean;
   call?: Call3;
+  /**
+   * true: the answer is a photo (kept as its file_id); anything else asks again.
+   */
+  photo?: true;
+  /**
+   * true: the answer is a document (kept as its file_id); anything else asks again.
+   */
+  document?: true;
+  /**
+   * true: the answer is a video (kept as its file_id); anything else asks again.
+   */
+  video?: true;
+  /**
+   * true: the answer is a voice (kept as its file_id); anything else asks again.
+   */
+  voice?: true;
+  /**
+   * true: the answer is a audio (kept as its file_id); anything else asks again.
+   */
+  audio?: true;
+  /**
+   * true: the answer is a sticker (kept as its file_id); anything else asks again.
+   */
+  sticker?: true;
+  /**
+   * true: the answer is a location (kept as "latitude,longitude"); anything else asks again.
+   */
+  location?: true;
+  /**
+   * true: the answer is a contact (kept as its phone number); anything else asks again.
+   */
+  contact?: true;
+  /**
+   * true: the answer is a animation (kept as its file_id); anything else asks again.
+   */
+  animation?: true;
 }
 /**
  * A number in a range (whole numbers unless decimal: true); the answer must be only the number.
