@@ -23,11 +23,8 @@ export function createDecideDriver(options: DriverOptions): BotDriver {
   const chats = new Map<number, Variables>();
   const flows = new Map<string, { chatId: number; userId: number; position: FlowPosition }>();
   const context = { botUsername: options.botUsername, random: options.random, now: () => options.clock.now };
-  /** What the service refused since the runner last asked (a moderation call without the right). */
-  const log: string[] = [];
-  // Media goes through the media sender, as in the service: the double records what it was asked to send.
-  const media = new MediaSender({ api: options.api as unknown as BotApi, fileIds: new MemoryMediaFileIds(), logger: createLogger({ level: 'silent' }) });
-
+  /** What the service refused since the runner last asked (a moderation call without the right); media goes out as in the service. */
+  const [log, media]: [string[], MediaSender] = [[], mediaSenderOver(options.api)];
   const load = (chatId: number | null, userId: number | null): ConversationState => ({
     user: (userId !== null && users.get(userId)) || {},
     chat: (chatId !== null && chats.get(chatId)) || {},
@@ -86,6 +83,11 @@ export function createDecideDriver(options: DriverOptions): BotDriver {
     },
     async close() {},
   };
+}
+
+/** Media goes through a media sender, as in the service: the double records what it was asked to send. */
+function mediaSenderOver(api: DriverOptions['api']): MediaSender {
+  return new MediaSender({ api: api as unknown as BotApi, fileIds: new MemoryMediaFileIds(), logger: createLogger({ level: 'silent' }) });
 }
 
 /** Performs one action on the double as the service's perform step does on the real Bot API. */
