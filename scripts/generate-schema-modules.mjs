@@ -130,11 +130,16 @@ const rulesDir = join(root, 'rules');
 const ruleFiles = readdirSync(rulesDir)
   .filter((f) => /\.ya?ml$/.test(f))
   .sort();
+const demoMediaFiles = readdirSync(join(rulesDir, 'media')).sort();
 const demoRulesModule =
   `// Generated from rules/ by scripts/generate-schema-modules.mjs; do not edit.\n` +
   `// Edit the files there and run \`npm run build\`.\n\n` +
   `export const DEMO_RULES: Readonly<Record<string, string>> = {\n` +
   ruleFiles.map((f) => `  ${JSON.stringify(f)}: ${JSON.stringify(readFileSync(join(rulesDir, f), 'utf8'))},\n`).join('') +
+  `};\n\n` +
+  `/** The files the demo's rules send (rules/media/), base64. */\n` +
+  `export const DEMO_MEDIA: Readonly<Record<string, string>> = {\n` +
+  demoMediaFiles.map((f) => `  ${JSON.stringify(f)}: ${JSON.stringify(readFileSync(join(rulesDir, 'media', f)).toString('base64'))},\n`).join('') +
   `};\n`;
 const demoRulesTarget = join(outDir, 'demo-rules.ts');
 let previousDemoRules = '';

@@ -10,6 +10,7 @@ import { DeadlineQueue } from '../timing/deadline-queue.js';
 import { ApiError, RequestAbortedError } from './errors.js';
 import { SignalWatch } from './signal-watch.js';
 import type { ApiCallFn, CallOptions, MethodName, MethodParams, MethodResult } from './types.js';
+import { hasUpload, multipartBody } from './multipart-body.js';
 import { WireCall } from './wire-call.js';
 
 export interface BotApiClientOptions {
@@ -117,12 +118,14 @@ export class BotApiClient extends BotApiMethods {
     if (timeoutMs === this.deadlines.timeoutMs) this.deadlines.add(call);
     else call.startOwnTimer();
     if (signal) call.listenTo(signal, this.signalWatch);
+    // A call that uploads a file goes as multipart (the media methods); every other as JSON.
+    const upload = method !== 'sendmessage' && hasUpload(params) ? multipartBody(params!) : undefined;
     this.pool.dispatch(
       {
         path: this.pathOf(method),
         method: 'POST',
-        headers: JSON_HEADERS,
-        body: JSON.stringify(params ?? {}),
+        headers: upload ? { 'content-type': upload.contentType, accept: 'application/json' } : JSON_HEADERS,
+        body: upload ? upload.body : JSON.stringify(params ?? {}),
         headersTimeout: 0,
         bodyTimeout: 0,
       },

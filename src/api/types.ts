@@ -2,6 +2,8 @@
 // `call` and every transformer are typed by, and the BotApi its callers see.
 import type { ForceReply, InlineKeyboardMarkup, Message, ReplyKeyboardMarkup, ReplyKeyboardRemove, Update, UserFromGetMe, WebhookInfo } from '@grammyjs/types';
 
+import type { UploadedFile } from './multipart-body.js';
+
 export type { Message, Update, UserFromGetMe, WebhookInfo };
 
 export interface GetUpdatesParams {
@@ -93,9 +95,53 @@ export interface ExplainUpdateParams {
   why: Record<string, unknown>;
 }
 
+export type { UploadedFile } from './multipart-body.js';
+
+/** A file parameter: an upload (the call then goes as multipart), a file_id or a URL. */
+export type InputFileParam = string | UploadedFile;
+
+/** What every method that sends a message takes besides its content. */
+export interface SendOptionsParams {
+  chat_id: number | string;
+  disable_notification?: boolean;
+  reply_parameters?: { message_id: number; allow_sending_without_reply?: boolean };
+  reply_markup?: InlineKeyboardMarkup | ReplyKeyboardMarkup | ReplyKeyboardRemove | ForceReply;
+}
+
+/** sendPhoto, sendDocument, …: the file under its kind's name (`photo`, `document`, …) and a caption. */
+export type SendFileParams<K extends string> = SendOptionsParams & { caption?: string; parse_mode?: 'HTML' | 'MarkdownV2' } & { [kind in K]: InputFileParam };
+
+export interface SendLocationParams extends SendOptionsParams {
+  latitude: number;
+  longitude: number;
+}
+
+export interface SendVenueParams extends SendLocationParams {
+  title: string;
+  address: string;
+}
+
+export interface SendContactParams extends SendOptionsParams {
+  phone_number: string;
+  first_name: string;
+  last_name?: string;
+}
+
+/** One item of an album: a file_id, a URL, or `attach://<part>` naming an upload among the call's parameters. */
+export interface InputMediaParam {
+  type: 'photo' | 'video' | 'document' | 'audio';
+  media: string;
+  caption?: string;
+  parse_mode?: 'HTML' | 'MarkdownV2';
+}
+
+/** sendMediaGroup: the album, and the uploads its items attach (`file0`, `file1`, …). */
+export type SendMediaGroupParams = Omit<SendOptionsParams, 'reply_markup'> & { media: InputMediaParam[] } & { [part: `file${number}`]: UploadedFile };
+
 /**
  * Every Bot API method hearsay calls: its lowercase name (as the service routes it), its parameters and its
- * result. One line here and one helper in BotApiMethods add a method; every transformer then applies to it.
+ * result. One line here (and, for a method called in many places, a helper in BotApiMethods) adds a method;
+ * every transformer then applies to it. The media methods are called through `call` by the media sender alone.
  */
 export interface BotApiMethodTable {
   getme: { params: undefined; result: UserFromGetMe };
@@ -108,6 +154,17 @@ export interface BotApiMethodTable {
   copymessage: { params: RelayMessageParams; result: { message_id: number } };
   /** The edited message, or true for a message sent in inline mode. */
   editmessagetext: { params: EditMessageTextParams; result: Message.TextMessage | true };
+  sendphoto: { params: SendFileParams<'photo'>; result: Message };
+  senddocument: { params: SendFileParams<'document'>; result: Message };
+  sendvideo: { params: SendFileParams<'video'>; result: Message };
+  sendaudio: { params: SendFileParams<'audio'>; result: Message };
+  sendvoice: { params: SendFileParams<'voice'>; result: Message };
+  sendanimation: { params: SendFileParams<'animation'>; result: Message };
+  sendsticker: { params: SendFileParams<'sticker'>; result: Message };
+  sendmediagroup: { params: SendMediaGroupParams; result: Message[] };
+  sendlocation: { params: SendLocationParams; result: Message };
+  sendvenue: { params: SendVenueParams; result: Message };
+  sendcontact: { params: SendContactParams; result: Message };
   setwebhook: { params: SetWebhookParams; result: true };
   deletewebhook: { params: DeleteWebhookParams | undefined; result: true };
   getwebhookinfo: { params: undefined; result: WebhookInfo };

@@ -54,6 +54,23 @@ export class ChatWorld {
     return { kind: 'updates', updates: [{ update_id: this.nextUpdateId(), message }] };
   }
 
+  /** A user's photo, document, location … (`fields`, with its caption); in a group the bot sees it only outside privacy mode. */
+  send(user: TestUser, chat: TestChat, fields: Readonly<Record<string, unknown>>): StepUpdate {
+    const chatId = this.chatId(chat, user);
+    const replyTo = this.api.history(chatId).pendingQuestion(user.id);
+    const message = {
+      message_id: this.api.nextMessageId(chatId),
+      date: this.date(),
+      chat: this.chatOf(chat, user),
+      from: asUser(user),
+      ...fields,
+      ...(replyTo ? { reply_to_message: withoutReply(replyTo) } : {}),
+    } as unknown as Message;
+    this.api.recordUserMessage(message);
+    if (chat.type !== 'private' && chat.privacy && !visibleToBot(message, { id: TEST_BOT_ID, username: this.botUsername })) return { kind: 'unseen' };
+    return { kind: 'updates', updates: [{ update_id: this.nextUpdateId(), message } as Update] };
+  }
+
   /** A press of a button the bot showed in this chat: an inline button (a callback query), else a reply-keyboard button (its text is sent). */
   press(user: TestUser, chat: TestChat, by: 'text' | 'data' | 'suggestion', value: string): StepUpdate & { callbackQueryId?: string; pressed?: FoundButton } {
     const chatId = this.chatId(chat, user);

@@ -116,6 +116,8 @@ export function stepLabel(action: StepAction, raw: Raw): string {
   switch (action.kind) {
     case 'say':
       return `say: ${/^\s|\s$|\n/.test(action.text) ? JSON.stringify(action.text) : action.text}`;
+    case 'send':
+      return action.label;
     case 'press':
       return action.by === 'text' ? `press: ${action.value}` : `press: { ${action.by}: ${action.value} }`;
     case 'wait':

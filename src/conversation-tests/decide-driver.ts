@@ -10,6 +10,10 @@ import { flowDeadline } from '../engine/flows.js';
 import { applyStateChanges, type ConversationState, type FlowPosition, type StateValue } from '../engine/state.js';
 import type { BotDriver, DriverOptions } from './driver.js';
 import { CannedBackends } from './canned-backends.js';
+import type { BotApi } from '../api/types.js';
+import { MemoryMediaFileIds } from '../delivery/media-file-ids.js';
+import { MediaSender } from '../delivery/media-sender.js';
+import { createLogger } from '../log/logger.js';
 
 type Variables = Readonly<Record<string, StateValue>>;
 
@@ -57,9 +61,8 @@ export function createDecideDriver(options: DriverOptions): BotDriver {
   const stores: Stores = { users: new Map(), chats: new Map(), members: new Map(), flows: new Map() };
   const { flows } = stores;
   const context = { botUsername: options.botUsername, random: options.random, now: () => options.clock.now };
-  /** What the service refused since the runner last asked (a moderation call without the right). */
-  const log: string[] = [];
-
+  /** What the service refused since the runner last asked (a moderation call without the right); media goes out as in the service. */
+  const [log, media]: [string[], MediaSender] = [[], mediaSenderOver(options.api)];
   const load = (chatId: number | null, userId: number | null): ConversationState => loadState(stores, chatId, userId);
   const commit = (chatId: number | null, userId: number | null, before: ConversationState, actions: readonly Action[]) =>
     commitState(stores, chatId, userId, applyStateChanges(before, actions), actions);
@@ -75,7 +78,7 @@ export function createDecideDriver(options: DriverOptions): BotDriver {
     options.onDecision({ ruleId: decision.ruleId, stepsAsked, ...(decision.suggested ? { suggested: decision.suggested } : {}) });
     // The message the last reply became, for a moderation call that pins it.
     let replyId: number | undefined;
-    for (const action of decision.actions) replyId = (await perform(action, options, replyId, log)) ?? replyId;
+    for (const action of decision.actions) replyId = (await perform(action, options, media, replyId, log)) ?? replyId;
     commit(chatId, userId, state, decision.actions);
     // Notifies go out after the commit, as the outbox sends them.
     for (const action of decision.actions)
@@ -109,10 +112,17 @@ export function createDecideDriver(options: DriverOptions): BotDriver {
   };
 }
 
+/** Media goes through a media sender, as in the service: the double records what it was asked to send. */
+function mediaSenderOver(api: DriverOptions['api']): MediaSender {
+  return new MediaSender({ api: api as unknown as BotApi, fileIds: new MemoryMediaFileIds(), logger: createLogger({ level: 'silent' }) });
+}
+
 /** Performs one action on the double as the service's perform step does on the real Bot API. */
-async function perform(action: Action, options: DriverOptions, replyId: number | undefined, log: string[]): Promise<number | void> {
+async function perform(action: Action, options: DriverOptions, media: MediaSender, replyId: number | undefined, log: string[]): Promise<number | void> {
   const api = options.api;
   switch (action.type) {
+    case 'send_media':
+      return (await media.send(action, null)).messageId;
     case 'send_message': {
       const sent = await api.sendMessage({
         chat_id: action.chatId,

@@ -22,6 +22,7 @@ import { describePath, testSchemaProblems } from './schema-problems.js';
 import { compileExpect, stepLabel } from './compile-expect.js';
 import { ADMIN_RIGHTS } from './moderation-double.js';
 import { cannedAnswers, expectedCalls } from './compile-backends.js';
+import { sendAction } from './user-media.js';
 
 type Raw = Record<string, unknown>;
 
@@ -175,6 +176,7 @@ function compileChats(raw: Raw): TestChat[] {
 function compileAction(step: Raw, users: readonly TestUser[], chat: TestChat, report: (field: string, message: string) => void): StepAction | undefined {
   if (typeof step.say === 'string') return { kind: 'say', text: step.say, reply: step.reply === true };
   if (step.reply !== undefined) report('reply', '`reply` goes with `say`');
+  if (step.send !== undefined) return sendAction(step.send as Raw);
   if (step.press !== undefined) {
     const press = step.press as string | Raw;
     if (typeof press === 'string') return { kind: 'press', by: 'text', value: press };

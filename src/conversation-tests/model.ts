@@ -52,6 +52,8 @@ export type ExpectedOutput =
 /** What happens in a step. */
 export type StepAction =
   | { readonly kind: 'say'; readonly text: string; readonly reply: boolean }
+  /** A photo, a location … (`send:`): the Message fields it adds, and how the report names it. */
+  | { readonly kind: 'send'; readonly fields: Readonly<Record<string, unknown>>; readonly label: string }
   | { readonly kind: 'press'; readonly by: 'text' | 'data' | 'suggestion'; readonly value: string }
   | { readonly kind: 'wait'; readonly ms: number; readonly source: string }
   | { readonly kind: 'join' | 'leave'; readonly users: readonly TestUser[] }

@@ -111,6 +111,9 @@ async function perform(step: TestStep, world: ChatWorld, driver: BotDriver, cloc
     case 'say':
       made = world.say(user, chat, action.text, action.reply);
       break;
+    case 'send':
+      made = world.send(user, chat, action.fields);
+      break;
     case 'press': {
       const press = world.press(user, chat, action.by, action.value);
       if (press.pressed)

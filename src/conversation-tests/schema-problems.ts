@@ -7,7 +7,7 @@ import { validate as validateTestFile } from '../generated/tests-validator.js';
 import { pointerToPath } from '../rules/schema-paths.js';
 import type { NodePath, ParsedYaml } from '../yaml/source.js';
 
-const STEP_ACTIONS = ['say', 'press', 'wait', 'join', 'leave'] as const;
+const STEP_ACTIONS = ['say', 'send', 'press', 'wait', 'join', 'leave'] as const;
 
 /** The schema's errors for one file's data (the validator is generated at build time). */
 function validate(data: unknown): ErrorObject[] {

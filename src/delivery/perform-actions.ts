@@ -1,8 +1,11 @@
 // The pipeline's perform step for the running service: a message goes out through the ReplySender (split,
-// rate-limited, retried), a button press is answered and a message edited with one attempt each. State
-// changes never come here: the pipeline commits them with the update's done record.
+// rate-limited, retried), media through the MediaSender (uploaded once, then by file_id), a button press is
+// answered and a message edited with one attempt each. State changes never come here: the pipeline commits
+// them with the update's done record.
 import { TokenRejectedError, classifyFailure } from '../api/failure.js';
 import type { AnswerCallbackQueryParams, BotApi } from '../api/types.js';
+import { MemoryMediaFileIds } from './media-file-ids.js';
+import { MediaSender } from './media-sender.js';
 import type { ReplySender, SendOutcome } from './reply-sender.js';
 import type { Action, AnswerCallbackAction, EditMessageTextAction } from '../engine/actions.js';
 import type { Logger } from '../log/logger.js';
@@ -13,18 +16,27 @@ import { withTyping, type TypingHint } from './typing-hint.js';
 
 export interface ActionPerformerDeps {
   sender: ReplySender;
-  /** Answers button presses, edits messages and makes moderation calls (sendmessage goes through `sender`). */
+  /** Answers button presses, edits messages and makes moderation calls (sendmessage goes through `sender`), and sends media through `call`. */
   api: Pick<BotApi, 'answerCallbackQuery' | 'editMessageText' | 'call'>;
   logger: Logger;
   /** Performs moderation calls (one per service, so a missing right is logged once); made from `api` when absent. */
   moderation?: ModerationCalls;
   /** When set: a reply still going out after this many ms shows "typing…" (sendchataction) in its chat first. */
   typingAfterMs?: number;
+  /** Sends photos, documents, places …; by default one over `api` that keeps its file_ids in memory only. */
+  media?: MediaSender;
 }
+
+/** The dependencies with the defaults filled in. */
+type PerformDeps = ActionPerformerDeps & Required<Pick<ActionPerformerDeps, 'moderation' | 'media'>>;
 
 /** Builds the perform step: the actions in order; returns the delivery outcome of the messages sent, if any. */
 export function createActionPerformer(given: ActionPerformerDeps): PerformActions {
-  const deps = { ...given, moderation: given.moderation ?? new ModerationCalls({ api: given.api, logger: given.logger }) };
+  const deps: PerformDeps = {
+    ...given,
+    moderation: given.moderation ?? new ModerationCalls({ api: given.api, logger: given.logger }),
+    media: given.media ?? new MediaSender({ api: given.api as BotApi, fileIds: new MemoryMediaFileIds(), logger: given.logger }),
+  };
   // Most decisions are one reply: it is performed without a loop's async frame around it (this runs for every update).
   const performActions: PerformActions = (actions, { ruleId }, signal) =>
     actions.length === 1 ? perform(actions[0]!, ruleId, deps, signal) : performAll(actions, ruleId, deps, signal);
@@ -37,7 +49,7 @@ export function createActionPerformer(given: ActionPerformerDeps): PerformAction
   );
 }
 
-async function performAll(actions: readonly Action[], ruleId: string | null, deps: ActionPerformerDeps, signal: AbortSignal): Promise<SendOutcome | null> {
+async function performAll(actions: readonly Action[], ruleId: string | null, deps: PerformDeps, signal: AbortSignal): Promise<SendOutcome | null> {
   let outcome: SendOutcome | null = null;
   // The message the last reply became, for a moderation call that pins it.
   let replyId: number | undefined;
@@ -47,13 +59,14 @@ async function performAll(actions: readonly Action[], ruleId: string | null, dep
       continue;
     }
     const sent = await perform(action, ruleId, deps, signal);
-    if (action.type === 'send_message') replyId = sent?.messageId;
+    if (action.type === 'send_message' || action.type === 'send_media') replyId = sent?.messageId;
     if (sent) outcome = outcome ? { sent: outcome.sent + sent.sent, dropped: outcome.dropped || sent.dropped } : sent;
   }
   return outcome;
 }
 
-function perform(action: Action, ruleId: string | null, deps: ActionPerformerDeps, signal: AbortSignal): Promise<SendOutcome | null> {
+function perform(action: Action, ruleId: string | null, deps: PerformDeps, signal: AbortSignal): Promise<SendOutcome | null> {
+  if (action.type === 'send_media') return deps.media.send(action, ruleId, signal);
   if (action.type !== 'send_message') return performOther(action, deps, signal);
   // Field by field rather than rest and spread: every reply passes here.
   const { chatId, text, parseMode, replyToMessageId, disableNotification, replyMarkup, threadId } = action;
@@ -62,7 +75,7 @@ function perform(action: Action, ruleId: string | null, deps: ActionPerformerDep
   return deps.sender.send({ ruleId, chatId, text, parseMode, replyToMessageId, threadId, disableNotification, replyMarkup }, signal);
 }
 
-async function performOther(action: Exclude<Action, { type: 'send_message' }>, deps: ActionPerformerDeps, signal: AbortSignal): Promise<null> {
+async function performOther(action: Exclude<Action, { type: 'send_message' | 'send_media' }>, deps: ActionPerformerDeps, signal: AbortSignal): Promise<null> {
   switch (action.type) {
     case 'answer_callback':
       await oneAttempt('answercallbackquery', { callback_query_id: action.callbackQueryId }, deps, signal, () => answerCallback(action, deps, signal));

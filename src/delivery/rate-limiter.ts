@@ -205,12 +205,31 @@ export class OutgoingRateLimiter implements RateLimiter {
   }
 }
 
+/** The methods that send a message to a chat, which the service's limits count. */
+export const SENDING_METHODS: readonly MethodName[] = [
+  'sendmessage',
+  'sendphoto',
+  'senddocument',
+  'sendvideo',
+  'sendaudio',
+  'sendvoice',
+  'sendanimation',
+  'sendsticker',
+  'sendmediagroup',
+  'sendlocation',
+  'sendvenue',
+  'sendcontact',
+  'forwardmessage',
+  'copymessage',
+];
+
 /**
- * The rate-limit transformer: every attempt of a limited method (by default the sends: sendmessage, forwardmessage, copymessage) waits for its chat's,
+ * The rate-limit transformer: every attempt of a limited method (by default every sending method: texts, media,
+ * forwards and copies) waits for its chat's,
  * its group's and the overall limit first, and is counted until its answer comes back. It runs inside the retry
  * transformer, so a retry waits its turn too. A shutdown abort during the wait ends the call as an abort.
  */
-export function rateLimitTransformer(limiter: RateLimiter, methods: readonly MethodName[] = ['sendmessage', 'forwardmessage', 'copymessage']): Transformer {
+export function rateLimitTransformer(limiter: RateLimiter, methods: readonly MethodName[] = SENDING_METHODS): Transformer {
   const limited = new Set<string>(methods);
   return async (prev, method, params, options) => {
     const chatId = (params as { chat_id?: number | string } | undefined)?.chat_id;

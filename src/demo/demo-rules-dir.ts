@@ -1,11 +1,11 @@
 // Which rules the demo answers with. A rules/ folder where the user runs it wins; without one (the single
-// executable run anywhere), the demo's own rules, built in, are written to a temporary folder removed at
-// stop. A rule path chosen on purpose that does not exist is an error that says what to do.
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+// executable run anywhere), the demo's own rules and the files they send, built in, are written to a temporary
+// folder removed at stop. A rule path chosen on purpose that does not exist is an error that says what to do.
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { ServiceConfig } from '../config/index.js';
-import { DEMO_RULES } from '../generated/demo-rules.js';
+import { DEMO_MEDIA, DEMO_RULES } from '../generated/demo-rules.js';
 import { HearsayError } from '../errors/hearsay-error.js';
 
 export interface DemoRules {
@@ -35,5 +35,8 @@ export async function demoRules(settings: ServiceConfig, hearsay: string, cwd: s
   }
   const dir = await mkdtemp(join(tmpdir(), 'hearsay-demo-rules-'));
   for (const [name, content] of Object.entries(DEMO_RULES)) await writeFile(join(dir, name), content);
+  // The photo the menu rule sends, next to the rules as in the repository's rules/media/.
+  await mkdir(join(dir, 'media'));
+  for (const [name, content] of Object.entries(DEMO_MEDIA)) await writeFile(join(dir, 'media', name), Buffer.from(content, 'base64'));
   return { flag: dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }

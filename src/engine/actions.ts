@@ -1,6 +1,7 @@
 // What the engine asks the outside world to do for one event: the actions a decision lists, performed in
 // order by the caller. Plain data, so a decision can be logged, journaled or compared in a test.
 import type { ForceReply, InlineKeyboardMarkup, ReplyKeyboardMarkup, ReplyKeyboardRemove } from '@grammyjs/types';
+import type { OutgoingMedia } from './media.js';
 import type { ParseMode } from './reply.js';
 import type { FlowPosition, StateValue } from './state.js';
 
@@ -20,6 +21,26 @@ export interface SendMessageAction {
   readonly disableNotification?: boolean;
   readonly replyMarkup?: ReplyMarkup;
   /** The rule pins this message once sent (a moderate action with pinsReply follows): the sender reports its id. */
+  readonly pinned?: boolean;
+}
+
+/**
+ * Send media to the event's chat (sendPhoto, sendDocument, …, sendMediaGroup, sendLocation or sendVenue,
+ * sendContact): a reply like send_message, performed within the update's handling. A local file is uploaded
+ * once and its file_id reused (delivery keeps it by content hash).
+ */
+export interface SendMediaAction {
+  readonly type: 'send_media';
+  readonly chatId: number;
+  readonly media: OutgoingMedia;
+  /** Under a photo, document, video, audio, voice or animation (an album's items carry their own). */
+  readonly caption?: string;
+  readonly parseMode?: ParseMode;
+  readonly replyToMessageId?: number;
+  readonly disableNotification?: boolean;
+  /** Not for an album (the service takes none with one). */
+  readonly replyMarkup?: ReplyMarkup;
+  /** A moderation action of the rule pins the message this becomes (an album's first). */
   readonly pinned?: boolean;
 }
 
@@ -139,6 +160,7 @@ export interface ModerateAction {
 /** One thing the engine decided to do; `type` says which. */
 export type Action =
   | SendMessageAction
+  | SendMediaAction
   | AnswerCallbackAction
   | EditMessageTextAction
   | SetStateAction

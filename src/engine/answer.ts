@@ -2,12 +2,13 @@
 // rendered with the variables as they are after them. Also the small builders every answer uses
 // (a reply to the event's chat, a question that works in groups).
 import type { Message } from '@grammyjs/types';
-import type { Action, SendMessageAction } from './actions.js';
+import type { Action, SendMediaAction, SendMessageAction } from './actions.js';
 import type { Decision, DecideContext } from './decide-types.js';
 import type { MessageEvent } from './events.js';
 import { templatesFor } from './languages.js';
 import type { MatchResult } from './match.js';
 import { renderInlineKeyboard, renderReplyKeyboard } from './keyboards.js';
+import { renderMedia, type CompiledMedia } from './media.js';
 import { pickTemplate, render, type RenderValues } from './render.js';
 import type { CompiledRule } from './rule-set.js';
 import { applyAssignments, type VariableValues } from './variables.js';
@@ -53,7 +54,7 @@ export function answerRule(
   const triggerId = message.message_id > 0 ? message.message_id : undefined;
   if (rule.call) return callRule(rule, rule.call, { event, rendered, applied, triggerId, context, language, ...(languageOf ? { languageOf } : {}) });
   // A rule may only act (set, send, moderate) without replying.
-  const hasReply = rule.replies.length > 0 || rule.messages !== undefined;
+  const hasReply = rule.replies.length > 0 || rule.messages !== undefined || rule.media !== null;
   let replies: Action[] = hasReply ? ruleReplies(rule, rendered, event.chat.id, triggerId, context, language) : [];
   // Moderation acts on the chat around the replies: the message deleted (or the member muted) before, the reply pinned after.
   if (rule.moderation) {
@@ -61,7 +62,7 @@ export function answerRule(
     const { before, after } = moderationActions(rule.moderation, target, (context.now ?? Date.now)());
     const sent = replies;
     // The reply a rule pins is its last message.
-    if (after.length > 0 && sent.length > 0) sent[sent.length - 1] = { ...(sent.at(-1) as SendMessageAction), pinned: true };
+    if (after.length > 0 && sent.length > 0) sent[sent.length - 1] = { ...(sent.at(-1) as SendMessageAction | SendMediaAction), pinned: true };
     replies = [...before, ...sent, ...after];
   }
   // The topic opens before the sends, which may link to it; the rule's messages in the chat are part of the chat so far.
@@ -78,7 +79,8 @@ export function answerRule(
 
 /**
  * A rule's reply as messages to `chatId`: its one reply, or each of its `messages` in order, each with its own
- * options; the rule's keyboard or buttons go with the reply (with `messages`, on the last one).
+ * options; a message's text goes before its media. The rule's keyboard or buttons go with the last message that
+ * can carry them (an album carries none). Only the first message answers the trigger as a reply.
  */
 export function ruleReplies(
   rule: ReplyParts,
@@ -87,14 +89,57 @@ export function ruleReplies(
   triggerId: number | undefined,
   context: DecideContext,
   language?: string,
-): SendMessageAction[] {
-  if (!rule.messages) return rule.replies.length > 0 ? [ruleReply(rule, values, chatId, triggerId, context, language)] : [];
+): ReplyAction[] {
+  // The common case first, as it was: one text reply.
+  if (!rule.messages && !rule.media) return rule.replies.length > 0 ? [ruleReply(rule, values, chatId, triggerId, context, language)] : [];
+  if (!rule.messages) {
+    const text = rule.replies.length > 0 ? ruleReply(rule, values, chatId, triggerId, context, language, false) : undefined;
+    return withMedia(text, rule.media!, rule, values, chatId, text ? undefined : triggerId, ruleMarkup(rule, values));
+  }
   const last = rule.messages.length - 1;
-  return rule.messages.map((item, i) => {
-    const text = render(pickTemplate(templatesFor(item.texts, language), context.random ?? Math.random), values, item.parseMode);
-    const own = (item.keyboard ?? item.buttons) ? ruleMarkup(item, values) : undefined;
-    return sendMessage(chatId, text, item, triggerId, own ?? (i === last ? ruleMarkup(rule, values) : undefined));
-  });
+  const actions: ReplyAction[] = [];
+  for (const [i, item] of rule.messages.entries()) {
+    const markup = (item.keyboard ?? item.buttons) ? ruleMarkup(item, values) : i === last ? ruleMarkup(rule, values) : undefined;
+    const text = item.texts ? render(pickTemplate(templatesFor(item.texts, language), context.random ?? Math.random), values, item.parseMode) : undefined;
+    const reply = text === undefined ? undefined : sendMessage(chatId, text, item, triggerId, item.media ? undefined : markup);
+    actions.push(...(item.media ? withMedia(reply, item.media, item, values, chatId, reply ? undefined : triggerId, markup) : reply ? [reply] : []));
+  }
+  return actions;
+}
+
+/** A text (if any) followed by media; the markup goes on the media, or on the text when the media is an album. */
+function withMedia(
+  text: SendMessageAction | undefined,
+  media: CompiledMedia,
+  options: Pick<ReplyParts, 'replyToMessage' | 'disableNotification'>,
+  values: RenderValues,
+  chatId: number,
+  triggerId: number | undefined,
+  markup: SendMessageAction['replyMarkup'],
+): ReplyAction[] {
+  const album = media.media.kind === 'album';
+  const first = text && album && markup ? { ...text, replyMarkup: markup } : text;
+  const sent = sendMediaAction(chatId, media, values, options, triggerId, album ? undefined : markup);
+  return first ? [first, sent] : [sent];
+}
+
+/** The media of a rule, a message, a step or a done branch as a send_media action to `chatId`. */
+export function sendMediaAction(
+  chatId: number,
+  compiled: CompiledMedia,
+  values: RenderValues,
+  options: Partial<Pick<ReplyParts, 'replyToMessage' | 'disableNotification'>>,
+  triggerId: number | undefined,
+  markup?: SendMessageAction['replyMarkup'],
+): SendMediaAction {
+  const { media, caption } = renderMedia(compiled, values);
+  const action: { -readonly [K in keyof SendMediaAction]: SendMediaAction[K] } = { type: 'send_media', chatId, media };
+  if (caption !== undefined) action.caption = caption;
+  if (compiled.parseMode && (caption !== undefined || media.kind === 'album')) action.parseMode = compiled.parseMode;
+  if (options.replyToMessage && triggerId !== undefined) action.replyToMessageId = triggerId;
+  if (options.disableNotification) action.disableNotification = true;
+  if (markup) action.replyMarkup = markup;
+  return action;
 }
 
 /**
@@ -108,11 +153,15 @@ export function ruleReply(
   triggerId: number | undefined,
   context: DecideContext,
   language?: string,
+  withMarkup = true,
 ): SendMessageAction {
   const alternatives = rule.localizedReplies ? templatesFor(rule.localizedReplies, language) : rule.replies;
   const text = render(pickTemplate(alternatives, context.random ?? Math.random), values, rule.parseMode);
-  return sendMessage(chatId, text, rule, triggerId, ruleMarkup(rule, values));
+  return sendMessage(chatId, text, rule, triggerId, withMarkup ? ruleMarkup(rule, values) : undefined);
 }
+
+/** What a rule's answer sends: messages and media. */
+export type ReplyAction = SendMessageAction | SendMediaAction;
 
 function ruleMarkup(rule: Pick<ReplyParts, 'keyboard' | 'buttons'> & { edit?: ReplyParts['edit'] }, values: RenderValues): SendMessageAction['replyMarkup'] {
   if (rule.keyboard) return renderReplyKeyboard(rule.keyboard, values);

@@ -143,7 +143,7 @@ function pressActions(
       ...(parts.buttons ? { replyMarkup: renderInlineKeyboard(parts.buttons, values) } : {}),
     });
   }
-  if ((parts.replies.length > 0 || parts.messages) && event.chat)
+  if ((parts.replies.length > 0 || parts.messages || parts.media) && event.chat)
     actions.push(...ruleReplies(parts, values, event.chat.id, held?.message_id, context, language));
   if (parts.sends.length > 0) actions.push(...sendEffects(parts.sends, values, context, language));
   return actions;

@@ -11,6 +11,8 @@ import type { CompiledRule } from './rule-set.js';
 import { allTranslations, compileText, type TextSource } from './languages.js';
 import type { Template, TemplateContext } from './template.js';
 
+const MEDIA_KEYS = ['photo', 'document', 'video', 'audio', 'voice', 'animation', 'sticker', 'location', 'contact', 'album'] as const;
+
 /** The longest notification answerCallbackQuery takes, and the longest text a message (or an edit) may have. */
 export const MAX_ANSWER_LENGTH = 200;
 const MAX_TEXT_LENGTH = 4096;
@@ -84,7 +86,10 @@ export function compileRuleActions(rule: Rule, context: TemplateContext, name: s
     ? compileReplyKeyboard(rule.keyboard, context, name, (path, message, severity) => report(['keyboard', ...path], message, severity))
     : null;
   if (buttons === undefined || keyboard === undefined) ok = false;
-  const hasReply = rule.reply !== undefined || rule.messages !== undefined;
+  const media = MEDIA_KEYS.find((key) => rule[key] !== undefined);
+  const hasReply = rule.reply !== undefined || rule.messages !== undefined || media !== undefined;
+  if (media === 'album' && rule.reply === undefined && (rule.buttons || rule.keyboard) && rule.edit === undefined)
+    report([rule.buttons ? 'buttons' : 'keyboard'], `${name} sends an album, which carries no buttons or keyboard: add a reply to carry them`);
   if (rule.buttons && rule.keyboard && rule.edit === undefined)
     report(
       ['keyboard'],

@@ -1,10 +1,11 @@
 // Compiles what a flow asks of the operator's backends: a step whose answer a backend accepts (`accept: { call }`,
 // with {{answer}} in its path and body), and a done branch's `call` with its `on` branches (reply, `set`,
-// `notify`, with {{result.…}} readable) and its `notify` requests.
+// `notify`, media, with {{result.…}} readable) and its `notify` requests.
 import type { Call, DoneBranch } from '../generated/rules-schema.js';
 import { compileRequest, type RequestSource } from './compile-calls.js';
 import type { RuleEnvironment } from './compile-reach.js';
 import type { FlowSite } from './compile-flows.js';
+import { MEDIA_KEYS } from './compile-media.js';
 import { compileNotifies } from './compile-rule-calls.js';
 import type { CompiledAccept, CompiledDoneBranch, CompiledFlowBranch } from './rule-set.js';
 import type { TemplateContext } from './template.js';
@@ -41,8 +42,8 @@ export function compileDoneCall(branch: DoneBranch, at: (string | number)[], nam
     if (branch.on !== undefined) reportAt(['on'], `\`on\` picks a branch by the outcome of a call, and ${name} has no \`call\`: add one, or remove \`on\``);
     return { notifies };
   }
-  if (branch.reply !== undefined)
-    reportAt(['reply'], `${name} calls a backend, so its reply depends on the outcome: move \`reply\` into the branches of \`on\``);
+  for (const key of ['reply', ...MEDIA_KEYS] as const)
+    if (branch[key] !== undefined) reportAt([key], `${name} calls a backend, so its reply depends on the outcome: move \`${key}\` into the branches of \`on\``);
   const request = compileRequest(
     branch.call as RequestSource,
     'call',
@@ -64,7 +65,9 @@ export function compileDoneCall(branch: DoneBranch, at: (string | number)[], nam
     const set = compileAssignments(item.set, { name: where }, context, (k, m, s) => report([...path, 'set', ...(k ? [k] : [])], m, s));
     const reply = item.reply === undefined ? null : template(item.reply, [...path, 'reply'], context, `the reply of ${where}`);
     const itemNotifies = compileNotifies(item.notify, [...path, 'notify'], context, where, report, settings) ?? [];
-    on.set(key, Object.freeze({ set, reply, notifies: itemNotifies }));
+    // A broken media is reported (and so refuses the flow): null stands in for it.
+    const media = site.media(item, path, context, where) ?? null;
+    on.set(key, Object.freeze({ set, reply, notifies: itemNotifies, media }));
   }
   if (!on.has('error'))
     reportAt(

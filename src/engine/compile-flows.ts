@@ -9,6 +9,9 @@ import { firstWord } from './keywords.js';
 import type { LazyPattern } from './lazy-pattern.js';
 import { choiceKey } from './flows.js';
 import { normalize } from './normalize.js';
+import { compileMedia, UNREAD_MEDIA, type MediaLookup, type MediaSite } from './compile-media.js';
+import type { CompiledMedia } from './media.js';
+import { INCOMING_MEDIA_KINDS } from './message-media.js';
 import type { CompiledAccept, CompiledDoneBranch, CompiledFlow, CompiledStep } from './rule-set.js';
 import { allStaticTexts, compileStaticText, compileText, type LanguageSettings, type StaticText, type TextSource } from './languages.js';
 import type { Template, TemplateContext } from './template.js';
@@ -52,10 +55,11 @@ export function compileFlows(
   compilePattern: PatternCompiler,
   languages?: LanguageSettings,
   environment?: RuleEnvironment,
+  media: MediaLookup = UNREAD_MEDIA,
 ): Map<string, CompiledFlow> {
   const flows = new Map<string, CompiledFlow>();
   for (const source of sources) {
-    const compiled = compileFlow(source, problems, compilePattern, languages, environment);
+    const compiled = compileFlow(source, problems, compilePattern, languages, environment, media);
     if (compiled) flows.set(compiled.id, compiled);
   }
   return flows;
@@ -76,6 +80,8 @@ export interface FlowSite {
   /** What the configuration declares (backends), when known. */
   readonly environment?: RuleEnvironment;
   readonly languages: LanguageSettings | undefined;
+  /** Compiles the media of a step or a done branch at `path`: null when none, undefined when broken (reported). */
+  readonly media: (site: MediaSite, path: (string | number)[], context: TemplateContext, where: string) => CompiledMedia | null | undefined;
 }
 
 function flowSite(
@@ -85,6 +91,7 @@ function flowSite(
   compilePattern: PatternCompiler,
   languages: LanguageSettings | undefined,
   environment: RuleEnvironment | undefined,
+  lookup: MediaLookup,
 ): FlowSite {
   const stepIds = flow.steps.map((s) => s.id);
   // Steps whose answer a backend accepts keep its JSON: {{flow.STEP.PATH}} reads it once they are answered.
@@ -104,6 +111,12 @@ function flowSite(
     compilePattern,
     ...(environment ? { environment } : {}),
     languages,
+    media: (site, path, context, where) =>
+      compileMedia(
+        site,
+        { ...context, ...(languages ? { languages } : {}) },
+        { name: where, report: (at, message, severity) => report([...path, ...at], message, severity), lookup },
+      ),
   };
 }
 
@@ -115,8 +128,9 @@ function compileFlow(
   compilePattern: PatternCompiler,
   languages?: LanguageSettings,
   environment?: RuleEnvironment,
+  media: MediaLookup = UNREAD_MEDIA,
 ): CompiledFlow | undefined {
-  const site = flowSite(flow, locate, problems, compilePattern, languages, environment);
+  const site = flowSite(flow, locate, problems, compilePattern, languages, environment, media);
   const before = errorCount(problems);
   const steps = compileSteps(site);
   const done = compileDone(site);
@@ -163,7 +177,8 @@ function compileSteps(site: FlowSite): CompiledStep[] {
         ['steps', i, 'accept', 'choice'],
         `${where} has ${accept.choices.length} options, more than the ${MAX_BUTTONS} buttons a message can carry: use \`buttons: none\``,
       );
-    if (ask && accept) steps.push(Object.freeze({ id: step.id, ask, retry, accept, buttons }));
+    const media = site.media(step, ['steps', i], context, where);
+    if (ask && accept && media !== undefined) steps.push(Object.freeze({ id: step.id, ask, retry, accept, buttons, media }));
   }
   return steps;
 }
@@ -178,7 +193,8 @@ function compileDone(flowSite: FlowSite): CompiledDoneBranch[] {
     const set = compileAssignments(branch.set, site, flowContext(stepIds), (key, message) => report(['done', i, 'set', ...(key ? [key] : [])], message));
     const reply = branch.reply === undefined ? null : template(branch.reply, ['done', i, 'reply'], flowContext(stepIds), `the reply of ${site.name}`);
     const calls = compileDoneCall(branch, ['done', i], site.name, flowSite);
-    done.push(Object.freeze({ when, set, reply, ...calls, handoff: branch.handoff === true }));
+    const media = flowSite.media(branch, ['done', i], flowContext(stepIds), site.name);
+    if (media !== undefined) done.push(Object.freeze({ when, set, reply, media, ...calls, handoff: branch.handoff === true }));
     if (!branch.when && i < flow.done!.length - 1)
       report(['done', i + 1], `done branch #${i + 2} of ${name} is never used: branch #${i + 1} has no \`when\`, so it always answers first`, 'warning');
   }
@@ -222,6 +238,8 @@ function compileAccept(
     const pattern = compilePattern(accept.pattern, caseSensitive, (message) => report(['pattern'], `${message} in ${where}`));
     return pattern ? { kind: 'pattern', source: accept.pattern, pattern, caseSensitive } : undefined;
   }
+  const media = INCOMING_MEDIA_KINDS.find((kind) => accept[kind] === true);
+  if (media !== undefined) return { kind: 'media', media };
   if (accept.number !== undefined) {
     const { min, max, decimal } = accept.number;
     const low = min ?? -Infinity;

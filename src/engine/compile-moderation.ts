@@ -3,6 +3,7 @@
 // `approve` and `decline` (a join request), `pin` (`message`, `reply`, or `true`: the reply when there is one).
 // Checks them against the trigger: a join request is approved only by a join_request rule, a rule that can fire
 // only in private chats has no member to restrict. Which admin right each needs is RIGHT_OF (docs/rules.md).
+import { MEDIA_KEYS } from './compile-media.js';
 import type { Rule } from '../generated/rules-schema.js';
 import type { ModerationMethod } from './actions.js';
 import type { RuleProblemSink } from './compile-actions.js';
@@ -47,7 +48,8 @@ export function compileModeration(rule: Rule, name: string, report: RuleProblemS
     const key = (['delete', 'restrict', 'unrestrict', 'ban', 'unban', 'approve', 'decline', 'pin'] as const).find((k) => rule[k] !== undefined)!;
     report([key], `\`${key}\` is not performed in ${unsupported} (${name}): put it in a message, event or button press rule`);
   }
-  const hasReply = rule.reply !== undefined || rule.messages !== undefined;
+  // A photo or other media is a reply too: `pin: reply` pins it.
+  const hasReply = rule.reply !== undefined || rule.messages !== undefined || MEDIA_KEYS.some((key) => rule[key] !== undefined);
   // `event: flooding` answers a message (the first over the limit): it has one to delete or pin.
   const event = rule.event === 'flooding' ? undefined : (rule.event as string | undefined);
   const isJoinRequest = event === 'join_request';

@@ -5,6 +5,7 @@ import type { Rule } from '../generated/rules-schema.js';
 import { compileLocalized, isPerLanguage, type LanguageSettings, type LocalizedTemplates } from './languages.js';
 import { compileInlineKeyboard, compileReplyKeyboard, type KeyboardProblemSink } from './keyboards.js';
 import { markupProblem } from './compile-actions.js';
+import { compileMedia, UNREAD_MEDIA, type MediaLookup } from './compile-media.js';
 import type { ParseMode } from './reply.js';
 import type { CompiledMessage } from './rule-set.js';
 import type { Template, TemplateContext } from './template.js';
@@ -23,6 +24,8 @@ export interface RuleSetSettings {
   readonly suggest?: SuggestSettings;
   /** `limits.incoming`: flood control. */
   readonly incomingLimit?: IncomingLimit;
+  /** How the files rules send are found (the rule loader reads them before compiling); paths are taken unread without it. */
+  readonly media?: MediaLookup;
   /** What the configuration declares for the rules to name; checked when known (the service, `hearsay check` with a config). */
   readonly environment?: RuleEnvironment;
   /** `handoff_end`: what a user handed back to the bot by staff is told. */
@@ -57,15 +60,28 @@ export const SILENT_REPLY = 'none';
 const MAX_MESSAGE = 4096;
 
 /** Compiles the rule's `reply` or `messages`, reporting every problem at its path inside the rule. */
-export function compileRuleTexts(rule: Rule, context: TemplateContext, languages: LanguageSettings | undefined, name: string, report: Report): RuleTexts {
+export function compileRuleTexts(
+  rule: Rule,
+  context: TemplateContext,
+  languages: LanguageSettings | undefined,
+  name: string,
+  report: Report,
+  mediaLookup?: MediaLookup,
+): RuleTexts {
   if (rule.messages !== undefined) {
     if (rule.reply !== undefined) report(['messages'], `${name} has both reply and messages: give one (messages sends each of its entries in order)`);
     const messages: CompiledMessage[] = [];
     for (const [i, entry] of rule.messages.entries()) {
       const item = typeof entry === 'string' ? { reply: entry } : entry;
       const base = typeof entry === 'string' ? ['messages', i] : ['messages', i, 'reply'];
-      const texts = localized(item.reply, base, context, languages, `message ${i + 1} of ${name}`, report);
-      if (texts && item.parse_mode) checkMarkup(texts, item.reply, base, item.parse_mode, `message ${i + 1}`, name, report);
+      const texts = item.reply === undefined ? null : localized(item.reply, base, context, languages, `message ${i + 1} of ${name}`, report);
+      if (texts && item.parse_mode) checkMarkup(texts, item.reply!, base, item.parse_mode, `message ${i + 1}`, name, report);
+      const media = compileMedia(item, context, {
+        name: `message ${i + 1} of ${name}`,
+        report: (path, message, severity) => report(['messages', i, ...path], message, severity),
+        lookup: mediaLookup ?? UNREAD_MEDIA,
+        parseMode: item.parse_mode,
+      });
       const at =
         (key: string): KeyboardProblemSink =>
         (path, message, severity) =>
@@ -74,10 +90,16 @@ export function compileRuleTexts(rule: Rule, context: TemplateContext, languages
       const keyboard = 'keyboard' in item && item.keyboard ? compileReplyKeyboard(item.keyboard, context, `message ${i + 1} of ${name}`, at('keyboard')) : null;
       if ('buttons' in item && item.buttons && 'keyboard' in item && item.keyboard)
         report(['messages', i, 'keyboard'], `message ${i + 1} of ${name} has both \`buttons\` and \`keyboard\`, but a message carries one of them: keep one`);
-      if (!texts || buttons === undefined || keyboard === undefined) continue;
+      if (media?.media.kind === 'album' && (buttons || keyboard) && !texts)
+        report(
+          ['messages', i, buttons ? 'buttons' : 'keyboard'],
+          `message ${i + 1} of ${name} is an album, which carries no buttons or keyboard: give it a reply to carry them`,
+        );
+      if (texts === undefined || media === undefined || buttons === undefined || keyboard === undefined) continue;
       messages.push(
         Object.freeze({
           texts,
+          media,
           buttons,
           keyboard,
           ...(item.parse_mode ? { parseMode: item.parse_mode } : {}),

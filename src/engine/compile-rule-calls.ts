@@ -1,10 +1,11 @@
 // Compiles what a rule asks of the operator's backends: its `call` with the `on` branches its outcome picks (each
-// a rule's worth of answer: reply, messages, buttons, keyboard, set, send, notify; for a button press answer,
+// a rule's worth of answer: reply, messages, media, buttons, keyboard, set, send, notify; for a button press answer,
 // alert and edit — compiled as the rule's own are, with {{result.…}} readable), and its `notify` requests. The
 // rule's own reply belongs in the branches: a rule that calls may keep only its trigger, conditions, `set`
 // (applied before the call, readable in its path) and `send`/`notify` (committed whatever the outcome).
 import type { CallBranch, Notify, Rule } from '../generated/rules-schema.js';
 import { compileRuleActions, type RuleProblemSink } from './compile-actions.js';
+import { compileMedia, MEDIA_KEYS, UNREAD_MEDIA } from './compile-media.js';
 import { compileRequest, type CompiledRequest, type RequestSource } from './compile-calls.js';
 import { compileRuleTexts, type RuleSetSettings } from './compile-reach.js';
 import { compileSends } from './compile-sends.js';
@@ -27,6 +28,7 @@ export type ReplyParts = Pick<
   | 'edit'
   | 'replyToMessage'
   | 'disableNotification'
+  | 'media'
 >;
 
 /** One branch of a call's `on`. */
@@ -43,7 +45,7 @@ export interface CompiledCall {
 }
 
 /** What a rule says that a call would make ambiguous: it belongs in a branch. */
-const REPLY_KEYS = ['reply', 'messages', 'buttons', 'keyboard', 'answer', 'alert', 'edit'] as const;
+const REPLY_KEYS = ['reply', 'messages', 'buttons', 'keyboard', 'answer', 'alert', 'edit', ...MEDIA_KEYS, 'caption'] as const;
 
 /** The rule's call (null when it has none) and notifies; undefined when one of them has an error (reported). */
 export function compileRuleCalls(
@@ -106,15 +108,17 @@ function compileBranch(
     ...(rule.disable_notification !== undefined ? { disable_notification: rule.disable_notification } : {}),
   };
   const asRule = { id: rule.id, ...(rule.callback !== undefined ? { callback: rule.callback } : { fallback: true }), ...inherited, ...branch } as Rule;
-  const texts = compileRuleTexts(asRule, context, settings.languages, name, report);
+  const texts = compileRuleTexts(asRule, context, settings.languages, name, report, settings.media);
+  const media = compileMedia(asRule, context, { name, report, lookup: settings.media ?? UNREAD_MEDIA, parseMode: asRule.parse_mode });
   const actions = compileRuleActions(asRule, context, name, report);
   const sends = compileSends(asRule, context, name, report, settings.environment);
   const set = compileAssignments(branch.set, { name }, context, (at, message, severity) => report(at ? ['set', at] : ['set'], message, severity));
   const notifies = compileNotifies(branch.notify, ['notify'], context, name, report, settings);
-  if (!actions || !sends || !notifies) return undefined;
+  if (!actions || !sends || !notifies || media === undefined) return undefined;
   return Object.freeze({
     id: rule.id,
     ...texts,
+    media,
     ...actions,
     ...(asRule.parse_mode ? { parseMode: asRule.parse_mode } : {}),
     replyToMessage: asRule.reply_to_message === true,

@@ -1,13 +1,15 @@
-// Compiles a rule's trigger (command, text, pattern, keywords and/or all, fallback, callback or event) and validates
-// patterns as RE2 syntax; the templates of the rule learn from it which placeholders the trigger fills.
+// Compiles a rule's trigger (command, text, pattern, keywords and/or all, fallback, callback, event, or media a
+// user sends with its caption filter) and validates patterns as RE2 syntax; the templates of the rule learn from
+// it which placeholders the trigger fills.
 import type { Rule } from '../generated/rules-schema.js';
 import type { PatternCompiler } from './compile-flows.js';
 import { keywordSources } from './compile-reach.js';
 import { firstWord } from './keywords.js';
 import type { LazyPattern } from './lazy-pattern.js';
+import { INCOMING_MEDIA_KINDS, type IncomingMediaKind } from './message-media.js';
 import { normalize } from './normalize.js';
 import { checkPattern } from './pattern-syntax.js';
-import type { AllGroup, CompiledTrigger } from './rule-set.js';
+import type { AllGroup, CompiledTrigger, RuleEvent } from './rule-set.js';
 import { applySynonyms, type SynonymTable } from './synonyms.js';
 import type { TemplateContext } from './template.js';
 
@@ -26,6 +28,14 @@ export interface TriggerSite {
  */
 export function compileTrigger(rule: Rule, site: TriggerSite, context: TemplateContext): CompiledTrigger | undefined {
   const caseSensitive = rule.case_sensitive === true;
+  if (rule.media !== undefined || (rule.event !== undefined && (INCOMING_MEDIA_KINDS as readonly string[]).includes(rule.event)))
+    return compileMediaTrigger(rule, site, context);
+  if (rule.event !== undefined) {
+    const filter = rule.keywords !== undefined ? 'keywords' : rule.pattern !== undefined ? 'pattern' : rule.all !== undefined ? 'all' : undefined;
+    if (filter) site.error([filter], `${site.name} answers ${rule.event}, which has no text: \`${filter}\` beside \`event\` is only for the caption of media`);
+    context.trigger = 'event';
+    return { kind: 'event', event: rule.event as RuleEvent };
+  }
   if (rule.command !== undefined) {
     context.trigger = 'command';
     return { kind: 'command', name: rule.command.toLowerCase() };
@@ -46,11 +56,32 @@ export function compileTrigger(rule: Rule, site: TriggerSite, context: TemplateC
   }
   if (rule.fallback === true) return { kind: 'fallback' };
   if (rule.callback !== undefined) return compilePatternTrigger('callback', rule.callback, caseSensitive, site, context);
-  if (rule.event !== undefined) {
-    context.trigger = 'event';
-    return { kind: 'event', event: rule.event };
-  }
   return undefined;
+}
+
+/**
+ * `event: photo` (…) or `media: any`: a message carrying that media, whose caption `keywords` or `pattern`
+ * (when given beside it) must match; a pattern's groups fill {{match.N}}.
+ */
+function compileMediaTrigger(rule: Rule, site: TriggerSite, context: TemplateContext): CompiledTrigger | undefined {
+  const media = (rule.media ?? rule.event) as IncomingMediaKind | 'any';
+  if (rule.keywords !== undefined && rule.pattern !== undefined) {
+    site.error(['pattern'], `${site.name} has both keywords and pattern for the caption: keep one`);
+    return undefined;
+  }
+  if (rule.all !== undefined) {
+    site.error(['all'], `${site.name} answers media: its caption is matched by \`keywords\` or \`pattern\`, not \`all\``);
+    return undefined;
+  }
+  if (rule.pattern !== undefined) {
+    const compiled = compilePatternTrigger('pattern', rule.pattern, rule.case_sensitive === true, site, context);
+    if (!compiled || compiled.kind !== 'pattern') return undefined;
+    return { kind: 'media', media, caption: { kind: 'pattern', pattern: compiled.pattern } };
+  }
+  context.trigger = 'event';
+  if (rule.keywords === undefined) return { kind: 'media', media, caption: null };
+  const keywords = compileKeywords(rule.keywords, rule.case_sensitive === true, site, new Map());
+  return { kind: 'media', media, caption: { kind: 'keywords', keywords } };
 }
 
 /** A text or keyword as messages are compared with it: normalised, and folded and with synonyms applied unless case-sensitive. */

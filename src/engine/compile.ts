@@ -6,6 +6,7 @@ import { compileDescription, type CommandDescription } from './compile-descripti
 import { problemAt, RuleLoadError, type RuleLocator, type RuleProblem, type SourcePosition } from '../diagnostics/problem.js';
 import { compileRuleActions, type RuleProblemSink } from './compile-actions.js';
 import { compileModeration, warnOfMemberInPrivate } from './compile-moderation.js';
+import { compileMedia, UNREAD_MEDIA } from './compile-media.js';
 import { compileOutbound, type CompiledOutbound } from './compile-sends.js';
 import { compileRuleCalls } from './compile-rule-calls.js';
 import { compileFlows, type FlowSource, type PatternCompiler } from './compile-flows.js';
@@ -76,7 +77,7 @@ export function compileRulesCollecting(
     if (result) compiled.push(result);
   }
   if (!settings.incomingLimit) warnOfFloodingWithoutLimit(compiled, locate, problems);
-  const compiledFlows = compileFlows(flows, problems, shared.compilePattern, settings.languages, settings.environment);
+  const compiledFlows = compileFlows(flows, problems, shared.compilePattern, settings.languages, settings.environment, settings.media);
   cache?.replace(patterns);
   if (problems.some((p) => p.severity === 'error')) return { problems };
   const ruleSet: RuleSet = Object.freeze({
@@ -156,9 +157,11 @@ function compileRule(rule: Rule, order: number, shared: RuleCompileSite, startsF
   // A broken pattern already reported its error; the templates cannot be judged without its groups.
   const judgeable = (context.trigger !== 'pattern' && context.trigger !== 'callback') || trigger !== undefined;
 
-  const texts = compileRuleTexts(rule, context, settings.languages, name, (path, message, severity) => {
+  const gated = (path: (string | number)[], message: string, severity?: 'error' | 'warning') => {
     if (judgeable || severity === 'warning') report(path, message, severity);
-  });
+  };
+  const texts = compileRuleTexts(rule, context, settings.languages, name, gated, settings.media);
+  const media = compileMedia(rule, context, { name, report: gated, lookup: settings.media ?? UNREAD_MEDIA, parseMode: rule.parse_mode });
   const site = { name };
   const reportUnder = (field: string) => (key: string | undefined, message: string, severity?: 'error' | 'warning') =>
     report(key ? [field, key] : [field], message, severity);
@@ -170,12 +173,13 @@ function compileRule(rule: Rule, order: number, shared: RuleCompileSite, startsF
   const moderation = compileModeration(rule, name, report, startsFlow);
   warnOfMemberInPrivate(rule, name, report);
   const label = rule.label === undefined ? undefined : compileLabel(rule.label, settings, name, report);
-  if (!trigger || !actions || !outbound || !calls || label === null) return undefined;
+  if (!trigger || !actions || !outbound || !calls || label === null || media === undefined) return undefined;
   warnOfNeverFuzzy(rule, trigger, name, report);
   const description = compileDescription(rule, name, report, settings.languages);
   const parts = {
     trigger,
     texts,
+    media,
     actions,
     when,
     set,
@@ -214,6 +218,7 @@ function warnOfNeverFuzzy(rule: Rule, trigger: CompiledTrigger, name: string, re
 interface RuleParts {
   trigger: CompiledTrigger;
   texts: RuleTexts;
+  media: CompiledRule['media'];
   actions: NonNullable<ReturnType<typeof compileRuleActions>>;
   when: CompiledRule['when'];
   set: CompiledRule['set'];
@@ -228,7 +233,7 @@ function assembleRule(
   rule: Rule,
   order: number,
   position: SourcePosition,
-  { trigger, texts, actions, when, set, outbound, calls, moderation, label, description }: RuleParts,
+  { trigger, texts, media, actions, when, set, outbound, calls, moderation, label, description }: RuleParts,
   settings: RuleSetSettings,
   startsFlow: string | undefined,
 ): CompiledRule {
@@ -249,6 +254,7 @@ function assembleRule(
     replies: texts.replies,
     ...(texts.localizedReplies ? { localizedReplies: texts.localizedReplies } : {}),
     ...(texts.messages ? { messages: texts.messages } : {}),
+    media,
     lang: rule.lang ? new Set<string>(rule.lang) : null,
     mentioned: rule.mentioned === true,
     fuzzy: wordTrigger && (rule.fuzzy ?? settings.fuzzy ?? 'off') === 'auto',

@@ -5,9 +5,10 @@
 import { answerRule } from './answer.js';
 import { NOTHING, type Decision, type DecideContext } from './decide-types.js';
 import { decideCallbackQuery } from './callbacks.js';
-import type { BotEvent, MemberEvent, MessageEvent, OtherMessageEvent } from './events.js';
+import type { BotEvent, MediaEvent, MemberEvent, MessageEvent, OtherMessageEvent } from './events.js';
 import { decideHandoffSignal, decideStaff, endOnBlock, isHandedOff, relayFromCustomer } from './handoff.js';
 import { matchMessage } from './match.js';
+import { decideMedia } from './media-events.js';
 import { countMessage, markJoined } from './member-counts.js';
 import { inEventTopic } from './topics.js';
 import { decideFlooding, judgeFlood } from './flood-control.js';
@@ -30,7 +31,8 @@ export type { Decision, DecideContext } from './decide-types.js';
  * `state`. A button press is answered exactly once: by the user's flow step when it is one of its options,
  * else by the first matching callback rule, else with an empty answer so the button stops spinning (see
  * callbacks.ts); a flow_timeout ends a flow that is due; a member joining or leaving gets the first `event`
- * rule for it. In a forum topic, the answers go to that topic. Pure: the same inputs give the same decision.
+ * rule for it; a photo, a document, a location … the first media rule for it (media-events.ts), unless a hand-off
+ * relays it. In a forum topic, the answers go to that topic. Pure: the same inputs give the same decision.
  */
 export function decide(event: BotEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {
   // In a forum, the answer goes to the topic of the message it answers.
@@ -40,6 +42,7 @@ export function decide(event: BotEvent, ruleSet: RuleSet, state: ConversationSta
 function decideEvent(event: BotEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {
   switch (event.kind) {
     case 'message':
+    case 'media':
     case 'other_message':
       return decideIncoming(event, ruleSet, state, context);
     case 'bot_status': {
@@ -70,7 +73,7 @@ function decideEvent(event: BotEvent, ruleSet: RuleSet, state: ConversationState
  * A user's message, text or not: counted (member.messages), judged against the flood limit (limits.incoming:
  * beyond it, only the first gets the `event: flooding` rule; the rest nothing), then answered.
  */
-function decideIncoming(event: MessageEvent | OtherMessageEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {
+function decideIncoming(event: MessageEvent | MediaEvent | OtherMessageEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {
   const changes: Action[] = [];
   const counted = ruleSet.keepsMembers ? countMessage(event, state) : undefined;
   if (counted) changes.push(counted.action);
@@ -84,7 +87,9 @@ function decideIncoming(event: MessageEvent | OtherMessageEvent, ruleSet: RuleSe
   if (unblocked) changes.push(unblocked);
   let decision: Decision;
   if (flood?.over) decision = flood.first ? decideFlooding(event, ruleSet, seen, context) : NOTHING;
-  else decision = event.kind === 'message' ? decideMessage(event, ruleSet, seen, context) : decideOtherMessage(event, seen, context);
+  else if (event.kind === 'message') decision = decideMessage(event, ruleSet, seen, context);
+  else if (event.kind === 'media') decision = duringHandoff(event, seen, context) ?? decideMedia(event, ruleSet, seen, context);
+  else decision = decideOtherMessage(event, seen, context);
   return changes.length > 0 ? { ...decision, actions: [...changes, ...decision.actions] } : decision;
 }
 
@@ -136,11 +141,19 @@ function decideDuringHandoff(event: MessageEvent, ruleSet: RuleSet, state: Conve
 
 /** A message without text: only a hand-off does anything with it (relays it, or notes a staff topic). */
 function decideOtherMessage(event: OtherMessageEvent, state: ConversationState, context: DecideContext): Decision {
-  if (!context.handoff) return NOTHING;
+  return duringHandoff(event, state, context) ?? NOTHING;
+}
+
+/**
+ * A message without text (media, a dice, a service message) during a hand-off: a staff member's is relayed (or
+ * noted), a handed-off customer's copied to staff; null when the hand-off has nothing to do with it.
+ */
+function duringHandoff(event: OtherMessageEvent | MediaEvent, state: ConversationState, context: DecideContext): Decision | null {
+  if (!context.handoff) return null;
   const staff = decideStaff(event.message, state, context);
   if (staff) return staff;
   if (event.from && event.chat.type === 'private' && isHandedOff(state)) return relayFromCustomer(event.message, context);
-  return NOTHING;
+  return null;
 }
 
 function decideOutsideFlow(event: MessageEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext, now: number): Decision {

@@ -1,8 +1,10 @@
-// The engine's view of an update: one normalised event per update it can act on (a text message, a button
-// press, a member joining, leaving or restricted, the bot's own status, a join request), the flow timeouts the
-// runtime raises, and the per-chat key that orders them. Everything else is null.
+// The engine's view of an update: one normalised event per update it can act on (a text message, a message
+// with a photo, a document, a location …, a button press, a member joining, leaving or restricted, the bot's own
+// status, a join request), the flow timeouts the runtime raises, and the per-chat key that orders them.
+// Everything else is null.
 import type { CallbackQuery, Chat, ChatMember, ChatMemberUpdated, MaybeInaccessibleMessage, Message, Update, User } from '@grammyjs/types';
 import type { HandoffSignalEvent } from './handoff.js';
+import { mediaKindOf, type IncomingMediaKind } from './message-media.js';
 import type { RuleSet } from './rule-set.js';
 
 /** A text message (new, in a private chat, a group or a channel-less supergroup). */
@@ -64,6 +66,17 @@ export interface FlowTimeoutEvent {
   readonly from: { readonly id: number };
 }
 
+/** A message that carries a photo, a document, a location … (with or without a caption): rules with `event: photo` (…) or `media: any` answer it. */
+export interface MediaEvent {
+  readonly kind: 'media';
+  readonly updateId: number;
+  readonly chat: Chat;
+  /** Absent for messages sent on behalf of a chat or channel. */
+  readonly from?: User;
+  readonly message: Message;
+  readonly media: IncomingMediaKind;
+}
+
 /**
  * The bot's own status changed (my_chat_member): a user blocked or unblocked it in their private chat, or it
  * was added to a group or removed from one. `from` is who did it.
@@ -98,8 +111,8 @@ export interface MemberRestrictedEvent {
 }
 
 /**
- * A message without text (a photo, a file, a service message such as forum_topic_created): no rule answers
- * it, but a hand-off relays it (see handoff.ts).
+ * A message without text or media (a dice, a poll, a service message such as forum_topic_created): no rule
+ * answers it, but a hand-off relays it (see handoff.ts).
  */
 export interface OtherMessageEvent {
   readonly kind: 'other_message';
@@ -112,6 +125,7 @@ export interface OtherMessageEvent {
 /** A normalised update the engine can decide on (or a flow timeout, a hand-off signal); the `kind` says which. */
 export type BotEvent =
   | MessageEvent
+  | MediaEvent
   | CallbackQueryEvent
   | MemberEvent
   | FlowTimeoutEvent
@@ -137,8 +151,8 @@ export function updateKindsFor(ruleSet: Pick<RuleSet, 'index'>): string[] {
 }
 
 /**
- * Normalises an update into the event the engine decides on; null for what hearsay ignores (messages
- * without text other than member changes, edited messages, channel posts, other update kinds).
+ * Normalises an update into the event the engine decides on; null for what hearsay ignores (other service
+ * messages, edited messages, channel posts, other update kinds).
  */
 export function toEvent(update: Update): BotEvent | null {
   const updateId = update.update_id;
@@ -170,7 +184,8 @@ function messageEvent(updateId: number, message: Message): BotEvent | null {
   const date = message.date;
   if (message.new_chat_members?.length) return { kind: 'member_joined', ...base, members: message.new_chat_members, source: 'message', date, message };
   if (message.left_chat_member) return { kind: 'member_left', ...base, members: [message.left_chat_member], source: 'message', date, message };
-  return { kind: 'other_message', ...base, message };
+  const media = mediaKindOf(message);
+  return media ? { kind: 'media', ...base, message, media } : { kind: 'other_message', ...base, message };
 }
 
 function callbackQueryEvent(updateId: number, query: CallbackQuery): CallbackQueryEvent {

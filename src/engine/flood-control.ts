@@ -9,7 +9,7 @@ const NONE: readonly Action[] = Object.freeze([]);
 import { answerRule } from './answer.js';
 import { conditionsPass } from './conditions.js';
 import type { Decision, DecideContext } from './decide-types.js';
-import type { MessageEvent, OtherMessageEvent } from './events.js';
+import type { MediaEvent, MessageEvent, OtherMessageEvent } from './events.js';
 import { audienceCheck, languageFor } from './reach.js';
 import type { RuleSet } from './rule-set.js';
 import { valueIn, variablesOf, type ConversationState } from './state.js';
@@ -47,7 +47,12 @@ function remember(value: string): SetStateAction {
 }
 
 /** The answer to the first message over the limit: the first `event: flooding` rule whose conditions hold, or nothing. */
-export function decideFlooding(event: MessageEvent | OtherMessageEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {
+export function decideFlooding(
+  event: MessageEvent | MediaEvent | OtherMessageEvent,
+  ruleSet: RuleSet,
+  state: ConversationState,
+  context: DecideContext,
+): Decision {
   const rules = ruleSet.index.events.get('flooding') ?? [];
   const { message } = event;
   const values = variablesOf(state);

@@ -4,7 +4,7 @@
 // the caller makes the request and continues the decision with its result.
 import type { Message } from '@grammyjs/types';
 import type { Action, JsonValue } from './actions.js';
-import { sendText } from './answer.js';
+import { sendMediaAction, sendText } from './answer.js';
 import { succeeded } from './backend-calls.js';
 import { renderRequest, type CompiledRequest } from './compile-calls.js';
 import type { Decision, DecideContext } from './decide-types.js';
@@ -68,6 +68,7 @@ export function finishWithCall(branch: CompiledDoneBranch, before: readonly Acti
         const values: RenderValues = { ...base, vars: applied.values };
         const actions: Action[] = [...applied.actions];
         if (chosen.reply) actions.push(sendText(chatId, render(chosen.reply, values)));
+        if (chosen.media) actions.push(sendMediaAction(chatId, chosen.media, values, {}, undefined));
         if (chosen.notifies.length > 0) actions.push(...notifyEffects(chosen.notifies, values, site.context, chatId));
         return { ruleId: site.ruleId, actions };
       },

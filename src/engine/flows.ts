@@ -7,17 +7,17 @@ import type { Message } from '@grammyjs/types';
 import type { Action, JsonValue, SetFlowAction } from './actions.js';
 import { checkAnswerWithBackend, finishWithCall } from './flow-calls.js';
 import { notifyEffects } from './notifies.js';
-import { answerRule, messageValues, sendText } from './answer.js';
+import { answerRule, messageValues, sendMediaAction, sendText } from './answer.js';
 import { askQuestion, choiceIndex, type AskTarget } from './ask.js';
 import type { Decision, DecideContext } from './decide-types.js';
 import { NOTHING } from './decide-types.js';
-import type { CallbackQueryEvent, FlowTimeoutEvent, MessageEvent } from './events.js';
+import type { CallbackQueryEvent, FlowTimeoutEvent, MediaEvent, MessageEvent } from './events.js';
 import { matchMessage, prepareMessage, type MatchResult, type PreparedMessage } from './match.js';
 import { containsKeyword } from './keywords.js';
 import { normalize } from './normalize.js';
 import { audienceCheck, languageFor } from './reach.js';
-import { render } from './render.js';
-import type { CompiledAccept, CompiledFlow, CompiledRule, RuleSet } from './rule-set.js';
+import { render, type RenderValues } from './render.js';
+import type { CompiledAccept, CompiledFlow, CompiledRule, CompiledStep, RuleSet } from './rule-set.js';
 import { MAX_VALUE_LENGTH, variablesOf, type ConversationState, type FlowPosition, type StateValue } from './state.js';
 import { applyAssignments, conditionsHold, type VariableValues } from './variables.js';
 
@@ -42,11 +42,12 @@ export function startFlow(rule: CompiledRule, match: MatchResult, event: Message
   if (!flow || !event.from) return NOTHING;
   const applied = applyAssignments(rule.set, variablesOf(state), messageValues(event.message, match), true);
   const first = flow.steps[0]!;
-  const text = render(first.ask, { message: event.message, vars: applied.values, flow: {} });
+  const values = { message: event.message, vars: applied.values, flow: {} };
   const actions: Action[] = [
     ...applied.actions,
     setFlow({ flowId: flow.id, stepId: first.id, values: {}, lastActivity: now }),
-    askQuestion(flow.id, first, askTargetOf(event, languageFor(ruleSet, event.from, state)), text),
+    ...stepMedia(first, event.chat.id, values),
+    askQuestion(flow.id, first, askTargetOf(event, languageFor(ruleSet, event.from, state)), render(first.ask, values)),
   ];
   return { ruleId: flow.id, actions };
 }
@@ -60,13 +61,10 @@ export function routeInFlow(
   context: DecideContext,
   now: number,
 ): FlowRouting {
-  const flow = ruleSet.flows.get(position.flowId);
-  const index = flow?.stepIndex.get(position.stepId);
-  if (!flow || index === undefined) {
-    return { kind: 'left', decision: { ruleId: `${position.flowId}#ended`, actions: [setFlow(null), sendText(event.chat.id, FLOW_ENDED_NOTICE)] } };
-  }
-  if (flow.timeout && now >= position.lastActivity + flow.timeout.afterMs)
-    return { kind: 'left', decision: timedOut(flow, position, state, event.chat.id, event.from) };
+  const left = flowLeftBefore(event, ruleSet, state, position, now);
+  if (left) return left;
+  const flow = ruleSet.flows.get(position.flowId)!;
+  const index = flow.stepIndex.get(position.stepId)!;
   const prepared = prepareMessage(event.message, context.botUsername, false);
   if (!prepared || prepared.notForUs) return { kind: 'decided', decision: NOTHING };
   const values: VariableValues = { ...variablesOf(state), flow: position.values };
@@ -99,13 +97,31 @@ export function routeInFlow(
   return { kind: 'decided', decision };
 }
 
+/** The flow was left before this message came: a reload removed it (or its step), or it timed out; undefined when it goes on. */
+export function flowLeftBefore(
+  event: MessageEvent | MediaEvent,
+  ruleSet: RuleSet,
+  state: ConversationState,
+  position: FlowPosition,
+  now: number,
+): FlowRouting | undefined {
+  const flow = ruleSet.flows.get(position.flowId);
+  const index = flow?.stepIndex.get(position.stepId);
+  if (!flow || index === undefined) {
+    return { kind: 'left', decision: { ruleId: `${position.flowId}#ended`, actions: [setFlow(null), sendText(event.chat.id, FLOW_ENDED_NOTICE)] } };
+  }
+  if (flow.timeout && now >= position.lastActivity + flow.timeout.afterMs)
+    return { kind: 'left', decision: timedOut(flow, position, state, event.chat.id, event.from) };
+  return undefined;
+}
+
 /** The question's target for a message: its chat, replying to it in a group, in the user's language. */
-function askTargetOf(event: MessageEvent, language: string | undefined): AskTarget {
+export function askTargetOf(event: MessageEvent | MediaEvent, language: string | undefined): AskTarget {
   return { chatId: event.chat.id, private: event.chat.type === 'private', replyTo: event.message.message_id, language };
 }
 
 /** What answering a step needs from the event: a message for templates, where the next question goes, whether there is a user. */
-interface StepEvent {
+export interface StepEvent {
   readonly message: Message;
   readonly target: AskTarget;
   readonly hasUser: boolean;
@@ -150,7 +166,8 @@ export function routePress(
   return { ruleId: decision.ruleId, actions: [answer, ...decision.actions] };
 }
 
-function answerStep(
+/** The step's answer (undefined: not accepted, the question again): the next question, or the flow's end. */
+export function answerStep(
   flow: CompiledFlow,
   index: number,
   position: FlowPosition,
@@ -172,9 +189,12 @@ function answerStep(
   const results = result === undefined ? kept : withResult(kept, step.id, result);
   const next = flow.steps[index + 1];
   if (next) {
-    const text = render(next.ask, { message, vars: values, flow: answers, ...(results ? { flowResults: results } : {}) });
+    const asking = { message, vars: values, flow: answers, ...(results ? { flowResults: results } : {}) };
     const moved: FlowPosition = { flowId: flow.id, stepId: next.id, values: answers, lastActivity: now, ...(results ? { results } : {}) };
-    return { ruleId: `${flow.id}#${step.id}`, actions: [setFlow(moved), askQuestion(flow.id, next, at.target, text)] };
+    return {
+      ruleId: `${flow.id}#${step.id}`,
+      actions: [setFlow(moved), ...stepMedia(next, at.target.chatId, asking), askQuestion(flow.id, next, at.target, render(next.ask, asking))],
+    };
   }
   return finish(flow, at, { ...values, flow: answers }, results);
 }
@@ -201,10 +221,17 @@ function finish(flow: CompiledFlow, at: StepEvent, values: VariableValues, resul
   if (branch.notifies.length > 0) actions.push(...notifyEffects(branch.notifies, rendered, context, message.chat.id));
   const ruleId = `${flow.id}#done`;
   // A done branch may hand the user to a person, with the flow's answers in the chat so far (and its reply).
-  const handoff = branch.handoff ? startHandoff(message, ruleId, applied.values, context, branch.reply && !branch.call ? 1 : 0) : [];
+  const sent = branch.call ? 0 : (branch.reply ? 1 : 0) + (branch.media ? 1 : 0);
+  const handoff = branch.handoff ? startHandoff(message, ruleId, applied.values, context, sent) : [];
   if (branch.call) return finishWithCall(branch, [...actions, ...handoff], { ruleId, message, values: applied.values, flowResults: results, hasUser, context });
   if (branch.reply) actions.push(sendText(message.chat.id, render(branch.reply, rendered)));
+  if (branch.media) actions.push(sendMediaAction(message.chat.id, branch.media, rendered, {}, undefined));
   return { ruleId, actions: [...actions, ...handoff] };
+}
+
+/** The media a step sends before its question (none on a retry: the question is asked again alone). */
+function stepMedia(step: CompiledStep, chatId: number, values: RenderValues): Action[] {
+  return step.media ? [sendMediaAction(chatId, step.media, values, {}, undefined)] : [];
 }
 
 /** Whether a message cancels the flow: the cancel command (for this bot), or one of the keywords as whole words. */
@@ -244,6 +271,9 @@ function acceptedValue(accept: CompiledAccept, prepared: PreparedMessage): State
     }
     case 'choice':
       return accept.options.get(choiceKey(prepared.text, accept.caseSensitive));
+    case 'media':
+      // A step that asks for a photo (a location …) takes no text.
+      return undefined;
   }
 }
 

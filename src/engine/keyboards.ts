@@ -40,6 +40,33 @@ export type KeyboardProblemSink = (path: readonly (string | number)[], message: 
 
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
+/** The service keeps the first 12 buttons of a row and drops the rest; from 9 on, a phone cuts their labels short. */
+export const MAX_ROW_BUTTONS = 12;
+const WIDE_ROW = 9;
+
+/** A row over 12 buttons is an error (the service would drop the rest), one of 9 to 12 a warning. */
+function checkRowWidths(
+  rows: readonly (readonly unknown[])[],
+  what: string,
+  name: string,
+  at: (row: number) => (string | number)[],
+  report: KeyboardProblemSink,
+): void {
+  for (const [r, row] of rows.entries()) {
+    if (row.length > MAX_ROW_BUTTONS)
+      report(
+        at(r),
+        `row ${r + 1} of the ${what} of ${name} has ${row.length} buttons; the service shows at most ${MAX_ROW_BUTTONS} in a row and drops the rest`,
+      );
+    else if (row.length >= WIDE_ROW)
+      report(
+        at(r),
+        `row ${r + 1} of the ${what} of ${name} has ${row.length} buttons: on a phone their labels are cut short; 3 or 4 to a row read better`,
+        'warning',
+      );
+  }
+}
+
 /** Compiles `buttons`; undefined when a template is broken (reported). Limits known at load time are errors. */
 export function compileInlineKeyboard(
   rows: InlineKeyboard,
@@ -58,6 +85,7 @@ export function compileInlineKeyboard(
   };
   const count = rows.reduce((n, row) => n + row.length, 0);
   if (count > MAX_BUTTONS) report([], `${name} has ${count} buttons; the service takes at most ${MAX_BUTTONS} on one message`);
+  checkRowWidths(rows, 'buttons', name, (r) => [r], report);
   const compiled = rows.map((row, r) =>
     row.map((button, c): ButtonTemplate => {
       const where = `button ${JSON.stringify(typeof button.text === 'string' ? button.text : Object.values(button.text)[0])}`;
@@ -90,6 +118,7 @@ export function compileReplyKeyboard(
   const options = Array.isArray(keyboard) ? { rows: keyboard } : keyboard;
   const base: (string | number)[] = Array.isArray(keyboard) ? [] : ['rows'];
   let ok = true;
+  checkRowWidths(options.rows, 'keyboard', name, (r) => [...base, r], report);
   const rows = options.rows.map((row, r) =>
     row.map((label, c) => {
       const template = compileText(label, context, `a keyboard button of ${name}`, {

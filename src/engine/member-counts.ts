@@ -3,7 +3,7 @@
 // `member.joined_at` (when the user joined it, Unix seconds, as far as the bot saw). A bot whose rules never
 // mention member.* keeps nothing per member, so its group messages commit no state.
 import type { SetStateAction } from './actions.js';
-import type { MemberEvent, MessageEvent, OtherMessageEvent } from './events.js';
+import type { MediaEvent, MemberEvent, MessageEvent, OtherMessageEvent } from './events.js';
 import { applyStateChanges, type ConversationState } from './state.js';
 import { numberOf } from './variables.js';
 
@@ -28,7 +28,7 @@ function isGroup(type: string): boolean {
  * Undefined when nothing is counted (a private chat, a message on behalf of a chat).
  */
 export function countMessage(
-  event: MessageEvent | OtherMessageEvent,
+  event: MessageEvent | MediaEvent | OtherMessageEvent,
   state: ConversationState,
 ): { action: SetStateAction; state: ConversationState } | undefined {
   if (!event.from || !isGroup(event.chat.type)) return undefined;

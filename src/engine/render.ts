@@ -6,6 +6,7 @@ import type { BackendResult } from './backend-calls.js';
 import type { ParseMode } from './reply.js';
 import { valueIn, type StateValue } from './state.js';
 import { resolveLanguage, translated } from './languages.js';
+import { messageFieldValue } from './message-media.js';
 import type { Template, TemplateVariable } from './template.js';
 import { topicOf } from './topics.js';
 
@@ -75,6 +76,8 @@ export function pickTemplate(templates: readonly Template[], random: () => numbe
 function valueOf(variable: TemplateVariable, values: RenderValues): string {
   const { message, args, captures, vars, flow } = values;
   switch (variable.kind) {
+    case 'message':
+      return messageFieldValue(message, variable.field);
     case 'user.first_name':
       return message.from?.first_name ?? '';
     case 'user.last_name':
@@ -92,7 +95,8 @@ function valueOf(variable: TemplateVariable, values: RenderValues): string {
     case 'message.topic':
       return String(topicOf(message) ?? '');
     case 'text':
-      return message.text ?? '';
+      // A photo's (or a document's) caption is its text.
+      return message.text ?? message.caption ?? '';
     case 'args':
       return args ?? '';
     case 'match':

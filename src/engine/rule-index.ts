@@ -163,6 +163,10 @@ export function buildIndex(
       case 'event':
         push(events, t.event, rule);
         break;
+      case 'media':
+        // Filed under its media kind (or 'any'), beside the events: matched by matchMedia (media-events.ts).
+        push(events, t.media, rule);
+        break;
     }
   }
   const vocabulary = fuzzyVocabulary(rules, synonyms);

@@ -8,6 +8,8 @@ import type { SynonymTable } from './synonyms.js';
 import type { WordForms } from './word-forms.js';
 import type { LanguageSettings, LocalizedTemplates, StaticText } from './languages.js';
 import type { LazyPattern } from './lazy-pattern.js';
+import type { CompiledMedia } from './media.js';
+import type { IncomingMediaKind } from './message-media.js';
 import type { PatternIndex } from './pattern-index.js';
 import type { ParseMode } from './reply.js';
 import type { InlineKeyboardTemplate, ReplyKeyboardTemplate } from './keyboards.js';
@@ -36,7 +38,12 @@ export type CompiledTrigger =
   | { readonly kind: 'fallback' }
   /** A button press whose callback data the pattern finds (case-insensitive unless case_sensitive). */
   | { readonly kind: 'callback'; readonly source: string; readonly pattern: LazyPattern }
-  | { readonly kind: 'event'; readonly event: RuleEvent };
+  | { readonly kind: 'event'; readonly event: RuleEvent }
+  /** A message with this media (or any), whose caption the filter (when given) must match. */
+  | { readonly kind: 'media'; readonly media: IncomingMediaKind | 'any'; readonly caption: CaptionFilter | null };
+
+/** What a media rule asks of the caption: one of its keywords (as whole words), or its pattern. */
+export type CaptionFilter = { readonly kind: 'keywords'; readonly keywords: readonly string[] } | { readonly kind: 'pattern'; readonly pattern: LazyPattern };
 
 /** What an `event` rule answers: a member joining or leaving, the bot's own status, a join request, a restriction. */
 export type RuleEvent =
@@ -51,7 +58,10 @@ export interface AllGroup {
 
 /** One message of a rule's `messages` sequence, with its own options. */
 export interface CompiledMessage {
-  readonly texts: LocalizedTemplates;
+  /** Its text; null for a message that is only media. */
+  readonly texts: LocalizedTemplates | null;
+  /** Its photo or other media (sent after the text when it has both); null when none. */
+  readonly media: CompiledMedia | null;
   /** This message's own inline buttons or reply keyboard; null when it has none. */
   readonly buttons: InlineKeyboardTemplate | null;
   readonly keyboard: ReplyKeyboardTemplate | null;
@@ -79,6 +89,8 @@ export interface CompiledRule {
   readonly localizedReplies?: LocalizedTemplates;
   /** `messages`: a sequence sent in order instead of one reply. */
   readonly messages?: readonly CompiledMessage[];
+  /** The rule's photo or other media, sent after its reply (if any); null when none. */
+  readonly media: CompiledMedia | null;
   /** `lang`: only users of these languages; null for everyone. */
   readonly lang: ReadonlySet<string> | null;
   /** `mentioned: true`: only messages that mention the bot or reply to it. */
@@ -146,7 +158,9 @@ export type CompiledAccept =
       readonly choices: readonly string[];
       /** Each option's `label` (by the same index), null where it has none: its button then shows the key. */
       readonly labels: readonly (StaticText | null)[];
-    };
+    }
+  /** A photo, a location … (`accept: { photo: true }`): its file_id, "latitude,longitude" or phone number is kept. */
+  | { readonly kind: 'media'; readonly media: IncomingMediaKind };
 
 export interface CompiledStep {
   readonly id: string;
@@ -156,12 +170,16 @@ export interface CompiledStep {
   readonly accept: CompiledAccept;
   /** How a choice step shows its options: buttons under the question, a reply keyboard, or nothing. */
   readonly buttons: 'inline' | 'keyboard' | 'none';
+  /** A photo or other media sent before the question; null when none. */
+  readonly media: CompiledMedia | null;
 }
 
 export interface CompiledDoneBranch {
   readonly when: readonly CompiledCondition[] | null;
   readonly set: readonly CompiledAssignment[];
   readonly reply: Template | null;
+  /** A photo or other media sent after the reply; null when none. */
+  readonly media: CompiledMedia | null;
   /** `call` with its `on` branches: the flow's last reply waits for the backend's answer. */
   readonly call?: { readonly request: CompiledRequest; readonly on: ReadonlyMap<string, CompiledFlowBranch> };
   /** `notify`: requests to backends through the outbox; empty when none. */
@@ -175,6 +193,8 @@ export interface CompiledFlowBranch {
   readonly set: readonly CompiledAssignment[];
   readonly reply: Template | null;
   readonly notifies: readonly CompiledRequest[];
+  /** A photo or other media sent after the reply; null when none. */
+  readonly media: CompiledMedia | null;
 }
 
 /** A multi-step conversation; its start is a rule of the rule set (CompiledRule.startsFlow). */
@@ -237,7 +257,7 @@ export interface RuleIndex {
   /** Pattern rules, filed by a literal each match must contain (see pattern-index.ts). */
   readonly patterns: PatternIndex;
   readonly fallbacks: readonly CompiledRule[];
-  /** `event` rules by event (member_joined, member_left), in order. */
+  /** `event` rules by event (member_joined, member_left), and media rules by kind (photo, …, `any`), in order. */
   readonly events: ReadonlyMap<string, readonly CompiledRule[]>;
   /** The vocabulary of fuzzy rules' texts and keywords, for typo-tolerant lookups; null when no rule is fuzzy. */
   readonly fuzzy: FuzzyIndex | null;

@@ -2,11 +2,14 @@
 // every placeholder is checked against what the rule's trigger can fill. Rendering never evaluates
 // code or reads object properties by a user-given name: it only switches over this closed set.
 import type { LanguageSettings } from './languages.js';
+import { MESSAGE_FIELDS, type MessageField } from './message-media.js';
 
 export type TemplateVariable =
   | { kind: 'user.first_name' | 'user.last_name' | 'user.username' | 'user.id' }
   | { kind: 'chat.id' | 'chat.type' | 'chat.title' | 'text' | 'args' | 'message.topic' }
   | { kind: 'match'; group: number | string }
+  /** A field of the message's media ({{message.caption}}, {{message.latitude}} …); empty when it has none. */
+  | { kind: 'message'; field: MessageField }
   /** A variable of the user, the chat or the member ({{var.user.name}}, {{var.member.warnings}}); empty when it has no value. */
   | { kind: 'var'; scope: 'user' | 'chat' | 'member'; key: string }
   /** The answer to a step of the current flow ({{flow.date}}); with a path, the JSON a backend gave a step it accepted ({{flow.order.status}}). */
@@ -77,6 +80,7 @@ export const TEMPLATE_VARIABLES: readonly string[] = [
   'flow.STEP',
   'result.PATH',
   'handoff.topic_link',
+  ...MESSAGE_FIELDS.map((field) => `message.${field}`),
 ];
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
@@ -134,6 +138,11 @@ function resolve(name: string, context: TemplateContext): TemplateVariable | str
   if (name === 'handoff.topic_link') return { kind: 'handoff_topic_link' };
   if (name === 'answer')
     return context.answer ? { kind: 'answer' } : `{{answer}} is only available in the call of a flow step's accept (it is the answer being checked)`;
+  const field = /^message\.(\w+)$/.exec(name)?.[1];
+  if (field !== undefined && (MESSAGE_FIELDS as readonly string[]).includes(field)) {
+    if (context.withoutMessage) return `{{${name}}} is not available here: the bot writes on its own, with no message to take it from`;
+    return { kind: 'message', field: field as MessageField };
+  }
   return `unknown placeholder {{${name}}}; available: ${TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(', ')}`;
 }
 

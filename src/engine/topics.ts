@@ -15,7 +15,7 @@ export function topicOf(message: Message | MaybeInaccessibleMessage | undefined)
 
 /** The topic an event happened in: a message's, or that of the message whose button was pressed. */
 function topicOfEvent(event: BotEvent): number | undefined {
-  if (event.kind === 'message' || event.kind === 'other_message' || event.kind === 'callback_query') return topicOf(event.message);
+  if (event.kind === 'message' || event.kind === 'media' || event.kind === 'other_message' || event.kind === 'callback_query') return topicOf(event.message);
   return undefined;
 }
 

@@ -211,7 +211,7 @@ export const rulesSchema = {
   "$defs": {
     "rule": {
       "title": "Rule",
-      "description": "One rule: an id, exactly one trigger (command, text, pattern, keywords and/or all, fallback, event for a member joining or leaving, or callback for a button press) and what to do: a reply or a sequence of messages, or a call to a backend whose `on` branches answer (and, for a button press, an answer and an edit).",
+      "description": "One rule: an id, exactly one trigger (command, text, pattern, keywords and/or all, fallback, event for a member joining or leaving, the bot's own status or a photo, file or place a user sends, media: any, or callback for a button press) and what to do: a reply, a photo or other media, or a sequence of messages, or a call to a backend whose `on` branches answer (and, for a button press, an answer and an edit).",
       "type": "object",
       "additionalProperties": false,
       "required": [
@@ -231,12 +231,40 @@ export const rulesSchema = {
         {
           "required": [
             "pattern"
-          ]
+          ],
+          "not": {
+            "anyOf": [
+              {
+                "required": [
+                  "event"
+                ]
+              },
+              {
+                "required": [
+                  "media"
+                ]
+              }
+            ]
+          }
         },
         {
           "required": [
             "keywords"
-          ]
+          ],
+          "not": {
+            "anyOf": [
+              {
+                "required": [
+                  "event"
+                ]
+              },
+              {
+                "required": [
+                  "media"
+                ]
+              }
+            ]
+          }
         },
         {
           "required": [
@@ -261,6 +289,11 @@ export const rulesSchema = {
         {
           "required": [
             "event"
+          ]
+        },
+        {
+          "required": [
+            "media"
           ]
         }
       ],
@@ -509,7 +542,7 @@ export const rulesSchema = {
           "type": "boolean"
         },
         "event": {
-          "description": "Trigger: a member joined the group (member_joined) or left it (member_left), where {{user.*}} is that member; a user blocked the bot (blocked) or unblocked it (unblocked) in their private chat; the bot was added to a group (bot_added) or removed from one (bot_removed); a user asked to join a group that approves new members (join_request: answer with approve or decline); an administrator restricted or banned a member (member_restricted); a user's first message over the flood limit (flooding: see limits.incoming).",
+          "description": "Trigger: a member joined the group (member_joined) or left it (member_left), where {{user.*}} is that member; a user blocked the bot (blocked) or unblocked it (unblocked) in their private chat; the bot was added to a group (bot_added) or removed from one (bot_removed); a user asked to join a group that approves new members (join_request: answer with approve or decline); an administrator restricted or banned a member (member_restricted); a user's first message over the flood limit (flooding: see limits.incoming); or a user sent a photo, document, video, voice message, audio file, sticker, location, contact or animation ({{message.caption}}, {{message.file_name}}, {{message.latitude}} ...), whose caption `keywords` or `pattern` given beside it must match.",
           "enum": [
             "member_joined",
             "member_left",
@@ -519,7 +552,22 @@ export const rulesSchema = {
             "bot_removed",
             "join_request",
             "member_restricted",
-            "flooding"
+            "flooding",
+            "photo",
+            "document",
+            "video",
+            "voice",
+            "audio",
+            "sticker",
+            "location",
+            "contact",
+            "animation"
+          ]
+        },
+        "media": {
+          "description": "Trigger: `any` answers a message with any photo, document, video, voice message, audio file, sticker, location, contact or animation (see event for one kind).",
+          "enum": [
+            "any"
           ]
         },
         "lang": {
@@ -658,6 +706,47 @@ export const rulesSchema = {
         "label": {
           "description": "How this rule is named when it is suggested, once or per language (default: its first example, else its first keyword or text).",
           "$ref": "#/$defs/localizedString"
+        },
+        "photo": {
+          "description": "Send a photo (JPEG, PNG, GIF, WebP; at most 10 MB): a file next to the rules (media/menu.jpg), an https:// URL, or a file_id; one per language ({ en: ..., de: ... }).",
+          "$ref": "#/$defs/mediaFile"
+        },
+        "document": {
+          "description": "Send a file as a document (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language ({ en: ..., de: ... }).",
+          "$ref": "#/$defs/mediaFile"
+        },
+        "video": {
+          "description": "Send a video (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.",
+          "$ref": "#/$defs/mediaFile"
+        },
+        "audio": {
+          "description": "Send an audio file to play (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.",
+          "$ref": "#/$defs/mediaFile"
+        },
+        "voice": {
+          "description": "Send a voice message (an .ogg OPUS file, at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.",
+          "$ref": "#/$defs/mediaFile"
+        },
+        "animation": {
+          "description": "Send an animation (a GIF or a silent MP4, at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.",
+          "$ref": "#/$defs/mediaFile"
+        },
+        "sticker": {
+          "description": "Send a sticker: a file_id (from a sticker sent to the bot) or a .webp file next to the rules; one per language.",
+          "$ref": "#/$defs/mediaFile"
+        },
+        "location": {
+          "$ref": "#/$defs/location"
+        },
+        "contact": {
+          "$ref": "#/$defs/contact"
+        },
+        "album": {
+          "$ref": "#/$defs/album"
+        },
+        "caption": {
+          "description": "The caption under a photo, document, video, audio, voice or animation (a template, at most 1024 characters, with the parse_mode given here). Per language: { en: ..., de: ... }.",
+          "$ref": "#/$defs/localizedString"
         }
       },
       "if": {
@@ -690,6 +779,56 @@ export const rulesSchema = {
           {
             "required": [
               "call"
+            ]
+          },
+          {
+            "required": [
+              "photo"
+            ]
+          },
+          {
+            "required": [
+              "document"
+            ]
+          },
+          {
+            "required": [
+              "video"
+            ]
+          },
+          {
+            "required": [
+              "audio"
+            ]
+          },
+          {
+            "required": [
+              "voice"
+            ]
+          },
+          {
+            "required": [
+              "animation"
+            ]
+          },
+          {
+            "required": [
+              "sticker"
+            ]
+          },
+          {
+            "required": [
+              "location"
+            ]
+          },
+          {
+            "required": [
+              "contact"
+            ]
+          },
+          {
+            "required": [
+              "album"
             ]
           }
         ]
@@ -774,6 +913,56 @@ export const rulesSchema = {
           {
             "required": [
               "handoff"
+            ]
+          },
+          {
+            "required": [
+              "photo"
+            ]
+          },
+          {
+            "required": [
+              "document"
+            ]
+          },
+          {
+            "required": [
+              "video"
+            ]
+          },
+          {
+            "required": [
+              "audio"
+            ]
+          },
+          {
+            "required": [
+              "voice"
+            ]
+          },
+          {
+            "required": [
+              "animation"
+            ]
+          },
+          {
+            "required": [
+              "sticker"
+            ]
+          },
+          {
+            "required": [
+              "location"
+            ]
+          },
+          {
+            "required": [
+              "contact"
+            ]
+          },
+          {
+            "required": [
+              "album"
             ]
           }
         ]
@@ -1027,7 +1216,7 @@ export const rulesSchema = {
     },
     "step": {
       "title": "FlowStep",
-      "description": "One question: `ask` is sent, the user's answer is checked with `accept` and kept as {{flow.ID}}.",
+      "description": "One question: `ask` is sent, the user's answer is checked with `accept` and kept as {{flow.ID}}. A photo or other media given here is sent before the question.",
       "type": "object",
       "additionalProperties": false,
       "required": [
@@ -1058,12 +1247,53 @@ export const rulesSchema = {
             "keyboard",
             "none"
           ]
+        },
+        "photo": {
+          "description": "Send a photo (JPEG, PNG, GIF, WebP; at most 10 MB): a file next to the rules (media/menu.jpg), an https:// URL, or a file_id; one per language ({ en: ..., de: ... }).",
+          "$ref": "#/$defs/mediaFile"
+        },
+        "document": {
+          "description": "Send a file as a document (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language ({ en: ..., de: ... }).",
+          "$ref": "#/$defs/mediaFile"
+        },
+        "video": {
+          "description": "Send a video (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.",
+          "$ref": "#/$defs/mediaFile"
+        },
+        "audio": {
+          "description": "Send an audio file to play (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.",
+          "$ref": "#/$defs/mediaFile"
+        },
+        "voice": {
+          "description": "Send a voice message (an .ogg OPUS file, at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.",
+          "$ref": "#/$defs/mediaFile"
+        },
+        "animation": {
+          "description": "Send an animation (a GIF or a silent MP4, at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.",
+          "$ref": "#/$defs/mediaFile"
+        },
+        "sticker": {
+          "description": "Send a sticker: a file_id (from a sticker sent to the bot) or a .webp file next to the rules; one per language.",
+          "$ref": "#/$defs/mediaFile"
+        },
+        "location": {
+          "$ref": "#/$defs/location"
+        },
+        "contact": {
+          "$ref": "#/$defs/contact"
+        },
+        "album": {
+          "$ref": "#/$defs/album"
+        },
+        "caption": {
+          "description": "The caption under a photo, document, video, audio, voice or animation sent before the question (a template, at most 1024 characters). Per language: { en: ..., de: ... }.",
+          "$ref": "#/$defs/localizedString"
         }
       }
     },
     "accept": {
       "title": "Accept",
-      "description": "What answers the step: a pattern, a number, a choice, or a backend's 2xx. Without `accept` any text is taken (a command is not).",
+      "description": "What answers the step: a pattern, a number, a choice, a backend's 2xx, or a photo, document, location ... (`photo: true`). Without `accept` any text is taken (a command is not).",
       "type": "object",
       "additionalProperties": false,
       "oneOf": [
@@ -1085,6 +1315,51 @@ export const rulesSchema = {
         {
           "required": [
             "call"
+          ]
+        },
+        {
+          "required": [
+            "photo"
+          ]
+        },
+        {
+          "required": [
+            "document"
+          ]
+        },
+        {
+          "required": [
+            "video"
+          ]
+        },
+        {
+          "required": [
+            "voice"
+          ]
+        },
+        {
+          "required": [
+            "audio"
+          ]
+        },
+        {
+          "required": [
+            "sticker"
+          ]
+        },
+        {
+          "required": [
+            "location"
+          ]
+        },
+        {
+          "required": [
+            "contact"
+          ]
+        },
+        {
+          "required": [
+            "animation"
           ]
         }
       ],
@@ -1159,6 +1434,42 @@ export const rulesSchema = {
         "call": {
           "description": "Accept the answer when this backend request answers 2xx ({{answer}} is the answer, e.g. get: /orders/{{answer}}); its JSON is kept with the step ({{flow.STEP.PATH}}). Any other outcome asks again.",
           "$ref": "#/$defs/call"
+        },
+        "photo": {
+          "description": "true: the answer is a photo (kept as its file_id); anything else asks again.",
+          "const": true
+        },
+        "document": {
+          "description": "true: the answer is a document (kept as its file_id); anything else asks again.",
+          "const": true
+        },
+        "video": {
+          "description": "true: the answer is a video (kept as its file_id); anything else asks again.",
+          "const": true
+        },
+        "voice": {
+          "description": "true: the answer is a voice (kept as its file_id); anything else asks again.",
+          "const": true
+        },
+        "audio": {
+          "description": "true: the answer is a audio (kept as its file_id); anything else asks again.",
+          "const": true
+        },
+        "sticker": {
+          "description": "true: the answer is a sticker (kept as its file_id); anything else asks again.",
+          "const": true
+        },
+        "location": {
+          "description": "true: the answer is a location (kept as \"latitude,longitude\"); anything else asks again.",
+          "const": true
+        },
+        "contact": {
+          "description": "true: the answer is a contact (kept as its phone number); anything else asks again.",
+          "const": true
+        },
+        "animation": {
+          "description": "true: the answer is a animation (kept as its file_id); anything else asks again.",
+          "const": true
         }
       }
     },
@@ -1190,6 +1501,47 @@ export const rulesSchema = {
         "handoff": {
           "description": "true: hand the user to a person when the flow ends here (see a rule's handoff); needs the configuration's handoff: block.",
           "type": "boolean"
+        },
+        "photo": {
+          "description": "Send a photo (JPEG, PNG, GIF, WebP; at most 10 MB): a file next to the rules (media/menu.jpg), an https:// URL, or a file_id; one per language ({ en: ..., de: ... }).",
+          "$ref": "#/$defs/mediaFile"
+        },
+        "document": {
+          "description": "Send a file as a document (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language ({ en: ..., de: ... }).",
+          "$ref": "#/$defs/mediaFile"
+        },
+        "video": {
+          "description": "Send a video (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.",
+          "$ref": "#/$defs/mediaFile"
+        },
+        "audio": {
+          "description": "Send an audio file to play (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.",
+          "$ref": "#/$defs/mediaFile"
+        },
+        "voice": {
+          "description": "Send a voice message (an .ogg OPUS file, at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.",
+          "$ref": "#/$defs/mediaFile"
+        },
+        "animation": {
+          "description": "Send an animation (a GIF or a silent MP4, at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.",
+          "$ref": "#/$defs/mediaFile"
+        },
+        "sticker": {
+          "description": "Send a sticker: a file_id (from a sticker sent to the bot) or a .webp file next to the rules; one per language.",
+          "$ref": "#/$defs/mediaFile"
+        },
+        "location": {
+          "$ref": "#/$defs/location"
+        },
+        "contact": {
+          "$ref": "#/$defs/contact"
+        },
+        "album": {
+          "$ref": "#/$defs/album"
+        },
+        "caption": {
+          "description": "The caption under a photo, document, video, audio, voice or animation (a template, at most 1024 characters). Per language: { en: ..., de: ... }.",
+          "$ref": "#/$defs/localizedString"
         }
       }
     },
@@ -1337,7 +1689,7 @@ export const rulesSchema = {
     },
     "message": {
       "title": "Message",
-      "description": "One message of a sequence: its text (a string, alternatives, or per language) and its own options (parse_mode, reply_to_message, disable_notification, buttons or keyboard).",
+      "description": "One message of a sequence: its text (a string, alternatives, or per language), or a photo or other media (with a caption), and its own options (parse_mode, reply_to_message, disable_notification, buttons or keyboard).",
       "anyOf": [
         {
           "type": "string",
@@ -1346,9 +1698,6 @@ export const rulesSchema = {
         {
           "type": "object",
           "additionalProperties": false,
-          "required": [
-            "reply"
-          ],
           "properties": {
             "reply": {
               "$ref": "#/$defs/localizedText"
@@ -1376,8 +1725,107 @@ export const rulesSchema = {
             "keyboard": {
               "description": "A reply keyboard (or `remove`) sent with this message (see the rule's keyboard).",
               "$ref": "#/$defs/replyKeyboard"
+            },
+            "photo": {
+              "description": "Send a photo (JPEG, PNG, GIF, WebP; at most 10 MB): a file next to the rules (media/menu.jpg), an https:// URL, or a file_id; one per language ({ en: ..., de: ... }).",
+              "$ref": "#/$defs/mediaFile"
+            },
+            "document": {
+              "description": "Send a file as a document (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language ({ en: ..., de: ... }).",
+              "$ref": "#/$defs/mediaFile"
+            },
+            "video": {
+              "description": "Send a video (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.",
+              "$ref": "#/$defs/mediaFile"
+            },
+            "audio": {
+              "description": "Send an audio file to play (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.",
+              "$ref": "#/$defs/mediaFile"
+            },
+            "voice": {
+              "description": "Send a voice message (an .ogg OPUS file, at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.",
+              "$ref": "#/$defs/mediaFile"
+            },
+            "animation": {
+              "description": "Send an animation (a GIF or a silent MP4, at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.",
+              "$ref": "#/$defs/mediaFile"
+            },
+            "sticker": {
+              "description": "Send a sticker: a file_id (from a sticker sent to the bot) or a .webp file next to the rules; one per language.",
+              "$ref": "#/$defs/mediaFile"
+            },
+            "location": {
+              "$ref": "#/$defs/location"
+            },
+            "contact": {
+              "$ref": "#/$defs/contact"
+            },
+            "album": {
+              "$ref": "#/$defs/album"
+            },
+            "caption": {
+              "description": "The caption under a photo, document, video, audio, voice or animation (a template, at most 1024 characters, with the parse_mode given here). Per language: { en: ..., de: ... }.",
+              "$ref": "#/$defs/localizedString"
             }
-          }
+          },
+          "minProperties": 1,
+          "anyOf": [
+            {
+              "required": [
+                "reply"
+              ]
+            },
+            {
+              "required": [
+                "photo"
+              ]
+            },
+            {
+              "required": [
+                "document"
+              ]
+            },
+            {
+              "required": [
+                "video"
+              ]
+            },
+            {
+              "required": [
+                "audio"
+              ]
+            },
+            {
+              "required": [
+                "voice"
+              ]
+            },
+            {
+              "required": [
+                "animation"
+              ]
+            },
+            {
+              "required": [
+                "sticker"
+              ]
+            },
+            {
+              "required": [
+                "location"
+              ]
+            },
+            {
+              "required": [
+                "contact"
+              ]
+            },
+            {
+              "required": [
+                "album"
+              ]
+            }
+          ]
         }
       ]
     },
@@ -1578,7 +2026,7 @@ export const rulesSchema = {
     },
     "callBranch": {
       "title": "CallBranch",
-      "description": "What to do for one outcome of a call: anything a rule does (reply, messages, buttons, keyboard, set, send, notify; for a button press answer, alert and edit). Templates may read the answer: {{result.PATH}} (dot paths, array indexes: {{result.items.0.name}}) and {{result.status_code}}.",
+      "description": "What to do for one outcome of a call: anything a rule does (reply, messages, a photo or other media, buttons, keyboard, set, send, notify; for a button press answer, alert and edit). Templates may read the answer: {{result.PATH}} (dot paths, array indexes: {{result.items.0.name}}) and {{result.status_code}}.",
       "type": "object",
       "additionalProperties": false,
       "properties": {
@@ -1620,6 +2068,39 @@ export const rulesSchema = {
         },
         "notify": {
           "$ref": "#/$defs/rule/properties/notify"
+        },
+        "photo": {
+          "$ref": "#/$defs/rule/properties/photo"
+        },
+        "document": {
+          "$ref": "#/$defs/rule/properties/document"
+        },
+        "video": {
+          "$ref": "#/$defs/rule/properties/video"
+        },
+        "audio": {
+          "$ref": "#/$defs/rule/properties/audio"
+        },
+        "voice": {
+          "$ref": "#/$defs/rule/properties/voice"
+        },
+        "animation": {
+          "$ref": "#/$defs/rule/properties/animation"
+        },
+        "sticker": {
+          "$ref": "#/$defs/rule/properties/sticker"
+        },
+        "location": {
+          "$ref": "#/$defs/rule/properties/location"
+        },
+        "contact": {
+          "$ref": "#/$defs/rule/properties/contact"
+        },
+        "album": {
+          "$ref": "#/$defs/rule/properties/album"
+        },
+        "caption": {
+          "$ref": "#/$defs/rule/properties/caption"
         }
       }
     },
@@ -1645,7 +2126,7 @@ export const rulesSchema = {
     },
     "flowCallBranch": {
       "title": "FlowCallBranch",
-      "description": "What a done branch does for one outcome of its call: reply, set and notify; templates may read {{result.PATH}} and {{result.status_code}}.",
+      "description": "What a done branch does for one outcome of its call: reply, media, set and notify; templates may read {{result.PATH}} and {{result.status_code}}.",
       "type": "object",
       "additionalProperties": false,
       "properties": {
@@ -1657,6 +2138,39 @@ export const rulesSchema = {
         },
         "notify": {
           "$ref": "#/$defs/rule/properties/notify"
+        },
+        "photo": {
+          "$ref": "#/$defs/doneBranch/properties/photo"
+        },
+        "document": {
+          "$ref": "#/$defs/doneBranch/properties/document"
+        },
+        "video": {
+          "$ref": "#/$defs/doneBranch/properties/video"
+        },
+        "audio": {
+          "$ref": "#/$defs/doneBranch/properties/audio"
+        },
+        "voice": {
+          "$ref": "#/$defs/doneBranch/properties/voice"
+        },
+        "animation": {
+          "$ref": "#/$defs/doneBranch/properties/animation"
+        },
+        "sticker": {
+          "$ref": "#/$defs/doneBranch/properties/sticker"
+        },
+        "location": {
+          "$ref": "#/$defs/doneBranch/properties/location"
+        },
+        "contact": {
+          "$ref": "#/$defs/doneBranch/properties/contact"
+        },
+        "album": {
+          "$ref": "#/$defs/doneBranch/properties/album"
+        },
+        "caption": {
+          "$ref": "#/$defs/doneBranch/properties/caption"
         }
       }
     },
@@ -1898,6 +2412,125 @@ export const rulesSchema = {
           }
         }
       ]
+    },
+    "mediaFile": {
+      "title": "MediaFile",
+      "description": "A file to send: a path relative to the rules directory (media/menu.jpg), an https:// URL, or a file_id the service gave this bot; or one of these per language ({ en: media/menu-en.jpg, de: media/menu-de.jpg }).",
+      "anyOf": [
+        {
+          "type": "string",
+          "minLength": 1
+        },
+        {
+          "type": "object",
+          "minProperties": 1,
+          "additionalProperties": false,
+          "patternProperties": {
+            "^[a-z]{2,3}$": {
+              "type": "string",
+              "minLength": 1
+            }
+          }
+        }
+      ]
+    },
+    "location": {
+      "title": "Location",
+      "description": "Send a point on the map; with a title (and address) it is sent as a venue.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "latitude",
+        "longitude"
+      ],
+      "properties": {
+        "latitude": {
+          "type": "number",
+          "minimum": -90,
+          "maximum": 90
+        },
+        "longitude": {
+          "type": "number",
+          "minimum": -180,
+          "maximum": 180
+        },
+        "title": {
+          "description": "The place's name: the location is sent as a venue.",
+          "type": "string",
+          "minLength": 1
+        },
+        "address": {
+          "description": "The place's address (with a title).",
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    },
+    "contact": {
+      "title": "Contact",
+      "description": "Send a contact card.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "phone_number",
+        "first_name"
+      ],
+      "properties": {
+        "phone_number": {
+          "type": "string",
+          "minLength": 1
+        },
+        "first_name": {
+          "type": "string",
+          "minLength": 1
+        },
+        "last_name": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    },
+    "album": {
+      "title": "Album",
+      "description": "Send 2 to 10 photos and videos (or documents, or audio files, each only with their own kind) as one album: each a file next to the rules, an https:// URL or a file_id (a .jpg, .png … is a photo, .mp4 … a video, anything else a document), or { photo|video|document|audio: ..., caption: ... }.",
+      "type": "array",
+      "minItems": 2,
+      "maxItems": 10,
+      "items": {
+        "anyOf": [
+          {
+            "type": "string",
+            "minLength": 1
+          },
+          {
+            "type": "object",
+            "additionalProperties": false,
+            "minProperties": 1,
+            "properties": {
+              "photo": {
+                "type": "string",
+                "minLength": 1
+              },
+              "video": {
+                "type": "string",
+                "minLength": 1
+              },
+              "document": {
+                "type": "string",
+                "minLength": 1
+              },
+              "audio": {
+                "type": "string",
+                "minLength": 1
+              },
+              "caption": {
+                "description": "This item's caption (a template; per language { en: ..., de: ... }).",
+                "$ref": "#/$defs/localizedString"
+              }
+            }
+          }
+        ]
+      }
     }
   }
 } as const;
@@ -1937,11 +2570,11 @@ export type RuleFile = {
    * What a user is told when a hand-off to a person ends (a staff member wrote an end word, or the configuration's handoff idle time passed) and the bot answers again. Declared once, in any rule file.
    */
   handoff_end?: {
-    reply: LocalizedString15;
+    reply: LocalizedString22;
   };
 };
 /**
- * One rule: an id, exactly one trigger (command, text, pattern, keywords and/or all, fallback, event for a member joining or leaving, or callback for a button press) and what to do: a reply or a sequence of messages, or a call to a backend whose `on` branches answer (and, for a button press, an answer and an edit).
+ * One rule: an id, exactly one trigger (command, text, pattern, keywords and/or all, fallback, event for a member joining or leaving, the bot's own status or a photo, file or place a user sends, media: any, or callback for a button press) and what to do: a reply, a photo or other media, or a sequence of messages, or a call to a backend whose `on` branches answer (and, for a button press, an answer and an edit).
  */
 export type Rule = Rule1 & Rule2;
 export type Rule1 = {
@@ -2141,12 +2774,46 @@ export type Messages =
   | [Message, Message, Message, Message, Message, Message, Message, Message, Message]
   | [Message, Message, Message, Message, Message, Message, Message, Message, Message, Message];
 /**
- * One message of a sequence: its text (a string, alternatives, or per language) and its own options (parse_mode, reply_to_message, disable_notification, buttons or keyboard).
+ * One message of a sequence: its text (a string, alternatives, or per language), or a photo or other media (with a caption), and its own options (parse_mode, reply_to_message, disable_notification, buttons or keyboard).
  */
 export type Message =
   | string
-  | {
-      reply: LocalizedText;
+  | ((
+      | {
+          [k: string]: unknown | undefined;
+        }
+      | {
+          [k: string]: unknown | undefined;
+        }
+      | {
+          [k: string]: unknown | undefined;
+        }
+      | {
+          [k: string]: unknown | undefined;
+        }
+      | {
+          [k: string]: unknown | undefined;
+        }
+      | {
+          [k: string]: unknown | undefined;
+        }
+      | {
+          [k: string]: unknown | undefined;
+        }
+      | {
+          [k: string]: unknown | undefined;
+        }
+      | {
+          [k: string]: unknown | undefined;
+        }
+      | {
+          [k: string]: unknown | undefined;
+        }
+      | {
+          [k: string]: unknown | undefined;
+        }
+    ) & {
+      reply?: LocalizedText;
       parse_mode?: ParseMode1;
       /**
        * Send the answer as a reply to the triggering message.
@@ -2158,7 +2825,18 @@ export type Message =
       disable_notification?: boolean;
       buttons?: InlineKeyboard1;
       keyboard?: ReplyKeyboard1;
-    };
+      photo?: MediaFile;
+      document?: MediaFile1;
+      video?: MediaFile2;
+      audio?: MediaFile3;
+      voice?: MediaFile4;
+      animation?: MediaFile5;
+      sticker?: MediaFile6;
+      location?: Location;
+      contact?: Contact;
+      album?: Album;
+      caption?: LocalizedString6;
+    });
 /**
  * A text (or a list of alternatives) for everyone, or one per language: { en: "Hello", de: "Hallo" }. A supported language left out gets the default language's text (check warns).
  */
@@ -2199,13 +2877,686 @@ export type ReplyKeyboard1 =
       placeholder?: string;
     };
 /**
+ * Send a photo (JPEG, PNG, GIF, WebP; at most 10 MB): a file next to the rules (media/menu.jpg), an https:// URL, or a file_id; one per language ({ en: ..., de: ... }).
+ */
+export type MediaFile =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a file as a document (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language ({ en: ..., de: ... }).
+ */
+export type MediaFile1 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a video (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile2 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send an audio file to play (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile3 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a voice message (an .ogg OPUS file, at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile4 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send an animation (a GIF or a silent MP4, at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile5 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a sticker: a file_id (from a sticker sent to the bot) or a .webp file next to the rules; one per language.
+ */
+export type MediaFile6 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send 2 to 10 photos and videos (or documents, or audio files, each only with their own kind) as one album: each a file next to the rules, an https:// URL or a file_id (a .jpg, .png … is a photo, .mp4 … a video, anything else a document), or { photo|video|document|audio: ..., caption: ... }.
+ *
+ * @minItems 2
+ * @maxItems 10
+ */
+export type Album =
+  | [
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      )
+    ]
+  | [
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      )
+    ]
+  | [
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      )
+    ]
+  | [
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      )
+    ]
+  | [
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      )
+    ]
+  | [
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      )
+    ]
+  | [
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      )
+    ]
+  | [
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      )
+    ]
+  | [
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      ),
+      (
+        | string
+        | {
+            photo?: string;
+            video?: string;
+            document?: string;
+            audio?: string;
+            caption?: LocalizedString5;
+          }
+      )
+    ];
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString5 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString6 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
  * A chat: a name declared under `chats:` in the configuration (hearsay.yaml), or a chat id (groups are negative).
  */
 export type ChatTarget = string | number;
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString5 =
+export type LocalizedString7 =
   | string
   | {
       /**
@@ -2229,13 +3580,205 @@ export type Notify1 = {
   [k: string]: unknown | undefined;
 };
 /**
+ * Send a photo (JPEG, PNG, GIF, WebP; at most 10 MB): a file next to the rules (media/menu.jpg), an https:// URL, or a file_id; one per language ({ en: ..., de: ... }).
+ */
+export type MediaFile7 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a file as a document (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language ({ en: ..., de: ... }).
+ */
+export type MediaFile8 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a video (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile9 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send an audio file to play (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile10 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a voice message (an .ogg OPUS file, at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile11 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send an animation (a GIF or a silent MP4, at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile12 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a sticker: a file_id (from a sticker sent to the bot) or a .webp file next to the rules; one per language.
+ */
+export type MediaFile13 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * The caption under a photo, document, video, audio, voice or animation (a template, at most 1024 characters, with the parse_mode given here). Per language: { en: ..., de: ... }.
+ */
+export type LocalizedString8 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
  * A language by its ISO 639-1 code (two or three lowercase letters), as Telegram's language_code starts: en, de, fr.
  */
 export type LanguageCode = string;
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString6 =
+export type LocalizedString9 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a photo (JPEG, PNG, GIF, WebP; at most 10 MB): a file next to the rules (media/menu.jpg), an https:// URL, or a file_id; one per language ({ en: ..., de: ... }).
+ */
+export type MediaFile14 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a file as a document (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language ({ en: ..., de: ... }).
+ */
+export type MediaFile15 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a video (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile16 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send an audio file to play (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile17 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a voice message (an .ogg OPUS file, at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile18 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send an animation (a GIF or a silent MP4, at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile19 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a sticker: a file_id (from a sticker sent to the bot) or a .webp file next to the rules; one per language.
+ */
+export type MediaFile20 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString10 =
   | string
   | {
       /**
@@ -2266,12 +3809,12 @@ export type FlowCancel = {
    * A command name without the slash.
    */
   command?: string;
-  reply: LocalizedString7;
+  reply: LocalizedString11;
 };
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString7 =
+export type LocalizedString11 =
   | string
   | {
       /**
@@ -2283,7 +3826,7 @@ export type LocalizedString7 =
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString8 =
+export type LocalizedString12 =
   | string
   | {
       /**
@@ -2295,7 +3838,7 @@ export type LocalizedString8 =
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString9 =
+export type LocalizedString13 =
   | string
   | {
       /**
@@ -2305,7 +3848,7 @@ export type LocalizedString9 =
       [k: string]: string | undefined;
     };
 /**
- * What answers the step: a pattern, a number, a choice, or a backend's 2xx. Without `accept` any text is taken (a command is not).
+ * What answers the step: a pattern, a number, a choice, a backend's 2xx, or a photo, document, location ... (`photo: true`). Without `accept` any text is taken (a command is not).
  */
 export type Accept = Accept1 & Accept2;
 export type Accept1 =
@@ -2320,11 +3863,38 @@ export type Accept1 =
     }
   | {
       [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
     };
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString10 =
+export type LocalizedString14 =
   | string
   | {
       /**
@@ -2387,55 +3957,343 @@ export type Call3 = (
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString11 =
-  | string
-  | {
-      /**
-       * This interface was referenced by `undefined`'s JSON-Schema definition
-       * via the `patternProperty` "^[a-z]{2,3}$".
-       */
-      [k: string]: string | undefined;
-    };
-/**
- * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
- */
-export type LocalizedString12 =
-  | string
-  | {
-      /**
-       * This interface was referenced by `undefined`'s JSON-Schema definition
-       * via the `patternProperty` "^[a-z]{2,3}$".
-       */
-      [k: string]: string | undefined;
-    };
-/**
- * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
- */
-export type LocalizedString13 =
-  | string
-  | {
-      /**
-       * This interface was referenced by `undefined`'s JSON-Schema definition
-       * via the `patternProperty` "^[a-z]{2,3}$".
-       */
-      [k: string]: string | undefined;
-    };
-/**
- * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
- */
-export type LocalizedString14 =
-  | string
-  | {
-      /**
-       * This interface was referenced by `undefined`'s JSON-Schema definition
-       * via the `patternProperty` "^[a-z]{2,3}$".
-       */
-      [k: string]: string | undefined;
-    };
-/**
- * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
- */
 export type LocalizedString15 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a photo (JPEG, PNG, GIF, WebP; at most 10 MB): a file next to the rules (media/menu.jpg), an https:// URL, or a file_id; one per language ({ en: ..., de: ... }).
+ */
+export type MediaFile21 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a file as a document (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language ({ en: ..., de: ... }).
+ */
+export type MediaFile22 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a video (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile23 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send an audio file to play (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile24 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a voice message (an .ogg OPUS file, at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile25 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send an animation (a GIF or a silent MP4, at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile26 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a sticker: a file_id (from a sticker sent to the bot) or a .webp file next to the rules; one per language.
+ */
+export type MediaFile27 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString16 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString17 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a photo (JPEG, PNG, GIF, WebP; at most 10 MB): a file next to the rules (media/menu.jpg), an https:// URL, or a file_id; one per language ({ en: ..., de: ... }).
+ */
+export type MediaFile28 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a file as a document (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language ({ en: ..., de: ... }).
+ */
+export type MediaFile29 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a video (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile30 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send an audio file to play (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile31 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a voice message (an .ogg OPUS file, at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile32 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send an animation (a GIF or a silent MP4, at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile33 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a sticker: a file_id (from a sticker sent to the bot) or a .webp file next to the rules; one per language.
+ */
+export type MediaFile34 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * The caption under a photo, document, video, audio, voice or animation (a template, at most 1024 characters). Per language: { en: ..., de: ... }.
+ */
+export type LocalizedString18 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a photo (JPEG, PNG, GIF, WebP; at most 10 MB): a file next to the rules (media/menu.jpg), an https:// URL, or a file_id; one per language ({ en: ..., de: ... }).
+ */
+export type MediaFile35 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a file as a document (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language ({ en: ..., de: ... }).
+ */
+export type MediaFile36 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a video (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile37 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send an audio file to play (at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile38 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a voice message (an .ogg OPUS file, at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile39 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send an animation (a GIF or a silent MP4, at most 50 MB): a file next to the rules, an https:// URL or a file_id; one per language.
+ */
+export type MediaFile40 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * Send a sticker: a file_id (from a sticker sent to the bot) or a .webp file next to the rules; one per language.
+ */
+export type MediaFile41 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString19 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString20 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString21 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString22 =
   | string
   | {
       /**
@@ -2631,7 +4489,7 @@ export interface Rule2 {
    */
   during_handoff?: boolean;
   /**
-   * Trigger: a member joined the group (member_joined) or left it (member_left), where {{user.*}} is that member; a user blocked the bot (blocked) or unblocked it (unblocked) in their private chat; the bot was added to a group (bot_added) or removed from one (bot_removed); a user asked to join a group that approves new members (join_request: answer with approve or decline); an administrator restricted or banned a member (member_restricted); a user's first message over the flood limit (flooding: see limits.incoming).
+   * Trigger: a member joined the group (member_joined) or left it (member_left), where {{user.*}} is that member; a user blocked the bot (blocked) or unblocked it (unblocked) in their private chat; the bot was added to a group (bot_added) or removed from one (bot_removed); a user asked to join a group that approves new members (join_request: answer with approve or decline); an administrator restricted or banned a member (member_restricted); a user's first message over the flood limit (flooding: see limits.incoming); or a user sent a photo, document, video, voice message, audio file, sticker, location, contact or animation ({{message.caption}}, {{message.file_name}}, {{message.latitude}} ...), whose caption `keywords` or `pattern` given beside it must match.
    */
   event?:
     | "member_joined"
@@ -2642,7 +4500,20 @@ export interface Rule2 {
     | "bot_removed"
     | "join_request"
     | "member_restricted"
-    | "flooding";
+    | "flooding"
+    | "photo"
+    | "document"
+    | "video"
+    | "voice"
+    | "audio"
+    | "sticker"
+    | "location"
+    | "contact"
+    | "animation";
+  /**
+   * Trigger: `any` answers a message with any photo, document, video, voice message, audio file, sticker, location, contact or animation (see event for one kind).
+   */
+  media?: "any";
   /**
    * Condition: answer only users whose language (see languages) is one of these.
    *
@@ -2727,7 +4598,18 @@ export interface Rule2 {
    * false: never offer this rule as a suggestion (e.g. "delete my account"). Default: rules with a text, keywords or all trigger may be suggested.
    */
   suggest?: boolean;
-  label?: LocalizedString6;
+  label?: LocalizedString9;
+  photo?: MediaFile14;
+  document?: MediaFile15;
+  video?: MediaFile16;
+  audio?: MediaFile17;
+  voice?: MediaFile18;
+  animation?: MediaFile19;
+  sticker?: MediaFile20;
+  location?: Location;
+  contact?: Contact;
+  album?: Album;
+  caption?: LocalizedString10;
 }
 export interface InlineButton2 {
   text: LocalizedString;
@@ -2757,11 +4639,34 @@ export interface Assignments {
   [k: string]: Assignment | undefined;
 }
 /**
+ * Send a point on the map; with a title (and address) it is sent as a venue.
+ */
+export interface Location {
+  latitude: number;
+  longitude: number;
+  /**
+   * The place's name: the location is sent as a venue.
+   */
+  title?: string;
+  /**
+   * The place's address (with a title).
+   */
+  address?: string;
+}
+/**
+ * Send a contact card.
+ */
+export interface Contact {
+  phone_number: string;
+  first_name: string;
+  last_name?: string;
+}
+/**
  * A message to another chat than the one the rule answers in.
  */
 export interface Send {
   to: ChatTarget;
-  text: LocalizedString5;
+  text: LocalizedString7;
   /**
    * Send it as HTML or MarkdownV2; inserted values are escaped. Default: plain text.
    */
@@ -2813,7 +4718,7 @@ export interface CallBranches {
   [k: string]: CallBranch | undefined;
 }
 /**
- * What to do for one outcome of a call: anything a rule does (reply, messages, buttons, keyboard, set, send, notify; for a button press answer, alert and edit). Templates may read the answer: {{result.PATH}} (dot paths, array indexes: {{result.items.0.name}}) and {{result.status_code}}.
+ * What to do for one outcome of a call: anything a rule does (reply, messages, a photo or other media, buttons, keyboard, set, send, notify; for a button press answer, alert and edit). Templates may read the answer: {{result.PATH}} (dot paths, array indexes: {{result.items.0.name}}) and {{result.status_code}}.
  *
  * This interface was referenced by `CallBranches`'s JSON-Schema definition
  * via the `patternProperty` "^[1-5][0-9][0-9]$".
@@ -2869,6 +4774,17 @@ export interface CallBranch {
     | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify]
     | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify]
     | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify];
+  photo?: MediaFile7;
+  document?: MediaFile8;
+  video?: MediaFile9;
+  audio?: MediaFile10;
+  voice?: MediaFile11;
+  animation?: MediaFile12;
+  sticker?: MediaFile13;
+  location?: Location;
+  contact?: Contact;
+  album?: Album;
+  caption?: LocalizedString8;
 }
 export interface Notify2 {
   /**
@@ -3021,23 +4937,34 @@ export interface FlowTimeout {
    * A duration: a number and a unit, s, m, h or d (e.g. 90s, 15m, 2h, 1d); at most 30 days.
    */
   after: string;
-  reply: LocalizedString8;
+  reply: LocalizedString12;
 }
 /**
- * One question: `ask` is sent, the user's answer is checked with `accept` and kept as {{flow.ID}}.
+ * One question: `ask` is sent, the user's answer is checked with `accept` and kept as {{flow.ID}}. A photo or other media given here is sent before the question.
  */
 export interface FlowStep {
   /**
    * The step's name; its answer is {{flow.ID}} in later steps and in done.
    */
   id: string;
-  ask: LocalizedString9;
+  ask: LocalizedString13;
   accept?: Accept;
-  retry?: LocalizedString11;
+  retry?: LocalizedString15;
   /**
    * How a `choice` step shows its options: `inline` (buttons under the question, the default), `keyboard` (a reply keyboard) or `none`. A press counts as choosing the option.
    */
   buttons?: "inline" | "keyboard" | "none";
+  photo?: MediaFile21;
+  document?: MediaFile22;
+  video?: MediaFile23;
+  audio?: MediaFile24;
+  voice?: MediaFile25;
+  animation?: MediaFile26;
+  sticker?: MediaFile27;
+  location?: Location;
+  contact?: Contact;
+  album?: Album;
+  caption?: LocalizedString16;
 }
 export interface Accept2 {
   /**
@@ -3051,6 +4978,42 @@ export interface Accept2 {
    */
   case_sensitive?: boolean;
   call?: Call3;
+  /**
+   * true: the answer is a photo (kept as its file_id); anything else asks again.
+   */
+  photo?: true;
+  /**
+   * true: the answer is a document (kept as its file_id); anything else asks again.
+   */
+  document?: true;
+  /**
+   * true: the answer is a video (kept as its file_id); anything else asks again.
+   */
+  video?: true;
+  /**
+   * true: the answer is a voice (kept as its file_id); anything else asks again.
+   */
+  voice?: true;
+  /**
+   * true: the answer is a audio (kept as its file_id); anything else asks again.
+   */
+  audio?: true;
+  /**
+   * true: the answer is a sticker (kept as its file_id); anything else asks again.
+   */
+  sticker?: true;
+  /**
+   * true: the answer is a location (kept as "latitude,longitude"); anything else asks again.
+   */
+  location?: true;
+  /**
+   * true: the answer is a contact (kept as its phone number); anything else asks again.
+   */
+  contact?: true;
+  /**
+   * true: the answer is a animation (kept as its file_id); anything else asks again.
+   */
+  animation?: true;
 }
 /**
  * A number in a range (whole numbers unless decimal: true); the answer must be only the number.
@@ -3074,12 +5037,12 @@ export interface ChoiceOption {
    * The words that choose this option.
    */
   words?: string[];
-  label?: LocalizedString10;
+  label?: LocalizedString14;
 }
 export interface DoneBranch {
   when?: Conditions;
   set?: Assignments;
-  reply?: LocalizedString12;
+  reply?: LocalizedString17;
   call?: Call;
   on?: FlowCallBranches;
   /**
@@ -3101,6 +5064,17 @@ export interface DoneBranch {
    * true: hand the user to a person when the flow ends here (see a rule's handoff); needs the configuration's handoff: block.
    */
   handoff?: boolean;
+  photo?: MediaFile35;
+  document?: MediaFile36;
+  video?: MediaFile37;
+  audio?: MediaFile38;
+  voice?: MediaFile39;
+  animation?: MediaFile40;
+  sticker?: MediaFile41;
+  location?: Location;
+  contact?: Contact;
+  album?: Album;
+  caption?: LocalizedString19;
 }
 /**
  * The branches of a call, by outcome: `ok` (any 2xx not listed), `error` (no answer in time, a network error, a 5xx or any status not listed, an unreadable answer, an open circuit) and specific status codes (404, 409, ...).
@@ -3111,13 +5085,13 @@ export interface FlowCallBranches {
   [k: string]: FlowCallBranch | undefined;
 }
 /**
- * What a done branch does for one outcome of its call: reply, set and notify; templates may read {{result.PATH}} and {{result.status_code}}.
+ * What a done branch does for one outcome of its call: reply, media, set and notify; templates may read {{result.PATH}} and {{result.status_code}}.
  *
  * This interface was referenced by `FlowCallBranches`'s JSON-Schema definition
  * via the `patternProperty` "^[1-5][0-9][0-9]$".
  */
 export interface FlowCallBranch {
-  reply?: LocalizedString12;
+  reply?: LocalizedString17;
   set?: Assignments;
   /**
    * Also notify a backend (an outbox request, retried until it is answered 2xx). One, or a list.
@@ -3134,6 +5108,17 @@ export interface FlowCallBranch {
     | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify]
     | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify]
     | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify];
+  photo?: MediaFile28;
+  document?: MediaFile29;
+  video?: MediaFile30;
+  audio?: MediaFile31;
+  voice?: MediaFile32;
+  animation?: MediaFile33;
+  sticker?: MediaFile34;
+  location?: Location;
+  contact?: Contact;
+  album?: Album;
+  caption?: LocalizedString18;
 }
 /**
  * The languages the bot answers in (declare once, in any file): a user gets their stored choice (the user variable `language` by default), else their client's language (de-AT counts as de), else the default.
@@ -3180,10 +5165,10 @@ export interface Suggest {
    * At most this many suggestions (1 to 10, default 3).
    */
   max?: number;
-  text?: LocalizedString13;
+  text?: LocalizedString20;
   /**
    * fallback: a last button "None of these" that answers with the fallback rule.
    */
   none?: "fallback";
-  none_label?: LocalizedString14;
+  none_label?: LocalizedString21;
 }

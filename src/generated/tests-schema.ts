@@ -226,7 +226,7 @@ export const testsSchema = {
     },
     "step": {
       "title": "TestStep",
-      "description": "One thing that happens (say, press, wait, join, leave), then what the bot must do (`expect`) what it must remember (`state`) and which backend requests it made (`expect_call`).",
+      "description": "One thing that happens (say, send, press, wait, join, leave), then what the bot must do (`expect`) what it must remember (`state`) and which backend requests it made (`expect_call`).",
       "type": "object",
       "additionalProperties": false,
       "properties": {
@@ -262,6 +262,132 @@ export const testsSchema = {
                   "minLength": 1
                 }
               }
+            }
+          ]
+        },
+        "send": {
+          "title": "TestSend",
+          "description": "The user sends a photo, a document, a video, a voice message, an audio file, a sticker or an animation (named by a file name; no file is read), a location or a contact, with an optional caption.",
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 1,
+          "properties": {
+            "photo": {
+              "type": "string",
+              "minLength": 1
+            },
+            "document": {
+              "type": "string",
+              "minLength": 1
+            },
+            "video": {
+              "type": "string",
+              "minLength": 1
+            },
+            "voice": {
+              "type": "string",
+              "minLength": 1
+            },
+            "audio": {
+              "type": "string",
+              "minLength": 1
+            },
+            "sticker": {
+              "type": "string",
+              "minLength": 1
+            },
+            "animation": {
+              "type": "string",
+              "minLength": 1
+            },
+            "location": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "latitude",
+                "longitude"
+              ],
+              "properties": {
+                "latitude": {
+                  "type": "number",
+                  "minimum": -90,
+                  "maximum": 90
+                },
+                "longitude": {
+                  "type": "number",
+                  "minimum": -180,
+                  "maximum": 180
+                }
+              }
+            },
+            "contact": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "phone_number",
+                "first_name"
+              ],
+              "properties": {
+                "phone_number": {
+                  "type": "string",
+                  "minLength": 1
+                },
+                "first_name": {
+                  "type": "string",
+                  "minLength": 1
+                }
+              }
+            },
+            "caption": {
+              "type": "string",
+              "minLength": 1
+            }
+          },
+          "oneOf": [
+            {
+              "required": [
+                "photo"
+              ]
+            },
+            {
+              "required": [
+                "document"
+              ]
+            },
+            {
+              "required": [
+                "video"
+              ]
+            },
+            {
+              "required": [
+                "voice"
+              ]
+            },
+            {
+              "required": [
+                "audio"
+              ]
+            },
+            {
+              "required": [
+                "sticker"
+              ]
+            },
+            {
+              "required": [
+                "animation"
+              ]
+            },
+            {
+              "required": [
+                "location"
+              ]
+            },
+            {
+              "required": [
+                "contact"
+              ]
             }
           ]
         },
@@ -338,6 +464,11 @@ export const testsSchema = {
         },
         {
           "required": [
+            "send"
+          ]
+        },
+        {
+          "required": [
             "press"
           ]
         },
@@ -365,6 +496,11 @@ export const testsSchema = {
               {
                 "required": [
                   "say"
+                ]
+              },
+              {
+                "required": [
+                  "send"
                 ]
               },
               {
@@ -399,6 +535,11 @@ export const testsSchema = {
               {
                 "required": [
                   "say"
+                ]
+              },
+              {
+                "required": [
+                  "send"
                 ]
               },
               {
@@ -833,7 +974,7 @@ export type TestChat1 =
           ];
     };
 /**
- * One thing that happens (say, press, wait, join, leave), then what the bot must do (`expect`) what it must remember (`state`) and which backend requests it made (`expect_call`).
+ * One thing that happens (say, send, press, wait, join, leave), then what the bot must do (`expect`) what it must remember (`state`) and which backend requests it made (`expect_call`).
  */
 export type TestStep = Step & Step1 & Step & Step1;
 export type Step =
@@ -857,7 +998,59 @@ export type Step =
     }
   | {
       [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
     };
+/**
+ * The user sends a photo, a document, a video, a voice message, an audio file, a sticker or an animation (named by a file name; no file is read), a location or a contact, with an optional caption.
+ */
+export type TestSend = (
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+) & {
+  photo?: string;
+  document?: string;
+  video?: string;
+  voice?: string;
+  audio?: string;
+  sticker?: string;
+  animation?: string;
+  location?: {
+    latitude: number;
+    longitude: number;
+  };
+  contact?: {
+    phone_number: string;
+    first_name: string;
+  };
+  caption?: string;
+};
 /**
  * What the bot does after the step, in order: `nothing` (silence), one output, or a list of outputs. Without `expect` the step's output is not checked. Left empty (`expect:`), `hearsay test --update` fills it in.
  */
@@ -1135,6 +1328,7 @@ export interface Step1 {
          */
         suggestion?: string;
       };
+  send?: TestSend;
   /**
    * The frozen clock moves on by this much (90s, 15m, 2h, 1d); flow timeouts that fall due fire.
    */

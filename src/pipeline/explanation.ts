@@ -74,6 +74,8 @@ const KIND_OF_TRIGGER: Readonly<Record<CompiledRule['trigger']['kind'], MatchKin
   fallback: 'fallback',
   callback: 'callback',
   event: 'event',
+  // A photo, a location … a user sent: an event of its own kind (`event: photo`).
+  media: 'event',
 };
 
 /** The variables and flow position `changes` set, by name; hearsay's own bookkeeping (`chat._member_changes`) left out. */

@@ -17,6 +17,9 @@ import { salvageRule } from './salvage.js';
 import { schemaProblems, type SchemaCheck } from './schema-problems.js';
 import { DEFAULT_RULE_LIMITS, describeFsError, listRuleFiles, readRuleFile, type RuleLimits } from './rule-files.js';
 import { parseYaml, type ParsedYaml } from '../yaml/source.js';
+import { stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { mediaValues, resolveMedia, type KnownMediaFile, type ResolvedMedia } from './media-files.js';
 
 export interface LoadOutcome {
   /** Present when there were no errors (warnings alone do not prevent loading). */
@@ -26,6 +29,8 @@ export interface LoadOutcome {
   ruleCount: number;
   /** Files whose text was unchanged since the loader's previous load: their parse and schema check were reused. */
   reusedFiles: number;
+  /** The files next to the rules that rules send (found or not): a change to one reloads the rules. */
+  mediaPaths: readonly string[];
 }
 
 export { isRuleFileName, type RuleLimits } from './rule-files.js';
@@ -38,7 +43,7 @@ export { isRuleFileName, type RuleLimits } from './rule-files.js';
  * watched rule path (the RuleWatcher owns one); it holds one load's files and patterns at most.
  */
 export class RuleLoader {
-  private readonly memory: LoaderMemory = { files: new Map(), patterns: new PatternCache() };
+  private readonly memory: LoaderMemory = { files: new Map(), patterns: new PatternCache(), media: new Map() };
 
   /**
    * Loads every rule file at `path` within `limits` (file size before reading, rule count before validating);
@@ -59,11 +64,17 @@ async function loadWith(path: string, limits: RuleLimits, memory: LoaderMemory, 
   try {
     listed = await listRuleFiles(path);
   } catch (error) {
-    return { problems: [new RuleProblem(path, 0, 0, `cannot read the rules: ${describeFsError(error)}`)], files: [], ruleCount: 0, reusedFiles: 0 };
+    return {
+      problems: [new RuleProblem(path, 0, 0, `cannot read the rules: ${describeFsError(error)}`)],
+      files: [],
+      ruleCount: 0,
+      reusedFiles: 0,
+      mediaPaths: [],
+    };
   }
   const { files } = listed;
   if (files.length === 0 && listed.problems.length === 0) {
-    return { problems: [new RuleProblem(path, 0, 0, 'no rule files here (*.yaml or *.yml)')], files, ruleCount: 0, reusedFiles: 0 };
+    return { problems: [new RuleProblem(path, 0, 0, 'no rule files here (*.yaml or *.yml)')], files, ruleCount: 0, reusedFiles: 0, mediaPaths: [] };
   }
   const gathered: Gathered = {
     problems: [...listed.problems],
@@ -84,7 +95,19 @@ async function loadWith(path: string, limits: RuleLimits, memory: LoaderMemory, 
     else if (gatherFile(file, read.text, limits, memory, gathered) === 'over the rule limit') break;
   }
   memory.files = gathered.cleanFiles;
-  return compileGathered(gathered, files, memory.patterns, environment);
+  // The files rules send are read now (size, content hash), so that compiling can judge them without I/O.
+  const values = mediaValues([gathered.rules, gathered.flows.map((source) => source.flow), gathered.salvaged]);
+  const media = await resolveMedia(values, await rulesDirectory(path), memory.media);
+  return compileGathered(gathered, files, memory.patterns, environment, media);
+}
+
+/** The directory media paths are relative to: the rules directory, or the one holding the single rule file. */
+async function rulesDirectory(path: string): Promise<string> {
+  try {
+    return (await stat(path)).isDirectory() ? path : dirname(path);
+  } catch {
+    return dirname(path);
+  }
 }
 
 /** What one load takes in from its files, in file order, before compiling. */
@@ -169,7 +192,13 @@ function takeRulesAndFlows(
 }
 
 /** Compiles what the files gave, adds the problems found across files (duplicate ids, settings, reachability …) and sorts them. */
-function compileGathered(gathered: Gathered, files: string[], patterns: PatternCache, environment: RuleEnvironment | undefined): LoadOutcome {
+function compileGathered(
+  gathered: Gathered,
+  files: string[],
+  patterns: PatternCache,
+  environment: RuleEnvironment | undefined,
+  media: ResolvedMedia,
+): LoadOutcome {
   const { problems, rules, origins, flows, ruleCount, reusedFiles } = gathered;
   const locatorOf =
     (from: readonly RuleOrigin[]): RuleLocator =>
@@ -179,7 +208,7 @@ function compileGathered(gathered: Gathered, files: string[], patterns: PatternC
     };
   const locate = locatorOf(origins);
   problems.push(...duplicateIds(gathered.ids));
-  const declared = ruleSetSettings(gathered.declared, problems);
+  const declared = { ...ruleSetSettings(gathered.declared, problems), media: media.lookup };
   const settings = environment ? { ...declared, environment } : declared;
   if (gathered.salvaged.length > 0) problems.push(...compileProblems(gathered.salvaged, locatorOf(gathered.salvagedOrigins), settings));
   const compiled = compileRulesCollecting(rules, locate, files, flows, patterns, settings);
@@ -193,7 +222,8 @@ function compileGathered(gathered: Gathered, files: string[], patterns: PatternC
       ...fuzzyWarnings(compiled.ruleSet, locate),
       ...suggestWarnings(compiled.ruleSet, locate),
     );
-  return { ...(hasErrors || !compiled.ruleSet ? {} : { ruleSet: compiled.ruleSet }), problems: sortProblems(problems, files), files, ruleCount, reusedFiles };
+  const outcome = { problems: sortProblems(problems, files), files, ruleCount, reusedFiles, mediaPaths: media.paths };
+  return hasErrors || !compiled.ruleSet ? outcome : { ...outcome, ruleSet: compiled.ruleSet };
 }
 
 /** The `rules:` list of a parsed file, if it has one. */
@@ -216,6 +246,8 @@ interface CachedFile {
 interface LoaderMemory {
   files: ReadonlyMap<string, CachedFile>;
   readonly patterns: PatternCache;
+  /** The media files read by the latest loads, by path: one unchanged since is not read again. */
+  readonly media: Map<string, KnownMediaFile>;
 }
 
 /** Ids are checked on every rule that has one, even rules with other problems, so all are reported at once. */

@@ -13,7 +13,7 @@ import { isSettingsKey, settingsProblems } from './settings-problems.js';
 import { asListHint, asTextHint } from './type-hints.js';
 import { consequentialErrors } from './typo-consequences.js';
 
-export const TRIGGER_KEYS = ['command', 'text', 'pattern', 'keywords', 'all', 'fallback', 'callback', 'event'] as const;
+export const TRIGGER_KEYS = ['command', 'text', 'pattern', 'keywords', 'all', 'fallback', 'callback', 'event', 'media'] as const;
 const RULE_KEYS = Object.keys(rulesSchema.$defs.rule.properties);
 const CHAT_TYPES = rulesSchema.$defs.rule.properties.chat_types.items.enum as readonly string[];
 const PARSE_MODES = rulesSchema.$defs.rule.properties.parse_mode.enum as readonly string[];
@@ -161,8 +161,10 @@ function hasTypoOfReply(value: unknown): boolean {
 
 function triggerCountProblem({ parsed, path, name, value, here }: RuleErrorSite): RuleProblem | undefined {
   if (!isObject(value)) return undefined; // the type error says it better
-  // `all` next to `keywords` is one trigger: the rule answers either.
-  const present = TRIGGER_KEYS.filter((k) => k in value && !(k === 'all' && 'keywords' in value));
+  // `all` next to `keywords` is one trigger: the rule answers either. Beside `event` or `media`, keywords and
+  // pattern filter the caption: no trigger of their own.
+  const captioned = 'event' in value || 'media' in value;
+  const present = TRIGGER_KEYS.filter((k) => k in value && !(k === 'all' && 'keywords' in value) && !(captioned && (k === 'keywords' || k === 'pattern')));
   const typoOfTrigger = Object.keys(value).some((k) => !RULE_KEYS.includes(k) && (TRIGGER_KEYS as readonly string[]).includes(nearest(k, RULE_KEYS) ?? ''));
   if (present.length === 0 && typoOfTrigger) return undefined; // the unknown-key message names the trigger
   if (present.length === 0) {

@@ -1,6 +1,7 @@
 // Keeps the live rule set in step with the rule directory: watches the directory (editors save via a
-// temp file and rename; Kubernetes swaps a `..data` symlink), debounces bursts of events, builds the
-// complete new set and swaps it in with one assignment. A failed reload keeps the last good set.
+// temp file and rename; Kubernetes swaps a `..data` symlink) and the media files the rules send, debounces
+// bursts of events, builds the complete new set and swaps it in with one assignment. A failed reload keeps
+// the last good set.
 // The watch follows the path, not the inode: a directory renamed into place, a parent symlink pointed
 // elsewhere or a directory deleted and made again is noticed (the path's identity is checked every second
 // and on every reload) and watched anew.
@@ -16,6 +17,7 @@ import type { RuleSet } from '../engine/rule-set.js';
 import type { RuleEnvironment } from '../engine/compile-reach.js';
 import { isRuleFileName, RuleLoader, type RuleLimits } from './load.js';
 import { RuleLoadError, type RuleProblem } from '../diagnostics/problem.js';
+import { MediaWatch } from './media-watch.js';
 
 export interface RuleWatcherOptions {
   /** A rule directory or a single rule file. */
@@ -64,6 +66,8 @@ export class RuleWatcher extends EventEmitter<RuleWatcherEvents> {
   private watched: string | undefined;
   private identityTimer: NodeJS.Timeout | undefined;
   private rewatching: Promise<void> = Promise.resolve();
+  /** The files the rules send, wherever they are: an edited photo reloads the rules (and is uploaded anew). */
+  private readonly media: MediaWatch;
 
   constructor({ path, logger, debounceMs = 150, identityCheckMs = 1000, limits, environment }: RuleWatcherOptions) {
     super();
@@ -73,6 +77,7 @@ export class RuleWatcher extends EventEmitter<RuleWatcherEvents> {
     this.identityCheckMs = identityCheckMs;
     this.limits = limits;
     this.environment = environment;
+    this.media = new MediaWatch(() => this.schedule(), logger);
   }
 
   /** Loads the rules and starts watching; throws RuleLoadError when the first load fails. */
@@ -87,6 +92,7 @@ export class RuleWatcher extends EventEmitter<RuleWatcherEvents> {
     this.logger?.info({ rules: outcome.ruleSet.rules.length, files: outcome.files.length, durationMs: round(performance.now() - started) }, 'rules loaded');
 
     await this.watch();
+    await this.media.update(outcome.mediaPaths);
     this.identityTimer = setInterval(() => void this.followSwap(), this.identityCheckMs);
     this.identityTimer.unref();
     return this.ruleSet;
@@ -172,6 +178,7 @@ export class RuleWatcher extends EventEmitter<RuleWatcherEvents> {
     await this.rewatching;
     await this.watcher?.close();
     await this.queue;
+    await this.media.close();
   }
 
   private schedule(): void {
@@ -190,6 +197,8 @@ export class RuleWatcher extends EventEmitter<RuleWatcherEvents> {
     const started = performance.now();
     const outcome = await this.loader.load(this.path, this.limits, this.environment);
     const durationMs = round(performance.now() - started);
+    // Also after a failed reload: a missing file that appears then makes the next one succeed.
+    await this.media.update(outcome.mediaPaths);
     this.logProblems(outcome.problems);
     if (!outcome.ruleSet) {
       this.logger?.error(

@@ -6,7 +6,7 @@ import { BotApiClient } from '../api/client.js';
 import { STARTUP_RETRY_POLICY, retryTransformer } from '../api/retry.js';
 import type { BotApi, MethodName, RetryPolicy, Transformer } from '../api/types.js';
 import type { ServiceConfig } from '../config/types.js';
-import { OutgoingRateLimiter, rateLimitTransformer, type RateLimiter } from '../delivery/rate-limiter.js';
+import { OutgoingRateLimiter, rateLimitTransformer, SENDING_METHODS, type RateLimiter } from '../delivery/rate-limiter.js';
 import type { Logger } from '../log/logger.js';
 import { healthWatcher, metricsWatcher, watchingTransformer } from '../ops/api-transformers.js';
 import type { HealthState } from '../ops/health.js';
@@ -59,7 +59,7 @@ export function createServiceBotApi({ config, logger, metrics, health, transport
 }
 
 /**
- * How each method is retried. Sends: delivery.max_attempts, with no time budget (a reply waits out a long outage
+ * How each method is retried. Sends (of a text or media): delivery.max_attempts, with no time budget (a reply waits out a long outage
  * rather than being lost). A press's answer, an edit and "typing…": once (an unanswered press only spins a while, a
  * failed edit leaves the old text, a missed "typing…" shows nothing; none should hold up the chat). Start-up calls: a few attempts within seconds, so a
  * wrong BASE_URL still fails fast. getupdates: once — polling runs its own loop around it (409 conflicts, a
@@ -68,7 +68,8 @@ export function createServiceBotApi({ config, logger, metrics, health, transport
 export function retryPolicies(maxAttempts: number): Partial<Record<MethodName, Partial<RetryPolicy>>> {
   const once: Partial<RetryPolicy> = { maxAttempts: 1 };
   return {
-    sendmessage: { maxAttempts, budgetMs: Infinity },
+    // Media replies are replies: a photo waits out an outage like a text.
+    ...Object.fromEntries(SENDING_METHODS.map((method) => [method, { maxAttempts, budgetMs: Infinity }])),
     editmessagetext: once,
     answercallbackquery: once,
     sendchataction: once,

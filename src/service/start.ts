@@ -16,6 +16,7 @@ import { createServiceBotApi } from './bot-api.js';
 import { identifyBot, type BotIdentity } from './bot-identity.js';
 import { createActionPerformer } from '../delivery/perform-actions.js';
 import { ModerationCalls } from '../delivery/moderation-calls.js';
+import { MediaSender } from '../delivery/media-sender.js';
 import { startIngress } from './start-ingress.js';
 import { onRuleReload, startRules } from './start-rules.js';
 import { openStore, type OpenedStore } from '../store/open-store.js';
@@ -302,6 +303,7 @@ function createPipeline(parts: PipelineParts): UpdatePipeline {
   // Against the sandbox, the answers go through the companion's client, which notes what each one sent.
   const api = companion?.api ?? parts.api;
   const sender = new ReplySender({ api, logger, metrics });
+  const media = new MediaSender({ api, fileIds: store.mediaFileIds, logger, metrics });
   return new UpdatePipeline({
     ledger: store.ledger,
     states: store.ledger,
@@ -313,8 +315,8 @@ function createPipeline(parts: PipelineParts): UpdatePipeline {
       backends: new Map(Object.entries(config.backends)),
       ...handoffContext(config),
     },
-    // A reply still going out after 1 s shows "typing…" first (a long split, a rate limit, a slow service).
-    perform: createActionPerformer({ sender, api, logger, moderation: new ModerationCalls({ api, logger, metrics }), typingAfterMs: TYPING_AFTER_MS }),
+    // "typing…" shows for a reply still going out after 1 s; a rule's photo is uploaded once (its file_id kept in the store).
+    perform: createActionPerformer({ sender, api, logger, moderation: new ModerationCalls({ api, logger, metrics }), media, typingAfterMs: TYPING_AFTER_MS }),
     backends,
     logger,
     metrics,

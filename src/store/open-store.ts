@@ -10,7 +10,9 @@ import type { Logger } from '../log/logger.js';
 import type { EffectOutbox } from '../pipeline/outbox-port.js';
 import type { ChatSequencer, ChatStateStore, UpdateLedger } from '../pipeline/ports.js';
 import type { PollLeadership, StoreDataLoss } from '../pipeline/replica-ports.js';
+import { MemoryMediaFileIds, type MediaFileIds } from '../delivery/media-file-ids.js';
 import { FileLedger } from './file/file-ledger.js';
+import { FileMediaFileIds } from './file/media-file-ids.js';
 import { describeOwner, type LockOwner } from './file/lock-owner.js';
 import { InstanceLock, InstanceLockedError, LOCK_FILE } from './file/instance-lock.js';
 import { botStateDir } from './file/update-journal.js';
@@ -47,6 +49,8 @@ export interface OpenedStore {
   readonly stateDir: string;
   /** Replicas' capabilities of a shared store; null for a store of one process. */
   readonly shared: SharedStore | null;
+  /** The file_ids of the rule files the bot uploaded, by kind and content hash (see delivery/media-file-ids.ts). */
+  readonly mediaFileIds: MediaFileIds;
   close(): Promise<void>;
 }
 
@@ -57,6 +61,7 @@ export async function openStore(config: Pick<ServiceConfig, 'dataDir' | 'mode' |
     try {
       // Loaded only for this store: the Redis client is not part of a file-store start.
       const { openRedisStore } = await import('./redis/open-redis-store.js');
+      const { RedisMediaFileIds } = await import('./redis/media-file-ids.js');
       // Polling replicas share an inbox too: the leader stores what it fetches, every replica claims from it.
       const redis = await openRedisStore({
         config: config.store,
@@ -66,7 +71,7 @@ export async function openStore(config: Pick<ServiceConfig, 'dataDir' | 'mode' |
         stateTtlMs: config.state.ttlMs,
         maxUserBytes: config.state.maxUserBytes,
       });
-      return { ledger: redis.ledger, stateDir, shared: redis.shared, close: redis.close };
+      return { ledger: redis.ledger, stateDir, shared: redis.shared, mediaFileIds: new RedisMediaFileIds(redis.ledger), close: redis.close };
     } catch (error) {
       throw new HearsayError('HS_ERR_STORE_OPEN_FAILED', [(error as Error).message], { cause: error });
     }
@@ -89,6 +94,7 @@ export async function openStore(config: Pick<ServiceConfig, 'dataDir' | 'mode' |
     ledger,
     stateDir,
     shared: null,
+    mediaFileIds: await fileMediaFileIds(stateDir, logger),
     close: async () => {
       try {
         await ledger.close();
@@ -120,4 +126,14 @@ async function lockStateDir(stateDir: string, mode: string, bot: StoreOwner, log
     logger.warn({ lock: lock.path, previous_owner: describeOwner(owner), reason: why }, 'took over the instance lock left by an instance that is gone');
   }
   return lock;
+}
+
+/** The file store's file_ids of uploaded rule files; when they cannot be read, none (not worth refusing to start: the files are uploaded again). */
+async function fileMediaFileIds(stateDir: string, logger: Logger): Promise<MediaFileIds> {
+  try {
+    return await FileMediaFileIds.open(stateDir);
+  } catch (error) {
+    logger.warn({ reason: (error as Error).message }, 'could not read the file_ids of uploaded rule files; they will be uploaded again');
+    return new MemoryMediaFileIds();
+  }
 }

@@ -43,7 +43,7 @@ describe('hearsay chat', () => {
     expect(stdout).toContain('bot> (edited) Where should the next meetup be?');
     // Before :why, no why; after it, one under the answer.
     expect(stdout.split('(why shown under each answer)')[0]).not.toContain('  ? ');
-    expect(stdout).toContain("  ? rule 'hours-command' (rules/10-commands.yaml:32) answered: its command");
+    expect(stdout).toContain("  ? rule 'hours-command' (rules/10-commands.yaml:34) answered: its command");
   });
 
   it('acts as another user, in another language, and in a group the user joins', () => {

@@ -86,10 +86,12 @@ describe('toEvent', () => {
     expect(toEvent(change(restrictedIn, restrictedIn))).toBeNull();
   });
 
-  it('ignores messages without text, edits, channel posts and other update kinds', () => {
-    const photo = { message_id: 7, date: 1, chat: group, from: ada, photo: [] };
-    // A message without text is an other_message: no rule answers it, a hand-off relays it.
-    expect(toEvent(update({ message: photo }))).toMatchObject({ kind: 'other_message', chat: group, from: ada, message: photo });
+  it('ignores edits, channel posts and other update kinds; a message with neither text nor media is an other_message', () => {
+    const dice = { message_id: 7, date: 1, chat: group, from: ada, dice: { emoji: '🎲', value: 3 } };
+    // No rule answers it, a hand-off relays it.
+    expect(toEvent(update({ message: dice }))).toMatchObject({ kind: 'other_message', chat: group, from: ada, message: dice });
+    // A photo is an event of its own (media rules answer it; a hand-off relays it too).
+    expect(toEvent(update({ message: { ...dice, dice: undefined, photo: [] } }))).toMatchObject({ kind: 'media', media: 'photo', chat: group, from: ada });
     expect(toEvent(update({ edited_message: { message_id: 7, date: 1, edit_date: 2, chat: group, from: ada, text: 'hi' } }))).toBeNull();
     expect(toEvent(update({ channel_post: { message_id: 7, date: 1, chat: { id: -1009, type: 'channel', title: 'C' }, text: 'hi' } }))).toBeNull();
     expect(toEvent(update({ inline_query: { id: 'iq', from: ada, query: 'x', offset: '' } }))).toBeNull();

@@ -107,4 +107,28 @@ describe('demo bot in rules/', () => {
       },
     });
   });
+
+  it('sends its café menu as a photo and its place as a venue, and asks for a photo when a problem is reported', async () => {
+    const { ruleSet } = await loadRules(rulesDir);
+    const context = { botUsername: 'corner_shop_bot', random: () => 0, now: () => 1_000 };
+    const cafe = decideMessage(message('/cafe', { entities: [{ type: 'bot_command', offset: 0, length: 5 }] }), ruleSet!, 'corner_shop_bot');
+    expect(cafe.actions).toMatchObject([
+      { type: 'send_media', media: { kind: 'photo', source: { kind: 'file', name: 'menu.jpg' } }, caption: expect.stringContaining("Today's menu") },
+    ]);
+    const where = decideMessage(message('Where are you?'), ruleSet!, 'corner_shop_bot');
+    expect(where.actions).toMatchObject([{ type: 'send_media', media: { kind: 'location', title: 'Corner Shop', address: 'Torstr. 1, Berlin' } }]);
+    let state = EMPTY_STATE;
+    const say = (update: object) => {
+      const decision = decide(toEvent({ update_id: 1, message: { ...message(undefined), ...update } } as Update)!, ruleSet!, state, context);
+      state = applyStateChanges(state, decision.actions);
+      return replyText(decision);
+    };
+    const photo = { photo: [{ file_id: 'AgACAgIAAxkBAAIBZ2demo', file_unique_id: 'u', width: 40, height: 30 }] };
+    expect(say(photo)).toContain('send /report first');
+    expect(say({ text: '/report', entities: [{ type: 'bot_command', offset: 0, length: 7 }] })).toBe('What went wrong? A few words, please.');
+    expect(say({ text: 'The door is broken' })).toContain('Please send a photo');
+    expect(say({ text: 'here it is' })).toContain('A photo, please');
+    expect(say(photo)).toBe('Thank you, Ada! We have your report ("The door is broken") with its photo and will get back to you.');
+    expect(say({ location: { latitude: 52.5, longitude: 13.4 } })).toContain('You are at 52.5, 13.4');
+  });
 });

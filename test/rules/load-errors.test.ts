@@ -89,7 +89,7 @@ describe('rule file errors with positions', () => {
       "4:5: rule 'greet' has two triggers (text, pattern): keep one",
     ]);
     expect(await problemsOf('rules:\n  - id: lonely\n    reply: hello\n')).toEqual([
-      "2:5: rule 'lonely' has no trigger: add one of command, text, pattern, keywords, all, fallback, callback, event",
+      "2:5: rule 'lonely' has no trigger: add one of command, text, pattern, keywords, all, fallback, callback, event, media",
     ]);
     expect(await problemsOf('rules:\n  - id: mute\n    text: hi\n')).toEqual([
       "2:5: rule 'mute' has no reply: add `reply:` with the text to send (or `reply: none` to answer nothing)",
