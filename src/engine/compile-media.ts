@@ -17,6 +17,7 @@ import {
   type CompiledMediaVariant,
   type FileMediaKind,
   type MediaSource,
+  type CompiledSource,
 } from './media.js';
 import type { ParseMode } from './reply.js';
 import type { TemplateContext } from './template.js';
@@ -63,6 +64,7 @@ export interface MediaCompileSite {
 /** The lookup without a loader (rules compiled from memory): paths are taken as given, unread. */
 export const UNREAD_MEDIA: MediaLookup = (value) => {
   const kind = classifyMediaValue(value).kind;
+  if (kind === 'template') return { problem: `${value} is a template: it is compiled, not looked up` };
   if (kind === 'url') return { kind: 'url', url: value };
   if (kind === 'file_id') return { kind: 'file_id', fileId: value };
   return { kind: 'file', path: value, name: value.split(/[\\/]/).pop() ?? value, hash: `unread:${value}`, size: 0 };
@@ -131,7 +133,7 @@ function compileFileValue(
   where: MediaCompileSite,
 ): Pick<CompiledMedia, 'media' | 'byLanguage'> | undefined {
   if (!isPerLanguage(value)) {
-    const source = fileSource(value, kind, [kind], where);
+    const source = fileSource(value, kind, [kind], where, context);
     return source ? { media: { kind, source }, byLanguage: null } : undefined;
   }
   const languages = context.languages;
@@ -154,7 +156,7 @@ function compileFileValue(
       ok = false;
       continue;
     }
-    const source = fileSource(file, kind, [kind, language], where);
+    const source = fileSource(file, kind, [kind, language], where, context);
     if (source) media.set(language, { kind, source });
     else ok = false;
   }
@@ -165,8 +167,21 @@ function compileFileValue(
   return { media: fallback, byLanguage: { settings: languages, media } };
 }
 
-/** Looks a file up and checks it against the service's limit for `kind`. */
-function fileSource(value: string, kind: FileMediaKind, path: (string | number)[], where: MediaCompileSite): MediaSource | undefined {
+/** Looks a file up and checks it against the service's limit for `kind`; a template is compiled, to be filled in when sent. */
+function fileSource(
+  value: string,
+  kind: FileMediaKind,
+  path: (string | number)[],
+  where: MediaCompileSite,
+  context: TemplateContext,
+): CompiledSource | undefined {
+  if (classifyMediaValue(value).kind === 'template') {
+    const template = compileText(value, context, `the ${kind} of ${where.name}`, {
+      error: (at, message) => where.report([...path, ...at], message),
+      warning: (at, message) => where.report([...path, ...at], message, 'warning'),
+    });
+    return template ? { kind: 'template', template } : undefined;
+  }
   const found = where.lookup(value);
   if ('problem' in found) {
     where.report(path, `the ${kind} of ${where.name}: ${found.problem}`);
@@ -230,7 +245,7 @@ function albumEntry(entry: AlbumEntry, i: number, context: TemplateContext, wher
     kind = kinds[0]!;
     value = entry[kind]!;
   }
-  const source = fileSource(value, kind, typeof entry === 'string' ? path : [...path, kind], where);
+  const source = fileSource(value, kind, typeof entry === 'string' ? path : [...path, kind], where, context);
   const captionSource = typeof entry === 'string' ? undefined : entry.caption;
   const caption = compileCaption(captionSource, context, { ...where, report: (at, message, severity) => where.report([...path, ...at], message, severity) });
   if (!source || caption === undefined) return undefined;

@@ -23,6 +23,12 @@ export type MediaSource =
   | { readonly kind: 'url'; readonly url: string }
   | { readonly kind: 'file_id'; readonly fileId: string };
 
+/**
+ * Where a file comes from as compiled: a MediaSource, or a template (`photo: "{{flow.picture}}"`, the file_id a
+ * flow step kept) rendered when the media is sent: a URL, else a file_id.
+ */
+export type CompiledSource = MediaSource | { readonly kind: 'template'; readonly template: Template };
+
 /** One item of an album, as sent. */
 export interface AlbumItem {
   readonly kind: AlbumKind;
@@ -40,13 +46,13 @@ export type OutgoingMedia =
 /** An album item as compiled: its caption still a template. */
 export interface CompiledAlbumItem {
   readonly kind: AlbumKind;
-  readonly source: MediaSource;
+  readonly source: CompiledSource;
   readonly caption: Template | null;
 }
 
 /** The media of a rule, a message of a sequence, a flow step or a done branch, as compiled. */
 export type CompiledMediaVariant =
-  | { readonly kind: FileMediaKind; readonly source: MediaSource }
+  | { readonly kind: FileMediaKind; readonly source: CompiledSource }
   | Extract<OutgoingMedia, { kind: 'location' | 'contact' }>
   | { readonly kind: 'album'; readonly items: readonly CompiledAlbumItem[] };
 
@@ -65,17 +71,29 @@ export function renderMedia(compiled: CompiledMedia, values: RenderValues): { me
   const language = compiled.byLanguage ? resolveLanguage(compiled.byLanguage.settings, values.message.from, values.vars?.user ?? {}) : undefined;
   const variant = (language !== undefined && compiled.byLanguage?.media.get(language)) || compiled.media;
   const caption = compiled.caption ? render(compiled.caption, values, compiled.parseMode) : undefined;
-  if (variant.kind !== 'album') return caption ? { media: variant, caption } : { media: variant };
+  if (variant.kind !== 'album') {
+    const media = 'source' in variant ? { kind: variant.kind, source: sourceFor(variant.source, values) } : variant;
+    return caption ? { media, caption } : { media };
+  }
   // The media's own caption goes under the album's first item (as the apps show an album's caption), unless it has its own.
   const items = variant.items.map((item, i): AlbumItem => {
     const text = item.caption ? render(item.caption, values, compiled.parseMode) : i === 0 ? caption : undefined;
-    return text ? { kind: item.kind, source: item.source, caption: text } : { kind: item.kind, source: item.source };
+    const source = sourceFor(item.source, values);
+    return text ? { kind: item.kind, source, caption: text } : { kind: item.kind, source };
   });
   return { media: { kind: 'album', items } };
 }
 
-/** How a media value reads: a URL, a file_id (a long run of base64url characters, no dot or slash), or a path. */
-export function classifyMediaValue(value: string): { kind: 'url' } | { kind: 'file_id' } | { kind: 'path' } {
+/** The source to send: a template rendered (unescaped) into a URL or, anything else, a file_id. */
+function sourceFor(source: CompiledSource, values: RenderValues): MediaSource {
+  if (source.kind !== 'template') return source;
+  const value = render(source.template, values).trim();
+  return classifyMediaValue(value).kind === 'url' ? { kind: 'url', url: value } : { kind: 'file_id', fileId: value };
+}
+
+/** How a media value reads: a template ({{…}}), a URL, a file_id (a long run of base64url characters, no dot or slash), or a path. */
+export function classifyMediaValue(value: string): { kind: 'template' } | { kind: 'url' } | { kind: 'file_id' } | { kind: 'path' } {
+  if (value.includes('{{')) return { kind: 'template' };
   if (/^https?:\/\//i.test(value)) return { kind: 'url' };
   if (/^[A-Za-z0-9_-]{20,}$/.test(value)) return { kind: 'file_id' };
   return { kind: 'path' };

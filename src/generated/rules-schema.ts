@@ -2415,7 +2415,7 @@ export const rulesSchema = {
     },
     "mediaFile": {
       "title": "MediaFile",
-      "description": "A file to send: a path relative to the rules directory (media/menu.jpg), an https:// URL, or a file_id the service gave this bot; or one of these per language ({ en: media/menu-en.jpg, de: media/menu-de.jpg }).",
+      "description": "A file to send: a path relative to the rules directory (media/menu.jpg), an https:// URL, or a file_id the service gave this bot, or a template filled in when sent (\"{{flow.picture}}\": a file_id a flow step kept); or one of these per language ({ en: media/menu-en.jpg, de: media/menu-de.jpg }).",
       "anyOf": [
         {
           "type": "string",

@@ -54,6 +54,8 @@ export async function resolveMedia(values: Iterable<string>, baseDir: string, kn
   const paths: string[] = [];
   for (const value of values) {
     const kind = classifyMediaValue(value).kind;
+    // A template is filled in when the media is sent (a file_id or a URL): nothing to read now.
+    if (kind === 'template') continue;
     if (kind === 'url') found.set(value, { kind: 'url', url: value });
     else if (kind === 'file_id') found.set(value, { kind: 'file_id', fileId: value });
     else {

@@ -35,6 +35,8 @@ flows:
         retry: "A photo, please."
     done:
       - reply: "Reported, photo {{flow.picture}}."
+        photo: "{{flow.picture}}"
+        caption: "This is the photo we keep."
 `;
 
 async function sendMedia(baseUrl: string, to: string, fields: object): Promise<{ message_id: number }> {
@@ -105,13 +107,15 @@ describe('media users send, end to end', () => {
     expect(await replies(sent.message_id)).toMatchObject([{ text: 'You are at 52.52, 13.405.' }]);
   });
 
-  it("keeps a flow step's photo as its file_id", async () => {
+  it("keeps a flow step's photo as its file_id, and sends it back from the done branch", async () => {
     const start = await sendAsUser(sandbox.baseUrl, USER, bot.username, '/report');
     expect(await replies(start.message_id)).toMatchObject([{ text: 'Send us a photo of the problem.' }]);
     const text = await sendAsUser(sandbox.baseUrl, USER, bot.username, 'it is broken');
     expect(await replies(text.message_id)).toMatchObject([{ text: 'A photo, please.' }]);
     const sent = await sendMedia(sandbox.baseUrl, bot.username, { photo: { data: png(40, 30).toString('base64') } });
-    const [done] = await replies(sent.message_id);
+    const [done, back] = await replies(sent.message_id, 2);
     expect(done!.text).toMatch(/^Reported, photo [A-Za-z0-9_-]{20,}\.$/);
+    // The kept file_id sends the same photo back: the user sees it, as they sent it, under the bot's caption.
+    expect(back).toMatchObject({ caption: 'This is the photo we keep.', photo: [{ width: 40, height: 30 }] });
   });
 });

@@ -167,6 +167,8 @@ flows:
         ask: "Anything to add?"
     done:
       - reply: "Reported at {{flow.where}}: photo {{flow.picture}}, note {{flow.note}}."
+        photo: "{{flow.picture}}"
+        caption: "Your photo, with the note: {{flow.note}}"
 `;
 
 describe('flow steps that ask for media', () => {
@@ -186,7 +188,14 @@ describe('flow steps that ask for media', () => {
     expect(step(mediaEvent(location))).toEqual(['Send us a photo of the problem.']);
     expect(step(mediaEvent(document, 'a scan'))).toEqual(['Send us a photo of the problem.']);
     expect(step(mediaEvent(photo, 'the broken door'))).toEqual(['Anything to add?']);
-    expect(step(messageEvent(message('Door 3')))).toEqual(['Reported at 52.52,13.405: photo AgACAgIAAxk-large, note Door 3.']);
+    const done = decide(messageEvent(message('Door 3')), ruleSet, state, { ...context, now: () => 1_000 });
+    expect(texts(done)).toEqual(['Reported at 52.52,13.405: photo AgACAgIAAxk-large, note Door 3.']);
+    // The kept file_id goes back as a photo: a template in a media source is filled in when it is sent.
+    expect(done.actions.find((a) => a.type === 'send_media')).toMatchObject({
+      media: { kind: 'photo', source: { kind: 'file_id', fileId: 'AgACAgIAAxk-large' } },
+      caption: 'Your photo, with the note: Door 3',
+    });
+    state = applyStateChanges(state, done.actions);
     expect(state.flow ?? null).toBeNull();
     expect(step(mediaEvent(photo))).toEqual(['A photo outside the flow.']);
   });

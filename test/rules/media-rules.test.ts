@@ -121,6 +121,22 @@ describe('check: media replies', () => {
     ]);
   });
 
+  it('a media source may be a template (a file_id a flow kept, a URL with a value); its placeholders are checked', async () => {
+    const found = await problemsOf(`rules:
+  - id: echo
+    event: photo
+    photo: "{{message.file_id}}"
+    caption: "Is this the one?"
+  - id: card
+    command: card
+    document: "https://shop.example/cards/{{user.id}}.pdf"
+  - id: broken
+    command: broken
+    photo: "{{flow.picture}}"
+`);
+    expect(found).toEqual(["11:12: {{flow.picture}} is only available inside a flow (its steps' questions and done) (in the photo of rule 'broken')"]);
+  });
+
   it('warns from 9 buttons in a row and refuses more than 12, which the service would drop', async () => {
     const row = (n: number) => `[${Array.from({ length: n }, (_, i) => `{ text: "${i}", data: "d${i}" }`).join(', ')}]`;
     const yaml = `rules:
