@@ -1,12 +1,13 @@
 // An in-memory stand-in for the Bot API methods a bot under test calls (sendMessage, editMessageText,
-// answerCallbackQuery): it records every call as an output, in order, and keeps each chat's messages with
+// answerCallbackQuery; topics, copies and forwards for a hand-off in forum-double.ts): it records every call as an output, in order, and keeps each chat's messages with
 // their keyboards (and the rule that sent each, for coverage) so that a test can press a button the bot showed.
 // No network; message ids are numbered per chat as the service does, shared with the users' messages.
-import type { InlineKeyboardMarkup, Message } from '@grammyjs/types';
+import type { InlineKeyboardMarkup, Message, User } from '@grammyjs/types';
 import type { ReplyMarkup } from '../engine/actions.js';
 import { SUGGESTION_DATA } from '../engine/suggestions.js';
 import { ChatHistory, type LookupCounter } from './chat-history.js';
 import { isModerationMethod, moderationOutput, type ModerationOutput } from './moderation-double.js';
+import { ForumDouble, type ForumHost } from './forum-double.js';
 
 /** Whether `markup` holds suggestion buttons (`suggest:`). */
 function isSuggestionMarkup(markup: ReplyMarkup | undefined): boolean {
@@ -28,6 +29,12 @@ export type RecordedOutput =
       readonly replyToMessageId?: number;
       /** The rules this message offers as suggestions (`suggest:`), by id, best first. */
       readonly suggestions?: readonly string[];
+      /** The topic it went into (message_thread_id), in a supergroup with topics. */
+      readonly threadId?: number;
+      /** Where it went as the test names it (its chat, the user whose topic), filled in by the runner; `elsewhere`: not the step's chat. */
+      readonly in?: string;
+      readonly topicOf?: string;
+      readonly elsewhere?: boolean;
     }
   | { readonly kind: 'edit'; readonly chatId: number; readonly messageId: number; readonly text: string; readonly replyMarkup?: InlineKeyboardMarkup }
   | { readonly kind: 'answer'; readonly callbackQueryId: string; readonly text?: string; readonly showAlert?: boolean }
@@ -40,6 +47,7 @@ export interface SendParams {
   disable_notification?: boolean;
   reply_parameters?: { message_id: number };
   reply_markup?: ReplyMarkup;
+  message_thread_id?: number;
 }
 
 export interface EditParams {
@@ -61,13 +69,16 @@ export class BotApiDoubleError extends Error {
   override readonly name = 'BotApiDoubleError';
 }
 
-export class BotApiDouble implements LookupCounter {
+export class BotApiDouble implements LookupCounter, ForumHost {
   readonly outputs: RecordedOutput[] = [];
+  /** Supergroups with topics and the hand-off's copies between chats. */
+  readonly forum = new ForumDouble(this);
   /** History entries examined by look-ups so far (a step's cost must not grow with the chat). */
   entriesVisited = 0;
   private readonly chats = new Map<number, ChatHistory>();
   private readonly lastIds = new Map<number, number>();
   private deciding: string | null = null;
+  private updateCount = 0;
   /** The rules the decision being performed offers as suggestions, if it does. */
   private suggesting: readonly string[] | undefined;
 
@@ -77,7 +88,7 @@ export class BotApiDouble implements LookupCounter {
   private readonly userKeys = new Map<number, string>();
 
   constructor(
-    private readonly bot: { readonly id: number; readonly username: string; readonly first_name: string },
+    private readonly identity: { readonly id: number; readonly username: string; readonly first_name: string },
     private readonly clock: { readonly now: number },
   ) {}
 
@@ -86,6 +97,20 @@ export class BotApiDouble implements LookupCounter {
     const id = (this.lastIds.get(chatId) ?? 0) + 1;
     this.lastIds.set(chatId, id);
     return id;
+  }
+
+  /** The next update id: the users' updates and the service messages the bot receives share the numbering. */
+  nextUpdateId(): number {
+    return ++this.updateCount;
+  }
+
+  /** The bot as a message's sender. */
+  get bot(): User {
+    return { id: this.identity.id, is_bot: true, first_name: this.identity.first_name, username: this.identity.username };
+  }
+
+  date(): number {
+    return Math.floor(this.clock.now / 1000);
   }
 
   /** Names the rule whose decision the next calls perform (null: none matched), so each message knows who sent it. */
@@ -119,10 +144,11 @@ export class BotApiDouble implements LookupCounter {
     const chat = known.messages[0]?.message.chat ?? { id: chatId, type: 'private', first_name: '' };
     const message = {
       message_id: this.nextMessageId(chatId),
-      date: Math.floor(this.clock.now / 1000),
+      date: this.date(),
       chat,
-      from: { id: this.bot.id, is_bot: true, first_name: this.bot.first_name, username: this.bot.username },
+      from: this.bot,
       text: params.text,
+      ...(params.message_thread_id !== undefined ? { message_thread_id: params.message_thread_id, is_topic_message: true } : {}),
       ...(replyTo ? { reply_to_message: withoutReply(replyTo.message) } : {}),
       ...(params.reply_markup && 'inline_keyboard' in params.reply_markup ? { reply_markup: params.reply_markup } : {}),
     } as Message.TextMessage;
@@ -144,6 +170,7 @@ export class BotApiDouble implements LookupCounter {
       ...(params.reply_markup ? { replyMarkup: params.reply_markup } : {}),
       ...(replyTo ? { replyToMessageId: replyTo.message.message_id } : {}),
       ...(suggestions ? { suggestions } : {}),
+      ...(params.message_thread_id !== undefined ? { threadId: params.message_thread_id } : {}),
     });
     return message;
   }
@@ -217,6 +244,8 @@ export class BotApiDouble implements LookupCounter {
     if (method === 'sendchataction') return Promise.resolve(true);
     if (isModerationMethod(method)) return this.moderate(method, params as Record<string, unknown>);
     if (MEDIA_METHODS.has(method)) return this.sendMedia(method, params as Record<string, unknown>);
+    const forum = this.forum.call(method, params as Record<string, unknown>);
+    if (forum) return forum;
     return Promise.reject(new BotApiDoubleError(`Not Found: the conversation tests do not know the method ${method}`));
   }
 

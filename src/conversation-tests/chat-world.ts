@@ -17,7 +17,6 @@ export type StepUpdate =
   { readonly kind: 'updates'; readonly updates: readonly Update[] } | { readonly kind: 'unseen' } | { readonly kind: 'problem'; readonly message: string };
 
 export class ChatWorld {
-  private updateId = 0;
   private callbackId = 0;
 
   constructor(
@@ -31,9 +30,15 @@ export class ChatWorld {
     return chat.type === 'private' ? user.id : chat.id;
   }
 
-  /** A user's text message; a reply to the bot's latest message with `reply`, or to its pending force_reply question. */
-  say(user: TestUser, chat: TestChat, text: string, reply: boolean): StepUpdate {
+  /**
+   * A user's text message; a reply to the bot's latest message with `reply`, or to its pending force_reply
+   * question; in the hand-off topic of `topicOf` (a forum's topic the bot named after them) when given.
+   */
+  say(user: TestUser, chat: TestChat, text: string, reply: boolean, topicOf?: TestUser): StepUpdate {
     const chatId = this.chatId(chat, user);
+    const thread = topicOf ? this.api.forum.topicOfUser(chatId, topicOf.id) : undefined;
+    if (topicOf && thread === undefined)
+      return { kind: 'problem', message: `${topicOf.key} has no topic in ${chat.key}: the bot opens one when it hands them off` };
     const entities = withDetectedEntities(text, []);
     const history = this.api.history(chatId);
     const replyTo = reply ? history.latestBotMessage() : history.pendingQuestion(user.id);
@@ -46,6 +51,7 @@ export class ChatWorld {
       text,
       ...(entities.length > 0 ? { entities } : {}),
       ...(replyTo ? { reply_to_message: withoutReply(replyTo) } : {}),
+      ...(thread !== undefined ? { message_thread_id: thread, is_topic_message: true } : {}),
     } as Update.NonChannel & Message.TextMessage;
     this.api.recordUserMessage(message);
     // An administrator bot receives every message of its group, privacy mode or not (as on the service).
@@ -120,7 +126,7 @@ export class ChatWorld {
 
   private chatOf(chat: TestChat, user: TestUser): Chat {
     if (chat.type === 'private') return { id: user.id, type: 'private', first_name: user.first_name, ...(user.username ? { username: user.username } : {}) };
-    return { id: chat.id, type: chat.type, title: chat.title } as Chat;
+    return { id: chat.id, type: chat.type, title: chat.title, ...(chat.forum ? { is_forum: true } : {}) } as Chat;
   }
 
   private date(): number {
@@ -128,7 +134,7 @@ export class ChatWorld {
   }
 
   private nextUpdateId(): number {
-    return ++this.updateId;
+    return this.api.nextUpdateId();
   }
 }
 

@@ -36,6 +36,8 @@ function outputMatches(expected: ExpectedOutput, actual: RecordedOutput): boolea
   switch (expected.kind) {
     case 'message':
       if (actual.kind !== 'message') return false;
+      if (expected.in !== undefined && expected.in !== actual.in) return false;
+      if (expected.topicOf !== undefined && expected.topicOf !== actual.topicOf) return false;
       if (expected.text && !textMatches(expected.text, actual.text)) return false;
       if (expected.suggestions) return JSON.stringify(expected.suggestions) === JSON.stringify(actual.suggestions ?? []);
       return !expected.buttons || sameButtons(expected.buttons, expected.flatButtons, buttonRows(actual.replyMarkup));
@@ -87,10 +89,14 @@ function showText(matcher: TextMatcher): string {
 function showExpected(expected: ExpectedOutput): string {
   switch (expected.kind) {
     case 'message': {
-      if (expected.suggestions) return `{ ${expected.text ? `text: ${showText(expected.text)}, ` : ''}suggestions: ${showIds(expected.suggestions)} }`;
+      const place = showPlace(expected.in, expected.topicOf);
+      if (expected.suggestions) return `{ ${expected.text ? `text: ${showText(expected.text)}, ` : ''}suggestions: ${showIds(expected.suggestions)}${place} }`;
       const buttons = expected.buttons ? showButtons(expected.flatButtons ? [expected.buttons.flat()] : expected.buttons, expected.flatButtons) : undefined;
-      if (!buttons) return expected.text ? showText(expected.text) : '{ }';
-      return `{ ${expected.text ? `text: ${showText(expected.text)}, ` : ''}buttons: ${buttons} }`;
+      if (!buttons && !place) return expected.text ? showText(expected.text) : '{ }';
+      return `{ ${expected.text ? `text: ${showText(expected.text)}` : ''}${buttons ? `${expected.text ? ', ' : ''}buttons: ${buttons}` : ''}${place} }`.replace(
+        '{ , ',
+        '{ ',
+      );
     }
     case 'edit':
       return `{ edit: ${showText(expected.text)} }`;
@@ -99,6 +105,11 @@ function showExpected(expected: ExpectedOutput): string {
     default:
       return showModeration(expected);
   }
+}
+
+/** `, in: staff, topic_of: cleo` for the keys given (empty for none). */
+function showPlace(chat: string | undefined, topicOf: string | undefined): string {
+  return `${chat !== undefined ? `, in: ${chat}` : ''}${topicOf !== undefined ? `, topic_of: ${topicOf}` : ''}`;
 }
 
 /** Rule ids as a flow list, quoted only where YAML needs it. */
@@ -115,9 +126,12 @@ function showButtons(rows: readonly (readonly string[])[], flat: boolean): strin
 export function showActual(actual: RecordedOutput): string {
   switch (actual.kind) {
     case 'message': {
-      if (actual.suggestions) return `{ suggestions: ${showIds(actual.suggestions)} }`;
+      // Where it went is shown when it is not the step's chat, or is a hand-off topic.
+      const place = actual.elsewhere || actual.topicOf ? showPlace(actual.in, actual.topicOf) : '';
+      if (actual.suggestions) return `{ suggestions: ${showIds(actual.suggestions)}${place} }`;
       const rows = buttonRows(actual.replyMarkup);
-      return rows.length > 0 ? `{ text: ${quote(actual.text)}, buttons: ${showButtons(rows, rows.length === 1)} }` : quote(actual.text);
+      if (rows.length > 0) return `{ text: ${quote(actual.text)}, buttons: ${showButtons(rows, rows.length === 1)}${place} }`;
+      return place ? `{ text: ${quote(actual.text)}${place} }` : quote(actual.text);
     }
     case 'edit':
       return `{ edit: ${quote(actual.text)} }`;

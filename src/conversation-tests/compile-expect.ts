@@ -46,6 +46,10 @@ function compileOutput(item: string | Raw, report: Report, users: readonly strin
   if (moderation.length > 0) return compileModerationOutput(item, moderation, report, users);
   const kinds = ['edit', 'answer'].filter((k) => k in item);
   const textForms = ['text', 'contains', 'pattern'].filter((k) => k in item);
+  if (kinds.length === 1 && ('in' in item || 'topic_of' in item)) {
+    report([], '`in` and `topic_of` say where a message went: an edit or an answer has no place of its own');
+    return undefined;
+  }
   if (kinds.length > 1 || (kinds.length === 1 && (textForms.length > 0 || 'buttons' in item))) {
     report([], `one output is a message, an edit or an answer: split ${Object.keys(item).join(', ')} into separate list items`);
     return undefined;
@@ -77,6 +81,8 @@ function compileOutput(item: string | Raw, report: Report, users: readonly strin
   const flat = buttons === undefined || buttons.every((b) => typeof b === 'string');
   return {
     kind: 'message',
+    ...(typeof item.in === 'string' ? { in: item.in } : {}),
+    ...(typeof item.topic_of === 'string' ? { topicOf: item.topic_of } : {}),
     ...(text ? { text } : {}),
     ...(suggestions ? { suggestions } : {}),
     ...(buttons ? { buttons: flat ? [buttons as string[]] : (buttons as string[][]) } : {}),

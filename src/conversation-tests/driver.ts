@@ -2,6 +2,7 @@
 // clock; a driver makes the bot handle them (through decide alone, or through the full update pipeline)
 // and performs what it decides on the Bot API double. The runner never knows which driver it has.
 import type { Update } from '@grammyjs/types';
+import type { HandoffSettings } from '../engine/handoff.js';
 import type { RuleSet } from '../engine/rule-set.js';
 import type { ConversationState } from '../engine/state.js';
 import type { UpdatePipelineOptions } from '../pipeline/pipeline-options.js';
@@ -43,6 +44,8 @@ export interface DriverOptions {
   readonly onDecision: (record: DecisionRecord) => void;
   /** The live rules, when they may change while the bot runs (`hearsay chat` reloads them); `ruleSet` otherwise. */
   readonly rules?: { readonly current: RuleSet };
+  /** The test's hand-off (`handoff:`), its staff group resolved to an id (the pipeline driver only). */
+  readonly handoff?: HandoffSettings;
   /** Told why each update was answered as it was (the pipeline driver only; `hearsay chat --why`). */
   readonly onHandled?: UpdatePipelineOptions['onHandled'];
 }

@@ -12,8 +12,10 @@ import {
   DEFAULT_BOT_USERNAME,
   type CannedAnswers,
   type ConversationTest,
+  type ExpectedOutput,
   type StepAction,
   type TestChat,
+  type TestHandoff,
   type TestFile,
   type TestStep,
   type TestUser,
@@ -77,7 +79,9 @@ export function compileTestFile(parsed: ParsedYaml, defaultRules: string, defaul
   const tests: ConversationTest[] = [];
   const names = new Map<string, number>();
   const answers = cannedAnswers(data.backends);
-  (data.tests as Raw[]).forEach((raw, i) => {
+  (data.tests as Raw[]).forEach((written, i) => {
+    // The file's hand-off applies to a test without its own.
+    const raw = written.handoff === undefined && data.handoff !== undefined ? { ...written, handoff: data.handoff } : written;
     const name = raw.name as string;
     const earlier = names.get(name);
     if (earlier !== undefined) report(['tests', i, 'name'], `two tests are named '${name}' (also test ${earlier + 1}): names must be unique in a file`);
@@ -99,7 +103,8 @@ type Report = (path: NodePath, message: string) => void;
 function compileTest(raw: Raw, i: number, parsed: ParsedYaml, report: Report, answers: CannedAnswers): ConversationTest | undefined {
   const base: NodePath = ['tests', i];
   const users = compileUsers(raw);
-  const chats = compileChats(raw);
+  const chats = compileChats(raw, (raw.handoff as Raw | undefined)?.chat);
+  const handoff = compileHandoff(raw.handoff as Raw | undefined, chats, (message) => report([...base, 'handoff', 'chat'], message));
   const before = users.length;
   const steps: TestStep[] = [];
   let failed = false;
@@ -112,14 +117,19 @@ function compileTest(raw: Raw, i: number, parsed: ParsedYaml, report: Report, an
       if (!found) report([...path, field], `${where}: no ${what} '${String(key)}' in this test (${what}s: ${list.map((x) => x.key).join(', ')})`);
       return found;
     };
-    const user = pick(users, step.from, 'from', 'user');
+    if (step.as !== undefined && step.from !== undefined) report([...path, 'as'], `${where}: \`as\` and \`from\` both name the user: keep one`);
+    const user = pick(users, step.as ?? step.from, step.as !== undefined ? 'as' : 'from', 'user');
     const chat = pick(chats, step.in, 'in', 'chat');
-    const action = user && chat ? compileAction(step, users, chat, (field, message) => report([...path, field], `${where}: ${message}`)) : undefined;
+    const stepReport = (field: string, message: string) => report([...path, field], `${where}: ${message}`);
+    const action = user && chat ? compileAction(step, users, chat, stepReport) : undefined;
+    if (action && !topicOfHolds(step, action, chat!, handoff, stepReport)) failed = true;
     const expect = compileExpect(
       step.expect,
       (sub, message) => report([...path, 'expect', ...sub], `${where}: ${message}`),
       users.map((u) => u.key),
     );
+    if (expect && typeof expect !== 'string' && !placesKnown(expect, users, chats, (n, message) => report([...path, 'expect', n], `${where}: ${message}`)))
+      failed = true;
     if (!user || !chat || !action || expect === false) {
       failed = true;
       return;
@@ -140,7 +150,54 @@ function compileTest(raw: Raw, i: number, parsed: ParsedYaml, report: Report, an
     });
   });
   if (failed || users.length !== before) return undefined;
-  return { name: raw.name as string, position: parsed.locate(base), users, chats, steps, backends: cannedAnswers(raw.backends, answers) };
+  if (handoff === null) return undefined;
+  const backends = cannedAnswers(raw.backends, answers);
+  return { name: raw.name as string, position: parsed.locate(base), users, chats, steps, backends, ...(handoff ? { handoff } : {}) };
+}
+
+/** The test's `handoff:` with its staff group found among the chats; null when it names none that can be one. */
+function compileHandoff(raw: Raw | undefined, chats: readonly TestChat[], report: (message: string) => void): TestHandoff | null | undefined {
+  if (!raw) return undefined;
+  const chat = chats.find((c) => c.key === raw.chat);
+  if (!chat || chat.type !== 'supergroup') {
+    report(`handoff.chat must name a supergroup among this test's chats (${chats.map((c) => `${c.key}: ${c.type}`).join(', ')})`);
+    return null;
+  }
+  return { chat, idleMs: typeof raw.idle === 'string' ? durationMs(raw.idle) : null, end: (raw.end as string[] | undefined) ?? ['done', '/done'] };
+}
+
+/** The chats and users an expectation's `in` and `topic_of` name are the test's. */
+function placesKnown(expect: readonly ExpectedOutput[], users: readonly TestUser[], chats: readonly TestChat[], report: (n: number, message: string) => void) {
+  let known = true;
+  expect.forEach((output, n) => {
+    if (output.kind !== 'message') return;
+    if (output.in !== undefined && !chats.some((c) => c.key === output.in)) {
+      report(n, `no chat '${output.in}' in this test (chats: ${chats.map((c) => c.key).join(', ')})`);
+      known = false;
+    }
+    if (output.topicOf !== undefined && !users.some((u) => u.key === output.topicOf)) {
+      report(n, `no user '${output.topicOf}' in this test (users: ${users.map((u) => u.key).join(', ')})`);
+      known = false;
+    }
+  });
+  return known;
+}
+
+/** `topic_of` goes with `say` in the hand-off's staff group, when it has topics, and names a user. */
+function topicOfHolds(
+  step: Raw,
+  action: StepAction,
+  chat: TestChat,
+  handoff: TestHandoff | null | undefined,
+  report: (field: string, message: string) => void,
+) {
+  if (step.topic_of === undefined) return true;
+  if (action.kind !== 'say') report('topic_of', '`topic_of` goes with `say`');
+  else if (!handoff || handoff.chat !== chat || !chat.forum)
+    report('topic_of', `\`topic_of\` writes in a customer's topic: the step must be \`in\` the hand-off's staff group, a forum (\`forum: true\`)`);
+  else if (!action.topicOf) report('topic_of', `no user '${String(step.topic_of)}' in this test`);
+  else return true;
+  return false;
 }
 
 function compileUsers(raw: Raw): TestUser[] {
@@ -156,7 +213,8 @@ function compileUsers(raw: Raw): TestUser[] {
   }));
 }
 
-function compileChats(raw: Raw): TestChat[] {
+/** The test's chats; the hand-off's staff group (`staffKey`) has privacy mode off unless it says otherwise: the bot is an administrator there. */
+function compileChats(raw: Raw, staffKey: unknown): TestChat[] {
   const named = raw.chats as Record<string, unknown> | undefined;
   const entries: [string, unknown][] = named ? Object.entries(named) : [['chat', raw.chat ?? 'private']];
   return entries.map(([key, chat], n) => {
@@ -167,14 +225,18 @@ function compileChats(raw: Raw): TestChat[] {
       type,
       id: (spec.id as number | undefined) ?? (type === 'supergroup' ? -1001000000001 - n : -1001 - n),
       title: (spec.title as string | undefined) ?? (named ? key : 'Test group'),
-      privacy: (spec.privacy as boolean | undefined) ?? true,
+      privacy: (spec.privacy as boolean | undefined) ?? key !== staffKey,
+      ...(spec.forum === true ? { forum: true } : {}),
       ...(spec.admin !== undefined && spec.admin !== false ? { adminRights: new Set(spec.admin === true ? ADMIN_RIGHTS : (spec.admin as string[])) } : {}),
     };
   });
 }
 
 function compileAction(step: Raw, users: readonly TestUser[], chat: TestChat, report: (field: string, message: string) => void): StepAction | undefined {
-  if (typeof step.say === 'string') return { kind: 'say', text: step.say, reply: step.reply === true };
+  if (typeof step.say === 'string') {
+    const topicOf = step.topic_of === undefined ? undefined : users.find((u) => u.key === step.topic_of);
+    return { kind: 'say', text: step.say, reply: step.reply === true, ...(topicOf ? { topicOf } : {}) };
+  }
   if (step.reply !== undefined) report('reply', '`reply` goes with `say`');
   if (step.send !== undefined) return sendAction(step.send as Raw);
   if (step.press !== undefined) {

@@ -27,6 +27,15 @@ export interface TestChat {
   readonly privacy: boolean;
   /** `admin:` the bot's administrator rights in a group (it then receives every message); undefined: no administrator. */
   readonly adminRights?: ReadonlySet<string>;
+  /** A supergroup with topics (`forum: true`). */
+  readonly forum?: boolean;
+}
+
+/** The test's hand-off (`handoff:`): the staff group among its chats, the idle time and the end words. */
+export interface TestHandoff {
+  readonly chat: TestChat;
+  readonly idleMs: number | null;
+  readonly end: readonly string[];
 }
 
 /** How a text is compared; a pattern is RE2 syntax, run on the rules' own linear-time engine (case-sensitive). */
@@ -44,6 +53,9 @@ export type ExpectedOutput =
       readonly flatButtons: boolean;
       /** The rules the message offers as suggestions (`suggest:`), by id, best first. */
       readonly suggestions?: readonly string[];
+      /** `in`: the chat it went to, by the test's name for it; `topic_of`: the user whose hand-off topic it went into. */
+      readonly in?: string;
+      readonly topicOf?: string;
     }
   | { readonly kind: 'edit'; readonly text: TextMatcher }
   | { readonly kind: 'answer'; readonly text: TextMatcher; readonly alert?: boolean }
@@ -51,7 +63,7 @@ export type ExpectedOutput =
 
 /** What happens in a step. */
 export type StepAction =
-  | { readonly kind: 'say'; readonly text: string; readonly reply: boolean }
+  | { readonly kind: 'say'; readonly text: string; readonly reply: boolean; readonly topicOf?: TestUser }
   /** A photo, a location … (`send:`): the Message fields it adds, and how the report names it. */
   | { readonly kind: 'send'; readonly fields: Readonly<Record<string, unknown>>; readonly label: string }
   | { readonly kind: 'press'; readonly by: 'text' | 'data' | 'suggestion'; readonly value: string }
@@ -101,6 +113,7 @@ export interface ConversationTest {
   readonly steps: readonly TestStep[];
   /** The file's canned backend answers with this test's own over them. */
   readonly backends: CannedAnswers;
+  readonly handoff?: TestHandoff;
 }
 
 export interface TestFile {

@@ -13,6 +13,7 @@ import { flowDeadline } from '../engine/flows.js';
 import type { RuleSet } from '../engine/rule-set.js';
 import { MemoryStore, MemoryStoreData } from '../store/memory/memory-store.js';
 import { messageEffectPerformer } from '../delivery/message-effects.js';
+import { handoffEffectPerformer } from '../delivery/handoff-effects.js';
 import { OutboxRoom } from '../pipeline/outbox.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { ServiceMetrics } from '../ops/metrics.js';
@@ -78,7 +79,7 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
   const outbox = new OutboxRoom({
     outbox: ledger,
     sequencer,
-    performers: { message: messageEffectPerformer(api), backend: cannedNotifies(backends) },
+    performers: { message: messageEffectPerformer(api), backend: cannedNotifies(backends), handoff: handoffPerformer(api, ledger, () => pipeline) },
     logger,
     metrics,
     concurrency: 1,
@@ -89,7 +90,7 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
     states: ledger,
     sequencer,
     rules: options.rules ?? { current: options.ruleSet },
-    context: { botUsername: options.botUsername, random: options.random, now },
+    context: { botUsername: options.botUsername, random: options.random, now, ...(options.handoff ? { handoff: options.handoff } : {}) },
     perform: createActionPerformer({ sender, api, logger }),
     backends,
     // A step a backend accepted is asked in the decision's continuation: the committed flow position says so.
@@ -110,9 +111,11 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
       await pipeline.handle(update);
       // The update's effects that are due now go out before the next step, as the outbox sends them right after the commit.
       await outbox.performDue();
+      await deliverServiceMessages(options.api, pipeline, outbox);
     },
-    advanceTo(until: number) {
-      return advanceClock(until, { ledger, pipeline, outbox, ruleSet: options.rules?.current ?? options.ruleSet, clock: options.clock });
+    async advanceTo(until: number) {
+      await advanceClock(until, { ledger, pipeline, outbox, ruleSet: options.rules?.current ?? options.ruleSet, clock: options.clock });
+      await deliverServiceMessages(options.api, pipeline, outbox);
     },
     async state(chatId: number, userId: number) {
       return ledger.load({ chatId, userId });
@@ -125,6 +128,22 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
       await ledger.close();
     },
   };
+}
+
+/** A hand-off's copies and signals, as the service performs them (see service/handoff-wiring.ts). */
+function handoffPerformer(api: BotApi, ledger: MemoryStore, pipeline: () => UpdatePipeline): EffectPerformer {
+  return handoffEffectPerformer(api, {
+    stateOf: (customer) => ledger.load({ chatId: customer, userId: customer }),
+    signal: (event, cause, abort) => pipeline().handoffSignal(event, cause, abort),
+  });
+}
+
+/** The service messages the effects caused (a topic the bot created), handed to the bot as the service would, with what they cause in turn. */
+async function deliverServiceMessages(api: DriverOptions['api'], pipeline: UpdatePipeline, outbox: OutboxRoom): Promise<void> {
+  for (let update = api.forum.pendingUpdates.shift(); update; update = api.forum.pendingUpdates.shift()) {
+    await pipeline.handle(update);
+    await outbox.performDue();
+  }
 }
 
 /**

@@ -2,6 +2,7 @@
 // API double; each step becomes updates, the bot handles them, and what it did is compared with the
 // step's expectations. A test stops at its first failing step unless every step's outputs are wanted
 // (--update records them all).
+import { normalize } from '../engine/normalize.js';
 import type { RuleSet } from '../engine/rule-set.js';
 import { BotApiDouble, type RecordedOutput } from './bot-api-double.js';
 import { ChatWorld, TEST_BOT_ID, type StepUpdate } from './chat-world.js';
@@ -64,7 +65,10 @@ async function runTest(file: TestFile, test: ConversationTest, ruleSet: RuleSet,
   );
   const world = new ChatWorld(api, clock, file.botUsername);
   const backends = new CannedBackends(test.backends);
+  for (const chat of test.chats) if (chat.forum) api.forum.forums.add(chat.id);
+  const handoff = test.handoff;
   const driver = options.driverFor(test)({
+    ...(handoff ? { handoff: { chatId: handoff.chat.id, idleMs: handoff.idleMs, endWords: new Set(handoff.end.map((word) => normalize(word))) } } : {}),
     ruleSet,
     botUsername: file.botUsername,
     api,
@@ -84,7 +88,7 @@ async function runTest(file: TestFile, test: ConversationTest, ruleSet: RuleSet,
       const before = api.outputs.length;
       driver.takeLog?.();
       const problem = (await perform(step, world, driver, clock, options.onPress)) ?? backends.takeProblems()[0];
-      const outputs = visibleOutputs(api.outputs.slice(before));
+      const outputs = placed(visibleOutputs(api.outputs.slice(before)), step, test, api);
       const checked = problem ? { message: problem, diff: [] } : ((await checkStep(step, outputs, driver, world)) ?? checkCalls(step, calls));
       // What the bot logged (a failed edit, a dropped reply) often says why.
       const log = driver.takeLog?.() ?? [];
@@ -103,13 +107,25 @@ async function runTest(file: TestFile, test: ConversationTest, ruleSet: RuleSet,
   return { file, test, ...(failure ? { failure } : {}), steps, durationMs: performance.now() - started };
 }
 
+/** The messages with where they went as the test names it: their chat and, in a hand-off topic, its customer. */
+function placed(outputs: RecordedOutput[], step: TestStep, test: ConversationTest, api: BotApiDouble): RecordedOutput[] {
+  const here = step.chat.type === 'private' ? step.user.id : step.chat.id;
+  return outputs.map((output) => {
+    if (output.kind !== 'message') return output;
+    const chat = test.chats.find((c) => (c.type === 'private' ? test.users.some((u) => u.id === output.chatId) : c.id === output.chatId));
+    const name = output.threadId === undefined ? undefined : api.forum.topicName(output.chatId, output.threadId);
+    const owner = name === undefined ? undefined : test.users.find((u) => name.endsWith(`#${u.id}`));
+    return { ...output, ...(chat ? { in: chat.key } : {}), ...(owner ? { topicOf: owner.key } : {}), elsewhere: output.chatId !== here };
+  });
+}
+
 /** Does what the step says; returns a problem with the step itself (a button that is not there), if any. */
 async function perform(step: TestStep, world: ChatWorld, driver: BotDriver, clock: TestClock, onPress?: RunOptions['onPress']): Promise<string | undefined> {
   const { action, user, chat } = step;
   let made: StepUpdate;
   switch (action.kind) {
     case 'say':
-      made = world.say(user, chat, action.text, action.reply);
+      made = world.say(user, chat, action.text, action.reply, action.topicOf);
       break;
     case 'send':
       made = world.send(user, chat, action.fields);

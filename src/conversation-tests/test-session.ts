@@ -49,7 +49,8 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
     if (!target) continue;
     results.push(
       ...(await runTestFile(file, target.ruleSet, {
-        driverFor: () => (options.driver === 'engine' ? createDecideDriver : createPipelineDriver),
+        // A hand-off lives in the outbox (copies, topics, signals): its tests run through the pipeline whatever the driver.
+        driverFor: (test) => (options.driver === 'engine' && !test.handoff ? createDecideDriver : createPipelineDriver),
         keepGoing: options.keepGoing ?? false,
         onDecision: (record) => target.tracker.record(record),
         onPress: (record) => target.tracker.recordPress(record),

@@ -78,11 +78,14 @@ function expectValue(outputs: readonly RecordedOutput[]): unknown {
 function outputValue(output: RecordedOutput): unknown {
   switch (output.kind) {
     case 'message': {
-      if (output.suggestions) return { suggestions: [...output.suggestions] };
+      // Where it went, when not the step's chat or into a hand-off topic.
+      const place =
+        output.elsewhere || output.topicOf ? { ...(output.in ? { in: output.in } : {}), ...(output.topicOf ? { topic_of: output.topicOf } : {}) } : {};
+      if (output.suggestions) return { suggestions: [...output.suggestions], ...place };
       const rows = buttonRows(output.replyMarkup);
+      if (rows.length > 0) return { text: output.text, buttons: rows.length === 1 ? rows[0] : rows, ...place };
       // A text that reads as the silence keyword must be written as { text: ... }.
-      if (rows.length === 0) return output.text === NOTHING ? { text: output.text } : output.text;
-      return { text: output.text, buttons: rows.length === 1 ? rows[0] : rows };
+      return output.text === NOTHING || Object.keys(place).length > 0 ? { text: output.text, ...place } : output.text;
     }
     case 'edit':
       return { edit: output.text };

@@ -52,6 +52,10 @@ export const testsSchema = {
           "$ref": "#/$defs/cannedAnswer"
         }
       }
+    },
+    "handoff": {
+      "$ref": "#/$defs/handoff",
+      "description": "Hand-off settings for every test of the file (a test's own `handoff` replaces them)."
     }
   },
   "$defs": {
@@ -110,6 +114,9 @@ export const testsSchema = {
         },
         "backends": {
           "$ref": "#/properties/backends"
+        },
+        "handoff": {
+          "$ref": "#/$defs/handoff"
         }
       },
       "not": {
@@ -219,6 +226,10 @@ export const testsSchema = {
                   }
                 }
               ]
+            },
+            "forum": {
+              "description": "A supergroup with topics (is_forum): the hand-off opens one topic per customer there.",
+              "type": "boolean"
             }
           }
         }
@@ -408,8 +419,16 @@ export const testsSchema = {
           "description": "Which user (a name under `users`); default: the first.",
           "type": "string"
         },
+        "as": {
+          "description": "Which user (a name under `users`), as `from`: a staff member writing in the staff group (`as: sam, in: staff, topic_of: cleo`).",
+          "type": "string"
+        },
         "in": {
           "description": "Which chat (a name under `chats`); default: the first.",
+          "type": "string"
+        },
+        "topic_of": {
+          "description": "With `say` in the hand-off's staff group (a forum): the message goes into this user's topic (a name under `users`), which the bot opened when it handed them off.",
           "type": "string"
         },
         "reply": {
@@ -781,6 +800,14 @@ export const testsSchema = {
             "alert": {
               "description": "With `answer`: shown as an alert the user must dismiss.",
               "type": "boolean"
+            },
+            "in": {
+              "description": "The chat the message went to (a name under `chats`; a private chat: a user's own chat with the bot); default: any chat.",
+              "type": "string"
+            },
+            "topic_of": {
+              "description": "The message went into this user's topic (a name under `users`) in the hand-off's staff group.",
+              "type": "string"
             }
           }
         }
@@ -917,6 +944,36 @@ export const testsSchema = {
         },
         "body": {}
       }
+    },
+    "handoff": {
+      "title": "TestHandoff",
+      "description": "Hand-off to a person, as the configuration's `handoff:` block says it: `chat` names the staff group among the test's `chats` (a supergroup; `forum: true` for one topic per customer), `idle` and `end` as in the configuration. The bot is an administrator there and sees every message.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "chat"
+      ],
+      "properties": {
+        "chat": {
+          "description": "The staff group: a name under the test's `chats`.",
+          "type": "string",
+          "minLength": 1
+        },
+        "idle": {
+          "description": "Hand back to the bot after this long without a staff message (90s, 15m, 2h, 1d); default: never.",
+          "type": "string",
+          "pattern": "^\\d+[smhd]$"
+        },
+        "end": {
+          "description": "What staff write to hand the customer back; default [done, /done].",
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "type": "string",
+            "minLength": 1
+          }
+        }
+      }
     }
   }
 } as const;
@@ -946,6 +1003,10 @@ export type TestChat =
             "can_delete_messages" | "can_restrict_members" | "can_pin_messages" | "can_invite_users",
             ...("can_delete_messages" | "can_restrict_members" | "can_pin_messages" | "can_invite_users")[]
           ];
+      /**
+       * A supergroup with topics (is_forum): the hand-off opens one topic per customer there.
+       */
+      forum?: boolean;
     };
 /**
  * private (each user's own chat with the bot), group or supergroup, or a mapping with details.
@@ -972,6 +1033,10 @@ export type TestChat1 =
             "can_delete_messages" | "can_restrict_members" | "can_pin_messages" | "can_invite_users",
             ...("can_delete_messages" | "can_restrict_members" | "can_pin_messages" | "can_invite_users")[]
           ];
+      /**
+       * A supergroup with topics (is_forum): the hand-off opens one topic per customer there.
+       */
+      forum?: boolean;
     };
 /**
  * One thing that happens (say, send, press, wait, join, leave), then what the bot must do (`expect`) what it must remember (`state`) and which backend requests it made (`expect_call`).
@@ -1173,6 +1238,14 @@ export type ExpectedOutput =
        * With `answer`: shown as an alert the user must dismiss.
        */
       alert?: boolean;
+      /**
+       * The chat the message went to (a name under `chats`; a private chat: a user's own chat with the bot); default: any chat.
+       */
+      in?: string;
+      /**
+       * The message went into this user's topic (a name under `users`) in the hand-off's staff group.
+       */
+      topic_of?: string;
     };
 /**
  * A text: exact (a string), or { contains: ... } or { pattern: ... } (a regular expression in RE2 syntax, as in rules, found anywhere).
@@ -1253,6 +1326,7 @@ export interface TestFile {
    */
   tests: [ConversationTest, ...ConversationTest[]];
   backends?: Backends;
+  handoff?: TestHandoff1;
 }
 /**
  * One conversation: who talks, where, and the steps.
@@ -1283,6 +1357,7 @@ export interface ConversationTest {
    */
   steps: [TestStep, ...TestStep[]];
   backends?: Backends;
+  handoff?: TestHandoff;
 }
 /**
  * The user who talks (default: Ann, id 1001). With `users`, the first of them.
@@ -1346,9 +1421,17 @@ export interface Step1 {
    */
   from?: string;
   /**
+   * Which user (a name under `users`), as `from`: a staff member writing in the staff group (`as: sam, in: staff, topic_of: cleo`).
+   */
+  as?: string;
+  /**
    * Which chat (a name under `chats`); default: the first.
    */
   in?: string;
+  /**
+   * With `say` in the hand-off's staff group (a forum): the message goes into this user's topic (a name under `users`), which the bot opened when it handed them off.
+   */
+  topic_of?: string;
   /**
    * Send `say` as a reply to the bot's latest message in the chat.
    */
@@ -1383,4 +1466,42 @@ export interface Backends {
         [k: string]: CannedAnswer | undefined;
       }
     | undefined;
+}
+/**
+ * Hand-off to a person, as the configuration's `handoff:` block says it: `chat` names the staff group among the test's `chats` (a supergroup; `forum: true` for one topic per customer), `idle` and `end` as in the configuration. The bot is an administrator there and sees every message.
+ */
+export interface TestHandoff {
+  /**
+   * The staff group: a name under the test's `chats`.
+   */
+  chat: string;
+  /**
+   * Hand back to the bot after this long without a staff message (90s, 15m, 2h, 1d); default: never.
+   */
+  idle?: string;
+  /**
+   * What staff write to hand the customer back; default [done, /done].
+   *
+   * @minItems 1
+   */
+  end?: [string, ...string[]];
+}
+/**
+ * Hand-off to a person, as the configuration's `handoff:` block says it: `chat` names the staff group among the test's `chats` (a supergroup; `forum: true` for one topic per customer), `idle` and `end` as in the configuration. The bot is an administrator there and sees every message.
+ */
+export interface TestHandoff1 {
+  /**
+   * The staff group: a name under the test's `chats`.
+   */
+  chat: string;
+  /**
+   * Hand back to the bot after this long without a staff message (90s, 15m, 2h, 1d); default: never.
+   */
+  idle?: string;
+  /**
+   * What staff write to hand the customer back; default [done, /done].
+   *
+   * @minItems 1
+   */
+  end?: [string, ...string[]];
 }
