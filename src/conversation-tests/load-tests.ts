@@ -107,7 +107,9 @@ function compileTest(raw: Raw, i: number, parsed: ParsedYaml, report: Report, an
   const handoff = compileHandoff(raw.handoff as Raw | undefined, chats, (message) => report([...base, 'handoff', 'chat'], message));
   const before = users.length;
   const steps: TestStep[] = [];
-  let failed = false;
+  const clock = raw.clock === undefined ? undefined : Date.parse(raw.clock as string);
+  let failed = clock !== undefined && Number.isNaN(clock);
+  if (failed) report([...base, 'clock'], `clock: '${String(raw.clock)}' is no date and time; write e.g. "2026-11-27T20:00:00+01:00"`);
   (raw.steps as Raw[]).forEach((step, j) => {
     const path: NodePath = [...base, 'steps', j];
     const where = describePath(parsed.data, path);
@@ -152,7 +154,16 @@ function compileTest(raw: Raw, i: number, parsed: ParsedYaml, report: Report, an
   if (failed || users.length !== before) return undefined;
   if (handoff === null) return undefined;
   const backends = cannedAnswers(raw.backends, answers);
-  return { name: raw.name as string, position: parsed.locate(base), users, chats, steps, backends, ...(handoff ? { handoff } : {}) };
+  return {
+    name: raw.name as string,
+    position: parsed.locate(base),
+    users,
+    chats,
+    steps,
+    backends,
+    ...(handoff ? { handoff } : {}),
+    ...(clock !== undefined ? { clock } : {}),
+  };
 }
 
 /** The test's `handoff:` with its staff group found among the chats; null when it names none that can be one. */

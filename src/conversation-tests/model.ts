@@ -114,6 +114,8 @@ export interface ConversationTest {
   /** The file's canned backend answers with this test's own over them. */
   readonly backends: CannedAnswers;
   readonly handoff?: TestHandoff;
+  /** `clock:`: where the test's clock starts (ms since the epoch); the default epoch when absent. */
+  readonly clock?: number;
 }
 
 export interface TestFile {

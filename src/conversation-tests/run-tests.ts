@@ -57,7 +57,7 @@ export async function runTestFile(file: TestFile, ruleSet: RuleSet, options: Run
 
 async function runTest(file: TestFile, test: ConversationTest, ruleSet: RuleSet, options: RunOptions): Promise<TestResult> {
   const started = performance.now();
-  const clock: TestClock = { now: TEST_EPOCH };
+  const clock: TestClock = { now: test.clock ?? TEST_EPOCH };
   const api = new BotApiDouble({ id: TEST_BOT_ID, username: file.botUsername, first_name: 'Bot' }, clock);
   api.setUp(
     new Map(test.chats.flatMap((chat) => (chat.adminRights ? [[chat.id, chat.adminRights] as const] : []))),

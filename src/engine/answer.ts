@@ -18,11 +18,13 @@ import { notifyEffects } from './notifies.js';
 import { callRule } from './rule-calls.js';
 import type { ReplyParts } from './compile-rule-calls.js';
 import { endHandoff, isHandedOff, startHandoff, topicLinkValue } from './handoff.js';
+import { reminderActions } from './reminders.js';
 
 /** What a template of this match can read from the message (the variables are added by the caller). */
-export function messageValues(message: Message, match?: MatchResult): Omit<RenderValues, 'vars' | 'flow'> {
+export function messageValues(message: Message, match?: MatchResult, now?: number): Omit<RenderValues, 'vars' | 'flow'> {
   // Built field by field (no spreads): this runs for every message answered.
   const values: RenderValues = { message };
+  if (now !== undefined) values.now = now;
   if (match?.args !== undefined) values.args = match.args;
   if (match?.captures) values.captures = match.captures;
   return values;
@@ -41,7 +43,7 @@ export function answerRule(
   languageOf?: (values: VariableValues) => string | undefined,
 ): Decision {
   const { message } = event;
-  const base = messageValues(message, match);
+  const base = messageValues(message, match, context.now?.());
   const applied = applyAssignments(rule.set, values, base, event.from !== undefined);
   // The message's values are this call's own: completed in place rather than copied.
   const rendered = base as RenderValues;
@@ -74,6 +76,7 @@ export function answerRule(
   if (rule.sends.length > 0) replies.push(...sendEffects(rule.sends, rendered, context, language));
   if (rule.notifies) replies.push(...notifyEffects(rule.notifies, rendered, context, event.chat.id));
   if (rule.relays.length > 0 && triggerId !== undefined) replies.push(...relayEffects(rule.relays, message, context));
+  replies.push(...reminderActions(rule.reminders, rendered, event.chat.id, event.from?.id, rendered.now ?? Date.now()));
   return { ruleId: rule.id, actions: applied.actions.length === 0 ? replies : [...applied.actions, ...replies] };
 }
 

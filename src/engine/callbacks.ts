@@ -25,6 +25,7 @@ import { sendEffects } from './sends.js';
 import { pressSuggestion } from './suggest-decide.js';
 import { startHandoff, topicLinkValue } from './handoff.js';
 import { moderatePress } from './moderation.js';
+import { reminderActions } from './reminders.js';
 
 /** A press's decision (see the module comment); `now` is the current time in ms since the epoch. */
 export function decideCallbackQuery(event: CallbackQueryEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext, now: number): Decision {
@@ -37,9 +38,9 @@ export function decideCallbackQuery(event: CallbackQueryEvent, ruleSet: RuleSet,
   if (data !== undefined) {
     const values = variablesOf(state);
     for (const rule of ruleSet.callbacks) {
-      if (!conditionsPass(rule, message, audienceCheck(message, values, languageFor(ruleSet, event.from, state), context.botUsername))) continue;
+      if (!conditionsPass(rule, message, audienceCheck(message, values, languageFor(ruleSet, event.from, state), context.botUsername, now))) continue;
       const captures = callbackCaptures(rule, data);
-      if (captures) return answerPress(rule, captures, event, message, state, context, ruleSet);
+      if (captures) return answerPress(rule, captures, event, message, state, { context, ruleSet, now });
     }
   }
   return { ruleId: null, actions: [answerOf(event)] };
@@ -81,10 +82,9 @@ function answerPress(
   event: CallbackQueryEvent,
   message: Message,
   state: ConversationState,
-  context: DecideContext,
-  ruleSet: RuleSet,
+  { context, ruleSet, now }: { context: DecideContext; ruleSet: RuleSet; now: number },
 ): Decision {
-  const base = { message, captures };
+  const base = { message, captures, now };
   const applied = applyAssignments(rule.set, variablesOf(state), base, true);
   const values: RenderValues = { ...base, vars: applied.values };
   if (context.handoff) values.topicLink = topicLinkValue(applied.values.user, context)!;
@@ -94,6 +94,7 @@ function answerPress(
     const before: Action[] = [...applied.actions];
     if (rule.sends.length > 0) before.push(...sendEffects(rule.sends, values, context, language));
     if (rule.notifies) before.push(...notifyEffects(rule.notifies, values, context, event.chat?.id ?? null));
+    if (event.chat) before.push(...reminderActions(rule.reminders, values, event.chat.id, event.from.id, now));
     const site = {
       rendered: values,
       applied,
@@ -115,10 +116,10 @@ function answerPress(
   // opens before the press's sends, which may link to it.
   const held = event.chat && event.message && event.message.date !== 0 ? (event.message as Message) : undefined;
   const handing = rule.handoff === 'start' && held ? startHandoff({ ...held, from: event.from } as Message, rule.id, applied.values, context) : [];
-  const now = (context.now ?? Date.now)();
   const pressed = moderatePress(pressActions(rule, values, event, context, language), rule.moderation, event.chat?.id, event.from.id, now);
   const actions: Action[] = [...applied.actions, ...handing, ...pressed];
   if (rule.notifies) actions.push(...notifyEffects(rule.notifies, values, context, event.chat?.id ?? null));
+  if (event.chat) actions.push(...reminderActions(rule.reminders, values, event.chat.id, event.from.id, now));
   return { ruleId: rule.id, actions };
 }
 

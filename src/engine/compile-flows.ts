@@ -15,6 +15,9 @@ import { INCOMING_MEDIA_KINDS } from './message-media.js';
 import type { CompiledAccept, CompiledDoneBranch, CompiledFlow, CompiledStep } from './rule-set.js';
 import { allStaticTexts, compileStaticText, compileText, type LanguageSettings, type StaticText, type TextSource } from './languages.js';
 import type { Template, TemplateContext } from './template.js';
+import { compileOpen, UTC_TIME, type TimeSettings } from './time-settings.js';
+import { compileDateOrTime, warnOfUnusedRetries } from './compile-date-steps.js';
+import { compileReminders, NO_REMINDERS } from './compile-reminders.js';
 import { compileAssignments, compileConditions } from './variables.js';
 import type { RuleEnvironment } from './compile-reach.js';
 import { compileDoneCall, compileStepCall } from './compile-flow-calls.js';
@@ -56,10 +59,11 @@ export function compileFlows(
   languages?: LanguageSettings,
   environment?: RuleEnvironment,
   media: MediaLookup = UNREAD_MEDIA,
+  time: TimeSettings = UTC_TIME,
 ): Map<string, CompiledFlow> {
   const flows = new Map<string, CompiledFlow>();
   for (const source of sources) {
-    const compiled = compileFlow(source, problems, compilePattern, languages, environment, media);
+    const compiled = compileFlow(source, problems, compilePattern, languages, environment, media, time);
     if (compiled) flows.set(compiled.id, compiled);
   }
   return flows;
@@ -82,6 +86,7 @@ export interface FlowSite {
   readonly languages: LanguageSettings | undefined;
   /** Compiles the media of a step or a done branch at `path`: null when none, undefined when broken (reported). */
   readonly media: (site: MediaSite, path: (string | number)[], context: TemplateContext, where: string) => CompiledMedia | null | undefined;
+  readonly time: TimeSettings;
 }
 
 function flowSite(
@@ -92,10 +97,17 @@ function flowSite(
   languages: LanguageSettings | undefined,
   environment: RuleEnvironment | undefined,
   lookup: MediaLookup,
+  time: TimeSettings,
 ): FlowSite {
   const stepIds = flow.steps.map((s) => s.id);
   // Steps whose answer a backend accepts keep its JSON: {{flow.STEP.PATH}} reads it once they are answered.
   const called = flow.steps.filter((s) => s.accept?.call !== undefined).map((s) => s.id);
+  // Date and time steps: {{flow.STEP}} writes a date in the user's language, {{flow.STEP.iso}} as kept.
+  const kinds = new Map<string, 'date' | 'time'>();
+  for (const step of flow.steps) {
+    if (step.accept?.date !== undefined) kinds.set(step.id, 'date');
+    else if (step.accept?.time !== undefined) kinds.set(step.id, 'time');
+  }
   const report: FlowSite['report'] = (path, message, severity = 'error') => problems.push(problemAt(locate(path), message, severity));
   return {
     flow,
@@ -103,11 +115,17 @@ function flowSite(
     stepIds,
     report,
     template: (source, path, context, where) =>
-      compileText(source, { ...context, ...(languages ? { languages } : {}) }, where, {
+      compileText(source, { ...context, time, ...(languages ? { languages } : {}) }, where, {
         error: (at, message) => report([...path, ...at], message),
         warning: (at, message) => report([...path, ...at], message, 'warning'),
       }) ?? null,
-    flowContext: (answered, extra = {}) => ({ trigger: 'fallback', flow: { id: flow.id, answered, steps: stepIds, called }, ...extra }),
+    flowContext: (answered, extra = {}) => ({
+      trigger: 'fallback',
+      flow: { id: flow.id, answered, steps: stepIds, called, kinds },
+      time,
+      ...(languages ? { languages } : {}),
+      ...extra,
+    }),
     compilePattern,
     ...(environment ? { environment } : {}),
     languages,
@@ -117,6 +135,7 @@ function flowSite(
         { ...context, ...(languages ? { languages } : {}) },
         { name: where, report: (at, message, severity) => report([...path, ...at], message, severity), lookup },
       ),
+    time,
   };
 }
 
@@ -126,11 +145,12 @@ function compileFlow(
   { flow, locate }: FlowSource,
   problems: RuleProblem[],
   compilePattern: PatternCompiler,
-  languages?: LanguageSettings,
-  environment?: RuleEnvironment,
-  media: MediaLookup = UNREAD_MEDIA,
+  languages: LanguageSettings | undefined,
+  environment: RuleEnvironment | undefined,
+  media: MediaLookup,
+  time: TimeSettings,
 ): CompiledFlow | undefined {
-  const site = flowSite(flow, locate, problems, compilePattern, languages, environment, media);
+  const site = flowSite(flow, locate, problems, compilePattern, languages, environment, media, time);
   const before = errorCount(problems);
   const steps = compileSteps(site);
   const done = compileDone(site);
@@ -153,7 +173,7 @@ function compileFlow(
 
 /** The steps that compiled; a step with a problem is reported and left out (the flow is then refused). */
 function compileSteps(site: FlowSite): CompiledStep[] {
-  const { flow, name, stepIds, report, template, flowContext } = site;
+  const { flow, name, stepIds, report, template, flowContext, time } = site;
   const steps: CompiledStep[] = [];
   const seen = new Map<string, number>();
   for (const [i, step] of flow.steps.entries()) {
@@ -163,12 +183,15 @@ function compileSteps(site: FlowSite): CompiledStep[] {
     const context = flowContext(stepIds.slice(0, i));
     const ask = template(step.ask, ['steps', i, 'ask'], context, `the question of ${where}`);
     const retry = step.retry === undefined ? null : template(step.retry, ['steps', i, 'retry'], context, `the retry of ${where}`);
-    const reportAccept = (path: (string | number)[], message: string, severity?: 'error' | 'warning') =>
-      report(['steps', i, 'accept', ...path], message, severity);
+    const retryPast = step.retry_past === undefined ? null : template(step.retry_past, ['steps', i, 'retry_past'], context, `the retry_past of ${where}`);
+    const retryRange = step.retry_range === undefined ? null : template(step.retry_range, ['steps', i, 'retry_range'], context, `the retry_range of ${where}`);
+    const reportAccept: Reporter = (path, message, severity) => report(['steps', i, 'accept', ...path], message, severity);
     const accept =
       step.accept?.call !== undefined
         ? compileStepCall(step.accept.call, flowContext(stepIds.slice(0, i), { answer: true }), where, reportAccept, site.environment)
-        : compileAccept(step.accept, where, reportAccept, site.compilePattern, site.languages);
+        : (compileDateOrTime(step.accept, where, reportAccept, time.zone) ??
+          compileAccept(step.accept, where, reportAccept, site.compilePattern, site.languages));
+    warnOfUnusedRetries(step, accept, where, (key, message) => report(['steps', i, key], message, 'warning'));
     const buttons = step.buttons ?? 'inline';
     if (step.buttons !== undefined && step.accept?.choice === undefined)
       report(['steps', i, 'buttons'], `\`buttons\` shows the options of a choice, and ${where} has no \`accept: { choice: ... }\`: remove it`, 'warning');
@@ -178,24 +201,29 @@ function compileSteps(site: FlowSite): CompiledStep[] {
         `${where} has ${accept.choices.length} options, more than the ${MAX_BUTTONS} buttons a message can carry: use \`buttons: none\``,
       );
     const media = site.media(step, ['steps', i], context, where);
-    if (ask && accept && media !== undefined) steps.push(Object.freeze({ id: step.id, ask, retry, accept, buttons, media }));
+    if (ask && accept && media !== undefined) steps.push(Object.freeze({ id: step.id, ask, retry, retryPast, retryRange, accept, buttons, media }));
   }
   return steps;
 }
 
 /** The done branches, judged with every step answered; a branch after one without `when` is never used (a warning). */
 function compileDone(flowSite: FlowSite): CompiledDoneBranch[] {
-  const { flow, name, stepIds, report, template, flowContext } = flowSite;
+  const { flow, name, stepIds, report, template, flowContext, time } = flowSite;
   const done: CompiledDoneBranch[] = [];
   for (const [i, branch] of (flow.done ?? []).entries()) {
-    const site = { name: `done branch #${i + 1} of ${name}`, flow: { id: flow.id, answered: stepIds, steps: stepIds } };
+    const site = { name: `done branch #${i + 1} of ${name}`, flow: { id: flow.id, answered: stepIds, steps: stepIds }, zone: time.zone };
     const when = compileConditions(branch.when, site, (key, message, severity) => report(['done', i, 'when', ...(key ? [key] : [])], message, severity));
     const set = compileAssignments(branch.set, site, flowContext(stepIds), (key, message) => report(['done', i, 'set', ...(key ? [key] : [])], message));
     const reply = branch.reply === undefined ? null : template(branch.reply, ['done', i, 'reply'], flowContext(stepIds), `the reply of ${site.name}`);
     const calls = compileDoneCall(branch, ['done', i], site.name, flowSite);
     const media = flowSite.media(branch, ['done', i], flowContext(stepIds), site.name);
-    if (media !== undefined) done.push(Object.freeze({ when, set, reply, media, ...calls, handoff: branch.handoff === true }));
-    if (!branch.when && i < flow.done!.length - 1)
+    const open = compileOpen(branch.open, time, site.name, (message) => report(['done', i, 'open'], message));
+    const reminders = compileReminders(branch, flowContext(stepIds), site.name, (path, message, severity) => report(['done', i, ...path], message, severity));
+    if (media !== undefined)
+      done.push(
+        Object.freeze({ when, open: open ?? null, set, reply, media, ...calls, handoff: branch.handoff === true, reminders: reminders ?? NO_REMINDERS }),
+      );
+    if (!branch.when && !branch.open && i < flow.done!.length - 1)
       report(['done', i + 1], `done branch #${i + 2} of ${name} is never used: branch #${i + 1} has no \`when\`, so it always answers first`, 'warning');
   }
   return done;

@@ -10,6 +10,7 @@ import type { ParseMode } from './reply.js';
 import type { CompiledMessage } from './rule-set.js';
 import type { Template, TemplateContext } from './template.js';
 import type { SuggestSettings } from './suggestions.js';
+import type { TimeSettings } from './time-settings.js';
 
 /** What the rule files declare once for the whole rule set. */
 export interface RuleSetSettings {
@@ -26,6 +27,8 @@ export interface RuleSetSettings {
   readonly incomingLimit?: IncomingLimit;
   /** How the files rules send are found (the rule loader reads them before compiling); paths are taken unread without it. */
   readonly media?: MediaLookup;
+  /** `timezone:` and `hours:` (UTC and no opening hours when absent); the languages are added by the compiler. */
+  readonly time?: TimeSettings;
   /** What the configuration declares for the rules to name; checked when known (the service, `hearsay check` with a config). */
   readonly environment?: RuleEnvironment;
   /** `handoff_end`: what a user handed back to the bot by staff is told. */

@@ -9,6 +9,7 @@ import { compileModeration, warnOfMemberInPrivate } from './compile-moderation.j
 import { compileMedia, UNREAD_MEDIA } from './compile-media.js';
 import { compileOutbound, type CompiledOutbound } from './compile-sends.js';
 import { compileRuleCalls } from './compile-rule-calls.js';
+import { compileReminders, placedReminders, reminderTextConflicts } from './compile-reminders.js';
 import { compileFlows, type FlowSource, type PatternCompiler } from './compile-flows.js';
 import { compileRuleTexts, type RuleSetSettings, type RuleTexts } from './compile-reach.js';
 import { compilePattern, compileTrigger, type KnownPattern } from './compile-trigger.js';
@@ -20,6 +21,7 @@ import { compileStaticText, type StaticText } from './languages.js';
 import { buildSuggestions } from './suggestions.js';
 import { buildSynonyms, type SynonymTable } from './synonyms.js';
 import type { TemplateContext } from './template.js';
+import { compileOpen, timeSettingsWith, type TimeSettings } from './time-settings.js';
 import { compileAssignments, compileConditions } from './variables.js';
 
 export type { RuleSetSettings } from './compile-reach.js';
@@ -71,13 +73,15 @@ export function compileRulesCollecting(
   const patterns = new Map<string, LazyPattern>();
   const known = (key: string) => cache?.get(key) ?? patterns.get(key);
   const starts = new Map(flows.flatMap((f) => f.startOrders.map((order) => [order, f.flow.id] as const)));
-  const shared: RuleCompileSite = { locate, problems, compilePattern: patternCompiler(patterns, known), settings, synonyms };
+  const time = timeSettingsWith(settings.time, settings.languages);
+  const shared: RuleCompileSite = { locate, problems, compilePattern: patternCompiler(patterns, known), settings, synonyms, time };
   for (const [order, rule] of rules.entries()) {
     const result = compileRule(rule, order, shared, starts.get(order));
     if (result) compiled.push(result);
   }
   if (!settings.incomingLimit) warnOfFloodingWithoutLimit(compiled, locate, problems);
-  const compiledFlows = compileFlows(flows, problems, shared.compilePattern, settings.languages, settings.environment, settings.media);
+  const compiledFlows = compileFlows(flows, problems, shared.compilePattern, settings.languages, settings.environment, settings.media, time);
+  problems.push(...reminderTextConflicts(placedReminders(compiled, locate, flows, compiledFlows)));
   cache?.replace(patterns);
   if (problems.some((p) => p.severity === 'error')) return { problems };
   const ruleSet: RuleSet = Object.freeze({
@@ -116,7 +120,8 @@ export function compileProblems(rules: readonly Rule[], locate: RuleLocator, set
   const problems: RuleProblem[] = [];
   const patterns = new Map<string, LazyPattern>();
   const synonyms = buildSynonyms(settings.synonyms);
-  const shared: RuleCompileSite = { locate, problems, compilePattern: patternCompiler(patterns, (key) => patterns.get(key)), settings, synonyms };
+  const time = timeSettingsWith(settings.time, settings.languages);
+  const shared: RuleCompileSite = { locate, problems, compilePattern: patternCompiler(patterns, (key) => patterns.get(key)), settings, synonyms, time };
   for (const [order, rule] of rules.entries()) compileRule(rule, order, shared);
   return problems;
 }
@@ -141,6 +146,8 @@ interface RuleCompileSite {
   readonly compilePattern: PatternCompiler;
   readonly settings: RuleSetSettings;
   readonly synonyms: SynonymTable;
+  /** The zone and opening hours, for `open:` and the clock's placeholders. */
+  readonly time: TimeSettings;
 }
 
 /** A compile's pattern compiler: reuses what `known` validated, and collects this compile's patterns in `patterns`. */
@@ -152,7 +159,7 @@ function compileRule(rule: Rule, order: number, shared: RuleCompileSite, startsF
   const { locate, problems, settings } = shared;
   const name = startsFlow ? `the start of flow '${startsFlow}'` : `rule '${rule.id}'`;
   const report: RuleProblemSink = (path, message, severity) => problems.push(problemAt(locate(order, path), message, severity));
-  const context: TemplateContext = { trigger: 'fallback', ...(settings.languages ? { languages: settings.languages } : {}) };
+  const context: TemplateContext = { trigger: 'fallback', time: shared.time, ...(settings.languages ? { languages: settings.languages } : {}) };
   const trigger = compileTrigger(rule, { name, error: report, compilePattern: shared.compilePattern, synonyms: shared.synonyms }, context);
   // A broken pattern already reported its error; the templates cannot be judged without its groups.
   const judgeable = (context.trigger !== 'pattern' && context.trigger !== 'callback') || trigger !== undefined;
@@ -162,10 +169,11 @@ function compileRule(rule: Rule, order: number, shared: RuleCompileSite, startsF
   };
   const texts = compileRuleTexts(rule, context, settings.languages, name, gated, settings.media);
   const media = compileMedia(rule, context, { name, report: gated, lookup: settings.media ?? UNREAD_MEDIA, parseMode: rule.parse_mode });
-  const site = { name };
+  const site = { name, zone: shared.time.zone };
   const reportUnder = (field: string) => (key: string | undefined, message: string, severity?: 'error' | 'warning') =>
     report(key ? [field, key] : [field], message, severity);
   const when = compileConditions(rule.when, site, reportUnder('when'));
+  const open = compileOpen(rule.open, shared.time, name, (message) => report(['open'], message));
   const set = judgeable ? compileAssignments(rule.set, site, context, reportUnder('set')) : [];
   const actions = judgeable ? compileRuleActions(rule, context, name, report) : undefined;
   const outbound = judgeable ? compileOutbound(rule, context, name, report, settings.environment) : undefined;
@@ -173,7 +181,8 @@ function compileRule(rule: Rule, order: number, shared: RuleCompileSite, startsF
   const moderation = compileModeration(rule, name, report, startsFlow);
   warnOfMemberInPrivate(rule, name, report);
   const label = rule.label === undefined ? undefined : compileLabel(rule.label, settings, name, report);
-  if (!trigger || !actions || !outbound || !calls || label === null || media === undefined) return undefined;
+  const reminders = judgeable ? compileReminders(rule, context, name, report) : undefined;
+  if (!trigger || !actions || !outbound || !calls || label === null || media === undefined || !reminders || open === undefined) return undefined;
   warnOfNeverFuzzy(rule, trigger, name, report);
   const description = compileDescription(rule, name, report, settings.languages);
   const parts = {
@@ -182,10 +191,12 @@ function compileRule(rule: Rule, order: number, shared: RuleCompileSite, startsF
     media,
     actions,
     when,
+    open,
     set,
     outbound,
     calls,
     moderation,
+    reminders,
     label: label ?? null,
     ...(description !== undefined ? { description } : {}),
   };
@@ -221,19 +232,21 @@ interface RuleParts {
   media: CompiledRule['media'];
   actions: NonNullable<ReturnType<typeof compileRuleActions>>;
   when: CompiledRule['when'];
+  open: CompiledRule['open'];
   set: CompiledRule['set'];
   outbound: CompiledOutbound;
   calls: NonNullable<ReturnType<typeof compileRuleCalls>>;
   moderation: CompiledRule['moderation'];
   label: StaticText | null;
   description?: CommandDescription;
+  reminders: CompiledRule['reminders'];
 }
 
 function assembleRule(
   rule: Rule,
   order: number,
   position: SourcePosition,
-  { trigger, texts, media, actions, when, set, outbound, calls, moderation, label, description }: RuleParts,
+  { trigger, texts, media, actions, when, open, set, outbound, calls, moderation, label, description, reminders }: RuleParts,
   settings: RuleSetSettings,
   startsFlow: string | undefined,
 ): CompiledRule {
@@ -266,12 +279,14 @@ function assembleRule(
     examples: Object.freeze([...(rule.examples ?? [])]),
     ...(description !== undefined ? { description } : {}),
     when,
+    open,
     set,
     sends: outbound.sends,
     relays: outbound.relays,
     ...(calls.call ? { call: calls.call } : {}),
     ...(calls.notifies.length > 0 ? { notifies: calls.notifies } : {}),
     moderation,
+    reminders,
     duringFlows: rule.during_flows === true,
     ...(rule.handoff !== undefined ? { handoff: rule.handoff ? ('start' as const) : ('end' as const) } : {}),
     duringHandoff: rule.during_handoff === true,

@@ -1,4 +1,4 @@
-// Rule conditions (`chat_types`, `chats`, `topics`, `when` on variables, `lang`, `mentioned`): a rule whose condition
+// Rule conditions (`chat_types`, `chats`, `topics`, `when` on variables, `open` hours, `lang`, `mentioned`): a rule whose condition
 // fails does not answer, and the next matching rule in order may.
 import type { Message } from '@grammyjs/types';
 import type { CompiledRule } from './rule-set.js';
@@ -15,6 +15,6 @@ export function conditionsPass(rule: CompiledRule, message: Message, whenHolds: 
   if (rule.chatTypes && !rule.chatTypes.has(message.chat.type)) return false;
   if (rule.chats && !rule.chats.has(message.chat.id)) return false;
   if (rule.topics && !rule.topics.has(topicOf(message) ?? 0)) return false;
-  if ((rule.when || rule.lang || rule.mentioned) && !whenHolds(rule)) return false;
+  if ((rule.when || rule.open || rule.lang || rule.mentioned) && !whenHolds(rule)) return false;
   return true;
 }

@@ -133,7 +133,7 @@ function decideDuringHandoff(event: MessageEvent, ruleSet: RuleSet, state: Conve
   if (!event.from || event.chat.type !== 'private' || !isHandedOff(state)) return null;
   const values = variablesOf(state);
   const language = languageFor(ruleSet, event.from, state);
-  const whenHolds = audienceCheck(event.message, values, language, context.botUsername);
+  const whenHolds = audienceCheck(event.message, values, language, context.botUsername, (context.now ?? Date.now)());
   const during = matchMessage(event.message, { index: ruleSet.duringHandoffIndex }, context.botUsername, whenHolds);
   if (during) return answerRule(during.rule, during, event, values, context, (vars) => languageFor(ruleSet, event.from, vars));
   return relayFromCustomer(event.message, context);
@@ -159,7 +159,7 @@ function duringHandoff(event: OtherMessageEvent | MediaEvent, state: Conversatio
 function decideOutsideFlow(event: MessageEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext, now: number): Decision {
   const values = variablesOf(state);
   const language = languageFor(ruleSet, event.from, state);
-  const whenHolds = audienceCheck(event.message, values, language, context.botUsername);
+  const whenHolds = audienceCheck(event.message, values, language, context.botUsername, now);
   const match = matchTolerant(event.message, ruleSet, context.botUsername, whenHolds, ruleSet.index, language);
   // Unsure (nothing but a fallback matched): ask with suggestions, when the rules declare them.
   const offer =

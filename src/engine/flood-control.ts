@@ -56,7 +56,7 @@ export function decideFlooding(
   const rules = ruleSet.index.events.get('flooding') ?? [];
   const { message } = event;
   const values = variablesOf(state);
-  const whenHolds = audienceCheck(message, values, languageFor(ruleSet, event.from, state), context.botUsername);
+  const whenHolds = audienceCheck(message, values, languageFor(ruleSet, event.from, state), context.botUsername, (context.now ?? Date.now)());
   const rule = rules.find((candidate) => conditionsPass(candidate, message, whenHolds));
   if (!rule) return { ruleId: null, actions: NONE };
   return answerRule(rule, { rule }, event, values, context, (vars) => languageFor(ruleSet, event.from, vars));

@@ -47,12 +47,14 @@ export interface DoneSite {
   readonly flowResults: Readonly<Record<string, JsonValue>> | undefined;
   readonly hasUser: boolean;
   readonly context: DecideContext;
+  /** The decision's clock (ms since the epoch): {{now.*}} and dates in the branches' texts. */
+  readonly now: number;
 }
 
 /** The flow's end through a backend: `before` (the branch's `set`, leaving the flow), then the call; its `on` branch replies. */
 export function finishWithCall(branch: CompiledDoneBranch, before: readonly Action[], site: DoneSite): Decision {
   const call = branch.call!;
-  const rendered: RenderValues = { message: site.message, vars: site.values, flow: site.values.flow ?? {} };
+  const rendered: RenderValues = { message: site.message, vars: site.values, flow: site.values.flow ?? {}, now: site.now };
   if (site.flowResults) rendered.flowResults = site.flowResults;
   const chatId = site.message.chat.id;
   return {

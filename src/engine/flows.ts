@@ -20,6 +20,9 @@ import { render, type RenderValues } from './render.js';
 import type { CompiledAccept, CompiledFlow, CompiledRule, CompiledStep, RuleSet } from './rule-set.js';
 import { MAX_VALUE_LENGTH, variablesOf, type ConversationState, type FlowPosition, type StateValue } from './state.js';
 import { applyAssignments, conditionsHold, type VariableValues } from './variables.js';
+import { openHolds } from './time-settings.js';
+import { reminderActions } from './reminders.js';
+import { dateOrTimeAnswer, retryText, type StepAnswer } from './date-steps.js';
 
 /** Sent to a user whose flow or current step a reload removed (or renamed); the flow is left. */
 export const FLOW_ENDED_NOTICE = 'This conversation was changed by the bot operator and has ended. Please start again.';
@@ -40,9 +43,9 @@ export function startFlow(rule: CompiledRule, match: MatchResult, event: Message
   const flow = ruleSet.flows.get(rule.startsFlow!);
   // A flow belongs to a user; a message sent on behalf of a chat has none to keep it for.
   if (!flow || !event.from) return NOTHING;
-  const applied = applyAssignments(rule.set, variablesOf(state), messageValues(event.message, match), true);
+  const applied = applyAssignments(rule.set, variablesOf(state), messageValues(event.message, match, now), true);
   const first = flow.steps[0]!;
-  const values = { message: event.message, vars: applied.values, flow: {} };
+  const values = { message: event.message, vars: applied.values, flow: {}, now };
   const actions: Action[] = [
     ...applied.actions,
     setFlow({ flowId: flow.id, stepId: first.id, values: {}, lastActivity: now }),
@@ -70,23 +73,23 @@ export function routeInFlow(
   const values: VariableValues = { ...variablesOf(state), flow: position.values };
   const message = event.message;
   if (flow.cancel && cancels(flow.cancel, prepared)) {
-    const text = render(flow.cancel.reply, { message, vars: values, flow: position.values });
+    const text = render(flow.cancel.reply, { message, vars: values, flow: position.values, now });
     return { kind: 'decided', decision: { ruleId: `${flow.id}#cancel`, actions: [setFlow(null), sendText(event.chat.id, text)] } };
   }
   // during_flows rules answer as they would outside the flow: their `lang` and `mentioned` too, in the user's language.
   const vars = variablesOf(state);
-  const whenHolds = audienceCheck(message, values, languageFor(ruleSet, event.from, state), context.botUsername);
+  const whenHolds = audienceCheck(message, values, languageFor(ruleSet, event.from, state), context.botUsername, now);
   const during = matchMessage(message, { index: ruleSet.duringFlowsIndex }, context.botUsername, whenHolds);
   if (during) {
     const decision = answerRule(during.rule, during, event, vars, context, (after) => languageFor(ruleSet, event.from, after));
     return { kind: 'decided', decision };
   }
   const accept = flow.steps[index]!.accept;
-  const value = acceptedValue(accept, prepared);
+  const value = acceptedValue(accept, prepared, now);
   const at: StepEvent = { message, target: askTargetOf(event, languageFor(ruleSet, event.from, state)), hasUser: true, context };
   if (accept.kind !== 'call' || value === undefined) return { kind: 'decided', decision: answerStep(flow, index, position, value, at, values, now) };
   // A backend says whether the answer is taken: the step moves on (or is asked again) once it has answered.
-  const checked = { message, vars: values, flow: position.values, answer: String(value), ...(position.results ? { flowResults: position.results } : {}) };
+  const checked = { message, vars: values, flow: position.values, answer: String(value), now, ...(position.results ? { flowResults: position.results } : {}) };
   const decision = checkAnswerWithBackend(
     accept.request,
     checked,
@@ -111,7 +114,7 @@ export function flowLeftBefore(
     return { kind: 'left', decision: { ruleId: `${position.flowId}#ended`, actions: [setFlow(null), sendText(event.chat.id, FLOW_ENDED_NOTICE)] } };
   }
   if (flow.timeout && now >= position.lastActivity + flow.timeout.afterMs)
-    return { kind: 'left', decision: timedOut(flow, position, state, event.chat.id, event.from) };
+    return { kind: 'left', decision: timedOut(flow, position, state, now, event.chat.id, event.from) };
   return undefined;
 }
 
@@ -154,7 +157,7 @@ export function routePress(
   const chat = event.chat;
   let decision: Decision;
   if (flow.timeout && now >= position.lastActivity + flow.timeout.afterMs) {
-    decision = timedOut(flow, position, state, chat.id);
+    decision = timedOut(flow, position, state, now, chat.id);
   } else {
     // A question after a press replies to the user's message its question replied to, if any.
     const asked = event.message && 'reply_to_message' in event.message ? event.message.reply_to_message?.message_id : undefined;
@@ -171,7 +174,7 @@ export function answerStep(
   flow: CompiledFlow,
   index: number,
   position: FlowPosition,
-  value: StateValue | undefined,
+  value: StepAnswer,
   at: StepEvent,
   values: VariableValues,
   now: number,
@@ -180,8 +183,8 @@ export function answerStep(
   const step = flow.steps[index]!;
   const message = at.message;
   const kept = position.results;
-  if (value === undefined) {
-    const text = render(step.retry ?? step.ask, { message, vars: values, flow: position.values, ...(kept ? { flowResults: kept } : {}) });
+  if (value === undefined || typeof value === 'object') {
+    const text = render(retryText(step, value) ?? step.ask, { message, vars: values, flow: position.values, now, ...(kept ? { flowResults: kept } : {}) });
     return { ruleId: `${flow.id}#${step.id}`, actions: [setFlow({ ...position, lastActivity: now }), askQuestion(flow.id, step, at.target, text)] };
   }
   const answers: Record<string, StateValue> = { ...position.values };
@@ -189,14 +192,14 @@ export function answerStep(
   const results = result === undefined ? kept : withResult(kept, step.id, result);
   const next = flow.steps[index + 1];
   if (next) {
-    const asking = { message, vars: values, flow: answers, ...(results ? { flowResults: results } : {}) };
+    const asking = { message, vars: values, flow: answers, now, ...(results ? { flowResults: results } : {}) };
     const moved: FlowPosition = { flowId: flow.id, stepId: next.id, values: answers, lastActivity: now, ...(results ? { results } : {}) };
     return {
       ruleId: `${flow.id}#${step.id}`,
       actions: [setFlow(moved), ...stepMedia(next, at.target.chatId, asking), askQuestion(flow.id, next, at.target, render(next.ask, asking))],
     };
   }
-  return finish(flow, at, { ...values, flow: answers }, results);
+  return finish(flow, at, { ...values, flow: answers }, results, now);
 }
 
 /** The step's JSON answers with one more. */
@@ -207,26 +210,29 @@ function withResult(kept: FlowPosition['results'], stepId: string, result: JsonV
 }
 
 /**
- * The last step is answered: the first done branch whose `when` holds sets its variables and replies (or calls
- * its backend, whose outcome replies); its notifies go to the outbox. The flow is left either way.
+ * The last step is answered: the first done branch whose `when` and `open` hold sets its variables and replies
+ * (or calls its backend, whose outcome replies); its notifies and reminders go to the outbox. The flow is left
+ * either way.
  */
-function finish(flow: CompiledFlow, at: StepEvent, values: VariableValues, results: FlowPosition['results']): Decision {
+function finish(flow: CompiledFlow, at: StepEvent, values: VariableValues, results: FlowPosition['results'], now: number): Decision {
   const { message, hasUser, context } = at;
-  const branch = flow.done.find((b) => conditionsHold(b.when, values));
+  const branch = flow.done.find((b) => conditionsHold(b.when, values, now) && openHolds(b.open, now));
   const actions: Action[] = [];
   if (!branch) return { ruleId: `${flow.id}#done`, actions: [setFlow(null)] };
-  const applied = applyAssignments(branch.set, values, { message }, hasUser);
+  const applied = applyAssignments(branch.set, values, { message, now }, hasUser);
   actions.push(...applied.actions, setFlow(null));
-  const rendered = { message, vars: applied.values, flow: values.flow!, ...(results ? { flowResults: results } : {}) };
+  const rendered = { message, vars: applied.values, flow: values.flow!, now, ...(results ? { flowResults: results } : {}) };
   if (branch.notifies.length > 0) actions.push(...notifyEffects(branch.notifies, rendered, context, message.chat.id));
+  const reminders = reminderActions(branch.reminders, rendered, message.chat.id, hasUser ? message.from?.id : undefined, now);
   const ruleId = `${flow.id}#done`;
   // A done branch may hand the user to a person, with the flow's answers in the chat so far (and its reply).
   const sent = branch.call ? 0 : (branch.reply ? 1 : 0) + (branch.media ? 1 : 0);
   const handoff = branch.handoff ? startHandoff(message, ruleId, applied.values, context, sent) : [];
-  if (branch.call) return finishWithCall(branch, [...actions, ...handoff], { ruleId, message, values: applied.values, flowResults: results, hasUser, context });
+  const site = { ruleId, message, values: applied.values, flowResults: results, hasUser, context, now };
+  if (branch.call) return finishWithCall(branch, [...actions, ...handoff, ...reminders], site);
   if (branch.reply) actions.push(sendText(message.chat.id, render(branch.reply, rendered)));
   if (branch.media) actions.push(sendMediaAction(message.chat.id, branch.media, rendered, {}, undefined));
-  return { ruleId, actions: [...actions, ...handoff] };
+  return { ruleId, actions: [...actions, ...handoff, ...reminders] };
 }
 
 /** The media a step sends before its question (none on a retry: the question is asked again alone). */
@@ -248,9 +254,12 @@ export function choiceKey(text: string, caseSensitive: boolean): string {
 const WHOLE = /^[+-]?\d+$/;
 const DECIMAL = /^[+-]?\d+(?:[.,]\d+)?$/;
 
-/** The value an answer gives the step, or undefined when the step does not accept it. */
-function acceptedValue(accept: CompiledAccept, prepared: PreparedMessage): StateValue | undefined {
+/** The value an answer gives the step; undefined when the step does not take it; a date or time it read but refuses. */
+function acceptedValue(accept: CompiledAccept, prepared: PreparedMessage, now: number): StepAnswer {
   switch (accept.kind) {
+    case 'date':
+    case 'time':
+      return prepared.command ? undefined : dateOrTimeAnswer(accept, prepared.text, now);
     case 'text':
     case 'call': {
       // A command is not an answer to a question (it is a command the bot does not answer here).
@@ -278,12 +287,12 @@ function acceptedValue(accept: CompiledAccept, prepared: PreparedMessage): State
 }
 
 /** The flow timed out: its timeout reply (written by the bot on its own) and the flow left. */
-function timedOut(flow: CompiledFlow, position: FlowPosition, state: ConversationState, chatId: number, from?: Message['from']): Decision {
+function timedOut(flow: CompiledFlow, position: FlowPosition, state: ConversationState, now: number, chatId: number, from?: Message['from']): Decision {
   // The template cannot read the message (check refuses such placeholders there): a stand-in carries the chat,
   // and the user when a message of theirs found the flow timed out, so the reply is in their app's language
   // (a timeout the runtime fires knows only their stored choice).
   const message = { message_id: 0, date: 0, chat: { id: chatId, type: 'private', first_name: '' }, ...(from ? { from } : {}) } as Message;
-  const text = render(flow.timeout!.reply, { message, vars: variablesOf(state), flow: position.values });
+  const text = render(flow.timeout!.reply, { message, vars: variablesOf(state), flow: position.values, now });
   return { ruleId: `${flow.id}#timeout`, actions: [setFlow(null), sendText(chatId, text)] };
 }
 
@@ -296,5 +305,5 @@ export function decideFlowTimeout(event: FlowTimeoutEvent, ruleSet: RuleSet, sta
   if (!position) return NOTHING;
   const deadline = flowDeadline(position, ruleSet);
   if (deadline === null || now < deadline) return NOTHING;
-  return timedOut(ruleSet.flows.get(position.flowId)!, position, state, event.chat.id);
+  return timedOut(ruleSet.flows.get(position.flowId)!, position, state, now, event.chat.id);
 }

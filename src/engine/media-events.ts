@@ -44,7 +44,7 @@ function inFlow(event: MediaEvent, ruleSet: RuleSet, state: ConversationState, p
 
 function answerMedia(event: MediaEvent, index: RuleIndex, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {
   const values = { user: state.user, chat: state.chat };
-  const whenHolds = audienceCheck(event.message, values, languageFor(ruleSet, event.from, state), context.botUsername);
+  const whenHolds = audienceCheck(event.message, values, languageFor(ruleSet, event.from, state), context.botUsername, (context.now ?? Date.now)());
   const match = matchMedia(event, index, whenHolds);
   if (!match) return NOTHING;
   return answerRule(match.rule, match, event, values, context, (vars) => languageFor(ruleSet, event.from, vars));

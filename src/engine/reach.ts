@@ -11,6 +11,7 @@ import { resolveLanguage } from './languages.js';
 import { botMentionSpans, matchPrepared, prepareMessage, type MatchResult } from './match.js';
 import type { RuleSet } from './rule-set.js';
 import { variablesOf, type ConversationState } from './state.js';
+import { openHolds } from './time-settings.js';
 import { conditionsHold, type VariableValues } from './variables.js';
 
 /** The language `from` is answered in under these rules (undefined when they declare no languages). */
@@ -24,13 +25,14 @@ export function mentionsBot(message: Message, botUsername: string): boolean {
   return botMentionSpans(message.text ?? '', message.entities, botUsername).length > 0;
 }
 
-/** The check of a rule's `when`, `lang` and `mentioned` for one message, on the conversation's variables. */
-export function audienceCheck(message: Message, values: VariableValues, language: string | undefined, botUsername: string): WhenCheck {
+/** The check of a rule's `when`, `open`, `lang` and `mentioned` for one message, on the conversation's variables, at `now`. */
+export function audienceCheck(message: Message, values: VariableValues, language: string | undefined, botUsername: string, now: number): WhenCheck {
   let mentioned: boolean | undefined;
   return (rule) => {
+    if (!openHolds(rule.open, now)) return false;
     if (rule.lang && (language === undefined || !rule.lang.has(language))) return false;
     if (rule.mentioned && !(mentioned ??= mentionsBot(message, botUsername))) return false;
-    return conditionsHold(rule.when, values);
+    return conditionsHold(rule.when, values, now);
   };
 }
 
@@ -97,7 +99,7 @@ export function decideMember(
     remembered = true;
     const message = { ...base, from: member } as Message;
     const language = languageFor(ruleSet, member, state);
-    const whenHolds = audienceCheck(message, variablesOf(state), language, context.botUsername);
+    const whenHolds = audienceCheck(message, variablesOf(state), language, context.botUsername, (context.now ?? Date.now)());
     const rule = rules.find((candidate) => conditionsPass(candidate, message, whenHolds));
     if (!rule) continue;
     const decision = answer({ rule }, message);

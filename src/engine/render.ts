@@ -9,6 +9,7 @@ import { resolveLanguage, translated } from './languages.js';
 import { messageFieldValue } from './message-media.js';
 import type { Template, TemplateVariable } from './template.js';
 import { topicOf } from './topics.js';
+import { timeText } from './render-time.js';
 
 export interface RenderValues {
   message: Message;
@@ -35,6 +36,10 @@ export interface RenderValues {
    * topic is not known yet and the text is an outbox effect that fills it in once it is (TOPIC_LINK_PENDING).
    */
   topicLink?: string | 'pending';
+  /** The moment the text is written (ms since the epoch; the decision's clock): {{now.*}}, {{hours.*}}; Date.now() when absent. */
+  now?: number;
+  /** Writes the text in this language instead of the user's (a reminder is rendered for each language, and sent in the one they have then). */
+  language?: string;
 }
 
 /** Stands in a rendered text for {{handoff.topic_link}} until the topic is known (see RenderValues.topicLink). */
@@ -47,14 +52,21 @@ export const TOPIC_LINK_PENDING = '\u2063handoff.topic_link\u2063';
  */
 export function render(template: Template, values: RenderValues, parseMode?: ParseMode): string {
   const chosen = template.localized
-    ? translated(template, resolveLanguage(template.localized.settings, values.message.from, values.vars?.user ?? {}))
+    ? translated(template, values.language ?? resolveLanguage(template.localized.settings, values.message.from, values.vars?.user ?? {}))
     : template;
   let out = '';
   for (const part of chosen.parts) {
-    if (typeof part === 'string') out += part;
+    if (typeof part === 'string') {
+      out += part;
+      continue;
+    }
     // The link of a topic not opened yet is filled in (escaped) when the effect is performed.
-    else if (part.kind === 'handoff_topic_link' && values.topicLink === 'pending') out += TOPIC_LINK_PENDING;
-    else out += escapeFor(valueOf(part, values), parseMode);
+    if (part.kind === 'handoff_topic_link' && values.topicLink === 'pending') {
+      out += TOPIC_LINK_PENDING;
+      continue;
+    }
+    const value = valueOf(part, values);
+    out += escapeFor(value === '' && part.otherwise !== undefined ? part.otherwise : value, parseMode);
   }
   return out;
 }
@@ -105,7 +117,11 @@ function valueOf(variable: TemplateVariable, values: RenderValues): string {
       return String(valueIn(vars?.[variable.scope], variable.key) ?? '');
     case 'flow':
       if (variable.path) return jsonText(jsonAt(values.flowResults?.[variable.key], variable.path));
+      if (variable.as === 'date') return timeText({ ...variable, as: 'date', time: variable.time! }, values);
       return String(valueIn(flow, variable.key) ?? '');
+    case 'now':
+    case 'hours':
+      return timeText(variable, values);
     case 'result':
       return jsonText(jsonAt(values.result?.body, variable.path));
     case 'result_status':

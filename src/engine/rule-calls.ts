@@ -11,6 +11,7 @@ import type { CompiledBranch, CompiledCall } from './compile-rule-calls.js';
 import type { Decision, DecideContext } from './decide-types.js';
 import type { MessageEvent } from './events.js';
 import { notifyEffects } from './notifies.js';
+import { reminderActions } from './reminders.js';
 import type { RenderValues } from './render.js';
 import type { CompiledRule } from './rule-set.js';
 import { sendEffects } from './sends.js';
@@ -38,6 +39,7 @@ export function callRule(rule: CompiledRule, call: CompiledCall, site: CallSite)
   const before: Action[] = [...site.applied.actions];
   if (rule.sends.length > 0) before.push(...sendEffects(rule.sends, rendered, context, site.language));
   if (rule.notifies) before.push(...notifyEffects(rule.notifies, rendered, context, site.event.chat.id));
+  before.push(...reminderActions(rule.reminders, rendered, site.event.chat.id, site.event.from?.id, rendered.now ?? Date.now()));
   return {
     ruleId: rule.id,
     actions: before,
@@ -75,6 +77,7 @@ export function branchValues(
   if (captures) base.captures = captures;
   if (flow) base.flow = flow;
   if (flowResults) base.flowResults = flowResults;
+  if (site.rendered.now !== undefined) base.now = site.rendered.now;
   const applied = applyAssignments(branch.set, site.applied.values, base, site.event.from !== undefined);
   const language = branch.set.length > 0 && site.languageOf ? site.languageOf(applied.values) : site.language;
   return { values: { ...base, vars: applied.values }, applied, language };

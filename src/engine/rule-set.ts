@@ -1,6 +1,9 @@
 // The compiled, immutable rule set: rules in the global order (files by name, rules in file order)
 // plus the indexes that find command, text and keyword candidates without scanning every rule.
 import type { IncomingLimit } from './flood-control.js';
+import type { CompiledOpen } from './time-settings.js';
+import type { CompiledReminders } from './compile-reminders.js';
+import type { DayBound } from './date-bounds.js';
 import type { FuzzyIndex } from './fuzzy.js';
 import type { CommandDescription } from './compile-description.js';
 import type { Suggestions } from './suggestions.js';
@@ -116,6 +119,8 @@ export interface CompiledRule {
   readonly description?: CommandDescription;
   /** The rule's `when` on variables; null when it has none. */
   readonly when: readonly CompiledCondition[] | null;
+  /** `open:`: only while the named opening hours are open (or closed); null when it has none. */
+  readonly open: CompiledOpen | null;
   /** The rule's `set`, applied before its reply is rendered. */
   readonly set: readonly CompiledAssignment[];
   /** Whether the rule also answers users inside a flow. */
@@ -134,6 +139,8 @@ export interface CompiledRule {
   readonly moderation: CompiledModeration | null;
   /** `forward` and `copy`: the user's message itself to other chats, as outbox effects after `send`; empty when none. */
   readonly relays: readonly CompiledRelay[];
+  /** `remind` and `forget_reminder`: messages to this user in this chat at a later time. */
+  readonly reminders: CompiledReminders;
   /** For the start of a flow (compiled as a rule under the flow's id): that flow's id. */
   readonly startsFlow?: string;
   /** `suggest: false` makes this false: the rule is never offered among suggestions. */
@@ -160,13 +167,20 @@ export type CompiledAccept =
       readonly labels: readonly (StaticText | null)[];
     }
   /** A photo, a location … (`accept: { photo: true }`): its file_id, "latitude,longitude" or phone number is kept. */
-  | { readonly kind: 'media'; readonly media: IncomingMediaKind };
+  | { readonly kind: 'media'; readonly media: IncomingMediaKind }
+  /** A date, kept as YYYY-MM-DD; `from`/`to` are judged on the day the answer comes, in `zone`. */
+  | { readonly kind: 'date'; readonly from: DayBound | null; readonly to: DayBound | null; readonly zone: string }
+  /** A time of day, kept as HH:MM; `from`/`to` in minutes of the day. */
+  | { readonly kind: 'time'; readonly from: number | null; readonly to: number | null };
 
 export interface CompiledStep {
   readonly id: string;
   readonly ask: Template;
   /** Null: the question is asked again. */
   readonly retry: Template | null;
+  /** A date step's text for a date in the past, and a date or time step's for one outside from … to; null when not given. */
+  readonly retryPast: Template | null;
+  readonly retryRange: Template | null;
   readonly accept: CompiledAccept;
   /** How a choice step shows its options: buttons under the question, a reply keyboard, or nothing. */
   readonly buttons: 'inline' | 'keyboard' | 'none';
@@ -176,6 +190,8 @@ export interface CompiledStep {
 
 export interface CompiledDoneBranch {
   readonly when: readonly CompiledCondition[] | null;
+  /** `open:` of the branch; null when it has none. */
+  readonly open: CompiledOpen | null;
   readonly set: readonly CompiledAssignment[];
   readonly reply: Template | null;
   /** A photo or other media sent after the reply; null when none. */
@@ -186,6 +202,8 @@ export interface CompiledDoneBranch {
   readonly notifies: readonly CompiledRequest[];
   /** `handoff: true`: the user is handed to a person when the flow ends here. */
   readonly handoff: boolean;
+  /** `remind` and `forget_reminder`: messages to this user in this chat at a later time. */
+  readonly reminders: CompiledReminders;
 }
 
 /** One branch of a done branch's call: its reply, `set` and notifies. */

@@ -27,7 +27,7 @@ export function decideStatusEvent(
   if (rules.length === 0) return { ruleId: null, actions: marks };
   const message = { message_id: 0, date: event.date, chat: event.chat, from: event.from } as Message;
   const values = variablesOf(state);
-  const whenHolds = audienceCheck(message, values, languageFor(ruleSet, event.from, state), context.botUsername);
+  const whenHolds = audienceCheck(message, values, languageFor(ruleSet, event.from, state), context.botUsername, (context.now ?? Date.now)());
   const rule = rules.find((candidate) => conditionsPass(candidate, message, whenHolds));
   if (!rule) return { ruleId: null, actions: marks };
   const decision = answerRule(rule, { rule }, { message, chat: event.chat, from: event.from }, values, context, (vars) =>

@@ -76,6 +76,6 @@ function fallbackFor(
   context: DecideContext,
   event: CallbackQueryEvent,
 ): CompiledRule | undefined {
-  const whenHolds = audienceCheck(message, values, languageFor(ruleSet, event.from, state), context.botUsername);
+  const whenHolds = audienceCheck(message, values, languageFor(ruleSet, event.from, state), context.botUsername, (context.now ?? Date.now)());
   return ruleSet.index.fallbacks.find((rule) => conditionsPass(rule, message, whenHolds));
 }

@@ -5,6 +5,7 @@
 import { HANDOFF_VARIABLE } from './handoff.js';
 import type { Assignments, Conditions } from '../generated/rules-schema.js';
 import type { SetStateAction } from './actions.js';
+import { compareWithBound, parseMomentBound, type MomentBound } from './date-bounds.js';
 import { normalize } from './normalize.js';
 import { render, type RenderValues } from './render.js';
 import { MAX_VALUE_LENGTH, valueIn, type StateValue } from './state.js';
@@ -28,6 +29,10 @@ export interface CompiledCondition {
   readonly gte?: number;
   readonly lt?: number;
   readonly lte?: number;
+  /** A date or time after / before this (judged at the moment, in `zone`). */
+  readonly after?: MomentBound;
+  readonly before?: MomentBound;
+  readonly zone?: string;
 }
 
 /** One compiled `set` entry. */
@@ -54,6 +59,8 @@ export interface VariableSite {
   /** What the site is called in messages, e.g. "rule 'greet'" or "done of flow 'booking'". */
   readonly name: string;
   readonly flow?: TemplateContext['flow'];
+  /** The rules' time zone, for `after`/`before` (UTC when absent). */
+  readonly zone?: string;
 }
 
 function parseKey(key: string, site: VariableSite, report: VariableProblemSink, what: 'when' | 'set'): { scope: VariableScope; key: string } | undefined {
@@ -112,12 +119,14 @@ export function compileConditions(when: Conditions | undefined, site: VariableSi
       out.push(Object.freeze({ ...target, equals: test }));
       continue;
     }
-    const { gt, gte, lt, lte } = test;
+    const { gt, gte, lt, lte, after, before, ...rest } = test;
+    const moments = momentBounds(raw, { after, before }, site, report);
+    if (moments === undefined) continue;
     const low = Math.max(gt ?? -Infinity, gte ?? -Infinity);
     const high = Math.min(lt ?? Infinity, lte ?? Infinity);
     if (low > high || (low === high && (gt === low || lt === high)))
       report(raw, `the condition on '${raw}' in ${site.name} can never hold: no number is in that range`, 'warning');
-    out.push(Object.freeze({ ...target, ...test }));
+    out.push(Object.freeze({ ...target, ...rest, ...numbers({ gt, gte, lt, lte }), ...moments }));
   }
   return out.length > 0 ? Object.freeze(out) : null;
 }
@@ -146,6 +155,50 @@ export function compileAssignments(
   return Object.freeze(out);
 }
 
+/** The numeric bounds that are given (none of them undefined, so a frozen condition has only what was written). */
+function numbers(bounds: Pick<CompiledCondition, 'gt' | 'gte' | 'lt' | 'lte'>): Partial<CompiledCondition> {
+  return Object.fromEntries(Object.entries(bounds).filter(([, v]) => v !== undefined));
+}
+
+/** `after`/`before` read (today, tomorrow, now, 2026-12-24, 19:00, 60d); undefined when one is not a date or time (reported). */
+function momentBounds(
+  raw: string,
+  given: { after?: string | undefined; before?: string | undefined },
+  site: VariableSite,
+  report: VariableProblemSink,
+): Pick<CompiledCondition, 'after' | 'before' | 'zone'> | undefined {
+  const out: { after?: MomentBound; before?: MomentBound; zone?: string } = {};
+  for (const key of ['after', 'before'] as const) {
+    const text = given[key];
+    if (text === undefined) continue;
+    const bound = parseMomentBound(text);
+    if (bound === undefined) {
+      report(
+        raw,
+        `'${key}: ${text}' on '${raw}' in ${site.name} is not a date or time: write today, tomorrow, yesterday, now, a date (2026-12-24), a time (19:00) or days from today (60d)`,
+      );
+      return undefined;
+    }
+    out[key] = bound;
+    out.zone = site.zone ?? 'UTC';
+  }
+  return out;
+}
+
+/** Whether a date or time value is after / before the condition's bounds at `now`; a value they cannot compare with fails. */
+function inMoments(condition: CompiledCondition, value: StateValue | undefined, now: number): boolean {
+  const zone = condition.zone ?? 'UTC';
+  for (const [bound, sign] of [
+    [condition.after, 1],
+    [condition.before, -1],
+  ] as const) {
+    if (!bound) continue;
+    const compared = compareWithBound(value, bound, now, zone);
+    if (compared === undefined || Math.sign(compared) !== sign) return false;
+  }
+  return true;
+}
+
 /** A number for numeric comparison: a number, or a text that is only a number (2, -3, 2.5 or 2,5). */
 export function numberOf(value: StateValue | undefined): number | undefined {
   if (typeof value === 'number') return value;
@@ -161,7 +214,8 @@ export function sameValue(a: StateValue, b: StateValue): boolean {
   return normalize(String(a)) === normalize(String(b));
 }
 
-function holds(condition: CompiledCondition, value: StateValue | undefined): boolean {
+function holds(condition: CompiledCondition, value: StateValue | undefined, now: number): boolean {
+  if ((condition.after || condition.before) && !inMoments(condition, value, now)) return false;
   if (condition.exists !== undefined && condition.exists !== (value !== undefined)) return false;
   if (condition.equals !== undefined && (value === undefined || !sameValue(value, condition.equals))) return false;
   if (condition.not !== undefined && value !== undefined && sameValue(value, condition.not)) return false;
@@ -176,10 +230,10 @@ function holds(condition: CompiledCondition, value: StateValue | undefined): boo
   );
 }
 
-/** Whether every condition holds for these values (true for no conditions). */
-export function conditionsHold(conditions: readonly CompiledCondition[] | null, values: VariableValues): boolean {
+/** Whether every condition holds for these values at `now` (true for no conditions). */
+export function conditionsHold(conditions: readonly CompiledCondition[] | null, values: VariableValues, now: number = Date.now()): boolean {
   if (!conditions) return true;
-  return conditions.every((c) => holds(c, valueIn(values[c.scope], c.key)));
+  return conditions.every((c) => holds(c, valueIn(values[c.scope], c.key), now));
 }
 
 /** What applying assignments gives: the actions asking for the changes and the variables after them. */

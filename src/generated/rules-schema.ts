@@ -53,6 +53,16 @@ export const rulesSchema = {
       "required": [
         "limits"
       ]
+    },
+    {
+      "required": [
+        "timezone"
+      ]
+    },
+    {
+      "required": [
+        "hours"
+      ]
     }
   ],
   "properties": {
@@ -205,6 +215,22 @@ export const rulesSchema = {
           "description": "The text (a template; per language: { en: ..., de: ... }).",
           "$ref": "#/$defs/localizedString"
         }
+      }
+    },
+    "timezone": {
+      "description": "The time zone every time in the rules is in (declare once, in any file): an IANA name such as Europe/Berlin. Default: UTC. Opening hours, {{now.*}}, the dates of date steps and reminders keep their wall-clock times across daylight saving time changes.",
+      "type": "string",
+      "minLength": 1
+    },
+    "hours": {
+      "description": "Named opening hours (declare once, in any file): per weekday (mon … sun, a range such as mon-fri, a list such as sat,sun, or daily) a time range \"09:00-18:00\", a list of them, or closed; and `closed:` dates. Used by `open: NAME` and {{hours.NAME.next_open}} / {{hours.NAME.closes}}.",
+      "type": "object",
+      "minProperties": 1,
+      "propertyNames": {
+        "pattern": "^[A-Za-z][A-Za-z0-9_]{0,63}$"
+      },
+      "additionalProperties": {
+        "$ref": "#/$defs/openingHours"
       }
     }
   },
@@ -541,6 +567,12 @@ export const rulesSchema = {
           "description": "Also answer a user who is handed off to a person (other rules stay silent: the user's messages go to staff). Default false.",
           "type": "boolean"
         },
+        "remind": {
+          "$ref": "#/$defs/reminders"
+        },
+        "forget_reminder": {
+          "$ref": "#/$defs/forgetReminder"
+        },
         "event": {
           "description": "Trigger: a member joined the group (member_joined) or left it (member_left), where {{user.*}} is that member; a user blocked the bot (blocked) or unblocked it (unblocked) in their private chat; the bot was added to a group (bot_added) or removed from one (bot_removed); a user asked to join a group that approves new members (join_request: answer with approve or decline); an administrator restricted or banned a member (member_restricted); a user's first message over the flood limit (flooding: see limits.incoming); or a user sent a photo, document, video, voice message, audio file, sticker, location, contact or animation ({{message.caption}}, {{message.file_name}}, {{message.latitude}} ...), whose caption `keywords` or `pattern` given beside it must match.",
           "enum": [
@@ -582,6 +614,9 @@ export const rulesSchema = {
         "mentioned": {
           "description": "Condition: only messages that mention the bot (@its_username) or reply to one of its messages.",
           "type": "boolean"
+        },
+        "open": {
+          "$ref": "#/$defs/openCondition"
         },
         "fuzzy": {
           "description": "For text, keyword and all triggers: also match words with a typo (one edit from 6 letters, two from 10, counting the letters of the trigger's word). `auto` on, `off` off; the default comes from the file's `fuzzy`.",
@@ -1036,6 +1071,16 @@ export const rulesSchema = {
             "lte": {
               "description": "A number less than or equal to this.",
               "type": "number"
+            },
+            "after": {
+              "description": "A date or time after this: today, tomorrow, yesterday, now, a date (YYYY-MM-DD) or a time (HH:MM); the variable holds a date (YYYY-MM-DD, as a date step keeps it) or a time (HH:MM).",
+              "type": "string",
+              "minLength": 1
+            },
+            "before": {
+              "description": "A date or time before this (see after).",
+              "type": "string",
+              "minLength": 1
             }
           }
         }
@@ -1240,6 +1285,14 @@ export const rulesSchema = {
           "description": "Sent when an answer is not accepted; the step stays. Default: the question again. Per language: { en: ..., de: ... }.",
           "$ref": "#/$defs/localizedString"
         },
+        "retry_past": {
+          "description": "For a date step: sent when the date is in the past (default: retry_range, then retry).",
+          "$ref": "#/$defs/localizedString"
+        },
+        "retry_range": {
+          "description": "For a date or time step: sent when it is outside from … to (default: retry).",
+          "$ref": "#/$defs/localizedString"
+        },
         "buttons": {
           "description": "How a `choice` step shows its options: `inline` (buttons under the question, the default), `keyboard` (a reply keyboard) or `none`. A press counts as choosing the option.",
           "enum": [
@@ -1293,7 +1346,7 @@ export const rulesSchema = {
     },
     "accept": {
       "title": "Accept",
-      "description": "What answers the step: a pattern, a number, a choice, a backend's 2xx, or a photo, document, location ... (`photo: true`). Without `accept` any text is taken (a command is not).",
+      "description": "What answers the step: a pattern, a number, a choice, a date, a time of day, a backend's 2xx, or a photo, document, location ... (`photo: true`). Without `accept` any text is taken (a command is not).",
       "type": "object",
       "additionalProperties": false,
       "oneOf": [
@@ -1361,6 +1414,16 @@ export const rulesSchema = {
           "required": [
             "animation"
           ]
+        },
+        {
+          "required": [
+            "date"
+          ]
+        },
+        {
+          "required": [
+            "time"
+          ]
         }
       ],
       "properties": {
@@ -1427,6 +1490,42 @@ export const rulesSchema = {
             ]
           }
         },
+        "date": {
+          "title": "AcceptDate",
+          "description": "A date as people write it (today, tomorrow, friday, 24.12., 2026-12-24, 12/24; morgen, übermorgen, Freitag), kept as YYYY-MM-DD: {{flow.STEP}} shows it in the user's language, {{flow.STEP.iso}} as kept.",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "from": {
+              "description": "The earliest date taken: today, tomorrow, a date (YYYY-MM-DD), or days from today (60d; -7d for the past).",
+              "type": "string",
+              "pattern": "^(today|tomorrow|yesterday|\\d{4}-\\d{2}-\\d{2}|-?\\d{1,4}d)$"
+            },
+            "to": {
+              "description": "The latest date taken: today, tomorrow, a date (YYYY-MM-DD), or days from today (60d; -7d for the past).",
+              "type": "string",
+              "pattern": "^(today|tomorrow|yesterday|\\d{4}-\\d{2}-\\d{2}|-?\\d{1,4}d)$"
+            }
+          }
+        },
+        "time": {
+          "title": "AcceptTime",
+          "description": "A time of day (19:00, 7pm, 19 Uhr), kept as HH:MM.",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "from": {
+              "type": "string",
+              "pattern": "^\\d{1,2}:\\d{2}$",
+              "description": "The earliest time taken (HH:MM)."
+            },
+            "to": {
+              "type": "string",
+              "pattern": "^\\d{1,2}:\\d{2}$",
+              "description": "The latest time taken (HH:MM)."
+            }
+          }
+        },
         "case_sensitive": {
           "description": "Compare the pattern or the choice words with case (default false).",
           "type": "boolean"
@@ -1481,6 +1580,9 @@ export const rulesSchema = {
       "properties": {
         "when": {
           "$ref": "#/$defs/conditions"
+        },
+        "open": {
+          "$ref": "#/$defs/openCondition"
         },
         "set": {
           "$ref": "#/$defs/assignments"
@@ -1542,6 +1644,12 @@ export const rulesSchema = {
         "caption": {
           "description": "The caption under a photo, document, video, audio, voice or animation (a template, at most 1024 characters). Per language: { en: ..., de: ... }.",
           "$ref": "#/$defs/localizedString"
+        },
+        "remind": {
+          "$ref": "#/$defs/reminders"
+        },
+        "forget_reminder": {
+          "$ref": "#/$defs/forgetReminder"
         }
       }
     },
@@ -2343,6 +2451,9 @@ export const rulesSchema = {
         "when": {
           "$ref": "#/$defs/conditions"
         },
+        "open": {
+          "$ref": "#/$defs/openCondition"
+        },
         "set": {
           "$ref": "#/$defs/assignments"
         },
@@ -2531,6 +2642,157 @@ export const rulesSchema = {
           }
         ]
       }
+    },
+    "openingHours": {
+      "title": "OpeningHours",
+      "description": "Opening hours: weekday keys (mon, mon-fri, sat,sun, daily) with \"HH:MM-HH:MM\" ranges (a list for several; an end before the start runs past midnight; 24:00 is the end of the day) or closed, and `closed:` dates (YYYY-MM-DD).",
+      "type": "object",
+      "minProperties": 1,
+      "properties": {
+        "closed": {
+          "description": "Dates on which it is closed whatever the weekday says (holidays): YYYY-MM-DD.",
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      },
+      "additionalProperties": {
+        "anyOf": [
+          {
+            "type": "string",
+            "minLength": 1
+          },
+          {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "type": "string",
+              "minLength": 1
+            }
+          }
+        ]
+      }
+    },
+    "openCondition": {
+      "title": "OpenCondition",
+      "description": "Condition: only while the named opening hours (`hours:`) are open, or with { not: NAME } only while they are closed.",
+      "anyOf": [
+        {
+          "type": "string",
+          "pattern": "^[A-Za-z][A-Za-z0-9_]{0,63}$"
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "not"
+          ],
+          "properties": {
+            "not": {
+              "type": "string",
+              "pattern": "^[A-Za-z][A-Za-z0-9_]{0,63}$"
+            }
+          }
+        }
+      ]
+    },
+    "duration": {
+      "title": "Duration",
+      "description": "A duration: a number and a unit, s, m, h or d (90s, 15m, 2h, 1d).",
+      "type": "string",
+      "pattern": "^[0-9]{1,7}(s|m|h|d)$"
+    },
+    "reminder": {
+      "title": "Reminder",
+      "description": "A message to this user in this chat at a later time: `at` a time (a template that gives \"YYYY-MM-DD HH:MM\", e.g. \"{{flow.date.iso}} 10:00\") or `in` a duration. A later reminder with the same id (same user and chat) replaces it; forget_reminder cancels it.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "id",
+        "reply"
+      ],
+      "oneOf": [
+        {
+          "required": [
+            "at"
+          ]
+        },
+        {
+          "required": [
+            "in"
+          ]
+        }
+      ],
+      "properties": {
+        "id": {
+          "description": "The reminder's name: one per user and chat at a time.",
+          "type": "string",
+          "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+        },
+        "at": {
+          "description": "When, in the rules' time zone: \"YYYY-MM-DD HH:MM\", \"YYYY-MM-DD\" (at 00:00) or \"HH:MM\" (the next such time); a template such as \"{{flow.date.iso}} 10:00\".",
+          "type": "string",
+          "minLength": 1
+        },
+        "in": {
+          "description": "How long from now: 90s, 15m, 2h, 1d.",
+          "$ref": "#/$defs/duration"
+        },
+        "reply": {
+          "description": "The message (a template rendered when the reminder is set, with the values of that moment; {{now.*}} is the reminder's own time), in the user's language of that moment. Per language: { en: ..., de: ... }.",
+          "$ref": "#/$defs/localizedString"
+        },
+        "parse_mode": {
+          "description": "Send it as HTML or MarkdownV2. Default: plain text.",
+          "enum": [
+            "HTML",
+            "MarkdownV2"
+          ]
+        },
+        "buttons": {
+          "$ref": "#/$defs/inlineKeyboard"
+        },
+        "late_after": {
+          "description": "A reminder the bot could not send for this long (it was down) is dropped and logged instead of sent late. Default 1h.",
+          "$ref": "#/$defs/duration"
+        }
+      }
+    },
+    "reminders": {
+      "title": "Reminders",
+      "description": "Messages to this user in this chat at a later time (see Reminder); one, or a list.",
+      "anyOf": [
+        {
+          "$ref": "#/$defs/reminder"
+        },
+        {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 10,
+          "items": {
+            "$ref": "#/$defs/reminder"
+          }
+        }
+      ]
+    },
+    "forgetReminder": {
+      "title": "ForgetReminder",
+      "description": "Cancels this user's pending reminder(s) with this id in this chat: an id, or a list.",
+      "anyOf": [
+        {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+        },
+        {
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+          }
+        }
+      ]
     }
   }
 } as const;
@@ -2570,7 +2832,17 @@ export type RuleFile = {
    * What a user is told when a hand-off to a person ends (a staff member wrote an end word, or the configuration's handoff idle time passed) and the bot answers again. Declared once, in any rule file.
    */
   handoff_end?: {
-    reply: LocalizedString22;
+    reply: LocalizedString25;
+  };
+  /**
+   * The time zone every time in the rules is in (declare once, in any file): an IANA name such as Europe/Berlin. Default: UTC. Opening hours, {{now.*}}, the dates of date steps and reminders keep their wall-clock times across daylight saving time changes.
+   */
+  timezone?: string;
+  /**
+   * Named opening hours (declare once, in any file): per weekday (mon … sun, a range such as mon-fri, a list such as sat,sun, or daily) a time range "09:00-18:00", a list of them, or closed; and `closed:` dates. Used by `open: NAME` and {{hours.NAME.next_open}} / {{hours.NAME.closes}}.
+   */
+  hours?: {
+    [k: string]: OpeningHours | undefined;
   };
 };
 /**
@@ -2728,6 +3000,14 @@ export type Condition =
        * A number less than or equal to this.
        */
       lte?: number;
+      /**
+       * A date or time after this: today, tomorrow, yesterday, now, a date (YYYY-MM-DD) or a time (HH:MM); the variable holds a date (YYYY-MM-DD, as a date step keeps it) or a time (HH:MM).
+       */
+      after?: string;
+      /**
+       * A date or time before this (see after).
+       */
+      before?: string;
     };
 /**
  * A text (at most 1024 characters) or a number.
@@ -3676,13 +3956,67 @@ export type LocalizedString8 =
       [k: string]: string | undefined;
     };
 /**
- * A language by its ISO 639-1 code (two or three lowercase letters), as Telegram's language_code starts: en, de, fr.
+ * Messages to this user in this chat at a later time (see Reminder); one, or a list.
  */
-export type LanguageCode = string;
+export type Reminders =
+  | Reminder
+  | [Reminder]
+  | [Reminder, Reminder]
+  | [Reminder, Reminder, Reminder]
+  | [Reminder, Reminder, Reminder, Reminder]
+  | [Reminder, Reminder, Reminder, Reminder, Reminder]
+  | [Reminder, Reminder, Reminder, Reminder, Reminder, Reminder]
+  | [Reminder, Reminder, Reminder, Reminder, Reminder, Reminder, Reminder]
+  | [Reminder, Reminder, Reminder, Reminder, Reminder, Reminder, Reminder, Reminder]
+  | [Reminder, Reminder, Reminder, Reminder, Reminder, Reminder, Reminder, Reminder, Reminder]
+  | [Reminder, Reminder, Reminder, Reminder, Reminder, Reminder, Reminder, Reminder, Reminder, Reminder];
+/**
+ * A message to this user in this chat at a later time: `at` a time (a template that gives "YYYY-MM-DD HH:MM", e.g. "{{flow.date.iso}} 10:00") or `in` a duration. A later reminder with the same id (same user and chat) replaces it; forget_reminder cancels it.
+ */
+export type Reminder = Reminder1 & Reminder2;
+export type Reminder1 = {
+  [k: string]: unknown | undefined;
+};
+/**
+ * How long from now: 90s, 15m, 2h, 1d.
+ */
+export type Duration = string;
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
 export type LocalizedString9 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A reminder the bot could not send for this long (it was down) is dropped and logged instead of sent late. Default 1h.
+ */
+export type Duration1 = string;
+/**
+ * Cancels this user's pending reminder(s) with this id in this chat: an id, or a list.
+ */
+export type ForgetReminder = string | [string, ...string[]];
+/**
+ * A language by its ISO 639-1 code (two or three lowercase letters), as Telegram's language_code starts: en, de, fr.
+ */
+export type LanguageCode = string;
+/**
+ * Condition: only while the named opening hours (`hours:`) are open, or with { not: NAME } only while they are closed.
+ */
+export type OpenCondition =
+  | string
+  | {
+      not: string;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString10 =
   | string
   | {
       /**
@@ -3778,7 +4112,7 @@ export type MediaFile20 =
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString10 =
+export type LocalizedString11 =
   | string
   | {
       /**
@@ -3809,20 +4143,8 @@ export type FlowCancel = {
    * A command name without the slash.
    */
   command?: string;
-  reply: LocalizedString11;
+  reply: LocalizedString12;
 };
-/**
- * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
- */
-export type LocalizedString11 =
-  | string
-  | {
-      /**
-       * This interface was referenced by `undefined`'s JSON-Schema definition
-       * via the `patternProperty` "^[a-z]{2,3}$".
-       */
-      [k: string]: string | undefined;
-    };
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
@@ -3848,7 +4170,19 @@ export type LocalizedString13 =
       [k: string]: string | undefined;
     };
 /**
- * What answers the step: a pattern, a number, a choice, a backend's 2xx, or a photo, document, location ... (`photo: true`). Without `accept` any text is taken (a command is not).
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString14 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * What answers the step: a pattern, a number, a choice, a date, a time of day, a backend's 2xx, or a photo, document, location ... (`photo: true`). Without `accept` any text is taken (a command is not).
  */
 export type Accept = Accept1 & Accept2;
 export type Accept1 =
@@ -3890,11 +4224,17 @@ export type Accept1 =
     }
   | {
       [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
     };
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString14 =
+export type LocalizedString15 =
   | string
   | {
       /**
@@ -3957,7 +4297,31 @@ export type Call3 = (
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString15 =
+export type LocalizedString16 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString17 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString18 =
   | string
   | {
       /**
@@ -4053,7 +4417,7 @@ export type MediaFile27 =
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString16 =
+export type LocalizedString19 =
   | string
   | {
       /**
@@ -4065,7 +4429,7 @@ export type LocalizedString16 =
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString17 =
+export type LocalizedString20 =
   | string
   | {
       /**
@@ -4161,7 +4525,7 @@ export type MediaFile34 =
 /**
  * The caption under a photo, document, video, audio, voice or animation (a template, at most 1024 characters). Per language: { en: ..., de: ... }.
  */
-export type LocalizedString18 =
+export type LocalizedString21 =
   | string
   | {
       /**
@@ -4257,43 +4621,43 @@ export type MediaFile41 =
 /**
  * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
  */
-export type LocalizedString19 =
-  | string
-  | {
-      /**
-       * This interface was referenced by `undefined`'s JSON-Schema definition
-       * via the `patternProperty` "^[a-z]{2,3}$".
-       */
-      [k: string]: string | undefined;
-    };
-/**
- * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
- */
-export type LocalizedString20 =
-  | string
-  | {
-      /**
-       * This interface was referenced by `undefined`'s JSON-Schema definition
-       * via the `patternProperty` "^[a-z]{2,3}$".
-       */
-      [k: string]: string | undefined;
-    };
-/**
- * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
- */
-export type LocalizedString21 =
-  | string
-  | {
-      /**
-       * This interface was referenced by `undefined`'s JSON-Schema definition
-       * via the `patternProperty` "^[a-z]{2,3}$".
-       */
-      [k: string]: string | undefined;
-    };
-/**
- * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
- */
 export type LocalizedString22 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString23 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString24 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString25 =
   | string
   | {
       /**
@@ -4488,6 +4852,8 @@ export interface Rule2 {
    * Also answer a user who is handed off to a person (other rules stay silent: the user's messages go to staff). Default false.
    */
   during_handoff?: boolean;
+  remind?: Reminders;
+  forget_reminder?: ForgetReminder;
   /**
    * Trigger: a member joined the group (member_joined) or left it (member_left), where {{user.*}} is that member; a user blocked the bot (blocked) or unblocked it (unblocked) in their private chat; the bot was added to a group (bot_added) or removed from one (bot_removed); a user asked to join a group that approves new members (join_request: answer with approve or decline); an administrator restricted or banned a member (member_restricted); a user's first message over the flood limit (flooding: see limits.incoming); or a user sent a photo, document, video, voice message, audio file, sticker, location, contact or animation ({{message.caption}}, {{message.file_name}}, {{message.latitude}} ...), whose caption `keywords` or `pattern` given beside it must match.
    */
@@ -4524,6 +4890,7 @@ export interface Rule2 {
    * Condition: only messages that mention the bot (@its_username) or reply to one of its messages.
    */
   mentioned?: boolean;
+  open?: OpenCondition;
   /**
    * For text, keyword and all triggers: also match words with a typo (one edit from 6 letters, two from 10, counting the letters of the trigger's word). `auto` on, `off` off; the default comes from the file's `fuzzy`.
    */
@@ -4598,7 +4965,7 @@ export interface Rule2 {
    * false: never offer this rule as a suggestion (e.g. "delete my account"). Default: rules with a text, keywords or all trigger may be suggested.
    */
   suggest?: boolean;
-  label?: LocalizedString9;
+  label?: LocalizedString10;
   photo?: MediaFile14;
   document?: MediaFile15;
   video?: MediaFile16;
@@ -4609,7 +4976,7 @@ export interface Rule2 {
   location?: Location;
   contact?: Contact;
   album?: Album;
-  caption?: LocalizedString10;
+  caption?: LocalizedString11;
 }
 export interface InlineButton2 {
   text: LocalizedString;
@@ -4814,6 +5181,24 @@ export interface Notify2 {
     [k: string]: unknown | undefined;
   };
 }
+export interface Reminder2 {
+  /**
+   * The reminder's name: one per user and chat at a time.
+   */
+  id: string;
+  /**
+   * When, in the rules' time zone: "YYYY-MM-DD HH:MM", "YYYY-MM-DD" (at 00:00) or "HH:MM" (the next such time); a template such as "{{flow.date.iso}} 10:00".
+   */
+  at?: string;
+  in?: Duration;
+  reply: LocalizedString9;
+  /**
+   * Send it as HTML or MarkdownV2. Default: plain text.
+   */
+  parse_mode?: "HTML" | "MarkdownV2";
+  buttons?: InlineKeyboard;
+  late_after?: Duration1;
+}
 /**
  * A multi-step conversation of one user in one chat: started by `start`, it asks each step in turn, and ends with `done`, `cancel` or `timeout`.
  */
@@ -4903,6 +5288,7 @@ export interface FlowStart2 {
    */
   chats?: [number, ...number[]];
   when?: Conditions;
+  open?: OpenCondition;
   set?: Assignments;
   /**
    * Sample messages that must start this flow; `hearsay check` warns when a rule catches one first.
@@ -4937,7 +5323,7 @@ export interface FlowTimeout {
    * A duration: a number and a unit, s, m, h or d (e.g. 90s, 15m, 2h, 1d); at most 30 days.
    */
   after: string;
-  reply: LocalizedString12;
+  reply: LocalizedString13;
 }
 /**
  * One question: `ask` is sent, the user's answer is checked with `accept` and kept as {{flow.ID}}. A photo or other media given here is sent before the question.
@@ -4947,9 +5333,11 @@ export interface FlowStep {
    * The step's name; its answer is {{flow.ID}} in later steps and in done.
    */
   id: string;
-  ask: LocalizedString13;
+  ask: LocalizedString14;
   accept?: Accept;
-  retry?: LocalizedString15;
+  retry?: LocalizedString16;
+  retry_past?: LocalizedString17;
+  retry_range?: LocalizedString18;
   /**
    * How a `choice` step shows its options: `inline` (buttons under the question, the default), `keyboard` (a reply keyboard) or `none`. A press counts as choosing the option.
    */
@@ -4964,7 +5352,7 @@ export interface FlowStep {
   location?: Location;
   contact?: Contact;
   album?: Album;
-  caption?: LocalizedString16;
+  caption?: LocalizedString19;
 }
 export interface Accept2 {
   /**
@@ -4973,6 +5361,8 @@ export interface Accept2 {
   pattern?: string;
   number?: AcceptNumber;
   choice?: AcceptChoice;
+  date?: AcceptDate;
+  time?: AcceptTime;
   /**
    * Compare the pattern or the choice words with case (default false).
    */
@@ -5037,12 +5427,39 @@ export interface ChoiceOption {
    * The words that choose this option.
    */
   words?: string[];
-  label?: LocalizedString14;
+  label?: LocalizedString15;
+}
+/**
+ * A date as people write it (today, tomorrow, friday, 24.12., 2026-12-24, 12/24; morgen, übermorgen, Freitag), kept as YYYY-MM-DD: {{flow.STEP}} shows it in the user's language, {{flow.STEP.iso}} as kept.
+ */
+export interface AcceptDate {
+  /**
+   * The earliest date taken: today, tomorrow, a date (YYYY-MM-DD), or days from today (60d; -7d for the past).
+   */
+  from?: string;
+  /**
+   * The latest date taken: today, tomorrow, a date (YYYY-MM-DD), or days from today (60d; -7d for the past).
+   */
+  to?: string;
+}
+/**
+ * A time of day (19:00, 7pm, 19 Uhr), kept as HH:MM.
+ */
+export interface AcceptTime {
+  /**
+   * The earliest time taken (HH:MM).
+   */
+  from?: string;
+  /**
+   * The latest time taken (HH:MM).
+   */
+  to?: string;
 }
 export interface DoneBranch {
   when?: Conditions;
+  open?: OpenCondition;
   set?: Assignments;
-  reply?: LocalizedString17;
+  reply?: LocalizedString20;
   call?: Call;
   on?: FlowCallBranches;
   /**
@@ -5074,7 +5491,9 @@ export interface DoneBranch {
   location?: Location;
   contact?: Contact;
   album?: Album;
-  caption?: LocalizedString19;
+  caption?: LocalizedString22;
+  remind?: Reminders;
+  forget_reminder?: ForgetReminder;
 }
 /**
  * The branches of a call, by outcome: `ok` (any 2xx not listed), `error` (no answer in time, a network error, a 5xx or any status not listed, an unreadable answer, an open circuit) and specific status codes (404, 409, ...).
@@ -5091,7 +5510,7 @@ export interface FlowCallBranches {
  * via the `patternProperty` "^[1-5][0-9][0-9]$".
  */
 export interface FlowCallBranch {
-  reply?: LocalizedString17;
+  reply?: LocalizedString20;
   set?: Assignments;
   /**
    * Also notify a backend (an outbox request, retried until it is answered 2xx). One, or a list.
@@ -5118,7 +5537,7 @@ export interface FlowCallBranch {
   location?: Location;
   contact?: Contact;
   album?: Album;
-  caption?: LocalizedString18;
+  caption?: LocalizedString21;
 }
 /**
  * The languages the bot answers in (declare once, in any file): a user gets their stored choice (the user variable `language` by default), else their client's language (de-AT counts as de), else the default.
@@ -5165,10 +5584,20 @@ export interface Suggest {
    * At most this many suggestions (1 to 10, default 3).
    */
   max?: number;
-  text?: LocalizedString20;
+  text?: LocalizedString23;
   /**
    * fallback: a last button "None of these" that answers with the fallback rule.
    */
   none?: "fallback";
-  none_label?: LocalizedString21;
+  none_label?: LocalizedString24;
+}
+/**
+ * Opening hours: weekday keys (mon, mon-fri, sat,sun, daily) with "HH:MM-HH:MM" ranges (a list for several; an end before the start runs past midnight; 24:00 is the end of the day) or closed, and `closed:` dates (YYYY-MM-DD).
+ */
+export interface OpeningHours {
+  /**
+   * Dates on which it is closed whatever the weekday says (holidays): YYYY-MM-DD.
+   */
+  closed?: string[];
+  [k: string]: string | [string, ...string[]] | string[] | undefined;
 }

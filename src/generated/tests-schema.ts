@@ -74,6 +74,11 @@ export const testsSchema = {
           "type": "string",
           "minLength": 1
         },
+        "clock": {
+          "description": "Where this test's clock starts: a date and time with its offset, e.g. \"2026-11-27T20:00:00+01:00\" (default: Monday 5 January 2026, 09:00 UTC). `wait` moves it; opening hours and flow timeouts see it as the bot would.",
+          "type": "string",
+          "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$"
+        },
         "user": {
           "$ref": "#/$defs/user",
           "description": "The user who talks (default: Ann, id 1001). With `users`, the first of them."
@@ -1336,6 +1341,10 @@ export interface ConversationTest {
    * Shown in the report; unique within the file.
    */
   name: string;
+  /**
+   * Where this test's clock starts: a date and time with its offset, e.g. "2026-11-27T20:00:00+01:00" (default: Monday 5 January 2026, 09:00 UTC). `wait` moves it; opening hours and flow timeouts see it as the bot would.
+   */
+  clock?: string;
   user?: TestUser;
   /**
    * Several users by a short name; a step picks one with `from:`.

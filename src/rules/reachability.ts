@@ -20,7 +20,7 @@ function label(rule: CompiledRule): string {
 
 /** Whether every message `later` accepts by its conditions is also accepted by `earlier` (a `when` may not hold, so it covers nothing). */
 function covers(earlier: CompiledRule, later: CompiledRule): boolean {
-  if (earlier.when) return false;
+  if (earlier.when || earlier.open) return false;
   const subset = <T>(a: ReadonlySet<T> | null, b: ReadonlySet<T> | null) => a === null || (b !== null && [...b].every((x) => a.has(x)));
   return subset(earlier.chatTypes, later.chatTypes) && subset(earlier.chats, later.chats);
 }

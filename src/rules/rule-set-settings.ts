@@ -1,9 +1,10 @@
 // What rule files declare once for the whole rule set (`languages`, `synonyms`, `fuzzy`, `forms`, `suggest`,
-// `handoff_end`): read from every
+// `handoff_end`, `timezone`, `hours`): read from every
 // file that parses, even one whose rules have schema errors, so a typo elsewhere in that file cannot make the
 // setting look undeclared to every other file. A block that is itself broken has its one problem reported by
 // the schema check; here it only counts as declared, so nothing else is judged against it. A second
-// declaration is an error naming the first.
+// declaration is an error naming the first. The time zone and the opening hours are compiled here, each
+// problem at its place in the file that declared it.
 import type { RuleSetSettings } from '../engine/compile.js';
 import { compileStaticText, compileText, DEFAULT_LANGUAGE_VARIABLE, type LanguageSettings, type StaticText, type TextSource } from '../engine/languages.js';
 import type { SuggestSettings } from '../engine/suggestions.js';
@@ -12,7 +13,13 @@ import { RuleProblem } from '../diagnostics/problem.js';
 import { durationMs } from '../engine/compile-flows.js';
 import { validate as validateRuleFile } from '../generated/rules-validator.js';
 import type { ParsedYaml } from '../yaml/source.js';
-import { SETTINGS_KEYS, type SettingsKey } from './settings-problems.js';
+import { SETTINGS_KEYS } from './settings-problems.js';
+import { compileOpeningHours, type HoursSpec, type OpeningHours } from '../calendar/opening-hours.js';
+import { isTimeZone } from '../calendar/zone.js';
+
+/** Every setting declared once: those with blocks of their own schema wording, and the clock's. */
+const DECLARED_ONCE = [...SETTINGS_KEYS, 'timezone', 'hours'] as const;
+type DeclaredKey = (typeof DECLARED_ONCE)[number];
 
 export interface DeclaredSettings {
   parsed: ParsedYaml;
@@ -23,18 +30,19 @@ export interface DeclaredSettings {
 }
 
 /** Whether a settings block is valid on its own (a file holding only it passes the schema). */
-function blockIsValid(key: SettingsKey, value: unknown): boolean {
+function blockIsValid(key: DeclaredKey, value: unknown): boolean {
   return validateRuleFile({ [key]: value }) === true;
 }
 
 /** The settings of the rule files; a setting declared in two places, or a default language that is not supported, adds an error. */
 export function ruleSetSettings(files: readonly DeclaredSettings[], problems: RuleProblem[]): RuleSetSettings {
-  const found: Partial<Record<SettingsKey, unknown>> = {};
-  const broken = new Set<SettingsKey>();
+  const found: Partial<Record<DeclaredKey, unknown>> = {};
+  const broken = new Set<DeclaredKey>();
   const where = new Map<string, string>();
+  const declaredIn = new Map<string, ParsedYaml>();
   for (const { parsed, data, valid } of files) {
     if (data === null || typeof data !== 'object' || Array.isArray(data)) continue;
-    for (const key of SETTINGS_KEYS) {
+    for (const key of DECLARED_ONCE) {
       const value = (data as Record<string, unknown>)[key];
       if (value === undefined) continue;
       const usable = valid || blockIsValid(key, value);
@@ -47,6 +55,7 @@ export function ruleSetSettings(files: readonly DeclaredSettings[], problems: Ru
         continue;
       }
       where.set(key, `${here.file}:${here.line}:${here.column}`);
+      declaredIn.set(key, parsed);
       if (usable) found[key] = value;
       else broken.add(key);
     }
@@ -62,6 +71,7 @@ export function ruleSetSettings(files: readonly DeclaredSettings[], problems: Ru
     ...(found.forms ? { forms: found.forms as 'auto' | 'off' } : {}),
     ...(found.suggest ? { suggest: suggestSettings(found.suggest as SuggestBlock, where.get('suggest')!, languages.languages, problems) } : {}),
     ...(found.limits ? incomingLimitOf(found.limits as LimitsBlock, where.get('limits')!, problems) : {}),
+    ...timeOf(found, broken, declaredIn, problems),
   };
 }
 
@@ -79,6 +89,48 @@ function incomingLimitOf(block: LimitsBlock, at: string, problems: RuleProblem[]
     return {};
   }
   return { incomingLimit: { perUser: block.incoming.per_user, perSeconds } };
+}
+
+/**
+ * `timezone:` and `hours:` compiled (UTC and no hours when absent); each problem at its place. Hours with
+ * mistakes (or a broken block) stay known by name, never open, so that `open:` and {{hours.*}} naming them add
+ * no second, misleading error; the rules are refused for the first one anyway.
+ */
+function timeOf(
+  found: Partial<Record<DeclaredKey, unknown>>,
+  broken: ReadonlySet<DeclaredKey>,
+  declaredIn: ReadonlyMap<string, ParsedYaml>,
+  problems: RuleProblem[],
+): Pick<RuleSetSettings, 'time'> {
+  const zoneName = found.timezone as string | undefined;
+  const hoursSpec = found.hours as Readonly<Record<string, HoursSpec>> | undefined;
+  if (zoneName === undefined && hoursSpec === undefined && !broken.has('hours')) return {};
+  const at = (key: string, path: (string | number)[], message: string) => {
+    const here = declaredIn.get(key)!.locate([key, ...path]);
+    problems.push(new RuleProblem(here.file, here.line, here.column, message));
+  };
+  let zone = 'UTC';
+  if (zoneName !== undefined) {
+    if (isTimeZone(zoneName)) zone = zoneName;
+    else at('timezone', [], `timezone: '${zoneName}' is not a time zone: write an IANA name such as Europe/Berlin, America/New_York or UTC`);
+  }
+  const hours = new Map<string, OpeningHours>();
+  for (const [name, spec] of Object.entries(hoursSpec ?? {})) {
+    const compiled = compileOpeningHours(name, spec, zone, (path, message) => at('hours', [name, ...path], message));
+    hours.set(name, compiled ?? neverOpen(name, zone));
+  }
+  if (broken.has('hours')) for (const name of declaredHoursNames(declaredIn.get('hours'))) hours.set(name, neverOpen(name, zone));
+  return { time: { zone, hours } };
+}
+
+/** The names under a broken `hours:` block, as far as they can be read. */
+function declaredHoursNames(parsed: ParsedYaml | undefined): string[] {
+  const block = (parsed?.data as { hours?: unknown } | undefined)?.hours;
+  return block !== null && typeof block === 'object' && !Array.isArray(block) ? Object.keys(block) : [];
+}
+
+function neverOpen(name: string, zone: string): OpeningHours {
+  return { name, zone, week: [[], [], [], [], [], [], []], closed: new Set() };
 }
 
 /** The languages setting: unchecked when its block is broken or names a default it does not support (one problem either way). */

@@ -25,9 +25,10 @@ interface Line {
   content: string;
 }
 
-// Plain keys may hold dots (`user.name:` in `set` and `when`), or be an HTTP status (`404:` in a call's `on`, which
-// yaml reads as a number and JavaScript keys as its digits); a double-quoted key holds no escapes (`"yes":`).
-const KEY = /^(?:([A-Za-z_][A-Za-z0-9_.]*|[1-5][0-9]{2})|"([A-Za-z0-9_. -]*)"):(?: +|$)/;
+// Plain keys may hold dots (`user.name:` in `set` and `when`) and dashes (`mon-fri:` in `hours`), or be an HTTP
+// status (`404:` in a call's `on`, which yaml reads as a number and JavaScript keys as its digits); a double-quoted
+// key holds no escapes (`"yes":`).
+const KEY = /^(?:([A-Za-z_][A-Za-z0-9_.-]*|[1-5][0-9]{2})|"([A-Za-z0-9_. -]*)"):(?: +|$)/;
 const RESERVED_KEYS = new Set(['__proto__', 'null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
 const LITERAL_BLOCK = /^\|(-?)(?: +#.*)?$/;
 

@@ -39,15 +39,17 @@ describe('folder import graph of src/', () => {
   // Rules, config and conversation tests all read YAML and report problems, and the sandbox, the engine and
   // conversation tests all read the service's markup: those folders must stay leaves, or any of their users
   // could close a cycle through them. Timing (the deadline queue) serves both the API client and the pipeline's
-  // webhook holds, so it is a leaf for the same reason.
-  it('keeps the shared leaves (diagnostics, errors, yaml, markup, timing) free of imports other than leaves', () => {
-    const leaves = ['diagnostics', 'errors', 'yaml', 'markup', 'timing'];
+  // webhook holds, so it is a leaf for the same reason; so is the calendar (zones, dates, opening hours), which
+  // the engine and the rule loader read.
+  it('keeps the shared leaves (diagnostics, errors, yaml, markup, timing, calendar) free of imports other than leaves', () => {
+    const leaves = ['diagnostics', 'errors', 'yaml', 'markup', 'timing', 'calendar'];
     expect(edges.filter((e) => leaves.includes(e.from) && !leaves.includes(e.to)).map((e) => e.example)).toEqual([]);
     expect(edges).toContainEqual(expect.objectContaining({ from: 'config', to: 'yaml' }));
     expect(edges).toContainEqual(expect.objectContaining({ from: 'engine', to: 'markup' }));
     expect(edges).toContainEqual(expect.objectContaining({ from: 'sandbox', to: 'markup' }));
     expect(edges).toContainEqual(expect.objectContaining({ from: 'api', to: 'timing' }));
     expect(edges).toContainEqual(expect.objectContaining({ from: 'pipeline', to: 'timing' }));
+    expect(edges).toContainEqual(expect.objectContaining({ from: 'engine', to: 'calendar' }));
   });
 
   // The store is one wing: the Redis store stands on the pipeline's ports and the store-neutral kit at the

@@ -163,3 +163,51 @@ flows:
     ]);
   });
 });
+
+describe('a date step next to a step a backend accepted', () => {
+  const DATED = `
+timezone: Europe/Berlin
+flows:
+  - id: pickup
+    start: { command: pickup }
+    steps:
+      - id: order
+        ask: "Which order?"
+        accept: { call: { backend: shop, get: "/orders/{{answer}}" } }
+      - id: day
+        ask: "Which day do you collect {{flow.order.item.name}}?"
+        accept: { date: { from: today, to: 60d } }
+    done:
+      - call: { backend: shop, post: "/pickups", body: { order: "{{flow.order}}", day: "{{flow.day.iso}}", batch: "{{flow.order.iso}}" } }
+        on:
+          ok: { reply: "{{flow.order.item.name}} waits for you on {{flow.day}} ({{flow.day.iso}}, batch {{flow.order.iso}})." }
+          error: { reply: "Please try again later." }
+        remind: { id: pickup, at: "{{flow.day.iso}} 10:00", reply: "Collect {{flow.order.item.name}} today." }
+`;
+
+  it('reads .iso of the date step as kept, and .iso of the called step as a path into its JSON', async () => {
+    const shop = (path: string): BackendResult =>
+      path === 'GET /orders/4711' ? { status: 200, body: { item: { name: 'Camera' }, iso: 'B7' } } : { status: 201, body: {} };
+    const c = new Conversation(await ruleSetOf(DATED), shop);
+    c.say('/pickup');
+    expect(c.say('4711')).toEqual(['Which day do you collect Camera?']);
+    // The clock stands at 1970-01-01 01:00 in Berlin: tomorrow is Friday 2 January.
+    expect(c.say('tomorrow')).toEqual(['Camera waits for you on Friday, 2 January (1970-01-02, batch B7).']);
+    expect(c.requests.at(-1)).toMatchObject({ path: '/pickups', body: { order: '4711', day: '1970-01-02', batch: 'B7' } });
+  });
+
+  it("sets the done branch's reminder before its call, with the flow's answers and the backend's JSON", async () => {
+    const ruleSet = await ruleSetOf(DATED);
+    const shop = (): BackendResult => ({ status: 200, body: { item: { name: 'Camera' } } });
+    let state: ConversationState = EMPTY_STATE;
+    let decision: Decision | undefined;
+    for (const text of ['/pickup', '4711', 'tomorrow']) {
+      decision = decide(messageEvent(message(text)), ruleSet, state, { botUsername: 'bot', now: () => 1000 });
+      while (decision.call) decision = continueDecision(decision, shop());
+      state = applyStateChanges(state, decision.actions);
+    }
+    const reminder = decision!.actions.find((a) => a.type === 'effect');
+    // 10:00 in Berlin on 2 January 1970 is 09:00 UTC.
+    expect(reminder).toMatchObject({ dueAt: Date.UTC(1970, 0, 2, 9), payload: { params: { text: 'Collect Camera today.' } } });
+  });
+});

@@ -45,20 +45,24 @@ describe('demo bot in rules/', () => {
     const { ruleSet } = await loadRules(rulesDir);
     let state = EMPTY_STATE;
     const say = (text: string) => {
-      const decision = decide(messageEvent(message(text)), ruleSet!, state, { botUsername: 'corner_shop_bot', random: () => 0 });
+      // Monday 5 January 2026, 10:00 in Berlin: "Friday" is the 9th.
+      const now = () => Date.parse('2026-01-05T10:00:00+01:00');
+      const decision = decide(messageEvent(message(text)), ruleSet!, state, { botUsername: 'corner_shop_bot', random: () => 0, now });
       state = applyStateChanges(state, decision.actions);
       return replyText(decision);
     };
     expect(say('hi')).toBe('Hello, Ada!');
     expect(say("I'm Grace")).toBe('Nice to meet you, Grace! I will remember that.');
     expect(say('hello')).toBe('Hello again, Grace!');
-    expect(say('/book')).toBe('For which day? (e.g. Friday or 24.12.)');
-    expect(say('someday')).toBe('A day like Friday, tomorrow or 24.12., please.');
+    expect(say('/book')).toBe('For which day? (e.g. tomorrow, Friday or 24.12.)');
+    expect(say('someday')).toBe('A day like tomorrow, Friday or 24.12., please.');
+    expect(say('2026-01-04')).toBe('That day is over; which day from today on?');
+    expect(say('4.1.')).toBe('We take bookings up to 60 days ahead.'); // 4 January 2027, the next one to come
     expect(say('/help')).toContain('/book - book a table');
     expect(say('Friday')).toBe('How many people?');
-    expect(say('3')).toBe('A table for 3 on Friday. Shall I book it? (yes/no)');
-    expect(say('yes')).toBe('Booked: a table for 3 on Friday, under the name Grace. See you!');
-    expect(state.user).toEqual({ name: 'Grace', last_booking: 'Friday' });
+    expect(say('3')).toBe('A table for 3 on Friday, 9 January. Shall I book it? (yes/no)');
+    expect(say('yes')).toBe('Booked: a table for 3 on Friday, 9 January, under the name Grace. See you!');
+    expect(state.user).toEqual({ name: 'Grace', last_booking: '2026-01-09' });
     expect(say('yes')).toBe('Sorry, I did not get that. Try /help to see what I can do.');
     say('/book');
     expect(say('/cancel')).toBe('OK, booking cancelled.');

@@ -100,7 +100,7 @@ describe('one mistake, one problem: each kind of rule', () => {
     ['a callback rule', '40-buttons.yaml', replaceNth(/ {4}callback: /, 0, '    calback: ')],
     ['an event rule', '50-members.yaml', replaceNth(/ {4}event: /, 0, '    evnet: ')],
     ['the fallback', '99-fallback.yaml', (t) => t.replace('    fallback: true', '    falback: true')],
-    ['a flow step', '30-booking.yaml', replaceNth(/ {8}ask: /, 0, '        aks: ')],
+    ['a flow step', '30-booking.yaml', replaceNth(/ {8}ask:/, 0, '        aks:')],
     ['a flow start', '30-booking.yaml', (t) => t.replace('      command: book', '      comand: book')],
     ['a misspelt reply', '10-commands.yaml', replaceNth(/ {4}reply:/, 0, '    repyl:')],
   ];

@@ -165,6 +165,8 @@ describe('fast block-YAML reader', () => {
     // Other numbers as keys are yaml's to read (0x1F: is 31 there).
     expect(parseBlockSubset('a:\n  0x1F: 1\n')).toBeUndefined();
     expect(parseBlockSubset('a:\n  4040: 1\n')).toBeUndefined();
+    // Day ranges of opening hours are plain keys with a dash.
+    expect(expectSameAsYaml('hours:\n  office:\n    mon-fri: "09:00-18:00"\n    sat-sun: closed\n')).toBe(true);
   });
 
   it('reads the repository rule files exactly as yaml does', async () => {
