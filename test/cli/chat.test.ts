@@ -30,9 +30,9 @@ describe('hearsay chat', () => {
     expect(status).toBe(0);
     expect(stdout).toContain('hearsay chat: you are Ada in the private chat, talking to the rules in rules.');
     expect(stdout).toContain('bot> Welcome to the Corner Shop desk, Ada!');
-    expect(stdout).toContain("  ? rule 'start' (rules/10-commands.yaml:9) answered: its command");
+    expect(stdout).toContain("  ? rule 'start' (rules/10-commands.yaml:17) answered: its command");
     expect(stdout).toContain('bot> We ship within 2 working days');
-    expect(stdout).toContain(`  ? rule 'shipping' (rules/20-conversation.yaml:79) answered: corrected typo shiping → shipping, then keyword "shipping"`);
+    expect(stdout).toContain(`  ? rule 'shipping' (rules/20-conversation.yaml:109) answered: corrected typo shiping → shipping, then keyword "shipping"`);
     expect(stdout).toMatch(/ {2}\? backend calls: none · took [\d.]+ ms/);
   });
 
@@ -43,7 +43,7 @@ describe('hearsay chat', () => {
     expect(stdout).toContain('bot> (edited) Where should the next meetup be?');
     // Before :why, no why; after it, one under the answer.
     expect(stdout.split('(why shown under each answer)')[0]).not.toContain('  ? ');
-    expect(stdout).toContain("  ? rule 'hours-command' (rules/10-commands.yaml:34) answered: its command");
+    expect(stdout).toContain("  ? rule 'hours-command' (rules/10-commands.yaml:42) answered: its command");
   });
 
   it('acts as another user, in another language, and in a group the user joins', () => {

@@ -27,7 +27,7 @@ function why(text: string, state: ConversationState = EMPTY_STATE, ruleSet = dem
 
 describe('the why of an answer', () => {
   it('names the rule, where it is written and how it matched: a command, a keyword, the fallback', () => {
-    expect(why('/start')).toEqual(["rule 'start' (rules/10-commands.yaml:9) answered: its command", 'changed: nothing', 'backend calls: none · took 0.4 ms']);
+    expect(why('/start')).toEqual(["rule 'start' (rules/10-commands.yaml:17) answered: its command", 'changed: nothing', 'backend calls: none · took 0.4 ms']);
     expect(why('I want my money back')[0]).toBe(`rule 'refund' (rules/20-conversation.yaml:55) answered: keyword "money back"`);
     expect(why('my name is Ada')).toEqual([
       "rule 'remember-name' (rules/20-conversation.yaml:12) answered: its pattern",
@@ -39,20 +39,20 @@ describe('the why of an answer', () => {
 
   it('says which typo was corrected before a fuzzy rule matched, and the keyword it then found', () => {
     expect(why('shiping costs?')[0]).toBe(
-      `rule 'shipping' (rules/20-conversation.yaml:79) answered: corrected typo shiping → shipping, then keyword "shipping"`,
+      `rule 'shipping' (rules/20-conversation.yaml:109) answered: corrected typo shiping → shipping, then keyword "shipping"`,
     );
     // Written correctly, no correction is told.
-    expect(why('shipping costs?')[0]).toBe(`rule 'shipping' (rules/20-conversation.yaml:79) answered: keyword "shipping"`);
+    expect(why('shipping costs?')[0]).toBe(`rule 'shipping' (rules/20-conversation.yaml:109) answered: keyword "shipping"`);
   });
 
   it('says what a flow did: started by its trigger, a step that took the answer, one that asked again', () => {
-    expect(why('/book').slice(0, 2)).toEqual(["flow 'booking' (rules/30-booking.yaml:5) started: its command", 'changed: flow at booking, step date']);
+    expect(why('/book').slice(0, 2)).toEqual(["flow 'booking' (rules/30-booking.yaml:8) started: its command", 'changed: flow at booking, step date']);
     const atDate: ConversationState = { ...EMPTY_STATE, flow: { flowId: 'booking', stepId: 'date', values: {}, lastActivity: 900 } };
     expect(why('Friday', atDate).slice(0, 2)).toEqual([
-      "step 'date' of flow 'booking' (rules/30-booking.yaml:5) took the answer",
+      "step 'date' of flow 'booking' (rules/30-booking.yaml:8) took the answer",
       'changed: flow at booking, step size',
     ]);
-    expect(why('whenever', atDate)[0]).toBe("step 'date' of flow 'booking' (rules/30-booking.yaml:5) did not accept the answer and asked again");
+    expect(why('whenever', atDate)[0]).toBe("step 'date' of flow 'booking' (rules/30-booking.yaml:8) did not accept the answer and asked again");
   });
 
   it('a message no rule answers, without a fallback: nothing answered', () => {

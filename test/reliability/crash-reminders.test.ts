@@ -1,6 +1,7 @@
 // Reminders through kill -9, over real HTTP against the sandbox: a reminder set just before the bot is killed
 // arrives once after the restart (file store; Redis with two replicas, one of them killed), and one that is
-// more than `late_after` overdue when the bot starts again is dropped and logged, not sent late.
+// more than `late_after` overdue when the bot starts again is dropped and logged, not sent late. The acknowledgement of an
+// update answered in doubt (killed between its answer and its commit) may repeat; the reminders may not.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,7 +63,13 @@ describe('reminders through kill -9', () => {
       await run.waitForLine(/hearsay is running/, 20_000);
       return run;
     };
-    const texts = (chat: number) => sent.filter((m) => m.chat === chat).map((m) => m.text);
+    // A kill between an answer and its commit answers that update again after the restart (reported in doubt):
+    // the acknowledgement may come twice; what must come once is the reminder.
+    const texts = (chat: number) =>
+      sent
+        .filter((m) => m.chat === chat)
+        .map((m) => m.text)
+        .filter((text, i, all) => !/timer set\.$/i.test(text) || all.indexOf(text) === i);
     return { bot, launch, texts, unsubscribe };
   }
 
@@ -77,6 +84,7 @@ describe('reminders through kill -9', () => {
     const users = [61, 62, 63];
     for (const user of users) await sendAsUser(sandbox.baseUrl, { id: user, first_name: `Guest${user}` }, bot.username, '/tea');
     for (const user of users) await expect.poll(() => texts(user), { timeout: 10_000 }).toEqual(['Timer set.']);
+    for (const user of users) await run.waitForLine(new RegExp(`"chat_id":${user},.*"update handled"`), 10_000);
     await killed(run);
     await launch();
     for (const user of users) await expect.poll(() => texts(user), { timeout: 15_000 }).toEqual(['Timer set.', `Tea for Guest${user} is ready.`]);
@@ -105,6 +113,8 @@ describe('reminders through kill -9', () => {
     const run = await launch();
     await sendAsUser(sandbox.baseUrl, { id: 81, first_name: 'Cook' }, bot.username, '/egg');
     await expect.poll(() => texts(81), { timeout: 10_000 }).toEqual(['Egg timer set.']);
+    // Killed once the update is committed (its reminder stored): answered again in doubt, it would be set anew.
+    await run.waitForLine(/"chat_id":81,.*"update handled"/, 10_000);
     await killed(run);
     // Due 2 s after it was set, late after 1 s more: down for 4 s, it is too late.
     await new Promise((resolve) => setTimeout(resolve, 4000));
