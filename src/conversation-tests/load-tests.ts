@@ -107,9 +107,8 @@ function compileTest(raw: Raw, i: number, parsed: ParsedYaml, report: Report, an
   const handoff = compileHandoff(raw.handoff as Raw | undefined, chats, (message) => report([...base, 'handoff', 'chat'], message));
   const before = users.length;
   const steps: TestStep[] = [];
-  const clock = raw.clock === undefined ? undefined : Date.parse(raw.clock as string);
-  let failed = clock !== undefined && Number.isNaN(clock);
-  if (failed) report([...base, 'clock'], `clock: '${String(raw.clock)}' is no date and time; write e.g. "2026-11-27T20:00:00+01:00"`);
+  const clock = clockOf(raw, (message) => report([...base, 'clock'], message));
+  let failed = clock === null;
   (raw.steps as Raw[]).forEach((step, j) => {
     const path: NodePath = [...base, 'steps', j];
     const where = describePath(parsed.data, path);
@@ -151,19 +150,35 @@ function compileTest(raw: Raw, i: number, parsed: ParsedYaml, report: Report, an
       label: stepLabel(action, step),
     });
   });
-  if (failed || users.length !== before) return undefined;
-  if (handoff === null) return undefined;
-  const backends = cannedAnswers(raw.backends, answers);
+  if (failed || users.length !== before || handoff === null || clock === null) return undefined;
+  return assembleTest(raw, parsed.locate(base), { users, chats, steps, handoff, clock }, answers);
+}
+
+/** The test as run: its parts, with the canned backend answers of the file and its own. */
+function assembleTest(
+  raw: Raw,
+  position: ConversationTest['position'],
+  parts: Pick<ConversationTest, 'users' | 'chats' | 'steps'> & { handoff: TestHandoff | undefined; clock: number | undefined },
+  answers: CannedAnswers,
+): ConversationTest {
+  const { handoff, clock, ...rest } = parts;
   return {
     name: raw.name as string,
-    position: parsed.locate(base),
-    users,
-    chats,
-    steps,
-    backends,
+    position,
+    ...rest,
+    backends: cannedAnswers(raw.backends, answers),
     ...(handoff ? { handoff } : {}),
-    ...(clock !== undefined ? { clock } : {}),
+    ...(clock ? { clock } : {}),
   };
+}
+
+/** `clock:` in ms since the epoch; undefined when absent, null when it is no date and time (reported). */
+function clockOf(raw: Raw, report: (message: string) => void): number | null | undefined {
+  if (raw.clock === undefined) return undefined;
+  const clock = Date.parse(raw.clock as string);
+  if (!Number.isNaN(clock)) return clock;
+  report(`clock: '${String(raw.clock)}' is no date and time; write e.g. "2026-11-27T20:00:00+01:00"`);
+  return null;
 }
 
 /** The test's `handoff:` with its staff group found among the chats; null when it names none that can be one. */
