@@ -1,7 +1,8 @@
 // Compiles what a rule says besides its trigger that reaches more people: its reply given once or per
 // language, or a `messages` sequence (each message with its own options), and keywords given per language.
 import type { IncomingLimit } from './flood-control.js';
-import type { Rule } from '../generated/rules-schema.js';
+import type { Rule, Schedule } from '../generated/rules-schema.js';
+import type { SourcePosition } from '../diagnostics/problem.js';
 import { compileLocalized, isPerLanguage, type LanguageSettings, type LocalizedTemplates } from './languages.js';
 import { compileInlineKeyboard, compileReplyKeyboard, type KeyboardProblemSink } from './keyboards.js';
 import { markupProblem } from './compile-actions.js';
@@ -29,6 +30,8 @@ export interface RuleSetSettings {
   readonly media?: MediaLookup;
   /** `timezone:` and `hours:` (UTC and no opening hours when absent); the languages are added by the compiler. */
   readonly time?: TimeSettings;
+  /** `schedules:` as written, with a way to place its problems (its paths start at the list). */
+  readonly schedules?: { readonly list: readonly Schedule[]; readonly locate: (path: readonly (string | number)[]) => SourcePosition };
   /** What the configuration declares for the rules to name; checked when known (the service, `hearsay check` with a config). */
   readonly environment?: RuleEnvironment;
   /** `handoff_end`: what a user handed back to the bot by staff is told. */

@@ -10,6 +10,7 @@ import { compileMedia, UNREAD_MEDIA } from './compile-media.js';
 import { compileOutbound, type CompiledOutbound } from './compile-sends.js';
 import { compileRuleCalls } from './compile-rule-calls.js';
 import { compileReminders, placedReminders, reminderTextConflicts } from './compile-reminders.js';
+import { compileSchedules } from './compile-schedules.js';
 import { compileFlows, type FlowSource, type PatternCompiler } from './compile-flows.js';
 import { compileRuleTexts, type RuleSetSettings, type RuleTexts } from './compile-reach.js';
 import { compilePattern, compileTrigger, type KnownPattern } from './compile-trigger.js';
@@ -80,6 +81,11 @@ export function compileRulesCollecting(
     if (result) compiled.push(result);
   }
   if (!settings.incomingLimit) warnOfFloodingWithoutLimit(compiled, locate, problems);
+  const schedules = settings.schedules
+    ? compileSchedules(settings.schedules.list, time, settings.environment, (path, message, severity) =>
+        problems.push(problemAt(settings.schedules!.locate(path), message, severity)),
+      )
+    : [];
   const compiledFlows = compileFlows(flows, problems, shared.compilePattern, settings.languages, settings.environment, settings.media, time);
   problems.push(...reminderTextConflicts(placedReminders(compiled, locate, flows, compiledFlows)));
   cache?.replace(patterns);
@@ -103,6 +109,7 @@ export function compileRulesCollecting(
     ),
     ...(settings.handoffEnd ? { handoffEnd: settings.handoffEnd } : {}),
     callbacks: Object.freeze(compiled.filter((rule) => rule.trigger.kind === 'callback')),
+    schedules,
     ...(settings.languages ? { languages: settings.languages } : {}),
     ...(settings.suggest ? { suggestions: buildSuggestions(compiled, settings.suggest, synonyms, settings.languages) } : {}),
     ...(mentionsMemberScope([rules, flows.map((f) => f.flow)]) ? { keepsMembers: true } : {}),

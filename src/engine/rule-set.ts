@@ -3,6 +3,7 @@
 import type { IncomingLimit } from './flood-control.js';
 import type { CompiledOpen } from './time-settings.js';
 import type { CompiledReminders } from './compile-reminders.js';
+import type { CompiledSchedule } from './compile-schedules.js';
 import type { DayBound } from './date-bounds.js';
 import type { FuzzyIndex } from './fuzzy.js';
 import type { CommandDescription } from './compile-description.js';
@@ -307,4 +308,6 @@ export interface RuleSet {
   readonly incomingLimit?: IncomingLimit;
   /** Some rule or flow reads or writes member.*: hearsay then keeps `member.messages` and `member.joined_at`. */
   readonly keepsMembers?: boolean;
+  /** `schedules:` — recurring posts to chats (empty when none). */
+  readonly schedules: readonly CompiledSchedule[];
 }

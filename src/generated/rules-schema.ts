@@ -63,6 +63,11 @@ export const rulesSchema = {
       "required": [
         "hours"
       ]
+    },
+    {
+      "required": [
+        "schedules"
+      ]
     }
   ],
   "properties": {
@@ -231,6 +236,14 @@ export const rulesSchema = {
       },
       "additionalProperties": {
         "$ref": "#/$defs/openingHours"
+      }
+    },
+    "schedules": {
+      "description": "Recurring messages to a chat (declare once, in any file): each occurrence is sent once, by one replica; one missed by more than late_after (the bot was down) is dropped and logged.",
+      "type": "array",
+      "minItems": 1,
+      "items": {
+        "$ref": "#/$defs/schedule"
       }
     }
   },
@@ -2793,6 +2806,80 @@ export const rulesSchema = {
           }
         }
       ]
+    },
+    "schedule": {
+      "title": "Schedule",
+      "description": "A message sent to a chat again and again: `every` (\"mon 09:00\", \"mon-fri 08:30\", \"day 07:00\", \"1st 10:00\") or `cron` (\"0 9 * * 1\"), in the rules' time zone.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "id",
+        "to",
+        "reply"
+      ],
+      "oneOf": [
+        {
+          "required": [
+            "every"
+          ]
+        },
+        {
+          "required": [
+            "cron"
+          ]
+        }
+      ],
+      "properties": {
+        "id": {
+          "description": "A name unique among the schedules (letters, digits, '_', '-', '.'); in logs and metrics.",
+          "type": "string",
+          "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+        },
+        "every": {
+          "description": "Days and a time: \"mon 09:00\", \"mon-fri 08:30\", \"sat,sun 10:00\", \"day 07:00\" (every day), \"1st 10:00\" (a day of the month: 1st … 31st).",
+          "type": "string",
+          "minLength": 1
+        },
+        "cron": {
+          "description": "A cron expression: minute hour day-of-month month day-of-week (0 or 7 is Sunday), e.g. \"0 9 * * 1\" for Mondays at 09:00.",
+          "type": "string",
+          "minLength": 1
+        },
+        "to": {
+          "description": "The chat: a name declared under `chats:` in the configuration, or a chat id.",
+          "anyOf": [
+            {
+              "type": "string",
+              "pattern": "^[A-Za-z][A-Za-z0-9_-]{0,63}$"
+            },
+            {
+              "type": "integer"
+            }
+          ]
+        },
+        "reply": {
+          "description": "The message (a template: {{now.date}}, {{hours.NAME.next_open}}, {{var.chat.NAME}} of that chat), in the rules' default language, or one per language.",
+          "$ref": "#/$defs/localizedString"
+        },
+        "parse_mode": {
+          "description": "Send it as HTML or MarkdownV2. Default: plain text.",
+          "enum": [
+            "HTML",
+            "MarkdownV2"
+          ]
+        },
+        "buttons": {
+          "$ref": "#/$defs/inlineKeyboard"
+        },
+        "disable_notification": {
+          "description": "Send it silently.",
+          "type": "boolean"
+        },
+        "late_after": {
+          "description": "An occurrence the bot could not send for this long (it was down) is dropped and logged instead of sent late. Default 1h.",
+          "$ref": "#/$defs/duration"
+        }
+      }
     }
   }
 } as const;
@@ -2844,6 +2931,12 @@ export type RuleFile = {
   hours?: {
     [k: string]: OpeningHours | undefined;
   };
+  /**
+   * Recurring messages to a chat (declare once, in any file): each occurrence is sent once, by one replica; one missed by more than late_after (the bot was down) is dropped and logged.
+   *
+   * @minItems 1
+   */
+  schedules?: [Schedule, ...Schedule[]];
 };
 /**
  * One rule: an id, exactly one trigger (command, text, pattern, keywords and/or all, fallback, event for a member joining or leaving, the bot's own status or a photo, file or place a user sends, media: any, or callback for a button press) and what to do: a reply, a photo or other media, or a sequence of messages, or a call to a backend whose `on` branches answer (and, for a button press, an answer and an edit).
@@ -4666,6 +4759,33 @@ export type LocalizedString25 =
        */
       [k: string]: string | undefined;
     };
+/**
+ * A message sent to a chat again and again: `every` ("mon 09:00", "mon-fri 08:30", "day 07:00", "1st 10:00") or `cron` ("0 9 * * 1"), in the rules' time zone.
+ */
+export type Schedule = Schedule1 & Schedule2 & Schedule1 & Schedule2;
+export type Schedule1 =
+  | {
+      [k: string]: unknown | undefined;
+    }
+  | {
+      [k: string]: unknown | undefined;
+    };
+/**
+ * A text for everyone, or one per language: { en: "Yes", de: "Ja" } (see languages). A supported language left out gets the default language's text (check warns).
+ */
+export type LocalizedString26 =
+  | string
+  | {
+      /**
+       * This interface was referenced by `undefined`'s JSON-Schema definition
+       * via the `patternProperty` "^[a-z]{2,3}$".
+       */
+      [k: string]: string | undefined;
+    };
+/**
+ * An occurrence the bot could not send for this long (it was down) is dropped and logged instead of sent late. Default 1h.
+ */
+export type Duration2 = string;
 
 export interface Rule2 {
   /**
@@ -5600,4 +5720,33 @@ export interface OpeningHours {
    */
   closed?: string[];
   [k: string]: string | [string, ...string[]] | string[] | undefined;
+}
+export interface Schedule2 {
+  /**
+   * A name unique among the schedules (letters, digits, '_', '-', '.'); in logs and metrics.
+   */
+  id: string;
+  /**
+   * Days and a time: "mon 09:00", "mon-fri 08:30", "sat,sun 10:00", "day 07:00" (every day), "1st 10:00" (a day of the month: 1st … 31st).
+   */
+  every?: string;
+  /**
+   * A cron expression: minute hour day-of-month month day-of-week (0 or 7 is Sunday), e.g. "0 9 * * 1" for Mondays at 09:00.
+   */
+  cron?: string;
+  /**
+   * The chat: a name declared under `chats:` in the configuration, or a chat id.
+   */
+  to: string | number;
+  reply: LocalizedString26;
+  /**
+   * Send it as HTML or MarkdownV2. Default: plain text.
+   */
+  parse_mode?: "HTML" | "MarkdownV2";
+  buttons?: InlineKeyboard;
+  /**
+   * Send it silently.
+   */
+  disable_notification?: boolean;
+  late_after?: Duration2;
 }

@@ -13,12 +13,13 @@ import { RuleProblem } from '../diagnostics/problem.js';
 import { durationMs } from '../engine/compile-flows.js';
 import { validate as validateRuleFile } from '../generated/rules-validator.js';
 import type { ParsedYaml } from '../yaml/source.js';
+import type { Schedule } from '../generated/rules-schema.js';
 import { SETTINGS_KEYS } from './settings-problems.js';
 import { compileOpeningHours, type HoursSpec, type OpeningHours } from '../calendar/opening-hours.js';
 import { isTimeZone } from '../calendar/zone.js';
 
 /** Every setting declared once: those with blocks of their own schema wording, and the clock's. */
-const DECLARED_ONCE = [...SETTINGS_KEYS, 'timezone', 'hours'] as const;
+const DECLARED_ONCE = [...SETTINGS_KEYS, 'timezone', 'hours', 'schedules'] as const;
 type DeclaredKey = (typeof DECLARED_ONCE)[number];
 
 export interface DeclaredSettings {
@@ -72,6 +73,9 @@ export function ruleSetSettings(files: readonly DeclaredSettings[], problems: Ru
     ...(found.suggest ? { suggest: suggestSettings(found.suggest as SuggestBlock, where.get('suggest')!, languages.languages, problems) } : {}),
     ...(found.limits ? incomingLimitOf(found.limits as LimitsBlock, where.get('limits')!, problems) : {}),
     ...timeOf(found, broken, declaredIn, problems),
+    ...(found.schedules
+      ? { schedules: { list: found.schedules as Schedule[], locate: (path) => declaredIn.get('schedules')!.locate(['schedules', ...path]) } }
+      : {}),
   };
 }
 

@@ -24,13 +24,11 @@ import { watchSharedStore } from '../pipeline/shared-store-watch.js';
 import { createStop } from './stop.js';
 import { FlowTimeouts } from '../pipeline/flow-timeouts.js';
 import { OutboxRoom } from '../pipeline/outbox.js';
-import { messageEffectPerformer } from '../delivery/message-effects.js';
+import { createOutbox, planSchedules } from './start-outbox.js';
 import { Backends } from '../backends/backends.js';
 import { callKey } from '../store/effect-ids.js';
 import { handoffContext, handoffPerformer } from './handoff-wiring.js';
 
-/** On a shared store, how often each replica looks for effects the others stored. */
-const OUTBOX_POLL_MS = 1000;
 /** How long a reply may take before the chat is shown "typing…". */
 const TYPING_AFTER_MS = 1000;
 import { serveStateRequests } from '../store/file/serve-state-requests.js';
@@ -228,18 +226,8 @@ async function startWork(
     onEffectsCommitted: () => outbox.wake(),
     companion,
   });
-  const outbox = new OutboxRoom({
-    outbox: store.ledger,
-    sequencer,
-    performers: { message: messageEffectPerformer(api), backend: backends.notifyPerformer(), handoff: handoffPerformer(api, store, () => pipeline) },
-    logger,
-    metrics,
-    concurrency: config.delivery.concurrency,
-    // Replicas add effects the others must see: each looks at least every second.
-    pollEveryMs: store.shared ? OUTBOX_POLL_MS : null,
-    onTokenRejected,
-  });
-  metrics.outboxStats = () => store.ledger.outboxStats(Date.now());
+  const handoff = handoffPerformer(api, store, () => pipeline);
+  const outbox = createOutbox({ config, store, api, backends, rules, sequencer, logger, metrics, onTokenRejected, performers: { handoff } });
   cleanups.push(async () => outbox.close());
   const timeouts = new FlowTimeouts({ store: store.ledger, rules, logger, fire: (chatId, userId) => pipeline.flowTimeout(chatId, userId) });
   cleanups.push(async () => timeouts.close());
@@ -249,8 +237,12 @@ async function startWork(
   await timeouts.schedule();
   // Effects an earlier run left (due, in doubt, or later) are performed as they come due.
   outbox.wake();
+  const planner = await planSchedules(config, rules, store, logger, outbox);
+  cleanups.push(async () => planner.close());
   const unsubscribe = onRuleReload(rules, (problems) => {
-    if (problems.length === 0) void timeouts.schedule();
+    if (problems.length > 0) return;
+    void timeouts.schedule();
+    void planner.start();
   });
   cleanups.push(async () => unsubscribe());
   // `hearsay state` reaches a running instance through files in its state directory: the file store only.
@@ -259,6 +251,7 @@ async function startWork(
   const closeStore = async () => {
     unsubscribe();
     timeouts.close();
+    planner.close();
     outbox.close();
     await requests.close();
     await backends.close();

@@ -1,0 +1,80 @@
+// Scheduled posts over real HTTP against the sandbox, with three replicas of one bot on one Redis: every replica
+// plans each occurrence, and each reaches the chat once; with two of the replicas killed (kill -9) right after an
+// occurrence, the next one still comes, once. A post every minute (cron), so the test waits for minute turns.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
+import { startRun, writeRules } from '../e2e/run-process.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { createBotViaAssistant, sendAsUser } from '../support/sandbox-harness.js';
+
+const READER = 9301;
+
+const RULES = [
+  'schedules:',
+  '  - id: minute',
+  '    cron: "* * * * *"',
+  `    to: ${READER}`,
+  '    reply: "Post of {{now.time}}"',
+  'rules:',
+  '  - id: start',
+  '    command: start',
+  '    reply: "Subscribed."',
+  '',
+].join('\n');
+
+describe('scheduled posts with three replicas on one Redis', () => {
+  const { sandbox, running } = sandboxAndRuns(undefined, { afterEachTest: true });
+  let redis: RedisServer;
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterAll(async () => {
+    await redis?.close();
+  });
+
+  it('each occurrence reaches the chat once, also after two replicas are killed', async () => {
+    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 9300, name: 'Digest', username: 'digest_replicas_bot' });
+    const rules = await writeRules(RULES);
+    const posts: string[] = [];
+    const unsubscribe = sandbox.sandbox.onBotApiCall(({ bot: caller, method, params, ok }) => {
+      if (caller.toLowerCase() === bot.username.toLowerCase() && method === 'sendmessage' && ok && String(params.text).startsWith('Post of'))
+        posts.push(String(params.text));
+    });
+    const launch = async () => {
+      const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-schedules-data-'));
+      const run = startRun({
+        args: [],
+        env: {
+          BOT_TOKEN: bot.token,
+          BASE_URL: sandbox.baseUrl,
+          HEARSAY_RULES: rules.dir,
+          HEARSAY_DATA_DIR: dataDir,
+          HEARSAY_POLLING_TIMEOUT: '1',
+          HEARSAY_LOG_LEVEL: 'info',
+          HEARSAY_STORE: redis.url,
+        },
+      });
+      running.push(run);
+      await run.waitForLine(/hearsay is running/, 20_000);
+      return run;
+    };
+    const replicas = [await launch(), await launch(), await launch()];
+    // The reader writes first: the service lets a bot message only those who did.
+    await sendAsUser(sandbox.baseUrl, { id: READER, first_name: 'Reader' }, bot.username, '/start');
+    await expect.poll(() => posts.length, { timeout: 75_000, interval: 200 }).toBeGreaterThanOrEqual(1);
+    for (const run of replicas.slice(0, 2)) {
+      run.child.kill('SIGKILL');
+      await run.exited;
+    }
+    await expect.poll(() => posts.length, { timeout: 75_000, interval: 200 }).toBeGreaterThanOrEqual(2);
+    // Nothing more than once: a late look of any replica finds each occurrence performed.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(posts).toHaveLength(2);
+    expect(new Set(posts).size).toBe(2);
+    unsubscribe();
+  }, 200_000);
+});
