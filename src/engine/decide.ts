@@ -7,6 +7,7 @@ import { NOTHING, type Decision, type DecideContext } from './decide-types.js';
 import { decideCallbackQuery } from './callbacks.js';
 import type { BotEvent, MediaEvent, MemberEvent, MessageEvent, OtherMessageEvent } from './events.js';
 import { decideHandoffSignal, decideStaff, endOnBlock, isHandedOff, relayFromCustomer } from './handoff.js';
+import { withLiveVariables } from './lifetimes.js';
 import { matchMessage } from './match.js';
 import { decideMedia } from './media-events.js';
 import { countMessage, markJoined } from './member-counts.js';
@@ -34,7 +35,9 @@ export type { Decision, DecideContext } from './decide-types.js';
  * rule for it; a photo, a document, a location … the first media rule for it (media-events.ts), unless a hand-off
  * relays it. In a forum topic, the answers go to that topic. Pure: the same inputs give the same decision.
  */
-export function decide(event: BotEvent, ruleSet: RuleSet, state: ConversationState, context: DecideContext): Decision {
+export function decide(event: BotEvent, ruleSet: RuleSet, stored: ConversationState, context: DecideContext): Decision {
+  // Variables past the end of their life (`expires`) are not there any more, for anything decided now.
+  const state = withLiveVariables(stored, (context.now ?? Date.now)());
   // In a forum, the answer goes to the topic of the message it answers.
   return inEventTopic(event, decideEvent(event, ruleSet, state, context));
 }

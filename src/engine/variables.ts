@@ -9,6 +9,7 @@ import { compareWithBound, parseMomentBound, type MomentBound } from './date-bou
 import { normalize } from './normalize.js';
 import { render, type RenderValues } from './render.js';
 import { MAX_VALUE_LENGTH, valueIn, type StateValue } from './state.js';
+import { expiryKey, expiryOf, hasExpiry, lifetimeOf, type CompiledLifetime } from './lifetimes.js';
 import { compileTemplate, type Template, type TemplateContext } from './template.js';
 
 /** A scope a condition can read: the user's, the chat's and the member's variables, or the current flow's answers. */
@@ -37,9 +38,9 @@ export interface CompiledCondition {
 
 /** One compiled `set` entry. */
 export type CompiledAssignment =
-  | { readonly scope: Owner; readonly key: string; readonly kind: 'template'; readonly template: Template }
-  | { readonly scope: Owner; readonly key: string; readonly kind: 'number'; readonly value: number }
-  | { readonly scope: Owner; readonly key: string; readonly kind: 'increment'; readonly by: number }
+  | { readonly scope: Owner; readonly key: string; readonly kind: 'template'; readonly template: Template; readonly expires?: CompiledLifetime }
+  | { readonly scope: Owner; readonly key: string; readonly kind: 'number'; readonly value: number; readonly expires?: CompiledLifetime }
+  | { readonly scope: Owner; readonly key: string; readonly kind: 'increment'; readonly by: number; readonly expires?: CompiledLifetime }
   | { readonly scope: Owner; readonly key: string; readonly kind: 'unset' };
 
 /** The values conditions and templates read: the user's, chat's and member's variables and, inside a flow, its answers. */
@@ -144,15 +145,37 @@ export function compileAssignments(
     const target = parseKey(raw, site, report, 'set');
     if (!target || target.scope === 'flow' || value === undefined) continue;
     const scope = target.scope;
-    if (typeof value === 'number') out.push({ scope, key: target.key, kind: 'number', value });
-    else if (typeof value === 'string') {
-      const result = compileTemplate(value, context);
-      if (result.ok) out.push({ scope, key: target.key, kind: 'template', template: result.template });
+    const object = typeof value === 'object' ? value : undefined;
+    const expires = object && 'expires' in object && object.expires !== undefined ? lifetimeOf(object.expires, site.zone) : undefined;
+    if (expires && 'ms' in expires && expires.ms === 0) report(raw, `expires of '${raw}' in ${site.name} must be more than 0 (90s, 15m, 2h, 1d, midnight)`);
+    const lifetime = expires ? { expires } : {};
+    const given = object && 'value' in object ? object.value : value;
+    if (typeof given === 'number') out.push({ scope, key: target.key, kind: 'number', value: given, ...lifetime });
+    else if (typeof given === 'string') {
+      const result = compileTemplate(given, context);
+      if (result.ok) out.push({ scope, key: target.key, kind: 'template', template: result.template, ...lifetime });
       else for (const message of result.errors) report(raw, `${message} (in the \`set\` of ${site.name})`);
-    } else if ('increment' in value) out.push({ scope, key: target.key, kind: 'increment', by: value.increment });
+    } else if ('increment' in given) out.push({ scope, key: target.key, kind: 'increment', by: given.increment, ...lifetime });
     else out.push({ scope, key: target.key, kind: 'unset' });
   }
   return Object.freeze(out);
+}
+
+/** Sets (or, with null, deletes) a variable of a copied record. */
+function write(record: Record<string, StateValue>, key: string, value: StateValue | null): void {
+  if (value === null) delete record[key];
+  else Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * The new end of life an assignment gives its variable: a set with `expires` starts it again, an increment only
+ * when its counter starts (or had none); a set or unset without one ends a lifetime it had (null), an increment without one keeps it. Undefined: unchanged.
+ */
+function lifetimeChange(a: CompiledAssignment, record: Readonly<Record<string, StateValue>>, fresh: boolean, now: number): number | null | undefined {
+  const expires = a.kind === 'unset' ? undefined : a.expires;
+  if (expires === undefined) return a.kind !== 'increment' && hasExpiry(record, a.key) ? null : undefined;
+  if (a.kind !== 'increment' || fresh || !hasExpiry(record, a.key)) return expiryOf(expires, now);
+  return undefined;
 }
 
 /** The numeric bounds that are given (none of them undefined, so a frozen condition has only what was written). */
@@ -264,6 +287,8 @@ export function applyAssignments(
     const record = a.scope === 'user' ? user : a.scope === 'chat' ? chat : member;
     let value: StateValue | null;
     let increment: number | undefined;
+    // A counter with a lifetime starts again once its window is over (it is then absent): a fresh value, a new end.
+    const fresh = a.kind === 'increment' && a.expires !== undefined && valueIn(record, a.key) === undefined;
     switch (a.kind) {
       case 'template':
         value = render(a.template, { ...renderValues, vars: { user, chat, member }, ...(values.flow ? { flow: values.flow } : {}) }).slice(0, MAX_VALUE_LENGTH);
@@ -273,15 +298,19 @@ export function applyAssignments(
         break;
       case 'increment':
         value = (numberOf(valueIn(record, a.key)) ?? 0) + a.by;
-        increment = a.by;
+        if (!fresh) increment = a.by;
         break;
       case 'unset':
         value = null;
         break;
     }
-    if (value === null) delete record[a.key];
-    else Object.defineProperty(record, a.key, { value, enumerable: true, writable: true, configurable: true });
+    write(record, a.key, value);
     actions.push({ type: 'set_state', scope: a.scope, key: a.key, value, ...(increment !== undefined ? { increment } : {}) });
+    const end = lifetimeChange(a, record, fresh, renderValues.now ?? Date.now());
+    if (end !== undefined) {
+      write(record, expiryKey(a.key), end);
+      actions.push({ type: 'set_state', scope: a.scope, key: expiryKey(a.key), value: end });
+    }
   }
   return { actions, values: { user, chat, member, ...(values.flow ? { flow: values.flow } : {}) } };
 }

@@ -1114,7 +1114,7 @@ export const rulesSchema = {
     },
     "assignments": {
       "title": "Assignments",
-      "description": "Variables to change, applied before the reply is rendered: a text template (\"{{match.name}}\"), a number, { increment: N } (adds N; a missing value counts as 0) or { unset: true } (deletes it). Keys: user.NAME or chat.NAME.",
+      "description": "Variables to change, applied before the reply is rendered: a text template (\"{{match.name}}\"), a number, { increment: N } (adds N; a missing value counts as 0; `expires: 1m` makes it a counter that starts again), { value: V, expires: 1d } (a value that is forgotten after a while) or { unset: true } (deletes it). Keys: user.NAME or chat.NAME.",
       "type": "object",
       "minProperties": 1,
       "propertyNames": {
@@ -1144,6 +1144,36 @@ export const rulesSchema = {
             "increment": {
               "description": "Adds this number (negative subtracts) to the variable; a missing or non-numeric value counts as 0.",
               "type": "number"
+            },
+            "expires": {
+              "description": "The counter is deleted this long after it was started (a window: later increments keep its end), or at the next midnight (`midnight`).",
+              "$ref": "#/$defs/lifetime"
+            }
+          }
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "value",
+            "expires"
+          ],
+          "properties": {
+            "value": {
+              "description": "The value (a text template or a number).",
+              "anyOf": [
+                {
+                  "type": "string",
+                  "maxLength": 1024
+                },
+                {
+                  "type": "number"
+                }
+              ]
+            },
+            "expires": {
+              "description": "The variable is deleted this long after it was set (each set starts it again), or at the next midnight (`midnight`).",
+              "$ref": "#/$defs/lifetime"
             }
           }
         },
@@ -2880,6 +2910,12 @@ export const rulesSchema = {
           "$ref": "#/$defs/duration"
         }
       }
+    },
+    "lifetime": {
+      "title": "Lifetime",
+      "description": "How long a variable lives: a duration (90s, 15m, 2h, 1d) or midnight (until the next midnight in the rules' time zone).",
+      "type": "string",
+      "pattern": "^([0-9]{1,7}(s|m|h|d)|midnight)$"
     }
   }
 } as const;
@@ -3122,6 +3158,14 @@ export type Assignment =
        * Adds this number (negative subtracts) to the variable; a missing or non-numeric value counts as 0.
        */
       increment: number;
+      expires?: Lifetime;
+    }
+  | {
+      /**
+       * The value (a text template or a number).
+       */
+      value: string | number;
+      expires: Lifetime1;
     }
   | {
       /**
@@ -3129,6 +3173,14 @@ export type Assignment =
        */
       unset: true;
     };
+/**
+ * The counter is deleted this long after it was started (a window: later increments keep its end), or at the next midnight (`midnight`).
+ */
+export type Lifetime = string;
+/**
+ * The variable is deleted this long after it was set (each set starts it again), or at the next midnight (`midnight`).
+ */
+export type Lifetime1 = string;
 /**
  * Several messages sent in order, one after the other (unlike a list under reply, of which one is picked at random); each may have its own parse_mode, reply_to_message and disable_notification.
  *
@@ -5120,7 +5172,7 @@ export interface Conditions {
   [k: string]: Condition | boolean | undefined;
 }
 /**
- * Variables to change, applied before the reply is rendered: a text template ("{{match.name}}"), a number, { increment: N } (adds N; a missing value counts as 0) or { unset: true } (deletes it). Keys: user.NAME or chat.NAME.
+ * Variables to change, applied before the reply is rendered: a text template ("{{match.name}}"), a number, { increment: N } (adds N; a missing value counts as 0; `expires: 1m` makes it a counter that starts again), { value: V, expires: 1d } (a value that is forgotten after a while) or { unset: true } (deletes it). Keys: user.NAME or chat.NAME.
  */
 export interface Assignments {
   [k: string]: Assignment | undefined;
