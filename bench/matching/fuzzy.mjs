@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../contestants/registry.mjs';
+import { madeUpWords } from './made-up-words.mjs';
 
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '50,1000,10000' }, messages: { type: 'string', default: '5000' } } });
 const dist = (file) => import(pathToFileURL(path.join(REPO_ROOT, 'dist', file)).href);
@@ -18,17 +19,8 @@ const { matchMessage } = await dist('engine/match.js');
 const { matchTolerant } = await dist('engine/reach.js');
 const { buildFuzzyIndex } = await dist('engine/fuzzy.js');
 
-// A small deterministic PRNG, so every run measures the same words.
-let seed = 20_261_123;
-// mulberry32: a full 2^32 period, so thousands of distinct words come quickly.
-const random = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-};
-const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
-const word = () => Array.from({ length: 6 + Math.floor(random() * 7) }, () => LETTERS[Math.floor(random() * 26)]).join('');
+// The same words every run (made-up-words.mjs).
+const { random, word } = madeUpWords(20_261_123);
 function typo(w) {
   const edits = w.length >= 10 ? 2 : 1;
   let out = w;

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../contestants/registry.mjs';
+import { madeUpWords } from './made-up-words.mjs';
 
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '50,1000,10000' }, messages: { type: 'string', default: '2000' } } });
 const dist = (file) => import(pathToFileURL(path.join(REPO_ROOT, 'dist', file)).href);
@@ -19,16 +20,8 @@ const { loadRuleSet } = await dist('rules/load.js');
 const { decide } = await dist('engine/decide.js');
 const { toEvent } = await dist('engine/events.js');
 
-let seed = 20_261_126;
-// mulberry32: a small deterministic PRNG, so every run measures the same words.
-const random = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-};
-const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
-const word = () => Array.from({ length: 6 + Math.floor(random() * 7) }, () => LETTERS[Math.floor(random() * 26)]).join('');
+// The same words every run (made-up-words.mjs).
+const { random, word } = madeUpWords(20_261_126);
 const pick = (list) => list[Math.floor(random() * list.length)];
 const swap = (w) => {
   const i = 1 + Math.floor(random() * (w.length - 3));
