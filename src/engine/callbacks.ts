@@ -9,7 +9,7 @@ import type { BackendResult } from './backend-calls.js';
 import { renderRequest } from './compile-calls.js';
 import type { ReplyParts } from './compile-rule-calls.js';
 import { notifyEffects } from './notifies.js';
-import { branchValues, pickBranch } from './rule-calls.js';
+import { branchHandoff, branchValues, pickBranch } from './rule-calls.js';
 import { MAX_ANSWER_LENGTH } from './compile-actions.js';
 import { conditionsPass } from './conditions.js';
 import type { Decision, DecideContext } from './decide-types.js';
@@ -89,6 +89,9 @@ function answerPress(
   const values: RenderValues = { ...base, vars: applied.values };
   if (context.handoff) values.topicLink = topicLinkValue(applied.values.user, context)!;
   const language = languageFor(ruleSet, event.from, applied.values);
+  // A press can hand its user off too (the rule, or its call's branch): the chat so far ends with the message that
+  // held the button. The topic opens before the press's sends, which may link to it.
+  const held = event.chat && event.message && event.message.date !== 0 ? (event.message as Message) : undefined;
   if (rule.call) {
     const call = rule.call;
     const before: Action[] = [...applied.actions];
@@ -106,15 +109,13 @@ function answerPress(
       const branch = pickBranch(call.on, result);
       if (!branch) return { ruleId: rule.id, actions: [answerOf(event)] };
       const chosen = branchValues(branch, result, site);
-      const actions = [...chosen.applied.actions, ...pressActions(branch, chosen.values, event, context, chosen.language)];
+      const handing = branch.handoff && held ? branchHandoff(branch, { ...held, from: event.from } as Message, rule.id, chosen.applied.values, context, 0) : [];
+      const actions = [...chosen.applied.actions, ...handing, ...pressActions(branch, chosen.values, event, context, chosen.language)];
       if (branch.notifies.length > 0) actions.push(...notifyEffects(branch.notifies, chosen.values, context, event.chat?.id ?? null));
       return { ruleId: rule.id, actions };
     };
     return { ruleId: rule.id, actions: before, call: { request: renderRequest(call.request, values), resume } };
   }
-  // A press can hand its user off too: the chat so far ends with the message that held the button. The topic
-  // opens before the press's sends, which may link to it.
-  const held = event.chat && event.message && event.message.date !== 0 ? (event.message as Message) : undefined;
   const handing = rule.handoff === 'start' && held ? startHandoff({ ...held, from: event.from } as Message, rule.id, applied.values, context) : [];
   const pressed = moderatePress(pressActions(rule, values, event, context, language), rule.moderation, event.chat?.id, event.from.id, now);
   const actions: Action[] = [...applied.actions, ...handing, ...pressed];

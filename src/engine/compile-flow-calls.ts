@@ -7,6 +7,7 @@ import type { RuleEnvironment } from './compile-reach.js';
 import type { FlowSite } from './compile-flows.js';
 import { MEDIA_KEYS } from './compile-media.js';
 import { compileNotifies } from './compile-rule-calls.js';
+import { handoffWithoutConfig } from './compile-sends.js';
 import type { CompiledAccept, CompiledDoneBranch, CompiledFlowBranch } from './rule-set.js';
 import type { TemplateContext } from './template.js';
 import { compileAssignments } from './variables.js';
@@ -44,6 +45,11 @@ export function compileDoneCall(branch: DoneBranch, at: (string | number)[], nam
   }
   for (const key of ['reply', ...MEDIA_KEYS] as const)
     if (branch[key] !== undefined) reportAt([key], `${name} calls a backend, so its reply depends on the outcome: move \`${key}\` into the branches of \`on\``);
+  if (branch.handoff !== undefined)
+    reportAt(
+      ['handoff'],
+      `${name} calls a backend, so whether it hands off depends on the outcome: move \`handoff: ${branch.handoff}\` into the branch of \`on\` that should hand off, e.g. error: { reply: ..., handoff: true }`,
+    );
   const request = compileRequest(
     branch.call as RequestSource,
     'call',
@@ -67,7 +73,9 @@ export function compileDoneCall(branch: DoneBranch, at: (string | number)[], nam
     const itemNotifies = compileNotifies(item.notify, [...path, 'notify'], context, where, report, settings) ?? [];
     // A broken media is reported (and so refuses the flow): null stands in for it.
     const media = site.media(item, path, context, where) ?? null;
-    on.set(key, Object.freeze({ set, reply, notifies: itemNotifies, media }));
+    const missing = item.handoff === true ? handoffWithoutConfig(where, site.environment) : undefined;
+    if (missing) report([...path, 'handoff'], missing);
+    on.set(key, Object.freeze({ set, reply, notifies: itemNotifies, media, handoff: item.handoff === true }));
   }
   if (!on.has('error'))
     reportAt(

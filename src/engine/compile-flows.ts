@@ -21,6 +21,7 @@ import { compileReminders, NO_REMINDERS } from './compile-reminders.js';
 import { compileAssignments, compileConditions } from './variables.js';
 import type { RuleEnvironment } from './compile-reach.js';
 import { compileDoneCall, compileStepCall } from './compile-flow-calls.js';
+import { handoffWithoutConfig } from './compile-sends.js';
 
 /** A flow as read from a file, with a way to place its problems. */
 export interface FlowSource {
@@ -219,6 +220,8 @@ function compileDone(flowSite: FlowSite): CompiledDoneBranch[] {
     const media = flowSite.media(branch, ['done', i], flowContext(stepIds), site.name);
     const open = compileOpen(branch.open, time, site.name, (message) => report(['done', i, 'open'], message));
     const reminders = compileReminders(branch, flowContext(stepIds), site.name, (path, message, severity) => report(['done', i, ...path], message, severity));
+    const missing = branch.handoff === true ? handoffWithoutConfig(site.name, flowSite.environment) : undefined;
+    if (missing) report(['done', i, 'handoff'], missing);
     if (media !== undefined)
       done.push(
         Object.freeze({ when, open: open ?? null, set, reply, media, ...calls, handoff: branch.handoff === true, reminders: reminders ?? NO_REMINDERS }),

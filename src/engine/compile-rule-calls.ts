@@ -8,7 +8,7 @@ import { compileRuleActions, type RuleProblemSink } from './compile-actions.js';
 import { compileMedia, MEDIA_KEYS, UNREAD_MEDIA } from './compile-media.js';
 import { compileRequest, type CompiledRequest, type RequestSource } from './compile-calls.js';
 import { compileRuleTexts, type RuleSetSettings } from './compile-reach.js';
-import { compileSends } from './compile-sends.js';
+import { compileSends, handoffWithoutConfig } from './compile-sends.js';
 import type { CompiledRule } from './rule-set.js';
 import type { TemplateContext } from './template.js';
 import { compileAssignments } from './variables.js';
@@ -36,6 +36,8 @@ export interface CompiledBranch extends ReplyParts {
   readonly set: CompiledRule['set'];
   readonly sends: CompiledRule['sends'];
   readonly notifies: readonly CompiledRequest[];
+  /** `handoff: true` hands the user to a person after the branch's answer (`start`); `false` hands them back (`end`). */
+  readonly handoff?: 'start' | 'end';
 }
 
 /** A rule's call and its branches by key (`ok`, `error`, a status code). */
@@ -62,6 +64,11 @@ export function compileRuleCalls(
   }
   for (const key of REPLY_KEYS)
     if (rule[key] !== undefined) report([key], `${name} calls a backend, so what it says depends on the outcome: move \`${key}\` into the branches of \`on\``);
+  if (rule.handoff !== undefined)
+    report(
+      ['handoff'],
+      `${name} calls a backend, so whether it hands off depends on the outcome: move \`handoff: ${rule.handoff}\` into the branch of \`on\` that should hand off, e.g. error: { reply: ..., handoff: ${rule.handoff} }`,
+    );
   const request = compileRequest(
     rule.call as RequestSource,
     'call',
@@ -114,6 +121,8 @@ function compileBranch(
   const sends = compileSends(asRule, context, name, report, settings.environment);
   const set = compileAssignments(branch.set, { name }, context, (at, message, severity) => report(at ? ['set', at] : ['set'], message, severity));
   const notifies = compileNotifies(branch.notify, ['notify'], context, name, report, settings);
+  const missing = branch.handoff === true ? handoffWithoutConfig(name, settings.environment) : undefined;
+  if (missing) report(['handoff'], missing);
   if (!actions || !sends || !notifies || media === undefined) return undefined;
   return Object.freeze({
     id: rule.id,
@@ -126,6 +135,7 @@ function compileBranch(
     set,
     sends,
     notifies,
+    ...(branch.handoff !== undefined ? { handoff: branch.handoff ? ('start' as const) : ('end' as const) } : {}),
   });
 }
 

@@ -59,11 +59,16 @@ export function compileOutbound(
       relays.push(Object.freeze({ how, to }));
     }
   }
-  if (environment && rule.handoff === true && !environment.handoff) {
-    const where = environment.configFile ?? 'the configuration (no config file was read: pass --config, or run where hearsay.yaml is)';
-    report(['handoff'], `${name} hands off to a person, but ${where} has no handoff: block; add one, e.g. handoff: { chat: staff }`);
-  }
+  const missing = rule.handoff === true ? handoffWithoutConfig(name, environment) : undefined;
+  if (missing) report(['handoff'], missing);
   return sends ? Object.freeze({ sends, relays: Object.freeze(relays) }) : undefined;
+}
+
+/** The problem of a hand-off (by `name`) when the configuration has no `handoff:` block; undefined when it has one or none was given. */
+export function handoffWithoutConfig(name: string, environment: RuleEnvironment | undefined): string | undefined {
+  if (!environment || environment.handoff) return undefined;
+  const where = environment.configFile ?? 'the configuration (no config file was read: pass --config, or run where hearsay.yaml is)';
+  return `${name} hands off to a person, but ${where} has no handoff: block; add one, e.g. handoff: { chat: staff }`;
 }
 
 /** The rule's `send` messages (empty when it has none); undefined when one cannot be compiled (reported). */

@@ -13,6 +13,7 @@ import { render, type RenderValues } from './render.js';
 import { pickBranch } from './rule-calls.js';
 import type { CompiledDoneBranch } from './rule-set.js';
 import { applyAssignments, type VariableValues } from './variables.js';
+import { startHandoff } from './handoff.js';
 
 /** The largest JSON answer a step keeps (as JSON text): the flow's position is stored with every answer. */
 export const MAX_STEP_RESULT_CHARS = 16 * 1024;
@@ -71,6 +72,9 @@ export function finishWithCall(branch: CompiledDoneBranch, before: readonly Acti
         const actions: Action[] = [...applied.actions];
         if (chosen.reply) actions.push(sendText(chatId, render(chosen.reply, values)));
         if (chosen.media) actions.push(sendMediaAction(chatId, chosen.media, values, {}, undefined));
+        // After the branch's reply, which is part of the chat so far.
+        if (chosen.handoff)
+          actions.push(...startHandoff(site.message, site.ruleId, applied.values, site.context, (chosen.reply ? 1 : 0) + (chosen.media ? 1 : 0)));
         if (chosen.notifies.length > 0) actions.push(...notifyEffects(chosen.notifies, values, site.context, chatId));
         return { ruleId: site.ruleId, actions };
       },

@@ -16,6 +16,7 @@ import type { RenderValues } from './render.js';
 import type { CompiledRule } from './rule-set.js';
 import { sendEffects } from './sends.js';
 import { applyAssignments, type AppliedAssignments, type VariableValues } from './variables.js';
+import { endHandoff, isHandedOff, startHandoff } from './handoff.js';
 
 /** What answering a rule had worked out by the time it met its call. */
 export interface CallSite {
@@ -43,7 +44,7 @@ export function callRule(rule: CompiledRule, call: CompiledCall, site: CallSite)
   return {
     ruleId: rule.id,
     actions: before,
-    call: { request: renderRequest(call.request, rendered), resume: (result) => ({ ruleId: rule.id, actions: branchActions(call, result, site) }) },
+    call: { request: renderRequest(call.request, rendered), resume: (result) => ({ ruleId: rule.id, actions: branchActions(rule.id, call, result, site) }) },
   };
 }
 
@@ -53,16 +54,36 @@ export function pickBranch<B>(on: ReadonlyMap<string, B>, result: BackendResult)
   return key === undefined ? undefined : on.get(key);
 }
 
-/** What the branch does: its `set`, then its replies to the chat, its sends and notifies. */
-function branchActions(call: CompiledCall, result: BackendResult, site: CallSite): Action[] {
+/** What the branch does: its `set`, then its replies to the chat, its hand-off, its sends and notifies. */
+function branchActions(ruleId: string, call: CompiledCall, result: BackendResult, site: CallSite): Action[] {
   const branch = pickBranch(call.on, result);
   if (!branch) return [];
   const { values, applied, language } = branchValues(branch, result, site);
   const { context, event } = site;
-  const actions: Action[] = [...applied.actions, ...ruleReplies(branch, values, event.chat.id, site.triggerId, context, language)];
+  const replies = ruleReplies(branch, values, event.chat.id, site.triggerId, context, language);
+  const actions: Action[] = [...applied.actions, ...replies];
+  // As for a rule: the topic opens after the branch's replies (part of the chat so far) and before its sends, which may link to it.
+  actions.push(...branchHandoff(branch, event.message, ruleId, applied.values, context, replies.length));
   if (branch.sends.length > 0) actions.push(...sendEffects(branch.sends, values, context, language));
   if (branch.notifies.length > 0) actions.push(...notifyEffects(branch.notifies, values, context, event.chat.id));
   return actions;
+}
+
+/**
+ * What a branch's `handoff` does: `true` hands the user to a person (the chat so far ends with the branch's
+ * `answered` messages), `false` hands a handed-off user back; nothing without one.
+ */
+export function branchHandoff(
+  branch: Pick<CompiledBranch, 'handoff'>,
+  message: Message,
+  ruleId: string,
+  values: VariableValues,
+  context: DecideContext,
+  answered: number,
+): Action[] {
+  if (branch.handoff === 'start') return startHandoff(message, ruleId, values, context, answered);
+  if (branch.handoff === 'end' && isHandedOff(values)) return endHandoff(message.chat.id, values, context, 'the customer left');
+  return [];
 }
 
 /** The values a branch's templates see: the rule's, the result, and the variables after the branch's own `set`. */
@@ -78,6 +99,7 @@ export function branchValues(
   if (flow) base.flow = flow;
   if (flowResults) base.flowResults = flowResults;
   if (site.rendered.now !== undefined) base.now = site.rendered.now;
+  if (site.rendered.topicLink !== undefined) base.topicLink = site.rendered.topicLink;
   const applied = applyAssignments(branch.set, site.applied.values, base, site.event.from !== undefined);
   const language = branch.set.length > 0 && site.languageOf ? site.languageOf(applied.values) : site.language;
   return { values: { ...base, vars: applied.values }, applied, language };

@@ -214,6 +214,8 @@ export interface CompiledFlowBranch {
   readonly notifies: readonly CompiledRequest[];
   /** A photo or other media sent after the reply; null when none. */
   readonly media: CompiledMedia | null;
+  /** `handoff: true`: the user is handed to a person after the branch's reply. */
+  readonly handoff: boolean;
 }
 
 /** A multi-step conversation; its start is a rule of the rule set (CompiledRule.startsFlow). */

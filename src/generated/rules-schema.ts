@@ -573,7 +573,7 @@ export const rulesSchema = {
           "$ref": "#/$defs/chatTargets"
         },
         "handoff": {
-          "description": "true: hand the user to a person in the configuration's handoff chat (a topic of theirs in a staff forum group): from then on their messages go to staff and staff answers come back, and the bot says nothing to them except rules with during_handoff, until staff write an end word or the idle time passes. false: end the user's hand-off (e.g. a during_handoff /cancel rule).",
+          "description": "true: hand the user to a person in the configuration's handoff chat (a topic of theirs in a staff forum group): from then on their messages go to staff and staff answers come back, and the bot says nothing to them except rules with during_handoff, until staff write an end word or the idle time passes. false: end the user's hand-off (e.g. a during_handoff /cancel rule). A rule with a call hands off from a branch of on instead (on: { error: { reply: ..., handoff: true } }).",
           "type": "boolean"
         },
         "during_handoff": {
@@ -1644,7 +1644,7 @@ export const rulesSchema = {
           "$ref": "#/$defs/rule/properties/notify"
         },
         "handoff": {
-          "description": "true: hand the user to a person when the flow ends here (see a rule's handoff); needs the configuration's handoff: block.",
+          "description": "true: hand the user to a person when the flow ends here, after the branch's reply (see a rule's handoff); needs the configuration's handoff: block. A done branch with a call hands off from its on branches instead.",
           "type": "boolean"
         },
         "photo": {
@@ -2252,6 +2252,10 @@ export const rulesSchema = {
         },
         "caption": {
           "$ref": "#/$defs/rule/properties/caption"
+        },
+        "handoff": {
+          "description": "true: after this branch's answer, hand the user to a person (see a rule's handoff), e.g. when the backend fails; false: end the user's hand-off. Needs the configuration's handoff: block. A rule with a call hands off from its branches only.",
+          "type": "boolean"
         }
       }
     },
@@ -2322,6 +2326,10 @@ export const rulesSchema = {
         },
         "caption": {
           "$ref": "#/$defs/doneBranch/properties/caption"
+        },
+        "handoff": {
+          "description": "true: after this branch's reply, hand the user to a person (see a rule's handoff), e.g. when the backend fails. Needs the configuration's handoff: block.",
+          "type": "boolean"
         }
       }
     },
@@ -5017,7 +5025,7 @@ export interface Rule2 {
         ChatTarget
       ];
   /**
-   * true: hand the user to a person in the configuration's handoff chat (a topic of theirs in a staff forum group): from then on their messages go to staff and staff answers come back, and the bot says nothing to them except rules with during_handoff, until staff write an end word or the idle time passes. false: end the user's hand-off (e.g. a during_handoff /cancel rule).
+   * true: hand the user to a person in the configuration's handoff chat (a topic of theirs in a staff forum group): from then on their messages go to staff and staff answers come back, and the bot says nothing to them except rules with during_handoff, until staff write an end word or the idle time passes. false: end the user's hand-off (e.g. a during_handoff /cancel rule). A rule with a call hands off from a branch of on instead (on: { error: { reply: ..., handoff: true } }).
    */
   handoff?: boolean;
   /**
@@ -5324,6 +5332,10 @@ export interface CallBranch {
   contact?: Contact;
   album?: Album;
   caption?: LocalizedString8;
+  /**
+   * true: after this branch's answer, hand the user to a person (see a rule's handoff), e.g. when the backend fails; false: end the user's hand-off. Needs the configuration's handoff: block. A rule with a call hands off from its branches only.
+   */
+  handoff?: boolean;
 }
 export interface Notify2 {
   /**
@@ -5650,7 +5662,7 @@ export interface DoneBranch {
     | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify]
     | [Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify, Notify];
   /**
-   * true: hand the user to a person when the flow ends here (see a rule's handoff); needs the configuration's handoff: block.
+   * true: hand the user to a person when the flow ends here, after the branch's reply (see a rule's handoff); needs the configuration's handoff: block. A done branch with a call hands off from its on branches instead.
    */
   handoff?: boolean;
   photo?: MediaFile35;
@@ -5710,6 +5722,10 @@ export interface FlowCallBranch {
   contact?: Contact;
   album?: Album;
   caption?: LocalizedString21;
+  /**
+   * true: after this branch's reply, hand the user to a person (see a rule's handoff), e.g. when the backend fails. Needs the configuration's handoff: block.
+   */
+  handoff?: boolean;
 }
 /**
  * The languages the bot answers in (declare once, in any file): a user gets their stored choice (the user variable `language` by default), else their client's language (de-AT counts as de), else the default.

@@ -53,6 +53,31 @@ describe('hearsay check: chats and hand-off against the configuration', () => {
     expect(result.status).toBe(1);
   });
 
+  it('reports handoff beside a call at its file:line:column, and takes it in a branch of on', async () => {
+    const dir = await project('backends:\n  shop: { url: "http://127.0.0.1:9/api" }\nchats:\n  staff: -1001234567890\nhandoff: { chat: staff }\n');
+    const calling = [
+      'rules:',
+      '  - id: order',
+      "    pattern: 'order (?<num>\\d+)'",
+      '    call: { backend: shop, get: "/orders/{{match.num}}" }',
+      '    handoff: true',
+      '    on:',
+      '      ok: { reply: "Order {{match.num}}: {{result.status}}." }',
+      '      error: { reply: "Our shop is down; a colleague takes over.", handoff: true }',
+      '',
+    ].join('\n');
+    await writeFile(join(dir, 'rules', 'bot.yaml'), calling);
+    const misplaced = check(dir);
+    expect(misplaced.stdout).toContain(
+      "rules/bot.yaml:5:14: rule 'order' calls a backend, so whether it hands off depends on the outcome: move `handoff: true` into the branch of `on` that should hand off, e.g. error: { reply: ..., handoff: true }",
+    );
+    expect(misplaced.status).toBe(1);
+    await writeFile(join(dir, 'rules', 'bot.yaml'), calling.replace('    handoff: true\n', ''));
+    const placed = check(dir);
+    expect(placed.stdout).toMatch(/^1 file, 1 rule, 0 problems$/m);
+    expect(placed.status).toBe(0);
+  });
+
   it('passes once the chats and the handoff block are declared', async () => {
     const result = check(await project('chats:\n  staff: -1001234567890\n  staf: -1002\n  desk: -1003\n  archive: -1004\nhandoff: { chat: staff }\n'));
     expect(result.stdout).toMatch(/^1 file, 3 rules, 0 problems$/m);

@@ -1,12 +1,13 @@
 // `hearsay state show|forget --user ID`: what the bot keeps about a user (their variables and unfinished
-// flows), and deleting it (a data-deletion request). Works whether the bot runs or not, on either store,
-// through the store's operator door (src/store/operator-store.ts), which never makes a second writer.
+// flows; a hand-off to a person said in words), and deleting it (a data-deletion request). Works whether the
+// bot runs or not, on either store, through the store's operator door (src/store/operator-store.ts), which never makes a second writer.
 import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config/index.js';
 import type { ServiceConfig } from '../../config/types.js';
 import { NoAnswerError, operateOnStore, type OperatorRequest } from '../../store/operator-store.js';
 import type { UserRecord } from '../../store/records.js';
 import { processSecrets } from '../../log/secrets.js';
+import { HANDOFF_TOPIC_VARIABLE, HANDOFF_VARIABLE, topicLink } from '../../engine/handoff.js';
 import { FAILURE_EXIT_CODE, OK_EXIT_CODE, USAGE_EXIT_CODE } from '../../errors/exit-codes.js';
 
 const STATE_HELP = {
@@ -65,7 +66,7 @@ async function runState(op: OperatorRequest['op'], options: { user: string; conf
     if (error instanceof NoAnswerError) return fail(`${error.message}; is it stopping? Try again once it runs or has stopped`, FAILURE_EXIT_CODE);
     return fail(error instanceof Error ? error.message : String(error), FAILURE_EXIT_CODE);
   }
-  if (op === 'show') process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
+  if (op === 'show') process.stdout.write(`${JSON.stringify(withHandoff(record, config.handoff?.chatId), null, 2)}\n`);
   else {
     const variables = Object.keys(record.variables ?? {}).length;
     process.stdout.write(
@@ -73,4 +74,26 @@ async function runState(op: OperatorRequest['op'], options: { user: string; conf
     );
   }
   return OK_EXIT_CODE;
+}
+
+/**
+ * The record as shown, saying in words (`handoff`, after the user id) when the user is handed off to a person:
+ * since when, by which rule, and where staff answer them. The variables behind it stay as they are.
+ */
+export function withHandoff(record: UserRecord, staffChat: number | string | undefined): UserRecord & { handoff?: string } {
+  const marker = record.variables?.[HANDOFF_VARIABLE];
+  if (typeof marker !== 'string') return record;
+  const [since, ...rule] = marker.split('|');
+  const when = Number.isFinite(Number(since)) ? new Date(Number(since)).toISOString() : String(since);
+  const topic = record.variables?.[HANDOFF_TOPIC_VARIABLE];
+  const staff = staffChat === undefined ? 'the staff group' : `the staff group ${staffChat}`;
+  let where: string;
+  if (typeof topic !== 'number') where = `its topic in ${staff} is being opened`;
+  else if (topic === 0) where = `${staff} has no topics: staff answer by replying to the copies`;
+  else {
+    const link = typeof staffChat === 'number' ? topicLink(staffChat, topic) : '';
+    where = `topic ${topic} in ${staff}${link ? ` (${link})` : ''}`;
+  }
+  const { userId, ...rest } = record;
+  return { userId, handoff: `in hand-off since ${when} (rule ${rule.join('|')}), ${where}`, ...rest };
 }
