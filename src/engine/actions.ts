@@ -95,6 +95,8 @@ export interface SetStateAction {
 export interface SetFlowAction {
   readonly type: 'set_flow';
   readonly flow: FlowPosition | null;
+  /** The user's flow in another chat than the event's: their private chat, where a join request's questions are asked. */
+  readonly chatId?: number;
 }
 
 /** Plain JSON: what an effect carries must survive any store. */

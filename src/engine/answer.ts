@@ -12,7 +12,7 @@ import { renderMedia, type CompiledMedia } from './media.js';
 import { pickTemplate, render, type RenderValues } from './render.js';
 import type { CompiledRule } from './rule-set.js';
 import { applyAssignments, type VariableValues } from './variables.js';
-import { moderationActions } from './moderation.js';
+import { moderateAround } from './moderation.js';
 import { relayEffects, sendEffects } from './sends.js';
 import { notifyEffects } from './notifies.js';
 import { callRule } from './rule-calls.js';
@@ -61,11 +61,7 @@ export function answerRule(
   // Moderation acts on the chat around the replies: the message deleted (or the member muted) before, the reply pinned after.
   if (rule.moderation) {
     const target = { chatId: event.chat.id, messageId: triggerId ?? 0, userId: event.from?.id };
-    const { before, after } = moderationActions(rule.moderation, target, (context.now ?? Date.now)());
-    const sent = replies;
-    // The reply a rule pins is its last message.
-    if (after.length > 0 && sent.length > 0) sent[sent.length - 1] = { ...(sent.at(-1) as SendMessageAction | SendMediaAction), pinned: true };
-    replies = [...before, ...sent, ...after];
+    replies = moderateAround(replies, rule.moderation, target, (context.now ?? Date.now)());
   }
   // The topic opens before the sends, which may link to it; the rule's messages in the chat are part of the chat so far.
   if (rule.handoff === 'start') {

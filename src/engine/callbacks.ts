@@ -25,6 +25,7 @@ import { sendEffects } from './sends.js';
 import { pressSuggestion } from './suggest-decide.js';
 import { startHandoff, topicLinkValue } from './handoff.js';
 import { moderatePress } from './moderation.js';
+import { combineModeration } from './compile-moderation.js';
 import { reminderActions } from './reminders.js';
 
 /** A press's decision (see the module comment); `now` is the current time in ms since the epoch. */
@@ -107,10 +108,13 @@ function answerPress(
     };
     const resume = (result: BackendResult): Decision => {
       const branch = pickBranch(call.on, result);
-      if (!branch) return { ruleId: rule.id, actions: [answerOf(event)] };
+      // The rule's moderation whatever the outcome, with the branch's.
+      const moderation = combineModeration(rule.moderation, branch?.moderation);
+      if (!branch) return { ruleId: rule.id, actions: moderatePress([answerOf(event)], moderation, event.chat?.id, event.from.id, now) };
       const chosen = branchValues(branch, result, site);
       const handing = branch.handoff && held ? branchHandoff(branch, { ...held, from: event.from } as Message, rule.id, chosen.applied.values, context, 0) : [];
-      const actions = [...chosen.applied.actions, ...handing, ...pressActions(branch, chosen.values, event, context, chosen.language)];
+      const pressed = moderatePress(pressActions(branch, chosen.values, event, context, chosen.language), moderation, event.chat?.id, event.from.id, now);
+      const actions = [...chosen.applied.actions, ...handing, ...pressed];
       if (branch.notifies.length > 0) actions.push(...notifyEffects(branch.notifies, chosen.values, context, event.chat?.id ?? null));
       return { ruleId: rule.id, actions };
     };

@@ -22,6 +22,7 @@ import { compileAssignments, compileConditions } from './variables.js';
 import type { RuleEnvironment } from './compile-reach.js';
 import { compileDoneCall, compileStepCall } from './compile-flow-calls.js';
 import { handoffWithoutConfig } from './compile-sends.js';
+import { compileModeration } from './compile-moderation.js';
 
 /** A flow as read from a file, with a way to place its problems. */
 export interface FlowSource {
@@ -222,10 +223,14 @@ function compileDone(flowSite: FlowSite): CompiledDoneBranch[] {
     const reminders = compileReminders(branch, flowContext(stepIds), site.name, (path, message, severity) => report(['done', i, ...path], message, severity));
     const missing = branch.handoff === true ? handoffWithoutConfig(site.name, flowSite.environment) : undefined;
     if (missing) report(['done', i, 'handoff'], missing);
+    const moderation = compileModeration(branch, site.name, (path, message, severity) => report(['done', i, ...path], message, severity), {
+      without: 'a done branch',
+      joinRequest: flowStarts(flow).some((start) => start.event === 'join_request'),
+      hasReply: branch.reply !== undefined || media !== null || Object.values(branch.on ?? {}).some((on) => on?.reply !== undefined),
+    });
+    const handoff = branch.handoff === true;
     if (media !== undefined)
-      done.push(
-        Object.freeze({ when, open: open ?? null, set, reply, media, ...calls, handoff: branch.handoff === true, reminders: reminders ?? NO_REMINDERS }),
-      );
+      done.push(Object.freeze({ when, open: open ?? null, set, reply, media, ...calls, handoff, reminders: reminders ?? NO_REMINDERS, moderation }));
     if (!branch.when && !branch.open && i < flow.done!.length - 1)
       report(['done', i + 1], `done branch #${i + 2} of ${name} is never used: branch #${i + 1} has no \`when\`, so it always answers first`, 'warning');
   }

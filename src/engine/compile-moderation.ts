@@ -1,8 +1,9 @@
 // Compiles what a rule does to the group besides answering: `delete` (the triggering message), `restrict`
 // (`{ for: 1h }` or `{ until_changed: true }`), `unrestrict`, `ban` (`true` or `{ for: 1d }`), `unban`,
 // `approve` and `decline` (a join request), `pin` (`message`, `reply`, or `true`: the reply when there is one).
-// Checks them against the trigger: a join request is approved only by a join_request rule, a rule that can fire
-// only in private chats has no member to restrict. Which admin right each needs is RIGHT_OF (docs/rules.md).
+// Checks them against the trigger: a join request is approved only by a join_request rule (or a flow it starts), a
+// rule that can fire only in private chats has no member to restrict. Which admin right each needs is RIGHT_OF
+// (docs/rules.md). The same keys may stand in a branch of a call's `on` and in a flow's done branch.
 import { MEDIA_KEYS } from './compile-media.js';
 import type { Rule } from '../generated/rules-schema.js';
 import type { ModerationMethod } from './actions.js';
@@ -38,23 +39,40 @@ export const RIGHT_OF: Readonly<Record<ModerationMethod, string>> = {
 const MIN_MS = 30_000;
 const MAX_MS = 366 * 24 * 3600 * 1000;
 
-/** The rule's moderation (null when it has none); problems are reported at their key. */
-export function compileModeration(rule: Rule, name: string, report: RuleProblemSink, startsFlow?: string): CompiledModeration | null {
+/** Where moderation keys stand, for the checks: what is around them besides the keys themselves. */
+export interface ModerationSite {
+  /** Whether there is a reply to pin besides the keys' own object (a rule with `call`: one of its branches has one). */
+  readonly hasReply?: boolean;
+  /** What has no message of its own to delete or pin (`a done branch`); undefined: the trigger says. */
+  readonly without?: string;
+  /** Whether a join request is answered (an `event: join_request` rule, or a flow such a request starts). */
+  readonly joinRequest?: boolean;
+}
+
+type ModerationKeys = Pick<
+  Rule,
+  'delete' | 'restrict' | 'unrestrict' | 'ban' | 'unban' | 'approve' | 'decline' | 'pin' | 'reply' | 'messages' | 'event' | 'callback' | 'chat_types'
+> &
+  Partial<Record<(typeof MEDIA_KEYS)[number], unknown>>;
+
+/**
+ * The moderation of a rule, of a branch of its `on` or of a flow's done branch (null when it has none); problems
+ * are reported at their key.
+ */
+export function compileModeration(rule: ModerationKeys, name: string, report: RuleProblemSink, site: ModerationSite = {}): CompiledModeration | null {
   const { delete: del, restrict, unrestrict, ban, unban, approve, decline, pin } = rule;
   if ([del, restrict, unrestrict, ban, unban, approve, decline, pin].every((value) => value === undefined)) return null;
-  // Not performed there (yet): refused rather than silently skipped.
-  const unsupported = rule.call !== undefined ? 'a rule with `call`' : startsFlow ? 'the start of a flow' : undefined;
-  if (unsupported) {
-    const key = (['delete', 'restrict', 'unrestrict', 'ban', 'unban', 'approve', 'decline', 'pin'] as const).find((k) => rule[k] !== undefined)!;
-    report([key], `\`${key}\` is not performed in ${unsupported} (${name}): put it in a message, event or button press rule`);
-  }
   // A photo or other media is a reply too: `pin: reply` pins it.
-  const hasReply = rule.reply !== undefined || rule.messages !== undefined || MEDIA_KEYS.some((key) => rule[key] !== undefined);
+  const hasReply = site.hasReply === true || rule.reply !== undefined || rule.messages !== undefined || MEDIA_KEYS.some((key) => rule[key] !== undefined);
   // `event: flooding` answers a message (the first over the limit): it has one to delete or pin.
   const event = rule.event === 'flooding' ? undefined : (rule.event as string | undefined);
-  const isJoinRequest = event === 'join_request';
+  const isJoinRequest = site.joinRequest === true || event === 'join_request';
   for (const key of ['approve', 'decline'] as const) {
-    if (rule[key] === true && !isJoinRequest) report([key], `\`${key}\` answers a join request, and ${name} is not an \`event: join_request\` rule: remove it`);
+    if (rule[key] === true && !isJoinRequest)
+      report(
+        [key],
+        `\`${key}\` answers a join request, and ${name} ${site.without ? 'is not in a flow that `event: join_request` starts' : 'is not an `event: join_request` rule'}: remove it`,
+      );
   }
   if (rule.chat_types?.every((type) => type === 'private')) {
     for (const key of ['restrict', 'unrestrict', 'ban', 'unban'] as const) {
@@ -62,18 +80,12 @@ export function compileModeration(rule: Rule, name: string, report: RuleProblemS
         report([key], `${name} answers only in private chats, where there is no member to ${key}: remove it, or add group or supergroup to chat_types`);
     }
   }
-  if (approve === true && decline === true) report(['decline'], `${name} both approves and declines the join request: keep one`);
-  if (del === true && (rule.callback !== undefined || event !== undefined))
-    report(
-      ['delete'],
-      `\`delete\` removes the message that triggered ${name}, and ${rule.callback !== undefined ? 'a button press' : `an \`event: ${event}\``} has none: remove it`,
-    );
-  if (restrict !== undefined && unrestrict === true) report(['unrestrict'], `${name} both restricts and unrestricts the member: keep one`);
-  if (ban !== undefined && unban === true) report(['unban'], `${name} both bans and unbans the member: keep one`);
+  checkPairs(rule, name, report);
+  const without = site.without ?? (rule.callback !== undefined ? 'a button press' : event !== undefined ? `an \`event: ${event}\`` : undefined);
+  if (del === true && without !== undefined) report(['delete'], `\`delete\` removes the message that triggered ${name}, and ${without} has none: remove it`);
   const pinWhat = pin === true ? (hasReply ? 'reply' : 'message') : (pin ?? null);
   if (pinWhat === 'reply' && !hasReply) report(['pin'], `\`pin: reply\` pins the reply of ${name}, which has none: add a \`reply\`, or write \`pin: message\``);
-  if (pinWhat === 'message' && (rule.callback !== undefined || event !== undefined))
-    report(['pin'], `${name} has no message of its own to pin: write \`pin: reply\``);
+  if (pinWhat === 'message' && without !== undefined) report(['pin'], `${name} has no message of its own to pin: write \`pin: reply\``);
   return Object.freeze({
     delete: del === true,
     restrictForMs: restrict === undefined ? null : lifetime(restrict, ['restrict'], name, report),
@@ -83,6 +95,31 @@ export function compileModeration(rule: Rule, name: string, report: RuleProblemS
     approve: approve === true,
     decline: decline === true,
     pin: pinWhat,
+  });
+}
+
+/** Both halves of a pair at once is a contradiction. */
+function checkPairs(rule: ModerationKeys, name: string, report: RuleProblemSink): void {
+  if (rule.approve === true && rule.decline === true) report(['decline'], `${name} both approves and declines the join request: keep one`);
+  if (rule.restrict !== undefined && rule.unrestrict === true) report(['unrestrict'], `${name} both restricts and unrestricts the member: keep one`);
+  if (rule.ban !== undefined && rule.unban === true) report(['unban'], `${name} both bans and unbans the member: keep one`);
+}
+
+/**
+ * A rule's moderation with that of the branch its call's outcome picked: the branch adds to the rule's (its
+ * durations and pin take precedence).
+ */
+export function combineModeration(rule: CompiledModeration | null, branch: CompiledModeration | null | undefined): CompiledModeration | null {
+  if (!rule || !branch) return branch ?? rule;
+  return Object.freeze({
+    delete: rule.delete || branch.delete,
+    restrictForMs: branch.restrictForMs ?? rule.restrictForMs,
+    unrestrict: rule.unrestrict || branch.unrestrict,
+    banForMs: branch.banForMs ?? rule.banForMs,
+    unban: rule.unban || branch.unban,
+    approve: rule.approve || branch.approve,
+    decline: rule.decline || branch.decline,
+    pin: branch.pin ?? rule.pin,
   });
 }
 

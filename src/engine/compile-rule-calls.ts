@@ -1,14 +1,15 @@
 // Compiles what a rule asks of the operator's backends: its `call` with the `on` branches its outcome picks (each
-// a rule's worth of answer: reply, messages, media, buttons, keyboard, set, send, notify; for a button press answer,
-// alert and edit — compiled as the rule's own are, with {{result.…}} readable), and its `notify` requests. The
-// rule's own reply belongs in the branches: a rule that calls may keep only its trigger, conditions, `set`
-// (applied before the call, readable in its path) and `send`/`notify` (committed whatever the outcome).
+// a rule's worth of answer: reply, messages, media, buttons, keyboard, set, send, notify, moderation; for a button
+// press answer, alert and edit — compiled as the rule's own are, with {{result.…}} readable), and its `notify`
+// requests. The rule's own reply belongs in the branches: a rule that calls may keep only its trigger, conditions,
+// `set` (applied before the call, readable in its path), `send`/`notify` and moderation (whatever the outcome).
 import type { CallBranch, Notify, Rule } from '../generated/rules-schema.js';
 import { compileRuleActions, type RuleProblemSink } from './compile-actions.js';
 import { compileMedia, MEDIA_KEYS, UNREAD_MEDIA } from './compile-media.js';
 import { compileRequest, type CompiledRequest, type RequestSource } from './compile-calls.js';
 import { compileRuleTexts, type RuleSetSettings } from './compile-reach.js';
 import { compileSends, handoffWithoutConfig } from './compile-sends.js';
+import { compileModeration, type CompiledModeration } from './compile-moderation.js';
 import type { CompiledRule } from './rule-set.js';
 import type { TemplateContext } from './template.js';
 import { compileAssignments } from './variables.js';
@@ -38,6 +39,8 @@ export interface CompiledBranch extends ReplyParts {
   readonly notifies: readonly CompiledRequest[];
   /** `handoff: true` hands the user to a person after the branch's answer (`start`); `false` hands them back (`end`). */
   readonly handoff?: 'start' | 'end';
+  /** What the branch does to the group (adds to the rule's own); null when nothing. */
+  readonly moderation: CompiledModeration | null;
 }
 
 /** A rule's call and its branches by key (`ok`, `error`, a status code). */
@@ -123,6 +126,9 @@ function compileBranch(
   const notifies = compileNotifies(branch.notify, ['notify'], context, name, report, settings);
   const missing = branch.handoff === true ? handoffWithoutConfig(name, settings.environment) : undefined;
   if (missing) report(['handoff'], missing);
+  // Checked against the rule's trigger and chat types: a branch acts where its rule answers.
+  const trigger = { ...(rule.event !== undefined ? { event: rule.event } : {}), ...(rule.callback !== undefined ? { callback: rule.callback } : {}) };
+  const moderation = compileModeration({ ...branch, ...trigger, ...(rule.chat_types ? { chat_types: rule.chat_types } : {}) }, name, report);
   if (!actions || !sends || !notifies || media === undefined) return undefined;
   return Object.freeze({
     id: rule.id,
@@ -136,7 +142,15 @@ function compileBranch(
     sends,
     notifies,
     ...(branch.handoff !== undefined ? { handoff: branch.handoff ? ('start' as const) : ('end' as const) } : {}),
+    moderation,
   });
+}
+
+/** Whether a branch of the rule's call has a reply (which the rule's `pin: reply` pins). */
+export function branchesReply(rule: Rule): boolean {
+  return Object.values(rule.on ?? {}).some(
+    (branch) => branch !== undefined && (branch.reply !== undefined || branch.messages !== undefined || MEDIA_KEYS.some((key) => branch[key] !== undefined)),
+  );
 }
 
 /** The `notify` requests at `path` (one, or a list); undefined when one has an error (reported). */

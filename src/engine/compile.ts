@@ -8,7 +8,7 @@ import { compileRuleActions, type RuleProblemSink } from './compile-actions.js';
 import { compileModeration, warnOfMemberInPrivate } from './compile-moderation.js';
 import { compileMedia, UNREAD_MEDIA } from './compile-media.js';
 import { compileOutbound, type CompiledOutbound } from './compile-sends.js';
-import { compileRuleCalls } from './compile-rule-calls.js';
+import { branchesReply, compileRuleCalls } from './compile-rule-calls.js';
 import { compileReminders, placedReminders, reminderTextConflicts } from './compile-reminders.js';
 import { compileSchedules } from './compile-schedules.js';
 import { compileFlows, type FlowSource, type PatternCompiler } from './compile-flows.js';
@@ -185,7 +185,7 @@ function compileRule(rule: Rule, order: number, shared: RuleCompileSite, startsF
   const actions = judgeable ? compileRuleActions(rule, context, name, report) : undefined;
   const outbound = judgeable ? compileOutbound(rule, context, name, report, settings.environment) : undefined;
   const calls = judgeable ? compileRuleCalls(rule, context, name, report, settings) : undefined;
-  const moderation = compileModeration(rule, name, report, startsFlow);
+  const moderation = compileModeration(rule, name, report, { hasReply: branchesReply(rule) });
   warnOfMemberInPrivate(rule, name, report);
   const label = rule.label === undefined ? undefined : compileLabel(rule.label, settings, name, report);
   const reminders = judgeable ? compileReminders(rule, context, name, report) : undefined;

@@ -97,6 +97,8 @@ export interface JoinRequestEvent {
   readonly chat: Chat;
   readonly from: User;
   readonly date: number;
+  /** The requester's private chat, where the bot may write while the request waits (a join flow's questions). */
+  readonly userChatId: number;
 }
 
 /** An administrator restricted a member (chat_member, the member still in the group); `from` is the member. */
@@ -162,7 +164,7 @@ export function toEvent(update: Update): BotEvent | null {
   if (update.my_chat_member) return botStatusEvent(updateId, update.my_chat_member);
   if (update.chat_join_request) {
     const request = update.chat_join_request;
-    return { kind: 'join_request', updateId, chat: request.chat, from: request.from, date: request.date };
+    return { kind: 'join_request', updateId, chat: request.chat, from: request.from, date: request.date, userChatId: request.user_chat_id ?? request.from.id };
   }
   return null;
 }

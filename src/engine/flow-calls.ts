@@ -11,6 +11,8 @@ import type { Decision, DecideContext } from './decide-types.js';
 import { notifyEffects } from './notifies.js';
 import { render, type RenderValues } from './render.js';
 import { pickBranch } from './rule-calls.js';
+import type { CompiledModeration } from './compile-moderation.js';
+import { moderateAround, type ModerationTarget } from './moderation.js';
 import type { CompiledDoneBranch } from './rule-set.js';
 import { applyAssignments, type VariableValues } from './variables.js';
 import { startHandoff } from './handoff.js';
@@ -50,6 +52,14 @@ export interface DoneSite {
   readonly context: DecideContext;
   /** The decision's clock (ms since the epoch): {{now.*}} and dates in the branches' texts. */
   readonly now: number;
+  /** The done branch's moderation, around the reply of the branch its call picks (whatever the outcome). */
+  readonly moderated: DoneModeration;
+}
+
+/** A done branch's moderation and whom it acts on. */
+export interface DoneModeration {
+  readonly moderation: CompiledModeration | null;
+  readonly target: ModerationTarget;
 }
 
 /** The flow's end through a backend: `before` (the branch's `set`, leaving the flow), then the call; its `on` branch replies. */
@@ -65,13 +75,15 @@ export function finishWithCall(branch: CompiledDoneBranch, before: readonly Acti
       request: renderRequest(call.request, rendered),
       resume: (result) => {
         const chosen = pickBranch(call.on, result);
-        if (!chosen) return { ruleId: site.ruleId, actions: [] };
+        const { moderation, target } = site.moderated;
+        if (!chosen) return { ruleId: site.ruleId, actions: moderateAround([], moderation, target, site.now) };
         const base: RenderValues = { ...rendered, result };
         const applied = applyAssignments(chosen.set, site.values, base, site.hasUser);
         const values: RenderValues = { ...base, vars: applied.values };
-        const actions: Action[] = [...applied.actions];
-        if (chosen.reply) actions.push(sendText(chatId, render(chosen.reply, values)));
-        if (chosen.media) actions.push(sendMediaAction(chatId, chosen.media, values, {}, undefined));
+        const replies: Action[] = [];
+        if (chosen.reply) replies.push(sendText(chatId, render(chosen.reply, values)));
+        if (chosen.media) replies.push(sendMediaAction(chatId, chosen.media, values, {}, undefined));
+        const actions: Action[] = [...applied.actions, ...moderateAround(replies, moderation, target, site.now)];
         // After the branch's reply, which is part of the chat so far.
         if (chosen.handoff)
           actions.push(...startHandoff(site.message, site.ruleId, applied.values, site.context, (chosen.reply ? 1 : 0) + (chosen.media ? 1 : 0)));

@@ -5,7 +5,9 @@
 import { startHandoff } from './handoff.js';
 import type { Message } from '@grammyjs/types';
 import type { Action, JsonValue, SetFlowAction } from './actions.js';
-import { checkAnswerWithBackend, finishWithCall } from './flow-calls.js';
+import { checkAnswerWithBackend, finishWithCall, type DoneModeration } from './flow-calls.js';
+import { moderateAround } from './moderation.js';
+import type { CompiledModeration } from './compile-moderation.js';
 import { notifyEffects } from './notifies.js';
 import { answerRule, messageValues, sendMediaAction, sendText } from './answer.js';
 import { askQuestion, choiceIndex, type AskTarget } from './ask.js';
@@ -193,13 +195,17 @@ export function answerStep(
   const next = flow.steps[index + 1];
   if (next) {
     const asking = { message, vars: values, flow: answers, now, ...(results ? { flowResults: results } : {}) };
-    const moved: FlowPosition = { flowId: flow.id, stepId: next.id, values: answers, lastActivity: now, ...(results ? { results } : {}) };
+    const moved: FlowPosition = {
+      ...{ flowId: flow.id, stepId: next.id, values: answers, lastActivity: now },
+      ...(results ? { results } : {}),
+      ...(position.joinChat !== undefined ? { joinChat: position.joinChat } : {}),
+    };
     return {
       ruleId: `${flow.id}#${step.id}`,
       actions: [setFlow(moved), ...stepMedia(next, at.target.chatId, asking), askQuestion(flow.id, next, at.target, render(next.ask, asking))],
     };
   }
-  return finish(flow, at, { ...values, flow: answers }, results, now);
+  return finish(flow, at, { ...values, flow: answers }, results, now, position.joinChat);
 }
 
 /** The step's JSON answers with one more. */
@@ -214,7 +220,7 @@ function withResult(kept: FlowPosition['results'], stepId: string, result: JsonV
  * (or calls its backend, whose outcome replies); its notifies and reminders go to the outbox. The flow is left
  * either way.
  */
-function finish(flow: CompiledFlow, at: StepEvent, values: VariableValues, results: FlowPosition['results'], now: number): Decision {
+function finish(flow: CompiledFlow, at: StepEvent, values: VariableValues, results: FlowPosition['results'], now: number, joinChat?: number): Decision {
   const { message, hasUser, context } = at;
   const branch = flow.done.find((b) => conditionsHold(b.when, values, now) && openHolds(b.open, now));
   const actions: Action[] = [];
@@ -228,15 +234,27 @@ function finish(flow: CompiledFlow, at: StepEvent, values: VariableValues, resul
   // A done branch may hand the user to a person, with the flow's answers in the chat so far (and its reply).
   const sent = branch.call ? 0 : (branch.reply ? 1 : 0) + (branch.media ? 1 : 0);
   const handoff = branch.handoff ? startHandoff(message, ruleId, applied.values, context, sent) : [];
-  const site = { ruleId, message, values: applied.values, flowResults: results, hasUser, context, now };
+  const moderated = doneModeration(branch.moderation, message, hasUser, joinChat);
+  const site = { ruleId, message, values: applied.values, flowResults: results, hasUser, context, now, moderated };
   if (branch.call) return finishWithCall(branch, [...actions, ...handoff, ...reminders], site);
-  if (branch.reply) actions.push(sendText(message.chat.id, render(branch.reply, rendered)));
-  if (branch.media) actions.push(sendMediaAction(message.chat.id, branch.media, rendered, {}, undefined));
+  const replies: Action[] = [];
+  if (branch.reply) replies.push(sendText(message.chat.id, render(branch.reply, rendered)));
+  if (branch.media) replies.push(sendMediaAction(message.chat.id, branch.media, rendered, {}, undefined));
+  actions.push(...moderateAround(replies, moderated.moderation, moderated.target, now));
   return { ruleId, actions: [...actions, ...handoff, ...reminders] };
 }
 
-/** The media a step sends before its question (none on a retry: the question is asked again alone). */
-function stepMedia(step: CompiledStep, chatId: number, values: RenderValues): Action[] {
+/**
+ * A done branch's moderation and whom it acts on: the flow's user in the flow's chat, or, in a flow a join request
+ * started, in the group they asked to join (where a reply sent in private cannot be pinned).
+ */
+function doneModeration(moderation: CompiledModeration | null, message: Message, hasUser: boolean, joinChat: number | undefined): DoneModeration {
+  const target = { chatId: joinChat ?? message.chat.id, messageId: 0, userId: hasUser ? message.from?.id : undefined };
+  return { moderation: moderation && joinChat !== undefined ? { ...moderation, pin: null } : moderation, target };
+}
+
+/** The media a step sends before its question (a join flow's first too) (none on a retry: the question is asked again alone). */
+export function stepMedia(step: CompiledStep, chatId: number, values: RenderValues): Action[] {
   return step.media ? [sendMediaAction(chatId, step.media, values, {}, undefined)] : [];
 }
 

@@ -1,7 +1,7 @@
 // Turns a matched rule's moderation into Bot API calls on the event's chat: what goes before the replies (delete
 // the message, restrict or ban its sender, lift that, approve or decline a join request, pin the message) and
 // what follows them (pin the reply). The member acted on is the event's user: who wrote, joined or asked.
-import type { Action, JsonValue, ModerateAction, ModerationMethod, SendMessageAction } from './actions.js';
+import type { Action, JsonValue, ModerateAction, ModerationMethod, SendMediaAction, SendMessageAction } from './actions.js';
 import type { CompiledModeration } from './compile-moderation.js';
 
 /** What a member may send (ChatPermissions): a restriction by a rule denies all of them, lifting it allows them again. */
@@ -50,6 +50,20 @@ export function moderationActions(
   const after: ModerateAction[] =
     moderation.pin === 'reply' ? [{ type: 'moderate', method: 'pinchatmessage', chatId: target.chatId, params: {}, pinsReply: true }] : [];
   return { before, after };
+}
+
+/**
+ * A rule's (or branch's) replies with its moderation around them: the deletion and the member's change before,
+ * the last reply marked to be pinned and its pin after. The replies as they are without moderation.
+ */
+export function moderateAround(replies: readonly Action[], moderation: CompiledModeration | null, target: ModerationTarget, now: number): Action[] {
+  if (!moderation) return [...replies];
+  const { before, after } = moderationActions(moderation, target, now);
+  const sent = [...replies];
+  // The reply a rule pins is its last message.
+  const last = sent.findLastIndex((action) => action.type === 'send_message' || action.type === 'send_media');
+  if (after.length > 0 && last >= 0) sent[last] = { ...(sent[last] as SendMessageAction | SendMediaAction), pinned: true };
+  return [...before, ...sent, ...(last >= 0 ? after : [])];
 }
 
 function permissions(allowed: boolean): Record<string, JsonValue> {

@@ -1,7 +1,8 @@
 // A rule with a `call` at decide time: the request is rendered with the values the reply would see (after the
 // rule's `set`), and the decision pends on it; once the caller has the result, the branch of `on` it picks is
 // answered like a rule: its `set` (on top of the rule's), its replies, sends and notifies, in the user's language,
-// with {{result.…}} reading the answer. No branch for the outcome: nothing more is said.
+// with {{result.…}} reading the answer, and the rule's moderation with the branch's. No branch for the outcome:
+// nothing more is said (the rule's own moderation is still performed).
 import type { Message } from '@grammyjs/types';
 import type { Action } from './actions.js';
 import { ruleReplies } from './answer.js';
@@ -15,6 +16,8 @@ import { reminderActions } from './reminders.js';
 import type { RenderValues } from './render.js';
 import type { CompiledRule } from './rule-set.js';
 import { sendEffects } from './sends.js';
+import { combineModeration } from './compile-moderation.js';
+import { moderateAround } from './moderation.js';
 import { applyAssignments, type AppliedAssignments, type VariableValues } from './variables.js';
 import { endHandoff, isHandedOff, startHandoff } from './handoff.js';
 
@@ -44,7 +47,7 @@ export function callRule(rule: CompiledRule, call: CompiledCall, site: CallSite)
   return {
     ruleId: rule.id,
     actions: before,
-    call: { request: renderRequest(call.request, rendered), resume: (result) => ({ ruleId: rule.id, actions: branchActions(rule.id, call, result, site) }) },
+    call: { request: renderRequest(call.request, rendered), resume: (result) => ({ ruleId: rule.id, actions: branchActions(rule, call, result, site) }) },
   };
 }
 
@@ -54,16 +57,22 @@ export function pickBranch<B>(on: ReadonlyMap<string, B>, result: BackendResult)
   return key === undefined ? undefined : on.get(key);
 }
 
-/** What the branch does: its `set`, then its replies to the chat, its hand-off, its sends and notifies. */
-function branchActions(ruleId: string, call: CompiledCall, result: BackendResult, site: CallSite): Action[] {
+/**
+ * What the branch does: its `set`, then its replies to the chat with the rule's moderation and its own around
+ * them (the rule's whatever the outcome), its hand-off, its sends and notifies.
+ */
+function branchActions(rule: CompiledRule, call: CompiledCall, result: BackendResult, site: CallSite): Action[] {
   const branch = pickBranch(call.on, result);
-  if (!branch) return [];
-  const { values, applied, language } = branchValues(branch, result, site);
   const { context, event } = site;
+  const moderation = combineModeration(rule.moderation, branch?.moderation);
+  const target = { chatId: event.chat.id, messageId: site.triggerId ?? 0, userId: event.from?.id };
+  const now = site.rendered.now ?? (context.now ?? Date.now)();
+  if (!branch) return moderateAround([], moderation, target, now);
+  const { values, applied, language } = branchValues(branch, result, site);
   const replies = ruleReplies(branch, values, event.chat.id, site.triggerId, context, language);
-  const actions: Action[] = [...applied.actions, ...replies];
+  const actions: Action[] = [...applied.actions, ...moderateAround(replies, moderation, target, now)];
   // As for a rule: the topic opens after the branch's replies (part of the chat so far) and before its sends, which may link to it.
-  actions.push(...branchHandoff(branch, event.message, ruleId, applied.values, context, replies.length));
+  actions.push(...branchHandoff(branch, event.message, rule.id, applied.values, context, replies.length));
   if (branch.sends.length > 0) actions.push(...sendEffects(branch.sends, values, context, language));
   if (branch.notifies.length > 0) actions.push(...notifyEffects(branch.notifies, values, context, event.chat.id));
   return actions;

@@ -205,6 +205,8 @@ export interface CompiledDoneBranch {
   readonly handoff: boolean;
   /** `remind` and `forget_reminder`: messages to this user in this chat at a later time. */
   readonly reminders: CompiledReminders;
+  /** What the branch does to the group (the flow's user; a join flow's request); null when nothing. */
+  readonly moderation: CompiledModeration | null;
 }
 
 /** One branch of a done branch's call: its reply, `set` and notifies. */

@@ -23,6 +23,8 @@ export interface FlowPosition {
   readonly lastActivity: number;
   /** The JSON answers of steps a backend call accepted, by step id ({{flow.ID.PATH}}); absent when none. */
   readonly results?: Readonly<Record<string, JsonValue>>;
+  /** The group whose join request this flow answers (a flow that `event: join_request` started in private); absent otherwise. */
+  readonly joinChat?: number;
 }
 
 /** A read-only snapshot of the state of the event's user and chat. */
@@ -60,7 +62,7 @@ export function variablesOf(state: ConversationState): {
 /** The state changes among a decision's actions (set_state, set_flow); anything else is ignored. */
 export type StateChange =
   | { readonly type: 'set_state'; readonly scope: VariableOwner; readonly key: string; readonly value: StateValue | null; readonly userId?: number }
-  | { readonly type: 'set_flow'; readonly flow: FlowPosition | null };
+  | { readonly type: 'set_flow'; readonly flow: FlowPosition | null; readonly chatId?: number };
 
 /**
  * The state after a decision's set_state and set_flow actions, applied in order to a copy (other actions
@@ -72,7 +74,9 @@ export function applyStateChanges(state: ConversationState, actions: readonly { 
   let member: Record<string, StateValue> | undefined;
   let flow = state.flow ?? null;
   for (const action of actions) {
-    if (action.type === 'set_flow') flow = (action as StateChange & { type: 'set_flow' }).flow;
+    // A flow in another chat of the user (a join request's questions in private) is not this chat's.
+    if (action.type === 'set_flow' && (action as StateChange & { type: 'set_flow' }).chatId === undefined)
+      flow = (action as StateChange & { type: 'set_flow' }).flow;
     if (action.type !== 'set_state') continue;
     const change = action as StateChange & { type: 'set_state' };
     // Another member's variables (someone this user added) are not part of this user's state.

@@ -11,6 +11,7 @@ import type { BotStatusEvent, JoinRequestEvent, MemberRestrictedEvent } from './
 import { audienceCheck, languageFor } from './reach.js';
 import type { RuleSet } from './rule-set.js';
 import { valueIn, variablesOf, type ConversationState } from './state.js';
+import { startJoinFlow } from './join-flows.js';
 
 /** The user variable that marks a user who blocked the bot (the Unix date they did), until they write again. */
 export const BLOCKED_VARIABLE = '_blocked';
@@ -30,6 +31,8 @@ export function decideStatusEvent(
   const whenHolds = audienceCheck(message, values, languageFor(ruleSet, event.from, state), context.botUsername, (context.now ?? Date.now)());
   const rule = rules.find((candidate) => conditionsPass(candidate, message, whenHolds));
   if (!rule) return { ruleId: null, actions: marks };
+  // A flow's start: the questions go to the requester in private.
+  if (rule.startsFlow !== undefined && event.kind === 'join_request') return startJoinFlow(rule, event, ruleSet, state, (context.now ?? Date.now)());
   const decision = answerRule(rule, { rule }, { message, chat: event.chat, from: event.from }, values, context, (vars) =>
     languageFor(ruleSet, event.from, vars),
   );

@@ -1693,6 +1693,27 @@ export const rulesSchema = {
         },
         "forget_reminder": {
           "$ref": "#/$defs/forgetReminder"
+        },
+        "restrict": {
+          "$ref": "#/$defs/rule/properties/restrict"
+        },
+        "unrestrict": {
+          "$ref": "#/$defs/rule/properties/unrestrict"
+        },
+        "ban": {
+          "$ref": "#/$defs/rule/properties/ban"
+        },
+        "unban": {
+          "$ref": "#/$defs/rule/properties/unban"
+        },
+        "approve": {
+          "$ref": "#/$defs/rule/properties/approve"
+        },
+        "decline": {
+          "$ref": "#/$defs/rule/properties/decline"
+        },
+        "pin": {
+          "$ref": "#/$defs/rule/properties/pin"
         }
       }
     },
@@ -2177,7 +2198,7 @@ export const rulesSchema = {
     },
     "callBranch": {
       "title": "CallBranch",
-      "description": "What to do for one outcome of a call: anything a rule does (reply, messages, a photo or other media, buttons, keyboard, set, send, notify; for a button press answer, alert and edit). Templates may read the answer: {{result.PATH}} (dot paths, array indexes: {{result.items.0.name}}) and {{result.status_code}}.",
+      "description": "What to do for one outcome of a call: anything a rule does (reply, messages, a photo or other media, buttons, keyboard, set, send, notify, moderation such as delete, restrict or ban; for a button press answer, alert and edit). Templates may read the answer: {{result.PATH}} (dot paths, array indexes: {{result.items.0.name}}) and {{result.status_code}}.",
       "type": "object",
       "additionalProperties": false,
       "properties": {
@@ -2256,6 +2277,30 @@ export const rulesSchema = {
         "handoff": {
           "description": "true: after this branch's answer, hand the user to a person (see a rule's handoff), e.g. when the backend fails; false: end the user's hand-off. Needs the configuration's handoff: block. A rule with a call hands off from its branches only.",
           "type": "boolean"
+        },
+        "delete": {
+          "$ref": "#/$defs/rule/properties/delete"
+        },
+        "restrict": {
+          "$ref": "#/$defs/rule/properties/restrict"
+        },
+        "unrestrict": {
+          "$ref": "#/$defs/rule/properties/unrestrict"
+        },
+        "ban": {
+          "$ref": "#/$defs/rule/properties/ban"
+        },
+        "unban": {
+          "$ref": "#/$defs/rule/properties/unban"
+        },
+        "approve": {
+          "$ref": "#/$defs/rule/properties/approve"
+        },
+        "decline": {
+          "$ref": "#/$defs/rule/properties/decline"
+        },
+        "pin": {
+          "$ref": "#/$defs/rule/properties/pin"
         }
       }
     },
@@ -2355,7 +2400,7 @@ export const rulesSchema = {
     },
     "flowStart": {
       "title": "FlowStart",
-      "description": "What starts the flow: exactly one trigger, as in a rule (command, text, pattern, keywords and/or all, or fallback), with optional conditions and options.",
+      "description": "What starts the flow: exactly one trigger, as in a rule (command, text, pattern, keywords and/or all, or fallback; or event: join_request, asked in private), with optional conditions and options.",
       "type": "object",
       "additionalProperties": false,
       "oneOf": [
@@ -2392,6 +2437,11 @@ export const rulesSchema = {
         {
           "required": [
             "fallback"
+          ]
+        },
+        {
+          "required": [
+            "event"
           ]
         }
       ],
@@ -2543,6 +2593,10 @@ export const rulesSchema = {
             "auto",
             "off"
           ]
+        },
+        "event": {
+          "description": "Trigger: a user asked to join a group that approves new members (join_request): the flow asks them in their private chat, and its done branches approve or decline the request.",
+          "const": "join_request"
         }
       }
     },
@@ -4275,7 +4329,7 @@ export type LocalizedString11 =
       [k: string]: string | undefined;
     };
 /**
- * What starts the flow: exactly one trigger, as in a rule (command, text, pattern, keywords and/or all, or fallback), with optional conditions and options.
+ * What starts the flow: exactly one trigger, as in a rule (command, text, pattern, keywords and/or all, or fallback; or event: join_request, asked in private), with optional conditions and options.
  */
 export type FlowStart = FlowStart1 & FlowStart2;
 export type FlowStart1 = {
@@ -5097,19 +5151,7 @@ export interface Rule2 {
    * Moderation: delete the message that triggered the rule (the bot needs the admin right can_delete_messages in groups; messages older than 48 hours cannot be deleted).
    */
   delete?: true;
-  /**
-   * Moderation: mute the member who wrote (no messages of any kind) for a while ({ for: 1h }) or until unrestricted ({ until_changed: true }); supergroups only; needs can_restrict_members.
-   */
-  restrict?: {
-    /**
-     * How long, e.g. 10m, 1h, 1d (the service treats under 30 seconds or over 366 days as for good).
-     */
-    for?: string;
-    /**
-     * Until a rule (unrestrict) or an administrator lifts it.
-     */
-    until_changed?: true;
-  };
+  restrict?: Restrict;
   /**
    * Moderation: give the member who wrote every permission back; needs can_restrict_members.
    */
@@ -5265,7 +5307,7 @@ export interface CallBranches {
   [k: string]: CallBranch | undefined;
 }
 /**
- * What to do for one outcome of a call: anything a rule does (reply, messages, a photo or other media, buttons, keyboard, set, send, notify; for a button press answer, alert and edit). Templates may read the answer: {{result.PATH}} (dot paths, array indexes: {{result.items.0.name}}) and {{result.status_code}}.
+ * What to do for one outcome of a call: anything a rule does (reply, messages, a photo or other media, buttons, keyboard, set, send, notify, moderation such as delete, restrict or ban; for a button press answer, alert and edit). Templates may read the answer: {{result.PATH}} (dot paths, array indexes: {{result.items.0.name}}) and {{result.status_code}}.
  *
  * This interface was referenced by `CallBranches`'s JSON-Schema definition
  * via the `patternProperty` "^[1-5][0-9][0-9]$".
@@ -5336,6 +5378,42 @@ export interface CallBranch {
    * true: after this branch's answer, hand the user to a person (see a rule's handoff), e.g. when the backend fails; false: end the user's hand-off. Needs the configuration's handoff: block. A rule with a call hands off from its branches only.
    */
   handoff?: boolean;
+  /**
+   * Moderation: delete the message that triggered the rule (the bot needs the admin right can_delete_messages in groups; messages older than 48 hours cannot be deleted).
+   */
+  delete?: true;
+  restrict?: Restrict;
+  /**
+   * Moderation: give the member who wrote every permission back; needs can_restrict_members.
+   */
+  unrestrict?: true;
+  /**
+   * Moderation: remove the member who wrote from the group and keep them out, for good (true) or for a while ({ for: 1d }); needs can_restrict_members.
+   */
+  ban?:
+    | true
+    | {
+        /**
+         * How long, e.g. 1h, 7d (the service treats under 30 seconds or over 366 days as for good).
+         */
+        for: string;
+      };
+  /**
+   * Moderation: let the user back into the group (a member who is in it stays in it); supergroups only; needs can_restrict_members.
+   */
+  unban?: true;
+  /**
+   * Moderation (event: join_request): let the user in; needs can_invite_users.
+   */
+  approve?: true;
+  /**
+   * Moderation (event: join_request): turn the request down; needs can_invite_users.
+   */
+  decline?: true;
+  /**
+   * Moderation: pin the rule's reply (reply), the message that triggered it (message), or true: the reply when there is one; needs can_pin_messages in groups.
+   */
+  pin?: true | ("reply" | "message");
 }
 export interface Notify2 {
   /**
@@ -5364,6 +5442,19 @@ export interface Notify2 {
   body?: {
     [k: string]: unknown | undefined;
   };
+}
+/**
+ * Moderation: mute the member who wrote (no messages of any kind) for a while ({ for: 1h }) or until unrestricted ({ until_changed: true }); supergroups only; needs can_restrict_members.
+ */
+export interface Restrict {
+  /**
+   * How long, e.g. 10m, 1h, 1d (the service treats under 30 seconds or over 366 days as for good).
+   */
+  for?: string;
+  /**
+   * Until a rule (unrestrict) or an administrator lifts it.
+   */
+  until_changed?: true;
 }
 export interface Reminder2 {
   /**
@@ -5498,6 +5589,10 @@ export interface FlowStart2 {
    * For text, keyword and all triggers: also match other forms of their words by stem (English, German and the other languages docs/rules.md lists). `auto` on, `off` off; the default comes from the file's `forms`.
    */
   forms?: "auto" | "off";
+  /**
+   * Trigger: a user asked to join a group that approves new members (join_request): the flow asks them in their private chat, and its done branches approve or decline the request.
+   */
+  event?: "join_request";
 }
 /**
  * Leaves the flow when the user has not answered for this long; the bot then writes `reply` on its own.
@@ -5678,6 +5773,38 @@ export interface DoneBranch {
   caption?: LocalizedString22;
   remind?: Reminders;
   forget_reminder?: ForgetReminder;
+  restrict?: Restrict;
+  /**
+   * Moderation: give the member who wrote every permission back; needs can_restrict_members.
+   */
+  unrestrict?: true;
+  /**
+   * Moderation: remove the member who wrote from the group and keep them out, for good (true) or for a while ({ for: 1d }); needs can_restrict_members.
+   */
+  ban?:
+    | true
+    | {
+        /**
+         * How long, e.g. 1h, 7d (the service treats under 30 seconds or over 366 days as for good).
+         */
+        for: string;
+      };
+  /**
+   * Moderation: let the user back into the group (a member who is in it stays in it); supergroups only; needs can_restrict_members.
+   */
+  unban?: true;
+  /**
+   * Moderation (event: join_request): let the user in; needs can_invite_users.
+   */
+  approve?: true;
+  /**
+   * Moderation (event: join_request): turn the request down; needs can_invite_users.
+   */
+  decline?: true;
+  /**
+   * Moderation: pin the rule's reply (reply), the message that triggered it (message), or true: the reply when there is one; needs can_pin_messages in groups.
+   */
+  pin?: true | ("reply" | "message");
 }
 /**
  * The branches of a call, by outcome: `ok` (any 2xx not listed), `error` (no answer in time, a network error, a 5xx or any status not listed, an unreadable answer, an open circuit) and specific status codes (404, 409, ...).

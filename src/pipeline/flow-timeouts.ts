@@ -112,7 +112,7 @@ export class FlowTimeouts {
     if (chatId === null || userId === null) return;
     for (const change of commit.changes) {
       if (change.type !== 'set_flow') continue;
-      this.timers.set({ chatId, userId }, change.flow ? flowDeadline(change.flow, this.parts.rules.current) : null);
+      this.timers.set({ chatId: change.chatId ?? chatId, userId }, change.flow ? flowDeadline(change.flow, this.parts.rules.current) : null);
     }
   }
 

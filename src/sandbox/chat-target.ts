@@ -1,5 +1,6 @@
 // The chat a Bot API call names by `chat_id`, checked as the real service checks it: a user who wrote to the
-// bot (private chat) or a group the bot is in, with the service's 400 and 403 descriptions.
+// bot (private chat; or whose join request to a group the bot administers waits) or a group the bot is in, with the
+// service's 400 and 403 descriptions.
 import type { Message } from '@grammyjs/types';
 import { badRequest, forbidden } from './api-failure.js';
 import type { ChatRef } from './message-meta.js';
@@ -24,9 +25,25 @@ export function targetChat(store: SandboxStore, bot: BotRecord, params: Params, 
   const user = chatId === undefined ? undefined : store.user(chatId);
   if (!user) throw badRequest('chat not found');
   if (write && store.isBlocked(user.id, bot.id)) throw forbidden('bot was blocked by the user');
-  if (write && !store.hasChat(user.id, bot.id)) throw forbidden("bot can't initiate conversation with a user");
-  if (!store.hasChat(user.id, bot.id)) throw badRequest('chat not found');
+  // As on the service, an administrator bot may write first to a user whose join request waits (for 5 minutes).
+  const opened = store.hasChat(user.id, bot.id) || (write && asksToJoin(store, bot, user.id));
+  if (write && !opened) throw forbidden("bot can't initiate conversation with a user");
+  if (!opened) throw badRequest('chat not found');
   return { kind: 'private', user, ref: { userId: user.id, peer: bot.username, peerId: bot.id } };
+}
+
+/** How long after a join request the bot may write to the user first (the service's ChatJoinRequest.user_chat_id). */
+const JOIN_REQUEST_CONTACT_S = 5 * 60;
+
+/** Whether the user has a join request of at most 5 minutes waiting in a group where the bot may answer it. */
+function asksToJoin(store: SandboxStore, bot: BotRecord, userId: number): boolean {
+  const now = Math.floor(Date.now() / 1000);
+  return store.allGroups().some((group) => {
+    const request = group.joinRequests.get(userId);
+    return (
+      request !== undefined && now - request.date <= JOIN_REQUEST_CONTACT_S && group.botIds.has(bot.id) && group.admins.get(bot.id)?.can_invite_users === true
+    );
+  });
 }
 
 /** The messages of the chat, oldest first. */

@@ -32,13 +32,18 @@ function changeKey(scope: StateScope, keys: ReturnType<typeof documentKeys>, cha
   return keys.member;
 }
 
+/** The document a flow change goes to: the scope's, or the user's flow in the other chat it names (a join request's questions in private). */
+function flowKey(scope: StateScope, keys: ReturnType<typeof documentKeys>, change: StateChange & { type: 'set_flow' }): string | null {
+  if (change.chatId === undefined) return keys.flow;
+  return scope.userId === null ? null : `flow:${change.chatId}:${scope.userId}`;
+}
+
 /** Every document a commit reads and may write: the scope's own, and other members' its changes name. */
 export function commitKeys(scope: StateScope, changes: readonly StateChange[]): string[] {
   const keys = documentKeys(scope);
   const out = new Set(Object.values(keys).filter((key): key is string => key !== null));
   for (const change of changes) {
-    if (change.type !== 'set_state') continue;
-    const key = changeKey(scope, keys, change);
+    const key = change.type === 'set_flow' ? flowKey(scope, keys, change) : changeKey(scope, keys, change);
     if (key !== null) out.add(key);
   }
   return [...out];
@@ -77,7 +82,8 @@ export function applyChanges(
   for (const change of changes) {
     if (change.type === 'set_flow') {
       // A flow belongs to a user in a chat; an event without both has none to change.
-      if (keys.flow !== null) written.set(keys.flow, change.flow as StateDocument | null);
+      const key = flowKey(scope, keys, change);
+      if (key !== null) written.set(key, change.flow as StateDocument | null);
       continue;
     }
     const key = changeKey(scope, keys, change);

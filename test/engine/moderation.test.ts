@@ -80,9 +80,6 @@ describe('moderation actions', () => {
     ]);
     expect(problems([{ id: 'c', command: 'x', pin: 'reply' }])[0]).toMatch(/`pin: reply` pins the reply of rule 'c', which has none/);
     expect(problems([{ id: 'd', command: 'x', restrict: { for: '10s' }, reply: 'x' }])[0]).toMatch(/treats less than 30 seconds as for good/);
-    expect(problems([{ id: 'f', command: 'x', call: { backend: 'shop', get: '/x' }, ban: true, reply: 'x' } as Rule])).toContain(
-      "`ban` is not performed in a rule with `call` (rule 'f'): put it in a message, event or button press rule",
-    );
     expect(problems([{ id: 'g', callback: '^x$', delete: true, answer: 'x' }])).toEqual([
       "`delete` removes the message that triggered rule 'g', and a button press has none: remove it",
     ]);

@@ -1,6 +1,7 @@
 // The moderation methods of the sandbox, called by grammY and Telegraf bots over real HTTP, with the right
 // present and missing: deletemessage (others' messages, 48 hours), restrictchatmember (a muted member's send
-// refused), banchatmember / unbanchatmember, join requests, pinchatmessage; and what members and bots see.
+// refused), banchatmember / unbanchatmember, join requests (and writing first to a requester), pinchatmessage; and
+// what members and bots see.
 import type { Update } from '@grammyjs/types';
 import { Api, GrammyError } from 'grammy';
 import { Telegraf } from 'telegraf';
@@ -164,12 +165,17 @@ describe('moderation in the sandbox', () => {
     const [request] = await drain(mod);
     expect(request!.chat_join_request).toMatchObject({ chat: { id: chatId }, from: { id: EVE.id }, user_chat_id: EVE.id });
     expect(await drain(plain)).toEqual([]);
+    // While the request waits, the administrator bot may write first to the requester (who never wrote to it); the other may not.
+    expect((await mod.sendMessage(request!.chat_join_request!.user_chat_id, 'Why do you want to join?')).chat.id).toBe(EVE.id);
+    expect(await refusal(plain.sendMessage(EVE.id, 'Hi'))).toBe("403 Forbidden: bot can't initiate conversation with a user");
     expect(await refusal(plain.approveChatJoinRequest(chatId, EVE.id))).toBe('400 Bad Request: CHAT_ADMIN_REQUIRED');
     expect(await mod.approveChatJoinRequest(chatId, EVE.id)).toBe(true);
     expect((await mod.getChatMember(chatId, EVE.id)).status).toBe('member');
     expect(await refusal(mod.approveChatJoinRequest(chatId, EVE.id))).toBe('400 Bad Request: USER_ALREADY_PARTICIPANT');
     await changeGroupMembership(sandbox.baseUrl, { ...CARL }, chatId, 'join');
     expect(await mod.declineChatJoinRequest(chatId, CARL.id)).toBe(true);
+    // Once it is answered, the request no longer opens the private chat.
+    expect(await refusal(mod.sendMessage(CARL.id, 'Hi'))).toBe("403 Forbidden: bot can't initiate conversation with a user");
     expect((await mod.getChatMember(chatId, CARL.id)).status).toBe('left');
     expect(await refusal(mod.declineChatJoinRequest(chatId, CARL.id))).toBe('400 Bad Request: HIDE_REQUESTER_MISSING');
   });

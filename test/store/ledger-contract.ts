@@ -206,6 +206,21 @@ export function ledgerContract(name: string, createHarness: () => Promise<StoreH
       await reopened.close();
     });
 
+    it("a flow begun in another chat of the user (a join request's questions in private) is stored there, listed, and survives a restart", async () => {
+      const harness = await createHarness();
+      const store = await harness.open();
+      const flow = { flowId: 'newcomer', stepId: 'why', values: {}, lastActivity: 1000, joinChat: chat.id };
+      await store.commit(update(1), { scope: here, changes: [{ type: 'set_flow', chatId: user.id, flow }, setChat('requests', 1)] });
+      expect((await store.load(here)).flow).toBeNull();
+      expect((await store.load({ chatId: user.id, userId: user.id })).flow).toEqual(flow);
+      expect(await store.flows()).toEqual([{ chatId: user.id, userId: user.id, position: flow }]);
+      await store.close();
+      const reopened = await harness.open();
+      expect((await reopened.load({ chatId: user.id, userId: user.id })).flow).toEqual(flow);
+      expect((await reopened.load(here)).chat).toEqual({ requests: 1 });
+      await reopened.close();
+    });
+
     it('state of no update (a flow timeout): durable on its own, across a crash; the stored flows are listed for their timers', async () => {
       const harness = await createHarness();
       const store = await harness.open();
