@@ -107,7 +107,18 @@ if (previousVersion !== versionModule) writeFileSync(versionTarget, versionModul
 // The web chat page's static files as strings, so the sandbox serves them from the code itself and a
 // single-file bundle needs no files beside it. The real files stay in src/sandbox/web/public/.
 const webDir = join(root, 'src', 'sandbox', 'web', 'public');
-const webFiles = ['index.html', 'app.css', 'app.js', 'chat-view.js', 'media-view.js', 'chat-controls.js', 'identity.js', 'people.js', 'render-text.js'];
+const webFiles = [
+  'index.html',
+  'app.css',
+  'app.js',
+  'chat-view.js',
+  'forum-view.js',
+  'media-view.js',
+  'chat-controls.js',
+  'identity.js',
+  'people.js',
+  'render-text.js',
+];
 const webModule =
   `// Generated from src/sandbox/web/public/ by scripts/generate-schema-modules.mjs; do not edit.\n` +
   `// Edit the files there and run \`npm run build\`.\n\n` +

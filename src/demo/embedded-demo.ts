@@ -1,5 +1,6 @@
 // `hearsay start` without a token: the sandbox in this process with its chat page, a demo bot created
-// through the assistant, and the engine answering it in the configured mode. Stopping reverses the order.
+// through the assistant with its staff group (demo-staff-group.ts), and the engine answering it in the
+// configured mode. Stopping reverses the order.
 import { randomInt } from 'node:crypto';
 import type { ServiceConfig } from '../config/index.js';
 import type { Logger } from '../log/logger.js';
@@ -15,6 +16,7 @@ import { createDemoBot, demoUsernames } from './create-demo-bot.js';
 import { demoDataDir, type DemoDataDir } from './demo-data-dir.js';
 import { demoRules, type DemoRules } from './demo-rules-dir.js';
 import { loadDemoConfig, type DemoConfigOptions } from './demo-config.js';
+import { createDemoStaffGroup, withDemoStaffGroup } from './demo-staff-group.js';
 import { HearsayError } from '../errors/hearsay-error.js';
 import { connectableHost, hostForUrl } from './free-port.js';
 
@@ -132,7 +134,9 @@ async function startDemoBot(
     ...(dataDir.flag !== undefined ? { data_dir: dataDir.flag } : {}),
     ...(rules.flag !== undefined ? { rules: rules.flag } : {}),
   };
-  const config = await loadDemoConfig({ ...options, flags }, options.settings, sandboxUrl, bot.token);
+  // The help desk: a "Support team" forum group with the bot and Sam, the bot's staff and hand-off chat.
+  const staffGroup = await createDemoStaffGroup(sandboxUrl, bot.username);
+  const config = withDemoStaffGroup(await loadDemoConfig({ ...options, flags }, options.settings, sandboxUrl, bot.token), staffGroup);
   const service = await startService(config, { logger: options.logger });
   // The page opens on the demo bot; the banner of its rule problems comes from the service itself, as for any
   // bot hearsay runs against the sandbox (service/sandbox-companion.ts).

@@ -164,6 +164,8 @@ function decideOutsideFlow(event: MessageEvent, ruleSet: RuleSet, state: Convers
   const language = languageFor(ruleSet, event.from, state);
   const whenHolds = audienceCheck(event.message, values, language, context.botUsername, now);
   const match = matchTolerant(event.message, ruleSet, context.botUsername, whenHolds, ruleSet.index, language);
+  // Staff talking among themselves in the hand-off's group get no fallback (nor suggestions); rules that match answer.
+  if (event.chat.id === context.handoff?.chatId && (!match || match.rule.trigger.kind === 'fallback')) return NOTHING;
   // Unsure (nothing but a fallback matched): ask with suggestions, when the rules declare them.
   const offer =
     ruleSet.suggestions && (!match || match.rule.trigger.kind === 'fallback') ? offerSuggestions(event, ruleSet, match, whenHolds, language) : undefined;

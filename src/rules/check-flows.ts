@@ -11,6 +11,7 @@ import type { CompiledFlow, CompiledRule, RuleSet } from '../engine/rule-set.js'
 import type { Template } from '../engine/template.js';
 import type { CompiledAssignment, CompiledCondition } from '../engine/variables.js';
 import { KEPT_MEMBER_VARIABLES } from '../engine/member-counts.js';
+import { HANDOFF_VARIABLE } from '../engine/handoff.js';
 
 /** Every warning of this module, in no particular order (the loader sorts). */
 export function flowWarnings(ruleSet: RuleSet, locate: RuleLocator, flows: readonly FlowSource[]): RuleProblem[] {
@@ -48,8 +49,8 @@ function assignmentRefs(set: readonly CompiledAssignment[], at: (key: string) =>
 
 function unsetVariableWarnings(ruleSet: RuleSet, locate: RuleLocator, sources: ReadonlyMap<string, FlowSource>): RuleProblem[] {
   const refs: Reference[] = [];
-  // hearsay keeps these itself.
-  const written = new Set<string>(KEPT_MEMBER_VARIABLES.map((name) => `member.${name}`));
+  // hearsay keeps these itself (the hand-off's, which `when: { handoff: true }` reads, too).
+  const written = new Set<string>([...KEPT_MEMBER_VARIABLES.map((name) => `member.${name}`), `user.${HANDOFF_VARIABLE}`]);
   for (const rule of ruleSet.rules) {
     const name = rule.startsFlow ? `the start of flow '${rule.startsFlow}'` : `rule '${rule.id}'`;
     if (!rule.startsFlow) rule.replies.forEach((t, i) => templateRefs(t, locate(rule.order, rule.replies.length > 1 ? ['reply', i] : ['reply']), refs));

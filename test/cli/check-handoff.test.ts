@@ -21,6 +21,11 @@ const RULES = [
   '    keywords: [human]',
   '    handoff: true',
   '    reply: "A colleague will answer."',
+  '  - id: waiting',
+  '    command: status',
+  '    when: { handoff: true }',
+  '    during_handoff: true',
+  '    reply: "A colleague is on it."',
   '',
 ].join('\n');
 
@@ -80,7 +85,7 @@ describe('hearsay check: chats and hand-off against the configuration', () => {
 
   it('passes once the chats and the handoff block are declared', async () => {
     const result = check(await project('chats:\n  staff: -1001234567890\n  staf: -1002\n  desk: -1003\n  archive: -1004\nhandoff: { chat: staff }\n'));
-    expect(result.stdout).toMatch(/^1 file, 3 rules, 0 problems$/m);
+    expect(result.stdout).toMatch(/^1 file, 4 rules, 0 problems$/m);
     expect(result.status).toBe(0);
   });
 });

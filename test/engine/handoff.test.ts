@@ -112,8 +112,8 @@ describe('hand-off in decide', () => {
     const copy = staffMessage('Cleo (@cleo, id 42):\nhello', { from: { id: 1, is_bot: true, first_name: 'Desk', username: 'desk_bot' } } as Partial<Message>);
     const reply = decide(eventOf(staffMessage('On its way', { reply_to_message: copy } as Partial<Message>)), ruleSet, EMPTY_STATE, context);
     expect(effects(reply.actions)[0]!.payload).toMatchObject({ op: 'relay', customer: 42 });
-    // Anything else in the staff group goes to the rules.
-    expect(decide(eventOf(staffMessage('lunch?')), ruleSet, EMPTY_STATE, context).ruleId).toBe('help');
+    // Anything else in the staff group goes to the rules, but staff chatter gets no fallback (see below).
+    expect(decide(eventOf(staffMessage('lunch?')), ruleSet, EMPTY_STATE, context).actions).toEqual([]);
   });
 
   it("an end signal in the customer's turn: state cleared, a line in the topic and the topic closed, the timer dropped, handoff_end sent", () => {
@@ -133,6 +133,16 @@ describe('hand-off in decide', () => {
     ]);
     // Already back with the bot (a repeated attempt): nothing.
     expect(decide(signal, ruleSet, EMPTY_STATE, context).actions).toEqual([]);
+  });
+
+  it('staff chatter in the staff group gets no fallback; a rule that matches still answers there', () => {
+    const general = (text: string) => eventOf(staffMessage(text));
+    expect(decide(general('anyone seen the new returns form?'), ruleSet, EMPTY_STATE, context).actions).toEqual([]);
+    expect(decide(general('/status'), ruleSet, handedOff, context).actions).toEqual([{ type: 'send_message', chatId: STAFF, text: 'On it.' }]);
+    // Elsewhere the fallback answers as usual.
+    expect(decide(messageEvent(message('anyone there?')), ruleSet, EMPTY_STATE, context).actions).toEqual([
+      { type: 'send_message', chatId: 42, text: 'I help with orders.' },
+    ]);
   });
 
   it('a flow whose done branch says handoff: true hands the user off when it ends there, after its reply', async () => {

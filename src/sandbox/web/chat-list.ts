@@ -1,7 +1,7 @@
 // The chats a page user sees: the assistant first, then every bot the sandbox knows, oldest first, then
 // every group. The sandbox is a local playground, so a bot someone else created (the `hearsay start` demo
 // bot) is listed too: that is the bot a user opening the page wants to talk to; a group the user is not in
-// is listed so they can join it.
+// is listed so they can join it, or write in it as one of its people (a forum: as its staff).
 import { ASSISTANT, type SandboxStore } from '../store.js';
 
 export interface ChatListEntry {
@@ -14,6 +14,9 @@ export interface ChatListEntry {
   /** For a group: its chat id and whether the page's user is a member. */
   chatId?: number;
   member?: boolean;
+  /** For a group: whether it has topics (a forum), and its people (not its bots), whom the page offers to write as. */
+  forum?: boolean;
+  people?: { id: number; first_name: string }[];
   /** For a bot: whether a program answers as it now (polls for its updates or has a webhook). */
   answering?: boolean;
 }
@@ -35,6 +38,11 @@ export function chatList(store: SandboxStore, userId?: number): ChatListEntry[] 
       mine: false,
       chatId: group.id,
       member: userId !== undefined && group.memberIds.has(userId),
+      forum: group.topics !== undefined,
+      people: [...group.memberIds].flatMap((id) => {
+        const person = store.user(id);
+        return person ? [{ id: person.id, first_name: person.first_name }] : [];
+      }),
     })),
   ];
 }

@@ -22,6 +22,7 @@ const CONTENT_TYPES: Record<WebAssetName, string> = {
   'app.css': 'text/css; charset=utf-8',
   'app.js': 'text/javascript; charset=utf-8',
   'chat-view.js': 'text/javascript; charset=utf-8',
+  'forum-view.js': 'text/javascript; charset=utf-8',
   'media-view.js': 'text/javascript; charset=utf-8',
   'chat-controls.js': 'text/javascript; charset=utf-8',
   'identity.js': 'text/javascript; charset=utf-8',
@@ -52,6 +53,7 @@ export async function webChatPlugin(app: FastifyInstance, options: WebChatPlugin
   serve('/app.css', 'app.css');
   serve('/app.js', 'app.js');
   serve('/chat-view.js', 'chat-view.js');
+  serve('/forum-view.js', 'forum-view.js');
   serve('/media-view.js', 'media-view.js');
   serve('/chat-controls.js', 'chat-controls.js');
   serve('/identity.js', 'identity.js');

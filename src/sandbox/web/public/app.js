@@ -4,6 +4,7 @@
 // one pane shows at a time (list or chat); a restarted sandbox (a new instance id) resets the chats.
 // Buttons, the reply keyboard, the command menu, "typing…" and answers to presses: chat-controls.js.
 // Groups are listed too: the header's Join/Leave button makes the user a member (or not) through the client API.
+// A forum group opens on its topics, and a topic on its own messages (forum-view.js).
 'use strict';
 
 (() => {
@@ -30,6 +31,7 @@
     commandsButton: $('commands-button'),
     membership: $('membership'),
     presence: $('presence'),
+    topicsBack: $('topics-back'),
   };
   const narrow = window.matchMedia('(max-width: 640px)');
 
@@ -53,6 +55,7 @@
   /** callback_query ids whose answer was already shown */
   const shownAnswers = new Set();
   const controls = window.hearsayChatControls;
+  const forum = window.hearsayForum;
 
   function chatOf(username) {
     const key = username.toLowerCase();
@@ -85,6 +88,27 @@
     return Boolean(peer && peer.kind === 'group' && !peer.member);
   }
 
+  /** In a forum group the user is in: the open topic (forum.GENERAL or a thread id), null on its topic list; else undefined. */
+  function forumTopic(username = current) {
+    const peer = peerOf(username);
+    return forum.isForum(peer) && peer.member ? forum.openTopic(peer.username) : undefined;
+  }
+
+  /** Reads a forum's topics again and shows them if it is open. */
+  async function refreshTopics(username) {
+    const peer = peerOf(username);
+    if (!forum.isForum(peer) || !peer.member) return;
+    if ((await forum.loadTopics(user.id, peer.chatId)) && username.toLowerCase() === current.toLowerCase()) renderConversation();
+  }
+
+  /** Opens a topic of the open forum (or, with null, its topic list). */
+  function showTopic(topic) {
+    forum.setOpenTopic(peerOf(current).username, topic);
+    ui.sendError.textContent = '';
+    renderConversation();
+    if (topic !== null) ui.text.focus();
+  }
+
   /** Where the page reads a file of a message: the client API's download, as this user. */
   function fileUrl(fileId) {
     return `/client/file?user=${encodeURIComponent(String(user.id))}&file_id=${encodeURIComponent(fileId)}`;
@@ -102,6 +126,8 @@
         broken: ruleProblems.has(peer.username.toLowerCase()),
         onOpen: () => {
           chosen = true;
+          // A forum opens on its topic list.
+          forum.setOpenTopic(peer.username, null);
           openChat(peer.username);
         },
       }),
@@ -133,20 +159,22 @@
     ui.peerAvatar.className = `avatar ${peer.kind}`;
     renderBanner();
     const chat = chatOf(current);
-    const sorted = [...chat.messages.values()].sort((a, b) => a.message_id - b.message_id);
+    const topic = forumTopic();
+    ui.messages.setAttribute('aria-label', topic === null ? 'Topics' : 'Messages');
+    if (topic === null) {
+      ui.messages.replaceChildren(...forum.topicList(peer.username, chat.messages, showTopic));
+      renderChatState();
+      return;
+    }
+    const shown = topic === undefined ? [...chat.messages.values()] : [...chat.messages.values()].filter((m) => forum.topicOfMessage(m) === topic);
+    const sorted = shown.sort((a, b) => a.message_id - b.message_id);
     if (sorted.length === 0) {
       const empty = groupOthers.has(peer.username) ? window.hearsayPeople.othersNotice(groupOthers.get(peer.username)) : document.createElement('li');
       empty.className = 'empty';
       if (!groupOthers.has(peer.username))
         empty.textContent =
-          peer.kind === 'assistant'
-            ? 'Send /newbot to create a bot.'
-            : peer.kind === 'group'
-              ? peer.member
-                ? 'No messages yet.'
-                : 'You are not a member of this group. Join it to read and post.'
-              : 'No messages yet. Send /start.';
-      ui.messages.replaceChildren(empty);
+          peer.kind === 'assistant' ? 'Send /newbot to create a bot.' : peer.kind === 'group' ? 'No messages yet.' : 'No messages yet. Send /start.';
+      ui.messages.replaceChildren(peer.kind === 'group' && !peer.member ? window.hearsayPeople.outsiderNotice(peer, user.id) : empty);
     } else {
       ui.messages.replaceChildren(...sorted.map(bubble));
     }
@@ -202,9 +230,13 @@
     if (chat.messages.has(message.message_id)) return;
     chat.messages.set(message.message_id, message);
     const isCurrent = peerUsername.toLowerCase() === current.toLowerCase();
+    const topic = forumTopic(peerUsername);
+    if (topic !== undefined && forum.changesTopics(message)) void refreshTopics(peerUsername);
     if (!isCurrent) {
       if (message.from && message.from.is_bot) chat.unread += 1;
-    } else {
+    } else if (topic === null) {
+      renderConversation();
+    } else if (topic === undefined || forum.topicOfMessage(message) === topic) {
       const empty = ui.messages.querySelector('.empty');
       if (empty) empty.remove();
       const newer = [...ui.messages.children].find((child) => Number(child.dataset.messageId) > message.message_id);
@@ -244,6 +276,7 @@
     renderConversation();
     if (!chat.loaded) void loadHistory(username);
     void loadChatState(username);
+    void refreshTopics(username);
     if (!narrow.matches || chosen) ui.text.focus();
   }
 
@@ -259,7 +292,7 @@
       const response = await fetch('/client/send', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ user: userObject(user), ...target(current), ...fields }),
+        body: JSON.stringify({ user: userObject(user), ...target(current), ...topicField(), ...fields }),
       });
       const envelope = await response.json();
       if (!envelope.ok) throw new Error(envelope.description || `HTTP ${response.status}`);
@@ -270,6 +303,12 @@
       ui.send.disabled = false;
       ui.text.focus();
     }
+  }
+
+  /** In a forum's topic (not General), where a message goes: `topic` of the client API. */
+  function topicField() {
+    const topic = forumTopic();
+    return typeof topic === 'number' && topic !== forum.GENERAL ? { topic } : {};
   }
 
   // A restarted sandbox numbers messages from 1 again: drop what this page holds and read the chats anew.
@@ -349,7 +388,13 @@
 
   function renderConversationHeaderOnly(peer = peerOf(current)) {
     ui.peerTitle.textContent = peer.name;
-    if (peer.kind === 'group') ui.peerSub.textContent = peer.member ? 'group · you are a member' : 'group · you are not a member';
+    const topic = forumTopic(peer.username);
+    if (typeof topic === 'number') {
+      const info = forum.topicInfo(peer.username, topic);
+      ui.peerTitle.textContent = info.name;
+      ui.peerSub.textContent = `topic in ${peer.name}${info.closed ? ' · closed' : ''}`;
+    } else if (peer.kind === 'group')
+      ui.peerSub.textContent = `${forum.isForum(peer) ? 'forum' : 'group'} · ${peer.member ? 'you are a member' : 'you are not a member'}`;
     else ui.peerSub.textContent = peer.kind === 'assistant' ? 'creates and manages bots' : `@${peer.username}${peer.mine ? ' · your bot' : ''}`;
     ui.membership.hidden = peer.kind !== 'group';
     ui.membership.textContent = peer.member ? 'Leave' : 'Join';
@@ -359,7 +404,11 @@
     ui.presence.textContent = silent
       ? `No program is answering as @${peer.username}: nothing replies until one runs (the commands BotMaker gave, or hearsay start).`
       : '';
-    ui.text.disabled = outsideGroup(peer.username);
+    ui.topicsBack.hidden = typeof topic !== 'number';
+    document.body.dataset.topic = typeof topic === 'number' ? 'open' : '';
+    // On a forum's topic list there is nowhere to write: a topic is opened first.
+    ui.text.disabled = outsideGroup(peer.username) || topic === null;
+    ui.text.placeholder = topic === null ? 'Open a topic to write in it' : 'Write a message…';
     ui.send.disabled = ui.text.disabled;
     ui.attach.disabled = ui.text.disabled;
   }
@@ -385,6 +434,7 @@
     if (peer.member) {
       void loadHistory(peer.username);
       void loadChatState(peer.username);
+      void refreshTopics(peer.username);
     }
   }
 
@@ -412,6 +462,7 @@
   });
   ui.commandsButton.addEventListener('click', () => controls.toggleMenu());
   ui.membership.addEventListener('click', () => void changeMembership());
+  ui.topicsBack.addEventListener('click', () => showTopic(null));
   ui.back.addEventListener('click', () => {
     showView('list');
     const button = ui.chatList.querySelector(`button[data-peer="${CSS.escape(current)}"]`);
@@ -431,7 +482,8 @@
       saveIdentity(user);
     }
     ui.meName.textContent = user.name;
-    wanted = lastChat(user);
+    // `?chat=<id>` (a link to write as someone in a group) opens that chat; else the one open before a reload.
+    wanted = new URLSearchParams(location.search).get('chat') || lastChat(user);
     window.hearsayPeople.setupLanguage(user, () => saveIdentity(user));
     window.hearsayPeople.setupNewGroup({
       userObject: () => userObject(user),

@@ -52,11 +52,11 @@
     return item;
   }
 
-  /** What a service message says (a member joined or left), or null for an ordinary message. */
+  /** What a service message says (a member joined or left, a forum topic created or closed…), or null for an ordinary message. */
   function serviceText(message) {
     if (message.new_chat_members) return `${message.new_chat_members.map((member) => member.first_name).join(', ')} joined the group`;
     if (message.left_chat_member) return `${message.left_chat_member.first_name} left the group`;
-    return null;
+    return window.hearsayForum.serviceText(message);
   }
 
   /**

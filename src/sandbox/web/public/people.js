@@ -26,10 +26,11 @@
       .filter((name) => name !== '');
   }
 
-  /** A link that opens the page as `person` in a new tab (to write in the group as them). */
-  function actAsLink(person) {
+  /** A link that opens the page as `person` in a new tab (to write in the group `chatId`, when given, as them). */
+  function actAsLink(person, chatId) {
     const link = document.createElement('a');
-    link.href = `/?user=${encodeURIComponent(String(person.id))}&name=${encodeURIComponent(person.first_name)}`;
+    const chat = chatId === undefined ? '' : `&chat=${encodeURIComponent(String(chatId))}`;
+    link.href = `/?user=${encodeURIComponent(String(person.id))}&name=${encodeURIComponent(person.first_name)}${chat}`;
     link.target = '_blank';
     link.rel = 'noopener';
     link.textContent = `write as ${person.first_name}`;
@@ -96,5 +97,24 @@
     return notice;
   }
 
-  window.hearsayPeople = { setupLanguage, setupNewGroup, othersNotice };
+  /**
+   * What a group shows someone outside it: join it to read and post, or write as one of its members in a new tab
+   * (in a staff group, acting as staff: the demo's "Support team" has Sam).
+   */
+  function outsiderNotice(peer, selfId) {
+    const notice = document.createElement('li');
+    notice.className = 'empty';
+    notice.append('You are not a member of this group. Join it to read and post');
+    const people = (peer.people || []).filter((person) => person.id !== selfId);
+    if (people.length === 0) notice.append('.');
+    else notice.append(', or ');
+    people.forEach((person, i) => {
+      if (i > 0) notice.append(i === people.length - 1 ? ' or ' : ', ');
+      notice.append(actAsLink(person, peer.chatId));
+    });
+    if (people.length > 0) notice.append(' (in a new tab).');
+    return notice;
+  }
+
+  window.hearsayPeople = { setupLanguage, setupNewGroup, othersNotice, outsiderNotice };
 })();
