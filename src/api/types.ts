@@ -189,6 +189,11 @@ export interface CallOptions {
   retry?: Partial<RetryPolicy>;
   /** Extra fields for the log lines about this call's retries (e.g. the rule behind a reply). */
   logFields?: Record<string, unknown>;
+  /**
+   * A send of the low-priority lane (a broadcast): it waits behind every other send for the rate limits, and
+   * leaves part of the overall limit to them, so a reply never waits for it.
+   */
+  background?: boolean;
 }
 
 /** How often and how long a failed call is tried again (see src/api/retry.ts). */

@@ -2,6 +2,7 @@
 // from main.ts so tests can look at the commands without running the CLI.
 import { Command } from 'commander';
 import { VERSION } from '../generated/version.js';
+import { broadcastCommand } from './commands/broadcast.js';
 import { chatCommand } from './commands/chat.js';
 import { checkCommand } from './commands/check.js';
 import { initCommand } from './commands/init.js';
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
     chatCommand(),
     initCommand(),
     stateCommand(),
+    broadcastCommand(),
     reportCommand(),
   ]) {
     // Name the command, so the hint can be copied as it is.

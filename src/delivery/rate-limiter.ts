@@ -1,6 +1,8 @@
 // Keeps outgoing messages within the service's limits by waiting, never by dropping: per chat, per group
 // (negative chat ids) and overall. A chat waits for its own limit first and only then queues, first come
 // first served, for the overall limit, so one busy chat never holds up the others beyond the overall cap.
+// Sends of the low-priority lane (a broadcast) queue behind every other send and use at most
+// BACKGROUND_SHARE of the overall limit: a reply finds room at once whatever a campaign sends.
 import { sleep } from '../api/backoff.js';
 import { RequestAbortedError } from '../api/errors.js';
 import type { MethodName, Transformer } from '../api/types.js';
@@ -18,6 +20,14 @@ export interface OutgoingRateLimiterOptions extends RateLimitSettings {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
+/** The part of the overall limit the low-priority lane may fill; the rest is kept for replies. */
+export const BACKGROUND_SHARE = 0.8;
+
+/** How many of `limit` messages a window may hold before a low-priority send must wait (at least one, and one fewer than all). */
+export function backgroundLimit(limit: number): number {
+  return limit <= 1 ? limit : Math.max(1, Math.min(limit - 1, Math.floor(limit * BACKGROUND_SHARE)));
+}
+
 /** One counted message; `at` moves from when it left to when its answer came back. */
 interface Sent {
   at: number;
@@ -32,14 +42,19 @@ class SlidingWindow {
     private readonly windowMs: number,
   ) {}
 
-  nextFree(now: number): number {
+  /** When the next message may go; `limit` lower than the window's keeps room free (the low-priority lane). */
+  nextFree(now: number, limit = this.limit): number {
     if (this.unsorted) {
       this.times.sort((a, b) => a.at - b.at);
       this.unsorted = false;
     }
     while (this.times.length > 0 && now - this.times[0]!.at >= this.windowMs) this.times.shift();
-    if (this.times.length < this.limit) return now;
-    return this.times[this.times.length - this.limit]!.at + this.windowMs;
+    if (this.times.length < limit) return now;
+    return this.times[this.times.length - limit]!.at + this.windowMs;
+  }
+
+  get capacity(): number {
+    return this.limit;
   }
 
   record(entry: Sent): void {
@@ -63,8 +78,17 @@ export interface RateLimitSlot {
 
 /** Says when a message to a chat may go: this process's own limiter, or one shared by replicas (the Redis store). */
 export interface RateLimiter {
-  /** Resolves when a message to `chatId` may be sent now (and counts it); rejects when `signal` aborts. */
-  acquire(chatId: number | string, signal?: AbortSignal): Promise<RateLimitSlot>;
+  /**
+   * Resolves when a message to `chatId` may be sent now (and counts it); rejects when `signal` aborts. A
+   * `background` send (a broadcast) waits behind every other and leaves part of the overall limit to them.
+   */
+  acquire(chatId: number | string, signal?: AbortSignal, background?: boolean): Promise<RateLimitSlot>;
+}
+
+interface OverallWaiter {
+  resolve(sent: Sent): void;
+  reject(error: unknown): void;
+  signal: AbortSignal | undefined;
 }
 
 interface ChatWindows {
@@ -76,7 +100,8 @@ interface ChatWindows {
 export class OutgoingRateLimiter implements RateLimiter {
   private readonly chats = new Map<string, ChatWindows>();
   private readonly overall: SlidingWindow;
-  private readonly overallQueue: Array<{ resolve(sent: Sent): void; reject(error: unknown): void; signal: AbortSignal | undefined }> = [];
+  private readonly overallQueue: OverallWaiter[] = [];
+  private readonly backgroundQueue: OverallWaiter[] = [];
   private pumping = false;
   private readonly now: () => number;
   private readonly wait: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -109,7 +134,7 @@ export class OutgoingRateLimiter implements RateLimiter {
    * server), so `done()` re-dates the message to when its answer came back: a later message then leaves at
    * least a full window after the earlier one arrived, whatever the delay was.
    */
-  async acquire(chatId: number | string, signal?: AbortSignal): Promise<RateLimitSlot> {
+  async acquire(chatId: number | string, signal?: AbortSignal, background = false): Promise<RateLimitSlot> {
     const key = String(chatId);
     let windows = this.chats.get(key);
     if (!windows) {
@@ -129,7 +154,7 @@ export class OutgoingRateLimiter implements RateLimiter {
         if (at <= now) break;
         await this.wait(at - now, signal);
       }
-      const sent = await this.overallTurn(signal);
+      const sent = await this.overallTurn(signal, background ? this.backgroundQueue : this.overallQueue);
       windows.chat.record(sent);
       windows.group?.record(sent);
       const counted = windows;
@@ -150,17 +175,17 @@ export class OutgoingRateLimiter implements RateLimiter {
     return limit >= 1 ? new SlidingWindow(Math.floor(limit), windowMs + marginMs) : new SlidingWindow(1, windowMs / limit + marginMs);
   }
 
-  private overallTurn(signal?: AbortSignal): Promise<Sent> {
+  private overallTurn(signal: AbortSignal | undefined, queue: OverallWaiter[]): Promise<Sent> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<Sent>((resolve, reject) => {
       const entry = { resolve, reject, signal };
-      this.overallQueue.push(entry);
+      queue.push(entry);
       signal?.addEventListener(
         'abort',
         () => {
-          const index = this.overallQueue.indexOf(entry);
+          const index = queue.indexOf(entry);
           if (index >= 0) {
-            this.overallQueue.splice(index, 1);
+            queue.splice(index, 1);
             reject(signal.reason);
           }
         },
@@ -174,14 +199,18 @@ export class OutgoingRateLimiter implements RateLimiter {
     if (this.pumping) return;
     this.pumping = true;
     try {
-      while (this.overallQueue.length > 0) {
+      while (this.overallQueue.length > 0 || this.backgroundQueue.length > 0) {
+        // The low-priority lane only while no other send waits, and only below its share of the limit.
+        const queue = this.overallQueue.length > 0 ? this.overallQueue : this.backgroundQueue;
+        const limit = queue === this.overallQueue ? this.overall.capacity : backgroundLimit(this.overall.capacity);
         const now = this.now();
-        const at = this.overall.nextFree(now);
+        const at = this.overall.nextFree(now, limit);
         if (at > now) {
-          await this.wait(at - now).catch(() => undefined);
+          // A short wait for the low-priority lane: a reply that comes meanwhile goes first.
+          await this.wait(queue === this.overallQueue ? at - now : Math.min(at - now, 20)).catch(() => undefined);
           continue;
         }
-        const next = this.overallQueue.shift()!;
+        const next = queue.shift()!;
         const sent = { at: now };
         this.overall.record(sent);
         next.resolve(sent);
@@ -236,7 +265,7 @@ export function rateLimitTransformer(limiter: RateLimiter, methods: readonly Met
     if (!limited.has(method) || chatId === undefined) return prev(method, params, options);
     let slot: RateLimitSlot;
     try {
-      slot = await limiter.acquire(chatId, options.signal);
+      slot = await limiter.acquire(chatId, options.signal, options.background === true);
     } catch {
       throw new RequestAbortedError(method);
     }

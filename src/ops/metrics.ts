@@ -95,6 +95,13 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly broadcastMessages = new Counter({
+    name: 'hearsay_broadcast_messages_total',
+    help: "Broadcast recipients by campaign and outcome: sent, blocked (the user blocked the bot: marked user._blocked), failed (refused, or given up after retries), cancelled (hearsay broadcast cancel came first).",
+    labelNames: ['campaign', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   readonly effects = new Counter({
     name: 'hearsay_effects_total',
     help: 'Outbox effects (messages to other chats, backend calls, later messages) by kind and outcome: done, failed (given up), retried, late (dropped), in_doubt (an attempt a crash cut short, performed again).',

@@ -7,6 +7,7 @@ import type { Update } from '../api/types.js';
 import type { SetFlowAction, SetStateAction } from '../engine/actions.js';
 import type { ConversationState, FlowPosition } from '../engine/state.js';
 import { HearsayError } from '../errors/hearsay-error.js';
+import type { KnownUser } from './broadcast-port.js';
 import type { StoredRecordEffects } from './outbox-port.js';
 
 /** Whose state an update reads and writes: the chat it happened in and the user who caused it (either may be absent). */
@@ -110,6 +111,8 @@ export interface ChatStateStore {
   loadNow?(scope: StateScope): ConversationState;
   /** Every unfinished flow of every user and chat (the runtime schedules their timeouts). */
   flows(): Promise<readonly { readonly chatId: number; readonly userId: number; readonly position: FlowPosition }[]>;
+  /** Every user whose variables are kept, with them (a broadcast chooses its audience from them). */
+  knownUsers(): Promise<KnownUser[]>;
   /** What is kept about one user, for an operator: their variables and unfinished flows (`hearsay state show`). */
   userRecord(userId: number): Promise<unknown>;
   /** Forgets one user, durably: their variables and their flows in every chat (`hearsay state forget`); resolves with what was kept. */

@@ -46,7 +46,7 @@ export function createServiceBotApi({ config, logger, metrics, health, transport
   const localLimiter = config.rateLimits ? new OutgoingRateLimiter(config.rateLimits) : null;
   // The store is opened after the bot is identified (its keys carry the bot's id): the shared limiter comes later.
   let limiter: RateLimiter | null = localLimiter;
-  if (localLimiter) transformers.push(rateLimitTransformer({ acquire: (chatId, signal) => limiter!.acquire(chatId, signal) }));
+  if (localLimiter) transformers.push(rateLimitTransformer({ acquire: (chatId, signal, background) => limiter!.acquire(chatId, signal, background) }));
   transformers.push(watchingTransformer([healthWatcher(health), metricsWatcher(metrics)]));
   return {
     api: new TransformedBotApi(wire, transformers),

@@ -1,9 +1,10 @@
 // The service's outbox and what feeds it besides updates: the room that performs stored effects (messages to other
-// chats and at later times, notifications to backends, scheduled posts), and the planner of the scheduled posts,
+// chats and at later times, notifications to backends, scheduled posts, broadcasts' recipients), and the planner of the scheduled posts,
 // which every replica runs (each occurrence is stored once, whoever plans it) and runs again after each reload.
 import type { BotApi } from '../api/types.js';
 import type { Backends } from '../backends/backends.js';
 import type { ServiceConfig } from '../config/types.js';
+import { broadcastPerformer, type BroadcastPerformer } from '../delivery/broadcast-effects.js';
 import { messageEffectPerformer } from '../delivery/message-effects.js';
 import { schedulePerformer } from '../delivery/schedule-effects.js';
 import type { Logger } from '../log/logger.js';
@@ -31,9 +32,16 @@ export interface OutboxParts {
   readonly performers?: Readonly<Record<string, EffectPerformer>>;
 }
 
-/** The outbox room over the store, with a performer for each kind of effect; not woken yet. */
-export function createOutbox({ config, store, api, backends, rules, sequencer, logger, metrics, onTokenRejected, performers }: OutboxParts): OutboxRoom {
+/**
+ * The outbox room over the store, with a performer for each kind of effect (not woken yet), and the broadcasts'
+ * performer (its progress log stops with `close`).
+ */
+export function createOutbox({ config, store, api, backends, rules, sequencer, logger, metrics, onTokenRejected, performers }: OutboxParts): {
+  outbox: OutboxRoom;
+  broadcasts: BroadcastPerformer;
+} {
   const message = messageEffectPerformer(api);
+  const broadcasts = broadcastPerformer({ api, campaigns: store.campaigns, commitState: (state) => store.ledger.commitState(state), metrics, logger });
   const outbox = new OutboxRoom({
     outbox: store.ledger,
     sequencer,
@@ -41,6 +49,7 @@ export function createOutbox({ config, store, api, backends, rules, sequencer, l
       message,
       backend: backends.notifyPerformer(),
       schedule: schedulePerformer({ schedules: () => rules.current.schedules, chats: config.chats, send: message, logger }),
+      broadcast: broadcasts.perform,
       ...performers,
     },
     logger,
@@ -51,7 +60,7 @@ export function createOutbox({ config, store, api, backends, rules, sequencer, l
     onTokenRejected,
   });
   metrics.outboxStats = () => store.ledger.outboxStats(Date.now());
-  return outbox;
+  return { outbox, broadcasts };
 }
 
 /** Plans the scheduled posts now and at each occurrence; `start()` again after a reload. */

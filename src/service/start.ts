@@ -227,8 +227,11 @@ async function startWork(
     companion,
   });
   const handoff = handoffPerformer(api, store, () => pipeline);
-  const outbox = createOutbox({ config, store, api, backends, rules, sequencer, logger, metrics, onTokenRejected, performers: { handoff } });
-  cleanups.push(async () => outbox.close());
+  const { outbox, broadcasts } = createOutbox({ config, store, api, backends, rules, sequencer, logger, metrics, onTokenRejected, performers: { handoff } });
+  cleanups.push(async () => {
+    outbox.close();
+    broadcasts.close();
+  });
   const timeouts = new FlowTimeouts({ store: store.ledger, rules, logger, fire: (chatId, userId) => pipeline.flowTimeout(chatId, userId) });
   cleanups.push(async () => timeouts.close());
   // Stored by an earlier run and never finished: queued first, ahead of anything new in its chat.
@@ -246,13 +249,14 @@ async function startWork(
   });
   cleanups.push(async () => unsubscribe());
   // `hearsay state` reaches a running instance through files in its state directory: the file store only.
-  const requests = store.shared ? { close: async () => undefined } : serveStateRequests(store, logger);
+  const requests = store.shared ? { close: async () => undefined } : serveStateRequests(store, logger, () => outbox.wake());
   cleanups.push(() => requests.close());
   const closeStore = async () => {
     unsubscribe();
     timeouts.close();
     planner.close();
     outbox.close();
+    broadcasts.close();
     await requests.close();
     await backends.close();
     await store.close();

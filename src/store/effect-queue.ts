@@ -87,7 +87,16 @@ export class EffectQueue {
 
   /** Takes effects out by id (finished elsewhere, or dropped). */
   drop(ids: Iterable<string>): void {
-    for (const id of ids) if (this.entries.delete(id)) this.ordered = null;
+    for (const id of ids) {
+      const entry = this.entries.get(id);
+      if (!entry) continue;
+      this.entries.delete(id);
+      // Taken out of the order in place: a finished effect is nearly always near its front, and re-sorting a
+      // campaign's thousands of effects after each one finished would cost more than sending them.
+      const at = this.ordered?.indexOf(entry) ?? -1;
+      if (at >= 0) this.ordered!.splice(at, 1);
+      else this.ordered = null;
+    }
   }
 
   /** An attempt begins. */
@@ -115,23 +124,31 @@ export class EffectQueue {
    * of their order key (an earlier one of the key, claimed, waiting or waiting for its retry, holds the rest back).
    */
   claimable(now: number, limit: number, claimed: ReadonlySet<string>): StoredEffect[] {
-    const due: Entry[] = [];
+    let due: Entry[] = [];
     for (const entry of this.heads(claimed)) {
       // In the order effects were first due: a later first due time means nothing after it is due either.
       if (entry.effect.dueAt > now) break;
+      // Every entry from here on is due at its first due time or later (a retry only moves later): once `limit`
+      // found come before that, none further can (a campaign's thousands of due effects are not all looked at).
+      if (due.length >= limit) {
+        due = byDueTime(due).slice(0, limit);
+        const last = due[limit - 1]!;
+        if (last.dueAt < entry.effect.dueAt || (last.dueAt === entry.effect.dueAt && last.seq < entry.seq)) break;
+      }
       if (entry.dueAt <= now) due.push(entry);
     }
     // Oldest first by when they are due now (a retry's time), then in the order they were stored.
-    return due
-      .sort((a, b) => a.dueAt - b.dueAt || a.seq - b.seq)
-      .slice(0, limit)
-      .map(stored);
+    return byDueTime(due).slice(0, limit).map(stored);
   }
 
   /** When the earliest effect that could be claimed is due; null when there is none. */
   nextDueAt(claimed: ReadonlySet<string>): number | null {
     let next: number | null = null;
-    for (const entry of this.heads(claimed)) if (next === null || entry.dueAt < next) next = entry.dueAt;
+    for (const entry of this.heads(claimed)) {
+      // None further can be due sooner than its first due time.
+      if (next !== null && entry.effect.dueAt >= next) break;
+      if (next === null || entry.dueAt < next) next = entry.dueAt;
+    }
     return next;
   }
 
@@ -176,6 +193,11 @@ export class EffectQueue {
     this.ordered ??= [...this.entries.values()].sort((a, b) => a.effect.dueAt - b.effect.dueAt || a.seq - b.seq);
     return this.ordered;
   }
+}
+
+/** Sorted by when they are due now (a retry's time), then in the order they were stored. */
+function byDueTime(entries: Entry[]): Entry[] {
+  return entries.sort((a, b) => a.dueAt - b.dueAt || a.seq - b.seq);
 }
 
 function stored(entry: Entry): StoredEffect {

@@ -11,6 +11,8 @@ import type { EffectOutbox } from '../pipeline/outbox-port.js';
 import type { ChatSequencer, ChatStateStore, UpdateLedger } from '../pipeline/ports.js';
 import type { PollLeadership, StoreDataLoss } from '../pipeline/replica-ports.js';
 import { MemoryMediaFileIds, type MediaFileIds } from '../delivery/media-file-ids.js';
+import type { CampaignBook } from '../pipeline/broadcast-port.js';
+import { FileCampaignBook } from './file/campaign-file.js';
 import { FileLedger } from './file/file-ledger.js';
 import { FileMediaFileIds } from './file/media-file-ids.js';
 import { describeOwner, type LockOwner } from './file/lock-owner.js';
@@ -51,6 +53,8 @@ export interface OpenedStore {
   readonly shared: SharedStore | null;
   /** The file_ids of the rule files the bot uploaded, by kind and content hash (see delivery/media-file-ids.ts). */
   readonly mediaFileIds: MediaFileIds;
+  /** The broadcasts' campaigns and their recipients' outcomes (see pipeline/broadcast-port.ts). */
+  readonly campaigns: CampaignBook;
   close(): Promise<void>;
 }
 
@@ -62,6 +66,7 @@ export async function openStore(config: Pick<ServiceConfig, 'dataDir' | 'mode' |
       // Loaded only for this store: the Redis client is not part of a file-store start.
       const { openRedisStore } = await import('./redis/open-redis-store.js');
       const { RedisMediaFileIds } = await import('./redis/media-file-ids.js');
+      const { RedisCampaignBook } = await import('./redis/redis-campaigns.js');
       // Polling replicas share an inbox too: the leader stores what it fetches, every replica claims from it.
       const redis = await openRedisStore({
         config: config.store,
@@ -71,14 +76,23 @@ export async function openStore(config: Pick<ServiceConfig, 'dataDir' | 'mode' |
         stateTtlMs: config.state.ttlMs,
         maxUserBytes: config.state.maxUserBytes,
       });
-      return { ledger: redis.ledger, stateDir, shared: redis.shared, mediaFileIds: new RedisMediaFileIds(redis.ledger), close: redis.close };
+      return {
+        ledger: redis.ledger,
+        stateDir,
+        shared: redis.shared,
+        mediaFileIds: new RedisMediaFileIds(redis.ledger),
+        campaigns: new RedisCampaignBook(redis.ledger, config.state.ttlMs),
+        close: redis.close,
+      };
     } catch (error) {
       throw new HearsayError('HS_ERR_STORE_OPEN_FAILED', [(error as Error).message], { cause: error });
     }
   }
   const lock = await lockStateDir(stateDir, config.mode, bot, logger);
   let ledger: FileLedger;
+  let campaigns: CampaignBook;
   try {
+    campaigns = new FileCampaignBook(stateDir);
     ledger = FileLedger.open({
       dir: stateDir,
       logger,
@@ -95,6 +109,7 @@ export async function openStore(config: Pick<ServiceConfig, 'dataDir' | 'mode' |
     stateDir,
     shared: null,
     mediaFileIds: await fileMediaFileIds(stateDir, logger),
+    campaigns,
     close: async () => {
       try {
         await ledger.close();

@@ -15,6 +15,12 @@ export const DEFAULT_MAX_USER_BYTES = 16_384;
 /** Largest serialised state of one commit (every document it writes); a commit whose documents would not fit keeps the done mark and logs the loss. */
 export const MAX_STATE_LINE_BYTES = 1 << 20;
 
+/**
+ * Longest record that belongs to no update (a line of the file journal): a broadcast's campaign stores every
+ * recipient's effect in one record, so that it is planned whole or not at all (about 200 bytes a recipient).
+ */
+export const MAX_RECORD_LINE_BYTES = 256 << 20;
+
 /** A user's flow in one chat, as stored. */
 export interface StoredFlow {
   readonly chatId: number;

@@ -2,6 +2,7 @@
 // key (see state-documents.ts), each stamped with the time of its last change so retention (`state.ttl`) can
 // forget what nobody touched for that long, one user's variables bounded in size (`state.max_user_bytes`), and
 // the operator's view of a user's state (show, forget). The file journal writes the lines; this decides what they hold.
+import type { KnownUser } from '../pipeline/broadcast-port.js';
 import type { Logger } from '../log/logger.js';
 import type { StateCommit } from '../pipeline/ports.js';
 import { applyChanges, type StateDocument } from './state-documents.js';
@@ -126,6 +127,17 @@ export class StateDocumentMap {
       if (match && document) out.push({ chatId: Number(match[1]), userId: Number(match[2]), position: document as unknown as FlowPosition });
     }
     return out;
+  }
+
+  /** Every user with variables kept, with them (a broadcast's audience is chosen from these). */
+  knownUsers(): KnownUser[] {
+    const users: KnownUser[] = [];
+    for (const key of this.documents.keys()) {
+      if (!key.startsWith('user:')) continue;
+      const variables = this.get(key);
+      if (variables) users.push({ userId: Number(key.slice(5)), variables });
+    }
+    return users;
   }
 
   /** What is kept about a user (for `hearsay state show`). */

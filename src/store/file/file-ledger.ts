@@ -3,6 +3,7 @@
 // (webhook: held too long; polling: fetched past), both in the bot's own directory. The journal's done line
 // carries the update's state changes and effects, so they commit together. One process holds the store (the
 // instance lock), so a claim on an effect is kept in memory.
+import type { KnownUser } from '../../pipeline/broadcast-port.js';
 import type { Update } from '../../api/types.js';
 import { EMPTY_STATE, type ConversationState } from '../../engine/state.js';
 import type { Logger } from '../../log/logger.js';
@@ -129,6 +130,10 @@ export class FileLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
 
   async flows(): Promise<StoredFlow[]> {
     return this.journal.flows();
+  }
+
+  async knownUsers(): Promise<KnownUser[]> {
+    return this.journal.knownUsers();
   }
 
   async userRecord(userId: number): Promise<UserRecord> {

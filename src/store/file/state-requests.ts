@@ -5,15 +5,19 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
+import { isBroadcastRequest, type BroadcastRequest } from '../../pipeline/broadcasts.js';
 
 /** The directory of requests and responses inside the bot's state directory. */
 export const REQUESTS_DIR = 'state-requests';
 
-/** What the command asks for. */
-export interface StateRequest {
+/** What `hearsay state` asks for. */
+export interface UserStateRequest {
   readonly op: 'show' | 'forget';
   readonly userId: number;
 }
+
+/** What a command asks for: a user's state (`hearsay state`), or a broadcast (`hearsay broadcast`). */
+export type StateRequest = UserStateRequest | BroadcastRequest;
 
 /** The answer: the user's state (before forgetting it, for forget), or why the request failed. */
 export type StateResponse = { readonly ok: true; readonly state: unknown } | { readonly ok: false; readonly error: string };
@@ -33,7 +37,8 @@ function readJson(path: string): unknown {
 }
 
 function isRequest(value: unknown): value is StateRequest {
-  const v = value as Partial<StateRequest> | null;
+  const v = value as Partial<UserStateRequest> | null;
+  if (isBroadcastRequest(value)) return true;
   return v !== null && typeof v === 'object' && (v.op === 'show' || v.op === 'forget') && Number.isSafeInteger(v.userId);
 }
 

@@ -6,6 +6,7 @@
 // one line, so a crash keeps both or neither), `S <documents>` (state changed by no update: a flow timeout, an
 // operator's forget), `v <key> <document>` (state kept by a compaction), `c <offset>` (the service confirmed
 // every id below it, so those are forgotten). What the documents hold is state-document-map.ts's business.
+import type { KnownUser } from '../../pipeline/broadcast-port.js';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Update } from '../../api/types.js';
@@ -26,7 +27,7 @@ import {
   readEffectLine,
   recordJson,
 } from './journal-effects.js';
-import { MAX_STATE_LINE_BYTES, SERVICE_RETENTION_MS, type StoredFlow, type UserState } from '../records.js';
+import { MAX_RECORD_LINE_BYTES, MAX_STATE_LINE_BYTES, SERVICE_RETENTION_MS, type StoredFlow, type UserState } from '../records.js';
 import { updateFingerprint } from '../update-fingerprint.js';
 
 export const JOURNAL_FILE = 'handled-updates.journal';
@@ -57,6 +58,8 @@ export function botStateDir(dataDir: string, botId: number): string {
 
 /** Longest id record (`s`, `d`, `c`): anything longer is damage. */
 const MAX_ID_LINE_BYTES = 1024;
+/** The kind of a record that belongs to no update (`S`): it may carry a whole campaign's effects. */
+const RECORD_KIND = 'S'.charCodeAt(0);
 const STATE_KINDS = new Set(['D'.charCodeAt(0), 'v'.charCodeAt(0), 'S'.charCodeAt(0), 'e'.charCodeAt(0)]);
 
 export class UpdateJournal {
@@ -147,7 +150,7 @@ export class UpdateJournal {
     }
     const journal = new UpdateJournal(options, modified);
     const { log, torn, oversized } = AppendLog.open(path, {
-      maxLineBytes: (kind) => (STATE_KINDS.has(kind) ? MAX_STATE_LINE_BYTES : MAX_ID_LINE_BYTES),
+      maxLineBytes: (kind) => (kind === RECORD_KIND ? MAX_RECORD_LINE_BYTES : STATE_KINDS.has(kind) ? MAX_STATE_LINE_BYTES : MAX_ID_LINE_BYTES),
       onLine: (line) => journal.readLine(line, path),
       snapshot: () => {
         if (options.maintenance) return journal.snapshot();
@@ -220,6 +223,11 @@ export class UpdateJournal {
   /** Every unfinished flow (to schedule timeouts). */
   flows(): StoredFlow[] {
     return this.documents.flows();
+  }
+
+  /** Every user with variables kept, with them. */
+  knownUsers(): KnownUser[] {
+    return this.documents.knownUsers();
   }
 
   /** What is kept about one user. */

@@ -3,6 +3,7 @@
 // tests, and a template for the next store. What it "durably" holds lives in a MemoryStoreData that outlives
 // the store opened on it (a restart opens it again; `copy()` is what a crash would leave), so it passes the
 // same contract suites as the file and Redis stores. Nothing survives the process.
+import type { KnownUser } from '../../pipeline/broadcast-port.js';
 import type { Update } from '../../api/types.js';
 import type { ConversationState } from '../../engine/state.js';
 import { createLogger, type Logger } from '../../log/logger.js';
@@ -173,6 +174,10 @@ export class MemoryStore implements UpdateLedger, ChatStateStore, EffectOutbox {
 
   async flows(): Promise<StoredFlow[]> {
     return this.data.documents.flows();
+  }
+
+  async knownUsers(): Promise<KnownUser[]> {
+    return this.data.documents.knownUsers();
   }
 
   async userRecord(userId: number): Promise<UserRecord> {

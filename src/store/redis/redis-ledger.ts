@@ -2,6 +2,7 @@
 // fingerprints, intents, the confirmed offset, the shared inbox and the conversation state, all under the
 // bot's key prefix. Every step that writes is one Lua script (atomic: a commit's done mark, state and inbox
 // removal land together or not at all); a write resolves once the server has it on disk (see redis-access.ts).
+import type { KnownUser } from '../../pipeline/broadcast-port.js';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hostname } from 'node:os';
@@ -227,6 +228,10 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
   async userRecord(userId: number): Promise<UserRecord> {
     const [state, effects] = await Promise.all([this.documents.userRecord(userId), this.outbox.effectsOf(userId)]);
     return { ...state, effects };
+  }
+
+  knownUsers(): Promise<KnownUser[]> {
+    return this.documents.knownUsers();
   }
 
   async forgetUser(userId: number): Promise<UserRecord> {

@@ -5,7 +5,7 @@
 // holds its place as if sent "now" until its answer comes back, and is then dated to that moment. While Redis
 // cannot be reached the replica falls back to its own limiter.
 import { sleep } from '../../api/backoff.js';
-import type { RateLimiter, RateLimitSettings, RateLimitSlot } from '../../delivery/rate-limiter.js';
+import { backgroundLimit, type RateLimiter, type RateLimitSettings, type RateLimitSlot } from '../../delivery/rate-limiter.js';
 import type { Logger } from '../../log/logger.js';
 import { script } from './redis-access.js';
 import type { RedisLedger } from './redis-ledger.js';
@@ -77,16 +77,18 @@ export class SharedRateLimiter implements RateLimiter {
 
   constructor(private readonly options: SharedRateLimiterOptions) {}
 
-  async acquire(chatId: number | string, signal?: AbortSignal): Promise<RateLimitSlot> {
+  async acquire(chatId: number | string, signal?: AbortSignal, background = false): Promise<RateLimitSlot> {
     const windows = this.windowsFor(chatId);
-    const args = [windows.length, IN_FLIGHT_HOLD_MS, ...windows.flatMap((w) => [w.key, w.limit, w.ms]), IN_FLIGHT_LOOK_MS];
+    // The low-priority lane (a broadcast) fills the overall window only up to its share: replies find room.
+    const limits = windows.map((w) => (background && w.key === 'overall' ? { ...w, limit: backgroundLimit(w.limit) } : w));
+    const args = [limits.length, IN_FLIGHT_HOLD_MS, ...limits.flatMap((w) => [w.key, w.limit, w.ms]), IN_FLIGHT_LOOK_MS];
     for (;;) {
       if (signal?.aborted) throw signal.reason;
       let answer: [number, number];
       try {
         answer = (await this.options.ledger.runScript(TAKE, [], args)) as [number, number];
       } catch {
-        return this.fallback(chatId, signal);
+        return this.fallback(chatId, signal, background);
       }
       this.noteBack();
       const [granted, value] = answer;
@@ -106,12 +108,12 @@ export class SharedRateLimiter implements RateLimiter {
     ];
   }
 
-  private fallback(chatId: number | string, signal?: AbortSignal): Promise<RateLimitSlot> {
+  private fallback(chatId: number | string, signal: AbortSignal | undefined, background: boolean): Promise<RateLimitSlot> {
     if (!this.fallingBack) {
       this.fallingBack = true;
       this.options.logger.warn('the shared rate limits in Redis cannot be reached; this replica keeps the limits on its own until they can');
     }
-    return this.options.fallback.acquire(chatId, signal);
+    return this.options.fallback.acquire(chatId, signal, background);
   }
 
   private noteBack(): void {

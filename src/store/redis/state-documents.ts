@@ -6,10 +6,14 @@ import type { RedisClient } from './redis-connection.js';
 import type { ConversationState, FlowPosition } from '../../engine/state.js';
 import { MAX_STATE_LINE_BYTES, type StoredFlow, type UserState } from '../records.js';
 import type { Logger } from '../../log/logger.js';
+import type { KnownUser } from '../../pipeline/broadcast-port.js';
 import type { StateCommit, StateScope } from '../../pipeline/ports.js';
 import { Redis } from 'ioredis';
 import { scanKeys } from './untagged-keys.js';
 import { applyChanges, commitKeys, documentKeys, stateOf, type StateDocument } from '../state-documents.js';
+
+/** Users' documents read at once by {@link StateDocuments.knownUsers}. */
+const KNOWN_USERS_BATCH = 1000;
 
 /** What the documents need from the ledger that owns the connection. */
 export interface StateDocumentsAccess {
@@ -79,6 +83,25 @@ export class StateDocuments {
       const match = /^(-?\d+):(-?\d+)$/.exec(key.slice(prefix.length));
       return variables && match && Number(match[2]) === userId ? [{ chatId: Number(match[1]), variables }] : [];
     });
+  }
+
+  /** Every user with variables kept, with them, found by SCAN: an operator's request (a broadcast), never on the path of an update. */
+  async knownUsers(): Promise<KnownUser[]> {
+    const prefix = this.stateKey('user:');
+    const { client } = this.access;
+    const nodes = client instanceof Redis ? [client] : client.nodes('master');
+    const keys = await this.access.command(async () => (await Promise.all(nodes.map((node) => scanKeys(node, `${prefix}*`)))).flat());
+    const users: KnownUser[] = [];
+    for (let start = 0; start < keys.length; start += KNOWN_USERS_BATCH) {
+      const batch = keys.slice(start, start + KNOWN_USERS_BATCH);
+      const raw = await this.access.command(() => this.access.client.mget(batch));
+      batch.forEach((key, i) => {
+        const variables = parseDocument(raw[i] ?? '');
+        const userId = Number(key.slice(prefix.length));
+        if (variables && Number.isSafeInteger(userId)) users.push({ userId, variables });
+      });
+    }
+    return users;
   }
 
   async forgetUser(userId: number): Promise<UserState> {

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { askRunningInstance, NoAnswerError, REQUESTS_DIR, StateRequestServer, type StateRequest } from '../../../src/store/file/state-requests.js';
+import { askRunningInstance, NoAnswerError, REQUESTS_DIR, StateRequestServer, type StateRequest, type UserStateRequest } from '../../../src/store/file/state-requests.js';
 
 describe('state requests', () => {
   let dir: string;
@@ -21,7 +21,7 @@ describe('state requests', () => {
       dir,
       async (request) => {
         seen.push(request);
-        if (request.userId === 13) throw new Error('store closed');
+        if ((request as UserStateRequest).userId === 13) throw new Error('store closed');
         return { user: { name: 'Ada' } };
       },
       (error) => {
@@ -52,7 +52,7 @@ describe('state requests', () => {
     const asked = askRunningInstance(dir, { op: 'show', userId: 7 }, 5_000);
     const server = new StateRequestServer(
       dir,
-      async (request) => ({ id: request.userId }),
+      async (request) => ({ id: (request as UserStateRequest).userId }),
       () => undefined,
     );
     try {
