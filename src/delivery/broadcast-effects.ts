@@ -97,7 +97,8 @@ export function broadcastPerformer(options: BroadcastPerformerOptions): Broadcas
         return settle(effect, id, 'blocked');
       }
       const retry = failure.action === 'wait_retry_after' || failure.action === 'backoff';
-      if (retry && effect.attempts + 1 < MAX_ATTEMPTS) return { outcome: 'retry', reason, ...(failure.retryAfter ? { retryAfterMs: failure.retryAfter * 1000 } : {}) };
+      if (retry && effect.attempts + 1 < MAX_ATTEMPTS)
+        return { outcome: 'retry', reason, ...(failure.retryAfter ? { retryAfterMs: failure.retryAfter * 1000 } : {}) };
       options.logger.warn({ campaign: id, user_id: effect.userId, reason, attempts: effect.attempts + 1 }, 'broadcast: not delivered to this recipient');
       return settle(effect, id, 'failed');
     }

@@ -97,7 +97,7 @@ export class ServiceMetrics {
 
   readonly broadcastMessages = new Counter({
     name: 'hearsay_broadcast_messages_total',
-    help: "Broadcast recipients by campaign and outcome: sent, blocked (the user blocked the bot: marked user._blocked), failed (refused, or given up after retries), cancelled (hearsay broadcast cancel came first).",
+    help: 'Broadcast recipients by campaign and outcome: sent, blocked (the user blocked the bot: marked user._blocked), failed (refused, or given up after retries), cancelled (hearsay broadcast cancel came first).',
     labelNames: ['campaign', 'outcome'] as const,
     registers: [this.registry],
   });

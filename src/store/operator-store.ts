@@ -49,7 +49,11 @@ export async function operateOnStore(config: StoreConfig, botId: number, request
 }
 
 /** Carries out a broadcast request (see pipeline/broadcasts.ts) on the bot's store; says where it was carried out. */
-export async function broadcastOnStore(config: StoreConfig, botId: number, request: BroadcastRequest): Promise<{ answer: BroadcastAnswer; venue: BroadcastVenue }> {
+export async function broadcastOnStore(
+  config: StoreConfig,
+  botId: number,
+  request: BroadcastRequest,
+): Promise<{ answer: BroadcastAnswer; venue: BroadcastVenue }> {
   return operate<BroadcastAnswer>(config, botId, {
     request,
     empty: () => {
@@ -109,7 +113,7 @@ async function onFiles<T>(stateDir: string, state: ServiceConfig['state'], opera
     const journal = UpdateJournal.open({ dir: stateDir, logger: createLogger({ level: 'silent' }), maintenance: true, state });
     try {
       const answer = await operation.direct({
-        knownUsers: async () => journal.knownUsers(),
+        knownUsers: async () => journal.documents.knownUsers(),
         commitState: (commit) => journal.commitState(commit),
         campaigns: new FileCampaignBook(stateDir),
         userRecord: async (userId) => ({ ...journal.userRecord(userId), effects: journal.effects.ofUser(userId) }),

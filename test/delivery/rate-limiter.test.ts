@@ -91,6 +91,26 @@ describe('OutgoingRateLimiter', () => {
     expect(sentAt.get(1)).toBeGreaterThanOrEqual(1000);
   });
 
+  it('the low-priority lane (a broadcast) waits behind every other send and leaves a fifth of the overall limit free', async () => {
+    const { limiter, settle, time, advance } = simulated({ perChatPerSecond: 1, perGroupPerMinute: 20, overallPerSecond: 10 });
+    const broadcastAt: number[] = [];
+    const background = Array.from({ length: 20 }, (_, i) => limiter.acquire(1000 + i, undefined, true).then(() => broadcastAt.push(time())));
+    await settle();
+    await Promise.all(background);
+    // 8 of 10 a second: the first 8 at once, the next 8 a second later.
+    expect(broadcastAt.filter((at) => at === 0)).toHaveLength(8);
+    expect(broadcastAt.filter((at) => at === 1000)).toHaveLength(8);
+    // With the lane full, a reply still goes at once (the free fifth), ahead of the broadcast sends waiting.
+    advance(5000);
+    const start = time();
+    const full = Array.from({ length: 13 }, (_, i) => limiter.acquire(2000 + i, undefined, true).then(() => time()));
+    const reply = limiter.acquire(3000).then(() => time());
+    await settle();
+    // (The lane looks again every 20 ms while it waits: the reply is served at the next look.)
+    expect(await reply).toBeLessThanOrEqual(start + 20);
+    expect((await Promise.all(full)).filter((at) => at > start)).toHaveLength(5);
+  });
+
   it('gives up waiting when the signal aborts', async () => {
     const limiter = new OutgoingRateLimiter({ perChatPerSecond: 1, perGroupPerMinute: 20, overallPerSecond: 30 });
     await limiter.acquire(5);

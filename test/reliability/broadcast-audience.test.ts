@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../e2e/run-process.js';
 import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
 import { sendAsUser } from '../support/sandbox-harness.js';
-import { campaignIdOf, openChats, seedStore, setUpBroadcastBot, type BroadcastBot } from './broadcast-bot.js';
+import { campaignIdOf, openChats, seedStore, setUpBroadcastBot, type BroadcastBot, type SeedUser } from './broadcast-bot.js';
 
 describe('broadcasts: audience, dry run, status, cancel, blocked users, replies first', () => {
   const { sandbox, running } = sandboxAndRuns(undefined, { afterEachTest: true });
@@ -15,7 +15,7 @@ describe('broadcasts: audience, dry run, status, cancel, blocked users, replies 
 
   it('--to =, != and exists all hold; a dry run prints the count and 5 samples and sends nothing', async () => {
     shop = await setUpBroadcastBot(sandbox, running, { HEARSAY_RATE_LIMITS_ENABLED: 'false' });
-    const users = [
+    const users: SeedUser[] = [
       { id: 501, variables: { newsletter: 'yes', city: 'Berlin' } },
       { id: 502, variables: { newsletter: 'yes', city: 'Hamburg' } },
       { id: 503, variables: { newsletter: 'yes' } },
@@ -23,7 +23,11 @@ describe('broadcasts: audience, dry run, status, cancel, blocked users, replies 
       { id: 505, variables: { city: 'Berlin' } },
       ...Array.from({ length: 6 }, (_, i) => ({ id: 510 + i, variables: { newsletter: 'yes', city: 'Köln' } })),
     ];
-    openChats(sandbox, shop.bot.username, users.map((user) => user.id));
+    openChats(
+      sandbox,
+      shop.bot.username,
+      users.map((user) => user.id),
+    );
     await seedStore(shop.dataDir, shop.bot.id, users);
     await shop.launch();
     const text = shop.file('hello.txt', 'Hello neighbours!\n');
@@ -58,7 +62,11 @@ describe('broadcasts: audience, dry run, status, cancel, blocked users, replies 
   it('blocked users are marked user._blocked, left out of the next campaign, and back once they write again', async () => {
     shop = await setUpBroadcastBot(sandbox, running, { HEARSAY_RATE_LIMITS_ENABLED: 'false' });
     const users = Array.from({ length: 20 }, (_, i) => ({ id: 600 + i, variables: { newsletter: 'yes' } }));
-    openChats(sandbox, shop.bot.username, users.map((user) => user.id));
+    openChats(
+      sandbox,
+      shop.bot.username,
+      users.map((user) => user.id),
+    );
     await seedStore(shop.dataDir, shop.bot.id, users);
     for (const blocked of [603, 607, 611]) sandbox.sandbox.store.setBlocked(blocked, shop.bot.id, true);
     await shop.launch();
@@ -86,7 +94,11 @@ describe('broadcasts: audience, dry run, status, cancel, blocked users, replies 
     // 20 messages a second in all: the broadcast's lane gets 16 of them, a reply never waits for it.
     shop = await setUpBroadcastBot(sandbox, running, { HEARSAY_RATE_LIMITS_OVERALL_PER_SECOND: '20' });
     const users = Array.from({ length: 400 }, (_, i) => ({ id: 700 + i, variables: { newsletter: 'yes' } }));
-    openChats(sandbox, shop.bot.username, users.map((user) => user.id));
+    openChats(
+      sandbox,
+      shop.bot.username,
+      users.map((user) => user.id),
+    );
     await seedStore(shop.dataDir, shop.bot.id, users);
     await shop.launch();
     const planned = await shop.cli(['--to', 'user.newsletter=yes', '--text-file', shop.file('slow.txt', 'Slow news.')]);

@@ -63,7 +63,11 @@ export function openChats(sandbox: StartedSandbox, username: string, users: read
   for (const id of users) {
     const from = { id, is_bot: false, first_name: `U${id}` };
     store.rememberUser({ id, first_name: from.first_name });
-    store.appendMessage(id, peer, (message_id, date) => ({ message_id, date, chat: { id, type: 'private', first_name: from.first_name }, from, text: '/start' }) as Message);
+    store.appendMessage(
+      id,
+      peer,
+      (message_id, date) => ({ message_id, date, chat: { id, type: 'private', first_name: from.first_name }, from, text: '/start' }) as Message,
+    );
   }
 }
 

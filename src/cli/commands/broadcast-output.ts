@@ -30,7 +30,12 @@ export function etaLine(count: number, overallPerSecond: number | null): string 
 }
 
 /** The lines printed for an answer to `hearsay broadcast` (planned or dry run). */
-export function plannedText(answer: Extract<BroadcastAnswer, { op: 'broadcast' }>, to: readonly string[], venue: BroadcastVenue, overallPerSecond: number | null): string {
+export function plannedText(
+  answer: Extract<BroadcastAnswer, { op: 'broadcast' }>,
+  to: readonly string[],
+  venue: BroadcastVenue,
+  overallPerSecond: number | null,
+): string {
   const audience = to.join(' and ');
   const lines: string[] = [];
   if (answer.count === 0) return `no recipient: no user the store knows matches ${audience} (users who blocked the bot are left out); nothing was sent\n`;
@@ -40,7 +45,11 @@ export function plannedText(answer: Extract<BroadcastAnswer, { op: 'broadcast' }
   if (answer.count > answer.samples.length) lines.push(`  … and ${answer.count - answer.samples.length} more`);
   lines.push(`${answer.campaign ? 'it takes' : 'it would take'} ${etaLine(answer.count, overallPerSecond)}`);
   if (answer.campaign) {
-    const who = { running: 'the running bot sends it now', stopped: 'the bot is not running: it is sent once the bot starts', redis: 'the running replicas send it now' };
+    const who = {
+      running: 'the running bot sends it now',
+      stopped: 'the bot is not running: it is sent once the bot starts',
+      redis: 'the running replicas send it now',
+    };
     lines.push(`${who[venue]}; follow it with: hearsay broadcast status ${answer.campaign.id}`);
   }
   return `${lines.join('\n')}\n`;

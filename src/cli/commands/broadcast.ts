@@ -21,8 +21,8 @@ const STORE_HELP =
 const SEND_HELP =
   '\nThe audience: every user the store keeps variables of whose variables match every --to:\n' +
   "  --to 'user.NAME=VALUE'   --to 'user.NAME!=VALUE'   --to 'user.NAME exists'   --to all\n" +
-  'Users who blocked the bot (user._blocked) are left out. The message goes to each one\'s private chat once\n' +
-  '(through restarts and crashes), behind the bot\'s replies, within rate_limits; a user found to have blocked\n' +
+  "Users who blocked the bot (user._blocked) are left out. The message goes to each one's private chat once\n" +
+  "(through restarts and crashes), behind the bot's replies, within rate_limits; a user found to have blocked\n" +
   'the bot is marked user._blocked. --buttons-file holds rows of buttons as in the rules:\n' +
   '  [[{ text: "Shop now", url: "https://example.com/sale" }]]\n' +
   STORE_HELP;
@@ -127,7 +127,11 @@ async function runOnStore(
   what: string,
   request: BroadcastRequest,
   options: StoreOptions,
-  print: (answer: Awaited<ReturnType<typeof broadcastOnStore>>['answer'], venue: Awaited<ReturnType<typeof broadcastOnStore>>['venue'], config: ServiceConfig) => string,
+  print: (
+    answer: Awaited<ReturnType<typeof broadcastOnStore>>['answer'],
+    venue: Awaited<ReturnType<typeof broadcastOnStore>>['venue'],
+    config: ServiceConfig,
+  ) => string,
 ): Promise<number> {
   let config: ServiceConfig;
   try {

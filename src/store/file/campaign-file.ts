@@ -66,7 +66,8 @@ export class FileCampaignBook implements CampaignBook {
   private apply(line: Line): void {
     if (line.campaign && typeof line.campaign.id === 'string') this.tally.add(line.campaign);
     else if (typeof line.c === 'string' && typeof line.cancelled === 'number') this.tally.markCancelled(line.c, line.cancelled);
-    else if (typeof line.c === 'string' && typeof line.u === 'number' && line.o !== undefined && RECIPIENT_OUTCOMES.includes(line.o)) this.tally.note(line.c, line.u, line.o);
+    else if (typeof line.c === 'string' && typeof line.u === 'number' && line.o !== undefined && RECIPIENT_OUTCOMES.includes(line.o))
+      this.tally.note(line.c, line.u, line.o);
   }
 
   private append(line: Line, durable: boolean): void {

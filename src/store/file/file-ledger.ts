@@ -133,7 +133,7 @@ export class FileLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
   }
 
   async knownUsers(): Promise<KnownUser[]> {
-    return this.journal.knownUsers();
+    return this.journal.documents.knownUsers();
   }
 
   async userRecord(userId: number): Promise<UserRecord> {

@@ -6,7 +6,6 @@
 // one line, so a crash keeps both or neither), `S <documents>` (state changed by no update: a flow timeout, an
 // operator's forget), `v <key> <document>` (state kept by a compaction), `c <offset>` (the service confirmed
 // every id below it, so those are forgotten). What the documents hold is state-document-map.ts's business.
-import type { KnownUser } from '../../pipeline/broadcast-port.js';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Update } from '../../api/types.js';
@@ -58,15 +57,14 @@ export function botStateDir(dataDir: string, botId: number): string {
 
 /** Longest id record (`s`, `d`, `c`): anything longer is damage. */
 const MAX_ID_LINE_BYTES = 1024;
-/** The kind of a record that belongs to no update (`S`): it may carry a whole campaign's effects. */
-const RECORD_KIND = 'S'.charCodeAt(0);
 const STATE_KINDS = new Set(['D'.charCodeAt(0), 'v'.charCodeAt(0), 'S'.charCodeAt(0), 'e'.charCodeAt(0)]);
 
 export class UpdateJournal {
   /** Handled ids and their fingerprints ('' for a line written by an older version), oldest handled first. */
   private readonly done = new Map<number, string>();
   /** Conversation state documents by key (see state-documents.ts); never forgotten with the ids, only by retention. */
-  private readonly documents: StateDocumentMap;
+  /** The conversation state as the journal's lines left it (read-only outside: every write is a line first). */
+  readonly documents: StateDocumentMap;
   private readonly sending = new Set<number>();
   /** The outbox: effects committed with their records and not finished (see journal-effects.ts). */
   readonly effects = new EffectQueue();
@@ -150,7 +148,8 @@ export class UpdateJournal {
     }
     const journal = new UpdateJournal(options, modified);
     const { log, torn, oversized } = AppendLog.open(path, {
-      maxLineBytes: (kind) => (kind === RECORD_KIND ? MAX_RECORD_LINE_BYTES : STATE_KINDS.has(kind) ? MAX_STATE_LINE_BYTES : MAX_ID_LINE_BYTES),
+      // A record of no update (`S`) may carry a whole campaign's effects.
+      maxLineBytes: (kind) => (kind === 83 ? MAX_RECORD_LINE_BYTES : STATE_KINDS.has(kind) ? MAX_STATE_LINE_BYTES : MAX_ID_LINE_BYTES),
       onLine: (line) => journal.readLine(line, path),
       snapshot: () => {
         if (options.maintenance) return journal.snapshot();
@@ -223,11 +222,6 @@ export class UpdateJournal {
   /** Every unfinished flow (to schedule timeouts). */
   flows(): StoredFlow[] {
     return this.documents.flows();
-  }
-
-  /** Every user with variables kept, with them. */
-  knownUsers(): KnownUser[] {
-    return this.documents.knownUsers();
   }
 
   /** What is kept about one user. */

@@ -4,7 +4,14 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { askRunningInstance, NoAnswerError, REQUESTS_DIR, StateRequestServer, type StateRequest, type UserStateRequest } from '../../../src/store/file/state-requests.js';
+import {
+  askRunningInstance,
+  NoAnswerError,
+  REQUESTS_DIR,
+  StateRequestServer,
+  type StateRequest,
+  type UserStateRequest,
+} from '../../../src/store/file/state-requests.js';
 
 describe('state requests', () => {
   let dir: string;
