@@ -48,6 +48,8 @@ export interface DriverOptions {
   readonly handoff?: HandoffSettings;
   /** Told why each update was answered as it was (the pipeline driver only; `hearsay chat --why`). */
   readonly onHandled?: UpdatePipelineOptions['onHandled'];
+  /** The test's chats by name, standing for the configuration's `chats:` (where a schedule's `to` posts; the pipeline driver only). */
+  readonly chats?: Readonly<Record<string, number>>;
 }
 
 /** A bot under test. */

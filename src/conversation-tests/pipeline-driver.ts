@@ -15,6 +15,8 @@ import { MemoryStore, MemoryStoreData } from '../store/memory/memory-store.js';
 import { messageEffectPerformer } from '../delivery/message-effects.js';
 import { handoffEffectPerformer } from '../delivery/handoff-effects.js';
 import { OutboxRoom } from '../pipeline/outbox.js';
+import { SchedulePlanner } from '../pipeline/schedules.js';
+import { schedulePerformer } from '../delivery/schedule-effects.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { ServiceMetrics } from '../ops/metrics.js';
 import { LocalChatSequencer } from '../pipeline/chat-sequencer.js';
@@ -76,15 +78,9 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
   const api = options.api as unknown as BotApi;
   const sender = new ReplySender({ api, logger, metrics });
   const sequencer = new LocalChatSequencer({ concurrency: 1 });
-  const outbox = new OutboxRoom({
-    outbox: ledger,
-    sequencer,
-    performers: { message: messageEffectPerformer(api), backend: cannedNotifies(backends), handoff: handoffPerformer(api, ledger, () => pipeline) },
-    logger,
-    metrics,
-    concurrency: 1,
-    now,
-  });
+  const schedules = () => (options.rules?.current ?? options.ruleSet).schedules;
+  const chats = options.chats ?? {};
+  const outbox = outboxRoom({ api, ledger, backends, sequencer, logger, metrics, now, schedules, chats, pipeline: () => pipeline });
   const pipeline = new UpdatePipeline({
     ledger,
     states: ledger,
@@ -106,6 +102,9 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
     ...(options.onHandled ? { onHandled: options.onHandled } : {}),
   });
 
+  // The scheduled posts, planned as the service's planner does: the next occurrence, and the one after it once that went.
+  const planner = new SchedulePlanner({ ledger, schedules, chats, logger, now });
+
   return {
     async handle(update: Update) {
       await pipeline.handle(update);
@@ -114,7 +113,7 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
       await deliverServiceMessages(options.api, pipeline, outbox);
     },
     async advanceTo(until: number) {
-      await advanceClock(until, { ledger, pipeline, outbox, ruleSet: options.rules?.current ?? options.ruleSet, clock: options.clock });
+      await advanceClock(until, { ledger, pipeline, outbox, planner, ruleSet: options.rules?.current ?? options.ruleSet, clock: options.clock });
       await deliverServiceMessages(options.api, pipeline, outbox);
     },
     async state(chatId: number, userId: number) {
@@ -128,6 +127,37 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
       await ledger.close();
     },
   };
+}
+
+/** The outbox with the service's performers (the network replaced by the double, the backends by canned answers). */
+function outboxRoom(parts: {
+  api: BotApi;
+  ledger: MemoryStore;
+  backends: CannedBackends;
+  sequencer: LocalChatSequencer;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  now: () => number;
+  schedules: () => RuleSet['schedules'];
+  chats: Readonly<Record<string, number>>;
+  pipeline: () => UpdatePipeline;
+}): OutboxRoom {
+  const { api, ledger, backends, sequencer, logger, metrics, now, schedules, chats, pipeline } = parts;
+  const message = messageEffectPerformer(api);
+  return new OutboxRoom({
+    outbox: ledger,
+    sequencer,
+    performers: {
+      message,
+      backend: cannedNotifies(backends),
+      handoff: handoffPerformer(api, ledger, pipeline),
+      schedule: schedulePerformer({ schedules, chats, send: message, logger }),
+    },
+    logger,
+    metrics,
+    concurrency: 1,
+    now,
+  });
 }
 
 /** A hand-off's copies and signals, as the service performs them (see service/handoff-wiring.ts). */
@@ -146,16 +176,25 @@ async function deliverServiceMessages(api: DriverOptions['api'], pipeline: Updat
   }
 }
 
+/** What moving the clock sets off. */
+interface ClockParts {
+  readonly ledger: MemoryStore;
+  readonly pipeline: UpdatePipeline;
+  readonly outbox: OutboxRoom;
+  readonly planner: SchedulePlanner;
+}
+
 /**
  * Moves the test's clock to `until`: the runtime's timers fire each flow's timeout and each effect at its time;
  * the frozen clock jumps there instead, the earliest first.
  */
 async function advanceClock(
   until: number,
-  { ledger, pipeline, outbox, ruleSet, clock }: { ledger: MemoryStore; pipeline: UpdatePipeline; outbox: OutboxRoom; ruleSet: RuleSet; clock: { now: number } },
+  { ledger, pipeline, outbox, planner, ruleSet, clock }: ClockParts & { ruleSet: RuleSet; clock: { now: number } },
 ): Promise<void> {
   const fired = new Set<string>();
   for (;;) {
+    await planner.plan();
     const timeout = await firstDueTimeout(ledger, ruleSet, until);
     const effectAt = await ledger.nextDueAt();
     if (effectAt !== null && effectAt <= until && (!timeout || effectAt < timeout.at)) {

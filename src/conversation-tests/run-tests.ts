@@ -73,6 +73,7 @@ async function runTest(file: TestFile, test: ConversationTest, ruleSet: RuleSet,
     botUsername: file.botUsername,
     api,
     clock,
+    chats: Object.fromEntries(test.chats.filter((chat) => chat.type !== 'private').map((chat) => [chat.key, chat.id])),
     random: seededRandom(test.name),
     backends,
     onDecision: (record) => {
