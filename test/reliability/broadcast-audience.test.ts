@@ -3,7 +3,7 @@
 // bot (403: marked user._blocked, left out of the next campaign, back in once they write again), and the bot's
 // replies going first: a reply during a broadcast goes out before the broadcast's next second of sends.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../e2e/run-process.js';
+import { freePort, runCli } from '../e2e/run-process.js';
 import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
 import { sendAsUser } from '../support/sandbox-harness.js';
 import { campaignIdOf, openChats, seedStore, setUpBroadcastBot, type BroadcastBot, type SeedUser } from './broadcast-bot.js';
@@ -60,7 +60,8 @@ describe('broadcasts: audience, dry run, status, cancel, blocked users, replies 
   }, 60_000);
 
   it('blocked users are marked user._blocked, left out of the next campaign, and back once they write again', async () => {
-    shop = await setUpBroadcastBot(sandbox, running, { HEARSAY_RATE_LIMITS_ENABLED: 'false' });
+    const port = await freePort();
+    shop = await setUpBroadcastBot(sandbox, running, { HEARSAY_RATE_LIMITS_ENABLED: 'false', HEARSAY_ADMIN_LISTEN: `127.0.0.1:${port}` });
     const users = Array.from({ length: 20 }, (_, i) => ({ id: 600 + i, variables: { newsletter: 'yes' } }));
     openChats(
       sandbox,
@@ -75,6 +76,10 @@ describe('broadcasts: audience, dry run, status, cancel, blocked users, replies 
     const status = await shop.cli(['status', first]);
     await expect.poll(async () => (await shop!.cli(['status', first])).stdout, { timeout: 10_000 }).toContain('sent 17, blocked 3, failed 0, left 0 of 20');
     expect(status.code).toBe(0);
+    // The metric per campaign.
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(metrics).toContain(`hearsay_broadcast_messages_total{campaign="${first}",outcome="sent"} 17`);
+    expect(metrics).toContain(`hearsay_broadcast_messages_total{campaign="${first}",outcome="blocked"} 3`);
     const shown = await runCli(['state', 'show', '--user', '607'], shop.env);
     expect((JSON.parse(shown.stdout) as { variables: Record<string, unknown> }).variables._blocked).toEqual(expect.any(Number));
     // The next campaign leaves them out (no attempt at all).

@@ -55,6 +55,9 @@ describe('broadcasts delivered exactly once', () => {
     expect(status.stdout).toContain(`campaign ${id} (finished)`);
     expect(status.stdout).toContain('sent 10000, blocked 0, failed 0, left 0 of 10000');
     expect(run.lines.some((line) => line.includes('"effect dropped') || line.includes('effect given up'))).toBe(false);
+    // Progress in the log every 10 s while it sends, and its end.
+    const finished = JSON.parse(await run.waitForLine(/"msg":"broadcast finished"/, 15_000)) as Record<string, unknown>;
+    expect(finished).toMatchObject({ campaign: id, sent: 10_000, left: 0, total: 10_000 });
   }, 240_000);
 
   it('killed with kill -9 twice midway: it goes on after each restart, every recipient once (in-doubt sends reported)', async () => {
