@@ -117,6 +117,7 @@ const webFiles = [
   'chat-controls.js',
   'identity.js',
   'people.js',
+  'group-admins.js',
   'render-text.js',
 ];
 const webModule =

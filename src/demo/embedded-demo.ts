@@ -19,6 +19,7 @@ import { loadDemoConfig, type DemoConfigOptions } from './demo-config.js';
 import { createDemoStaffGroup, withDemoStaffGroup } from './demo-staff-group.js';
 import { HearsayError } from '../errors/hearsay-error.js';
 import { connectableHost, hostForUrl } from './free-port.js';
+import { openCommunityGroup } from './community-group.js';
 
 export interface EmbeddedDemoOptions extends DemoConfigOptions {
   /** Where the sandbox and its chat page listen. */
@@ -60,6 +61,7 @@ export async function startEmbeddedDemo(options: EmbeddedDemoOptions): Promise<E
   const temporary: { dataDir?: DemoDataDir } = {};
   try {
     const { service, botUsername } = await startDemoBot(options, sandboxUrl, rules, notices, temporary);
+    await openCommunityGroup({ rulesPath, limits: options.settings.ruleLimits, sandboxUrl, botUsername, logger: options.logger });
     const stop = stopper(service, sandbox, async () => {
       await temporary.dataDir!.remove();
       await rules.remove();

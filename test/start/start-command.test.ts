@@ -145,6 +145,17 @@ describe('hearsay start without a token', () => {
         const [reply] = await waitForBotReplies(baseUrl, { userId: 503, bot: 'hearsay_demo_bot', after: asked.message_id });
         expect(reply?.text).toBe(answer);
       }
+      // The demo's community group, which the bot looks after: asking to join it brings the first question in private.
+      const list = (await (await fetch(`${baseUrl}/client/bots?user=505`)).json()) as { result: Array<{ name: string; kind: string; chatId?: number }> };
+      const kiez = list.result.find((entry) => entry.kind === 'group' && entry.name === 'Kiez Coders');
+      const asking = await fetch(`${baseUrl}/client/groups/${kiez?.chatId}/join`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ user: { id: 505, first_name: 'Sam' } }),
+      });
+      expect(((await asking.json()) as { result: { pending?: boolean } }).result).toMatchObject({ pending: true });
+      const [question] = await waitForBotReplies(baseUrl, { userId: 505, bot: 'hearsay_demo_bot', timeoutMs: 8000 });
+      expect(question?.text).toBe('Hi Sam! You asked to join a group I look after. What do you code, or want to learn?');
       expect(await stopWithSigterm(demo)).toBe(0);
       // The temporary copy of the built-in rules goes with the demo.
       expect(existsSync(String(said.rules))).toBe(false);

@@ -27,6 +27,7 @@ const CONTENT_TYPES: Record<WebAssetName, string> = {
   'chat-controls.js': 'text/javascript; charset=utf-8',
   'identity.js': 'text/javascript; charset=utf-8',
   'people.js': 'text/javascript; charset=utf-8',
+  'group-admins.js': 'text/javascript; charset=utf-8',
   'render-text.js': 'text/javascript; charset=utf-8',
 };
 
@@ -58,6 +59,7 @@ export async function webChatPlugin(app: FastifyInstance, options: WebChatPlugin
   serve('/chat-controls.js', 'chat-controls.js');
   serve('/identity.js', 'identity.js');
   serve('/people.js', 'people.js');
+  serve('/group-admins.js', 'group-admins.js');
   serve('/render-text.js', 'render-text.js');
 
   app.get('/client/bots', async (request) => {

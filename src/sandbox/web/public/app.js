@@ -3,7 +3,8 @@
 // Message text is rendered from its entities by render-text.js, as DOM nodes, never as HTML. On a phone
 // one pane shows at a time (list or chat); a restarted sandbox (a new instance id) resets the chats.
 // Buttons, the reply keyboard, the command menu, "typing…" and answers to presses: chat-controls.js.
-// Groups are listed too: the header's Join/Leave button makes the user a member (or not) through the client API.
+// Groups are listed too: the header's Join/Leave button makes the user a member (or not) through the client API,
+// or asks to join a group that approves new members; its Admins button promotes bots and people (group-admins.js).
 // A forum group opens on its topics, and a topic on its own messages (forum-view.js).
 'use strict';
 
@@ -30,6 +31,7 @@
     backUnread: $('back-unread'),
     commandsButton: $('commands-button'),
     membership: $('membership'),
+    admins: $('admins'),
     presence: $('presence'),
     topicsBack: $('topics-back'),
   };
@@ -48,6 +50,8 @@
   let wanted = null;
   /** group chat id (text) → the other people added when this page created it (for links to write as them) */
   const groupOthers = new Map();
+  /** group chat ids (text) this page's user asked to join: an administrator (or a bot) decides */
+  const asked = new Set();
   /** bot username (lower case) → the problems of its rules */
   const ruleProblems = new Map();
   /** username (lower case) → what the chat shows besides messages (typing, reply keyboard, commands) */
@@ -388,16 +392,21 @@
 
   function renderConversationHeaderOnly(peer = peerOf(current)) {
     ui.peerTitle.textContent = peer.name;
+    const waiting = peer.kind === 'group' && !peer.member && asked.has(String(peer.chatId));
+    if (peer.kind === 'group' && peer.member) asked.delete(String(peer.chatId));
     const topic = forumTopic(peer.username);
     if (typeof topic === 'number') {
       const info = forum.topicInfo(peer.username, topic);
       ui.peerTitle.textContent = info.name;
       ui.peerSub.textContent = `topic in ${peer.name}${info.closed ? ' · closed' : ''}`;
-    } else if (peer.kind === 'group')
-      ui.peerSub.textContent = `${forum.isForum(peer) ? 'forum' : 'group'} · ${peer.member ? 'you are a member' : 'you are not a member'}`;
-    else ui.peerSub.textContent = peer.kind === 'assistant' ? 'creates and manages bots' : `@${peer.username}${peer.mine ? ' · your bot' : ''}`;
+    } else if (peer.kind === 'group') {
+      const standing = peer.member ? 'you are a member' : waiting ? 'you asked to join: an administrator decides' : 'you are not a member';
+      ui.peerSub.textContent = `${forum.isForum(peer) ? 'forum' : 'group'} · ${standing}`;
+    } else ui.peerSub.textContent = peer.kind === 'assistant' ? 'creates and manages bots' : `@${peer.username}${peer.mine ? ' · your bot' : ''}`;
     ui.membership.hidden = peer.kind !== 'group';
-    ui.membership.textContent = peer.member ? 'Leave' : 'Join';
+    ui.membership.textContent = peer.member ? 'Leave' : waiting ? 'Asked to join' : 'Join';
+    ui.membership.disabled = waiting;
+    ui.admins.hidden = peer.kind !== 'group' || !peer.member;
     // An empty chat must not look like a silent bot: say when no program answers as it (see bot-presence.ts).
     const silent = peer.kind === 'bot' && peer.answering === false;
     ui.presence.hidden = !silent;
@@ -429,7 +438,9 @@
       ui.sendError.textContent = `Not done: ${envelope.description || `HTTP ${response.status}`}`;
       return;
     }
-    peer.member = change === 'join';
+    // A group that approves new members takes a request: the user is in once an administrator (or bot) approves.
+    if (envelope.result && envelope.result.pending) asked.add(String(peer.chatId));
+    else peer.member = change === 'join';
     renderConversationHeaderOnly(peer);
     if (peer.member) {
       void loadHistory(peer.username);
@@ -501,6 +512,13 @@
         }
         openHome();
       },
+    });
+    window.hearsayGroupAdmins.setupAdmins({
+      group: () => (isGroup(current) ? peerOf(current) : null),
+      candidates: (peer) => [
+        ...peers.filter((bot) => bot.kind === 'bot').map((bot) => ({ label: `@${bot.username}`, admin: { bot: bot.username } })),
+        ...(groupOthers.get(String(peer.chatId)) || []).map((person) => ({ label: person.first_name, admin: { user: person.id } })),
+      ],
     });
     openChat(ASSISTANT, { remember: false });
     connect();

@@ -1,7 +1,8 @@
 // Who takes part, beside the page's user: the app language the user writes with (every message then carries it
 // as `language_code`, so a bot's per-language texts follow it), and new groups with bots and other people in them
-// (created through POST /client/groups; each other person gets a link that opens the page as them). Built from
-// DOM nodes and textContent only; app.js owns the state.
+// (created through POST /client/groups, a bot optionally as an administrator, as a supergroup, joined only with an
+// administrator's approval; each other person gets a link that opens the page as them). Built from DOM nodes and
+// textContent only; app.js owns the state.
 'use strict';
 
 (() => {
@@ -46,13 +47,22 @@
     const fieldset = $('group-bots');
     $('new-group').addEventListener('click', () => {
       const boxes = bots().map((bot) => {
+        const row = document.createElement('div');
+        row.className = 'group-bot';
         const label = document.createElement('label');
         const box = document.createElement('input');
         box.type = 'checkbox';
         box.value = bot.username;
         box.checked = bot.mine;
         label.append(box, ` ${bot.name} (@${bot.username})`);
-        return label;
+        // An administrator bot may delete, restrict and ban, and receives every message of the group.
+        const adminLabel = document.createElement('label');
+        const admin = document.createElement('input');
+        admin.type = 'checkbox';
+        admin.dataset.admin = bot.username;
+        adminLabel.append(admin, ' administrator');
+        row.append(label, adminLabel);
+        return row;
       });
       const legend = document.createElement('legend');
       legend.textContent = boxes.length > 0 ? 'Bots in it' : 'Bots in it (none yet: create one with BotMaker)';
@@ -65,13 +75,19 @@
     $('group-form').addEventListener('submit', async (event) => {
       event.preventDefault();
       const title = $('group-name').value.trim();
-      const chosen = [...fieldset.querySelectorAll('input:checked')].map((box) => box.value);
+      const chosen = [...fieldset.querySelectorAll('input:checked:not([data-admin])')].map((box) => box.value);
+      const admins = [...fieldset.querySelectorAll('input[data-admin]:checked')].map((box) => box.dataset.admin).filter((bot) => chosen.includes(bot));
+      const options = {
+        type: $('group-super').checked ? 'supergroup' : 'group',
+        ...(admins.length > 0 ? { admins: admins.map((bot) => ({ bot })) } : {}),
+        ...($('group-approval').checked ? { join_by_request: true } : {}),
+      };
       // Other people are new sandbox users, each with an id of their own.
       const others = namesIn($('group-people').value).map((name) => ({ id: 100000 + Math.floor(Math.random() * 2000000000), first_name: name }));
       const response = await fetch('/client/groups', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ title, members: [userObject(), ...others], bots: chosen }),
+        body: JSON.stringify({ title, members: [userObject(), ...others], bots: chosen, ...options }),
       });
       const envelope = await response.json();
       if (!envelope.ok) {
