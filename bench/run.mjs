@@ -229,9 +229,10 @@ async function runOne(name, workload, ctx, options) {
       `start-up ${Math.round(result.startupMs)} ms, ${correctnessLabel(result.correctness)} (${result.outcome})\n`,
   );
   if (result.redis) {
-    const { replicaCpuUsPerUpdate, redisCpuUsPerUpdate, redisRoundTripsPerUpdate, redisCommandsPerUpdate } = result.redis;
+    const { replicaCpuUsPerUpdate, redisCpuUsPerUpdate, redisInCommandsUsPerUpdate, redisRoundTripsPerUpdate, redisCommandsPerUpdate } = result.redis;
     process.stderr.write(
-      `    replicas ${replicaCpuUsPerUpdate.toFixed(0)} µs/update, Redis ${redisCpuUsPerUpdate.toFixed(0)} µs/update, ` +
+      `    replicas ${replicaCpuUsPerUpdate.toFixed(0)} µs/update, Redis ${redisCpuUsPerUpdate.toFixed(0)} µs/update ` +
+        `(${redisInCommandsUsPerUpdate.toFixed(0)} in commands), ` +
         `${redisRoundTripsPerUpdate.toFixed(2)} round trips/update (${redisCommandsPerUpdate.toFixed(2)} Redis commands)\n`,
     );
   }

@@ -8,12 +8,16 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { CLOCK_TICKS, treeCpuTicks } from './process-cpu.mjs';
 
-/** Calls per command so far, from `INFO commandstats` (`cmdstat_evalsha:calls=12,…`). */
+/** Calls and µs per command so far, from `INFO commandstats` (`cmdstat_evalsha:calls=12,usec=340,…`). */
 function commandCalls(port) {
   const info = execFileSync('redis-cli', ['-p', String(port), 'info', 'commandstats'], { encoding: 'utf8' });
   const calls = {};
-  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) calls[match[1]] = Number(match[2]);
-  return calls;
+  const usec = {};
+  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm)) {
+    calls[match[1]] = Number(match[2]);
+    usec[match[1]] = Number(match[3]);
+  }
+  return { calls, usec };
 }
 
 /** Commands hearsay sends only on their own, never from inside a script: one round trip each. */
@@ -29,7 +33,7 @@ export function redisPartsSampler(partsFile) {
         return {
           replicaTicks: parts.replicaPids.reduce((sum, pid) => sum + treeCpuTicks(pid), 0),
           redisTicks: treeCpuTicks(parts.redisPid),
-          calls: commandCalls(parts.redisPort),
+          ...commandCalls(parts.redisPort),
         };
       } catch {
         return null;
@@ -51,11 +55,16 @@ export function redisPartsSampler(partsFile) {
         total += delta;
         if (CLIENT_ONLY.has(name)) roundTrips += delta;
       }
+      // Time inside the commands a client sent (a script's time includes the commands it runs): the rest of
+      // Redis's CPU is its event loop, the sockets and the AOF's write and fsync.
+      let commandUsec = 0;
+      for (const name of CLIENT_ONLY) commandUsec += (end.usec[name] ?? 0) - (start.usec?.[name] ?? 0);
       return {
         replicas: parts.replicaPids.length,
         replicaCpuUsPerUpdate: perUpdate(end.replicaTicks - start.replicaTicks),
         redisCpuUsPerUpdate: perUpdate(end.redisTicks - start.redisTicks),
         redisCommandsPerUpdate: total / updates,
+        redisInCommandsUsPerUpdate: commandUsec / updates,
         redisRoundTripsPerUpdate: roundTrips / updates,
         redisCommands: commands,
       };

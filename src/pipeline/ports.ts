@@ -109,6 +109,13 @@ export interface ChatStateStore {
   load(scope: StateScope): Promise<ConversationState>;
   /** Optional: `load` answered at once, for a store that keeps the state in memory (the file ledger); used when present. */
   loadNow?(scope: StateScope): ConversationState;
+  /**
+   * Optional: `load` and the update's intent ({@link UpdateLedger.begin}) in one step, for a store where each
+   * is a round trip (Redis). The pipeline then takes the intent of every update it decides on, before deciding,
+   * and not again (a crash names an update that had nothing to send as in doubt too: it is answered again
+   * either way); rejects as `begin` does.
+   */
+  loadAndBegin?(scope: StateScope, update: Update): Promise<ConversationState>;
   /** Every unfinished flow of every user and chat (the runtime schedules their timeouts). */
   flows(): Promise<readonly { readonly chatId: number; readonly userId: number; readonly position: FlowPosition }[]>;
   /** Every user whose variables are kept, with them (a broadcast chooses its audience from them). */

@@ -181,7 +181,9 @@ export class UpdatePipeline {
       }
       const scope = scopeOf(event);
       const { states } = this.options;
-      const state = states.loadNow ? states.loadNow(scope) : await states.load(scope);
+      // A store that takes the intent with the state (one round trip for both) has begun the update here.
+      const begun = !states.loadNow && states.loadAndBegin !== undefined;
+      const state = states.loadNow ? states.loadNow(scope) : begun ? await states.loadAndBegin!(scope, update) : await states.load(scope);
       const matchStarted = performance.now();
       const ruleSet = this.options.rules.current;
       let decision = (this.options.decide ?? decide)(event, ruleSet, state, this.options.context);
@@ -190,11 +192,11 @@ export class UpdatePipeline {
       // only updates caught between the two can be answered twice (or call a backend twice, with the same key),
       // and the ledger names them. A decision waiting for a backend makes its calls between the two.
       const calls = decision.call !== undefined;
-      if (calls) decision = await this.callBackends(update, scope.chatId, decision, signal);
+      if (calls) decision = await this.callBackends(update, scope.chatId, decision, signal, begun);
       this.analyticsOptions.debug = logger.isLevelEnabled('debug');
       const analytics = recordDecision(event, decision, ruleSet, metrics, this.analyticsOptions);
       const split = splitStateChanges(decision.actions);
-      if (!calls && split.effects.length > 0) await ledger.begin(update);
+      if (!calls && !begun && split.effects.length > 0) await ledger.begin(update);
       const outcome = await this.options.perform(split.effects, { update, ruleId: decision.ruleId }, signal);
       const commit = this.record(split, scope, decision.ruleId, null);
       counted = false;
@@ -218,8 +220,8 @@ export class UpdatePipeline {
   }
 
   /** The intent (a call may be a side effect), then the decision's backend calls, each continued by the engine. */
-  private async callBackends(update: Update, chatId: number | null, decision: Decision, signal: AbortSignal): Promise<Decision> {
-    await this.options.ledger.begin(update);
+  private async callBackends(update: Update, chatId: number | null, decision: Decision, signal: AbortSignal, begun: boolean): Promise<Decision> {
+    if (!begun) await this.options.ledger.begin(update);
     const { backends, sequencer, perform } = this.options;
     return completeCalls(decision, { update, chatId, backends, sequencer, perform, signal });
   }

@@ -3,26 +3,12 @@
 // inside one step. KEYS[1] is the bot's key prefix (the scripts reach every key under it; its hash tag puts
 // them all in one slot, so in a Redis Cluster each script runs on the node that holds the bot); ARGV carries the rest.
 import { OUTBOX_LIB } from './outbox-scripts.js';
-
-/**
- * After `local p`: the first update of a chat's queue still in the inbox (committed ones at its head are dropped on
- * the way), or nil. Polling with replicas gives out only these (`inbox:unclaimed`): the rest of a busy chat waits in
- * the store, not in the replicas' hands, so other chats' updates are claimed meanwhile.
- */
-const LIVE_HEAD = `
-local function live_head(queue)
-  for i = 1, 1000 do
-    local head = redis.call('LINDEX', queue, 0)
-    if not head or redis.call('HEXISTS', p .. 'inbox', head) == 1 then return head end
-    redis.call('LPOP', queue)
-  end
-  return redis.call('LINDEX', queue, 0)
-end
-`;
+import { ACCEPT_BODY, INBOX_COMMIT, INBOX_ENTRY, INBOX_TAKE_OVER, LIVE_HEAD } from './inbox-scripts.js';
 
 /** Shared by the scripts: recognising a new update id sequence of the service (as the file journal does). */
 const SEQUENCE = `
 local p = KEYS[1]
+${INBOX_ENTRY}
 ${LIVE_HEAD}
 local function forget_all()
   redis.call('DEL', p .. 'done', p .. 'done:ids')
@@ -47,29 +33,6 @@ end
 /** ARGV: id, fingerprint, now, retention → 'done' | 'new' | the reason the old sequence was forgotten. */
 export const SEEN_SCRIPT = `${SEQUENCE}
 return seen(ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]))`;
-
-/** Stores ARGV[1..7] of an accept (after SEQUENCE); see {@link ACCEPT_SCRIPT}. An entry with no owner ('') waits in `inbox:unclaimed`. */
-const ACCEPT_BODY = `
-local id, fp = ARGV[1], ARGV[2]
-local held = redis.call('HGET', p .. 'inbox:fp', id)
-if held then
-  if held == fp then return {'known', ''} end
-  return {'id_busy', ''}
-end
-local state = seen(id, fp, tonumber(ARGV[3]), tonumber(ARGV[4]))
-if state == 'done' then return {'known', ''} end
-local seq = redis.call('INCR', p .. 'inbox:seq')
-redis.call('HSET', p .. 'inbox', id, ARGV[5])
-redis.call('HSET', p .. 'inbox:fp', id, fp)
-redis.call('HSET', p .. 'inbox:owner', id, ARGV[6])
-redis.call('ZADD', p .. 'inbox:order', seq, id)
-redis.call('HSET', p .. 'inbox:chat', id, ARGV[7])
-local first = not live_head(p .. 'chat:' .. ARGV[7])
--- Unclaimed and first of its chat: claimable now; otherwise it becomes so when the update before it commits.
-if ARGV[6] == '' and first then redis.call('ZADD', p .. 'inbox:unclaimed', seq, id) end
-redis.call('RPUSH', p .. 'chat:' .. ARGV[7], id)
-if state == 'new' then state = '' end
-return {'stored', state, first and 1 or 0}`;
 
 /**
  * ARGV: id, fingerprint, now, retention, update JSON, owner, chat key → {'stored'|'known'|'id_busy', sequence
@@ -99,6 +62,7 @@ ${ACCEPT_BODY}`;
  */
 export const COMMIT_SCRIPT = `${OUTBOX_LIB}
 local p = KEYS[1]
+${INBOX_ENTRY}
 ${LIVE_HEAD}
 -- Already committed (a retry after the answer to the first commit was lost, e.g. in a Redis restart): the chat
 -- may have moved on since, so its changes must not be applied a second time over newer state.
@@ -126,21 +90,7 @@ redis.call('HSET', p .. 'done', id, ARGV[2])
 redis.call('ZADD', p .. 'done:ids', id, id)
 redis.call('SET', p .. 'last', ARGV[3])
 redis.call('HDEL', p .. 'begun', id)
-if redis.call('HEXISTS', p .. 'inbox', id) == 1 then
-  local chat = redis.call('HGET', p .. 'inbox:chat', id)
-  if chat then redis.call('LREM', p .. 'chat:' .. chat, 1, id) end
-  redis.call('HDEL', p .. 'inbox', id)
-  redis.call('HDEL', p .. 'inbox:fp', id)
-  redis.call('HDEL', p .. 'inbox:owner', id)
-  redis.call('HDEL', p .. 'inbox:chat', id)
-  redis.call('ZREM', p .. 'inbox:order', id)
-  redis.call('ZREM', p .. 'inbox:unclaimed', id)
-  -- The chat's next update, stored unclaimed, may be claimed now (polling with replicas).
-  local following = chat and live_head(p .. 'chat:' .. chat)
-  if following and redis.call('HGET', p .. 'inbox:owner', following) == '' then
-    redis.call('ZADD', p .. 'inbox:unclaimed', redis.call('ZSCORE', p .. 'inbox:order', following), following)
-  end
-end
+${INBOX_COMMIT}
 -- Beyond twice the capacity, the lowest ids go (at worst a very old redelivery is answered again).
 local capacity = tonumber(ARGV[4])
 local size = redis.call('ZCARD', p .. 'done:ids')
@@ -174,8 +124,14 @@ return #old`;
  */
 export const TAKE_OVER_SCRIPT = `
 local p = KEYS[1]
+${INBOX_ENTRY}
 local me = ARGV[1]
-local function alive(owner) return owner == me or redis.call('EXISTS', p .. 'replica:' .. owner) == 1 end
+local lives = {}
+local function alive(owner)
+  if owner == me then return true end
+  if lives[owner] == nil then lives[owner] = redis.call('EXISTS', p .. 'replica:' .. owner) == 1 end
+  return lives[owner]
+end
 local doubt = {}
 local begun = redis.call('HGETALL', p .. 'begun')
 for i = 1, #begun, 2 do
@@ -185,15 +141,7 @@ for i = 1, #begun, 2 do
   end
 end
 local pending = {}
-local ids = redis.call('ZRANGE', p .. 'inbox:order', 0, -1)
-for i = 1, #ids do
-  local owner = redis.call('HGET', p .. 'inbox:owner', ids[i])
-  -- Unclaimed entries ('') are for CLAIM_SCRIPT: a few at a time, spread over the replicas.
-  if not owner or (owner ~= '' and (owner == me or not alive(owner))) then
-    redis.call('HSET', p .. 'inbox:owner', ids[i], me)
-    pending[#pending + 1] = redis.call('HGET', p .. 'inbox', ids[i])
-  end
-end
+${INBOX_TAKE_OVER}
 return {doubt, pending}`;
 
 /**
@@ -202,10 +150,34 @@ return {doubt, pending}`;
  */
 export const BEGIN_SCRIPT = `
 local p = KEYS[1]
-local owner = redis.call('HGET', p .. 'inbox:owner', ARGV[1])
-if owner and owner ~= ARGV[2] then return 'fenced' end
+${INBOX_ENTRY}
+local entry = redis.call('HGET', p .. 'inbox', ARGV[1])
+if entry then
+  local _, owner = entry_head(entry)
+  if owner ~= ARGV[2] then return 'fenced' end
+end
 redis.call('HSET', p .. 'begun', ARGV[1], ARGV[2])
 return 'ok'`;
+
+/**
+ * BEGIN_SCRIPT and the update's state documents in one step. KEYS: prefix, then the documents to read. ARGV: id,
+ * owner → {'fenced'}, or {'ok', then each document's value ('' when absent)}.
+ */
+export const BEGIN_LOAD_SCRIPT = `
+local p = KEYS[1]
+${INBOX_ENTRY}
+local entry = redis.call('HGET', p .. 'inbox', ARGV[1])
+if entry then
+  local _, owner = entry_head(entry)
+  if owner ~= ARGV[2] then return {'fenced'} end
+end
+redis.call('HSET', p .. 'begun', ARGV[1], ARGV[2])
+local answer = {'ok'}
+if #KEYS > 1 then
+  local values = redis.call('MGET', unpack(KEYS, 2))
+  for i = 1, #KEYS - 1 do answer[i + 1] = values[i] or '' end
+end
+return answer`;
 
 /**
  * ARGV: chat key, id → 'go' when the update may be handled now (it heads its chat's queue, or is not in it:
@@ -226,24 +198,6 @@ for i = 1, 1000 do
   redis.call('LPOP', queue)
 end
 return ''`;
-
-/**
- * ARGV: owner, limit → the update JSONs of up to `limit` unclaimed inbox entries, oldest first, now owned by
- * `owner`: each the first of its chat in the inbox (see ACCEPT_BODY and COMMIT_SCRIPT).
- */
-export const CLAIM_SCRIPT = `
-local p = KEYS[1]
-local ids = redis.call('ZRANGE', p .. 'inbox:unclaimed', 0, tonumber(ARGV[2]) - 1)
-local claimed = {}
-for i = 1, #ids do
-  redis.call('ZREM', p .. 'inbox:unclaimed', ids[i])
-  local json = redis.call('HGET', p .. 'inbox', ids[i])
-  if json then
-    redis.call('HSET', p .. 'inbox:owner', ids[i], ARGV[1])
-    claimed[#claimed + 1] = json
-  end
-end
-return claimed`;
 
 /**
  * The polling lease. ARGV: owner, lease ms → {'acquired', token} when it was free (the token is a new fencing

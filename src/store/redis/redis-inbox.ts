@@ -8,14 +8,24 @@ import { SERVICE_RETENTION_MS } from '../records.js';
 import { AcceptsInFlight } from '../accepts-in-flight.js';
 import { UnstorableUpdateError, type AcceptResult } from '../../pipeline/ports.js';
 import type { InboxBacklog } from '../../pipeline/replica-ports.js';
-import { ACCEPT_SCRIPT, CLAIM_SCRIPT, POLL_ACCEPT_SCRIPT } from './ledger-scripts.js';
+import { ACCEPT_SCRIPT, POLL_ACCEPT_SCRIPT } from './ledger-scripts.js';
+import { CLAIM_SCRIPT, LEGACY_INBOX_SCRIPT } from './inbox-scripts.js';
+import { scanKeys } from './untagged-keys.js';
+import type { Logger } from '../../log/logger.js';
 import { ReplicaFencedError, script, type RedisAccess } from './redis-access.js';
 
 const SCRIPTS = {
   accept: script(ACCEPT_SCRIPT),
   pollAccept: script(POLL_ACCEPT_SCRIPT),
   claim: script(CLAIM_SCRIPT),
+  legacy: script(LEGACY_INBOX_SCRIPT),
 };
+
+/**
+ * The value of a replica's lease key (`replica:<owner>`): the inbox layout it reads and writes. Replicas of
+ * earlier versions wrote '1' and kept an entry over several hashes (see LEGACY_INBOX_SCRIPT).
+ */
+export const LEASE_VALUE = '2';
 
 /** What the inbox shares with its ledger. */
 export interface RedisInboxParts {
@@ -115,6 +125,25 @@ export class RedisInbox {
     // Each is the first of its chat's queue (only those are given out): its turn is now.
     for (const update of updates) this.turnNow.add(update.update_id);
     return updates;
+  }
+
+  /**
+   * Folds the inbox an earlier version left (its entries spread over several hashes) into this version's, once;
+   * rejects, naming what to do, while a replica of that version still holds a lease (it would go on writing
+   * the old layout). Costs one EXISTS when there is none.
+   */
+  async foldLegacy(logger: Logger): Promise<void> {
+    const { store } = this.parts;
+    if ((await store.command(() => store.client.exists(store.key('inbox:seq')))) === 0) return;
+    const leases = await store.command(() => scanKeys(store.botServer(), store.key('replica:*')));
+    const values = leases.length > 0 ? await store.command(() => store.client.mget(leases)) : [];
+    if (values.some((value) => value !== null && value !== LEASE_VALUE)) {
+      throw new Error(
+        "a replica of an earlier hearsay version still runs on this bot's Redis store, which keeps its inbox in another layout: stop every replica, then start this version, which converts the inbox once (a replica killed less than 10 s ago still counts)",
+      );
+    }
+    const folded = Number(await store.runScript(SCRIPTS.legacy, [], []));
+    if (folded > 0) logger.info({ entries: folded }, "converted the inbox an earlier version left in this bot's Redis store to this version's layout (once)");
   }
 
   /** Polling with replicas: the stored updates a replica could claim now (each chat's next), and all those not handled yet. */

@@ -13,10 +13,10 @@ import { updateFingerprint } from '../update-fingerprint.js';
 import { withEffectIds } from '../effect-ids.js';
 import type { Logger } from '../../log/logger.js';
 import { StoreUnavailableError, type AcceptResult, type ChatStateStore, type StateCommit, type StateScope, type UpdateLedger } from '../../pipeline/ports.js';
-import { BEGIN_SCRIPT, COMMIT_SCRIPT, CONFIRM_SCRIPT, SEEN_SCRIPT, TAKE_OVER_SCRIPT, TURN_SCRIPT } from './ledger-scripts.js';
+import { BEGIN_LOAD_SCRIPT, BEGIN_SCRIPT, COMMIT_SCRIPT, CONFIRM_SCRIPT, SEEN_SCRIPT, TAKE_OVER_SCRIPT, TURN_SCRIPT } from './ledger-scripts.js';
 import type { InboxBacklog } from '../../pipeline/replica-ports.js';
 import { RedisAccess, ReplicaFencedError, script, type Script } from './redis-access.js';
-import { RedisInbox } from './redis-inbox.js';
+import { LEASE_VALUE, RedisInbox } from './redis-inbox.js';
 import type { RedisConnection } from './redis-connection.js';
 import { StateDocuments } from './state-documents.js';
 import { outboxArgument, RedisOutbox } from './redis-outbox.js';
@@ -62,6 +62,7 @@ const SCRIPTS = {
   confirm: script(CONFIRM_SCRIPT),
   takeOver: script(TAKE_OVER_SCRIPT),
   begin: script(BEGIN_SCRIPT),
+  beginLoad: script(BEGIN_LOAD_SCRIPT),
   turn: script(TURN_SCRIPT),
 };
 
@@ -128,6 +129,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
     const ledger = new RedisLedger(options);
     if (options.maintenance) return ledger;
     await ledger.store.checkPersistence(options.logger);
+    await ledger.inbox.foldLegacy(options.logger);
     await ledger.renewLease();
     ledger.heartbeat = setInterval(() => void ledger.renewLease().catch(() => undefined), Math.max(100, Math.floor(ledger.leaseMs / 3)));
     ledger.heartbeat.unref();
@@ -152,10 +154,21 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
 
   async begin(update: Update): Promise<void> {
     const result = await this.store.runScript(SCRIPTS.begin, [], [update.update_id, this.owner]);
-    if (result === 'fenced') {
-      this.inbox.release(update.update_id);
-      throw new ReplicaFencedError(`update ${update.update_id} was taken over by another replica while this one was paused; not sent from here`);
-    }
+    if (result === 'fenced') this.fenced(update);
+  }
+
+  /** {@link begin} and {@link load} in one round trip (see ChatStateStore.loadAndBegin). */
+  loadAndBegin(scope: StateScope, update: Update): Promise<ConversationState> {
+    return this.documents.load(scope, async (keys) => {
+      const answer = (await this.store.runScript(SCRIPTS.beginLoad, keys, [update.update_id, this.owner])) as string[];
+      if (answer[0] === 'fenced') this.fenced(update);
+      return answer.slice(1);
+    });
+  }
+
+  private fenced(update: Update): never {
+    this.inbox.release(update.update_id);
+    throw new ReplicaFencedError(`update ${update.update_id} was taken over by another replica while this one was paused; not sent from here`);
   }
 
   /**
@@ -192,7 +205,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
    */
   private async write(id: number | null, fingerprint: string, state: StateCommit | null): Promise<boolean> {
     for (let attempt = 0; attempt < COMMIT_RETRIES; attempt++) {
-      const writes = state && state.changes.length > 0 ? await this.documents.writesFor(id, state) : null;
+      const writes = state && state.changes.length > 0 ? await this.documents.writesFor(id, state, attempt === 0) : null;
       if (writes === 'stale') return false;
       const keys = writes ? [...writes.keys()] : [];
       const ttl = this.options.stateTtlMs ?? '';
@@ -316,7 +329,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
   }
 
   private async renewLease(): Promise<void> {
-    await this.store.command(() => this.store.client.set(this.store.key(`replica:${this.owner}`), '1', 'PX', this.leaseMs));
+    await this.store.command(() => this.store.client.set(this.store.key(`replica:${this.owner}`), LEASE_VALUE, 'PX', this.leaseMs));
   }
 
   private noteSequence(id: number, reason: string): void {

@@ -32,8 +32,37 @@ export interface StateDocumentsAccess {
 /** A commit's writes by store key: the raw value read ('' when absent) and the value to write ('' to delete). */
 export type StateWrites = Map<string, { read: string; write: string }>;
 
+/** Reads documents by store key in one step (an MGET, or a script that also does something else) → each value, null or '' when absent. */
+export type DocumentReader = (keys: string[]) => Promise<Array<string | null>>;
+
+/** Scopes whose last read is remembered for their commit (the oldest forgotten beyond this). */
+const REMEMBERED_SCOPES = 4096;
+
 export class StateDocuments {
+  /**
+   * The raw documents last loaded per scope (chat and user), until a commit of that scope takes them: the commit
+   * checks against these instead of reading again (the commit script refuses if any changed since: then it reads).
+   */
+  private readonly lastRead = new Map<string, Map<string, string>>();
+
   constructor(private readonly access: StateDocumentsAccess) {}
+
+  private readonly mget: DocumentReader = (keys) => this.access.command(() => this.access.client.mget(keys));
+
+  private remember(scope: StateScope, values: Map<string, string>): void {
+    const key = `${scope.chatId}:${scope.userId}`;
+    this.lastRead.delete(key);
+    this.lastRead.set(key, values);
+    if (this.lastRead.size > REMEMBERED_SCOPES) this.lastRead.delete(this.lastRead.keys().next().value!);
+  }
+
+  /** What the scope's last load read (once: taken), when it covers every one of `keys`. */
+  private recall(scope: StateScope, keys: readonly string[]): Map<string, string> | undefined {
+    const key = `${scope.chatId}:${scope.userId}`;
+    const values = this.lastRead.get(key);
+    this.lastRead.delete(key);
+    return values && keys.every((k) => values.has(k)) ? values : undefined;
+  }
 
   private stateKey(documentKey: string): string {
     return this.access.key(`state:${documentKey}`);
@@ -118,11 +147,15 @@ export class StateDocuments {
   /**
    * The documents a commit writes, by store key: the raw value read ('' when absent) and the value to write
    * ('' to delete); null when there is nothing to write, 'stale' when the flow is no longer at `flowWas`.
+   * `reuse`: the values the scope's last load read may stand for what is stored now (a first attempt).
    */
-  async writesFor(id: number | null, state: StateCommit): Promise<StateWrites | null | 'stale'> {
+  async writesFor(id: number | null, state: StateCommit, reuse: boolean): Promise<StateWrites | null | 'stale'> {
     const keys = commitKeys(state.scope, state.changes);
-    const raw = await this.access.command(() => this.access.client.mget(keys.map((key) => this.stateKey(key))));
-    const read = new Map(keys.map((key, i) => [key, raw[i] ?? '']));
+    let read = reuse ? this.recall(state.scope, keys) : undefined;
+    if (!read) {
+      const raw = await this.mget(keys.map((key) => this.stateKey(key)));
+      read = new Map(keys.map((key, i) => [key, raw[i] ?? '']));
+    }
     const flowKey = documentKeys(state.scope).flow;
     if (state.flowWas !== undefined && flowKey !== null) {
       // Decided on another flow position than the one stored now: another replica got there first.
@@ -156,12 +189,14 @@ export class StateDocuments {
     return writes.size > 0 ? writes : null;
   }
 
-  async load(scope: StateScope): Promise<ConversationState> {
+  /** The scope's state, read by `read` (one MGET unless told otherwise; called even with no documents to read). */
+  async load(scope: StateScope, read?: DocumentReader): Promise<ConversationState> {
     const keys = Object.values(documentKeys(scope)).filter((key): key is string => key !== null);
-    if (keys.length === 0) return stateOf(scope, () => undefined);
-    const raw = await this.access.command(() => this.access.client.mget(keys.map((key) => this.stateKey(key))));
-    const documents = new Map(keys.map((key, i) => [key, parseDocument(raw[i] ?? '')]));
-    return stateOf(scope, (key) => documents.get(key));
+    if (keys.length === 0 && !read) return stateOf(scope, () => undefined);
+    const raw = await (read ?? this.mget)(keys.map((key) => this.stateKey(key)));
+    const values = new Map(keys.map((key, i) => [key, raw[i] ?? '']));
+    this.remember(scope, values);
+    return stateOf(scope, (key) => parseDocument(values.get(key)));
   }
 }
 

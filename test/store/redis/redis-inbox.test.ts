@@ -1,0 +1,154 @@
+// The Redis ledger's inbox and its cost per update: an update stored, begun with its state read, and committed
+// is three round trips with one inbox write and one delete; the inbox an earlier version left (an entry spread
+// over several hashes and sets) is converted once at start, never while a replica of that version runs.
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Update } from '../../../src/api/types.js';
+import { createLogger } from '../../../src/log/logger.js';
+import { connectRedis } from '../../../src/store/redis/redis-connection.js';
+import { RedisLedger } from '../../../src/store/redis/redis-ledger.js';
+import { startRedisServer, redisStoreConfig, type RedisServer } from '../../support/redis-server.js';
+
+const logger = createLogger({ level: 'silent' });
+let server: RedisServer;
+let admin: Redis;
+let prefixes = 0;
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  admin = new Redis(server.url);
+});
+afterAll(async () => {
+  admin?.disconnect();
+  await server?.close();
+});
+
+/** The names of the commands the ledger sent, as it sends them (a script's own commands are not among them). */
+let sent: string[] | undefined;
+
+async function openLedger(prefix: string): Promise<RedisLedger> {
+  const connection = await connectRedis({ config: redisStoreConfig(server), logger });
+  const client = connection.client as Redis;
+  const send = client.sendCommand.bind(client);
+  client.sendCommand = (command, stream) => {
+    sent?.push(command.name);
+    return send(command, stream);
+  };
+  return RedisLedger.open({ connection, prefix, logger, inbox: true });
+}
+
+const update = (id: number, chatId = 1): Update =>
+  ({
+    update_id: id,
+    message: { message_id: id, date: 1, chat: { id: chatId, type: 'private', first_name: 'A' }, from: { id: 2, is_bot: false, first_name: 'A' }, text: 'x' },
+  }) as Update;
+
+/** Calls per command so far (INFO commandstats). */
+async function commandCalls(): Promise<Record<string, number>> {
+  const info = await admin.info('commandstats');
+  return Object.fromEntries([...info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map((m) => [m[1]!, Number(m[2])]));
+}
+
+/** What Redis ran during `work` (a script's commands too), and what the ledger sent. */
+async function callsDuring(work: () => Promise<void>): Promise<{ ran: Record<string, number>; sent: string[] }> {
+  const before = await commandCalls();
+  sent = [];
+  await work();
+  const client = sent;
+  sent = undefined;
+  const after = await commandCalls();
+  const delta: Record<string, number> = {};
+  for (const [name, calls] of Object.entries(after)) if (name !== 'info' && calls > (before[name] ?? 0)) delta[name] = calls - (before[name] ?? 0);
+  return { ran: delta, sent: client };
+}
+
+describe('the Redis inbox, per update', () => {
+  it('accept, the state read with the intent, and the commit of a state change: three scripts, no other round trip; the entry is one hash field', async () => {
+    const prefix = `i${++prefixes}:`;
+    const ledger = await openLedger(prefix);
+    const scope = { chatId: 1, userId: 2 };
+    const increment = { type: 'set_state' as const, scope: 'chat' as const, key: 'n', value: 1, increment: 1 };
+    // Update 1 the same way first: the server learns the scripts (the first run of each is an EVAL).
+    await ledger.accept(update(1));
+    await ledger.loadAndBegin(scope, update(1));
+    await ledger.commit(update(1), { scope, changes: [increment] });
+    const { ran, sent } = await callsDuring(async () => {
+      await ledger.accept(update(2));
+      await ledger.waitForTurn('chat:1', 2, new AbortController().signal);
+      expect((await ledger.loadAndBegin(scope, update(2))).chat).toEqual({ n: 1 });
+      await ledger.commit(update(2), { scope, changes: [increment] });
+    });
+    // No turn asked (it heads its chat), no MGET before the commit (it checks what the load read).
+    expect(sent).toEqual(['evalsha', 'evalsha', 'evalsha']);
+    // The inbox entry is one write (HSET) and one delete (HDEL); the intent one HSET and one HDEL; the done mark one HSET.
+    expect(ran.hset).toBe(3);
+    expect(ran.hdel).toBe(2);
+    expect((await ledger.load(scope)).chat).toEqual({ n: 2 });
+    expect(await admin.exists(`${prefix}inbox`, `${prefix}inbox:fp`, `${prefix}inbox:owner`, `${prefix}inbox:chat`, `${prefix}inbox:order`)).toBe(0);
+    await ledger.close();
+  });
+
+  it('a commit whose documents another replica changed since the load reads them again and keeps both changes', async () => {
+    const prefix = `i${++prefixes}:`;
+    const [a, b] = await Promise.all([openLedger(prefix), openLedger(prefix)]);
+    const increment = { type: 'set_state' as const, scope: 'user' as const, key: 'n', value: 1, increment: 1 };
+    await a.accept(update(1, 1));
+    await a.loadAndBegin({ chatId: 1, userId: 2 }, update(1, 1));
+    // The same user in another chat, on the other replica, between a's load and a's commit.
+    await b.commit(update(2, 7), { scope: { chatId: 7, userId: 2 }, changes: [increment] });
+    await a.commit(update(1, 1), { scope: { chatId: 1, userId: 2 }, changes: [increment] });
+    expect((await a.load({ chatId: 1, userId: 2 })).user).toEqual({ n: 2 });
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('the intent taken with the state is fenced like begin: an update another replica took over is not begun here', async () => {
+    const prefix = `i${++prefixes}:`;
+    const ledger = await openLedger(prefix);
+    await ledger.accept(update(5));
+    // Another replica's name on the entry (this one was paused past its lease and its work taken over).
+    const entry = (await admin.hget(`${prefix}inbox`, '5'))!;
+    const [order, , ...rest] = entry.split('\n');
+    await admin.hset(`${prefix}inbox`, '5', [order, 'someone-else', ...rest].join('\n'));
+    await expect(ledger.loadAndBegin({ chatId: 1, userId: 2 }, update(5))).rejects.toThrow(/taken over by another replica/);
+    expect(await admin.hget(`${prefix}begun`, '5')).toBeNull();
+    await ledger.close();
+  });
+});
+
+describe("an earlier version's inbox", () => {
+  /** What a replica of the earlier layout left: update 3 stored by a replica that died, update 4 unclaimed behind it. */
+  async function writeLegacyInbox(prefix: string): Promise<void> {
+    await admin.hset(`${prefix}inbox`, '3', JSON.stringify(update(3)), '4', JSON.stringify(update(4)));
+    await admin.hset(`${prefix}inbox:fp`, '3', 'fp3', '4', 'fp4');
+    await admin.hset(`${prefix}inbox:owner`, '3', 'gone-replica', '4', 'gone-replica');
+    await admin.hset(`${prefix}inbox:chat`, '3', 'chat:1', '4', 'chat:1');
+    await admin.zadd(`${prefix}inbox:order`, 1, '3', 2, '4');
+    await admin.set(`${prefix}inbox:seq`, '2');
+    await admin.rpush(`${prefix}chat:chat:1`, '3', '4');
+  }
+
+  it('is converted once at start: its updates are handled in order, and the old keys are gone', async () => {
+    const prefix = `i${++prefixes}:`;
+    await writeLegacyInbox(prefix);
+    const ledger = await openLedger(prefix);
+    expect((await ledger.pending()).map((u) => u.update_id)).toEqual([3, 4]);
+    expect(await admin.exists(`${prefix}inbox:seq`, `${prefix}inbox:fp`, `${prefix}inbox:owner`, `${prefix}inbox:chat`, `${prefix}inbox:order`)).toBe(0);
+    await ledger.waitForTurn('chat:1', 3, new AbortController().signal);
+    await ledger.commit(update(3), null);
+    await ledger.waitForTurn('chat:1', 4, new AbortController().signal);
+    await ledger.commit(update(4), null);
+    expect(await admin.hlen(`${prefix}inbox`)).toBe(0);
+    // The order goes on from the earlier counter.
+    expect(await ledger.accept(update(9))).toBe('stored');
+    expect((await admin.hget(`${prefix}inbox`, '9'))!.split('\n')[0]).toBe('3');
+    await ledger.close();
+  });
+
+  it('is left alone while a replica of that version still runs: the start fails and says what to do', async () => {
+    const prefix = `i${++prefixes}:`;
+    await writeLegacyInbox(prefix);
+    await admin.set(`${prefix}replica:old-one`, '1', 'PX', 10_000);
+    await expect(openLedger(prefix)).rejects.toThrow(/earlier hearsay version still runs .* stop every replica/);
+    expect(await admin.hget(`${prefix}inbox`, '3')).toBe(JSON.stringify(update(3)));
+  });
+});
