@@ -47,6 +47,17 @@ function message(chat: number, i: number): { send: string; expect: string } {
   ][i % 3]!;
 }
 
+/** The replies with every repeat of a reply already given earlier in the chat (an update answered again) left out. */
+function withoutReanswers(replies: readonly string[], expected: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (const reply of replies) {
+    const next = expected[kept.length];
+    if (reply !== next && kept.includes(reply)) continue;
+    kept.push(reply);
+  }
+  return kept;
+}
+
 describe('replicas of two bots on a Redis Cluster', () => {
   let sandbox: StartedSandbox;
   let cluster: RedisCluster;
@@ -107,7 +118,11 @@ describe('replicas of two bots on a Redis Cluster', () => {
     );
     const victim = await cluster.primaryOf(bots[0]!.prefix);
     await bots[0]!.ledger.waitForReplies((CHATS * PER_CHAT) / 3, 120_000);
-    // Writes so far waited for the replica (WAIT), which is what a failover keeps.
+    // Writes so far waited for the replica (WAIT), which is what a failover keeps — unless a WAIT found the
+    // replica gone (a busy machine can drop the link): then the replicas said the victim has no replica now and
+    // acknowledged writes on its disk only, which docs/scaling.md says a failover then loses.
+    const onVictim = (await Promise.all(bots.map(({ prefix }) => cluster.primaryOf(prefix)))).map((primary) => primary.port === victim.port);
+    const unreplicated = runs.some((run) => run.lines.some((line) => line.includes('has no replica now') && line.includes(`:${victim.port}"`)));
     await victim.kill();
     const successor = await cluster.waitForFailover(bots[0]!.prefix, victim);
     expect(successor).not.toBe(victim);
@@ -119,8 +134,16 @@ describe('replicas of two bots on a Redis Cluster', () => {
       await expect.poll(answered, { timeout: 120_000, interval: 200 }).toBeGreaterThanOrEqual(CHATS * PER_CHAT);
       for (let chat = 0; chat < CHATS; chat++) {
         const user = 30_000 + b * 100 + chat;
-        const { once, repeated } = collapseRepeats(ledger.replies.get(user) ?? []);
-        expect(once).toEqual(Array.from({ length: PER_CHAT }, (_, i) => message(chat, i).expect));
+        const expected = Array.from({ length: PER_CHAT }, (_, i) => message(chat, i).expect);
+        const replies = ledger.replies.get(user) ?? [];
+        if (onVictim[b] && unreplicated) {
+          // The documented loss: a commit the victim acknowledged alone is gone, so its update is answered again,
+          // possibly after a later one's reply. Only such repeats are let through, and every reply is still right.
+          expect(withoutReanswers(replies, expected), `chat ${chat} (after "has no replica now" before the kill)`).toEqual(expected);
+          continue;
+        }
+        const { once, repeated } = collapseRepeats(replies);
+        expect(once, `chat ${chat}`).toEqual(expected);
         const sent = ledger.sent.filter((entry) => entry.userId === user);
         for (const at of repeated) expect(inDoubt, `answered twice without being reported in doubt: ${once[at]}`).toContain(sent[at]!.updateId);
       }

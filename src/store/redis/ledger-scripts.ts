@@ -3,7 +3,7 @@
 // inside one step. KEYS[1] is the bot's key prefix (the scripts reach every key under it; its hash tag puts
 // them all in one slot, so in a Redis Cluster each script runs on the node that holds the bot); ARGV carries the rest.
 import { OUTBOX_LIB } from './outbox-scripts.js';
-import { ACCEPT_BODY, INBOX_COMMIT, INBOX_ENTRY, INBOX_TAKE_OVER, LIVE_HEAD } from './inbox-scripts.js';
+import { ACCEPT_FUNCTION, INBOX_COMMIT, INBOX_ENTRY, INBOX_TAKE_OVER, LIVE_HEAD } from './inbox-scripts.js';
 
 /** Shared by the scripts: recognising a new update id sequence of the service (as the file journal does). */
 const SEQUENCE = `
@@ -36,21 +36,30 @@ return seen(ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]))`;
 
 /**
  * ARGV: id, fingerprint, now, retention, update JSON, owner, chat key → {'stored'|'known'|'id_busy', sequence
- * note, 1 when it heads its chat's queue (its turn is now: nothing can be put before it) else 0}. The inbox entry is owned by the replica that stored it until it commits or dies; its id joins the
+ * note, 1 when it heads its chat's queue (its turn is now: nothing can be put before it) else 0, the id it
+ * follows in the queue ('' when first)}. The inbox entry is owned by the replica that stored it until it commits or dies; its id joins the
  * end of its chat's queue, whose head is the one update of that chat any replica may handle now (and the one a
  * replica may claim, when unowned).
  */
 export const ACCEPT_SCRIPT = `${SEQUENCE}
-${ACCEPT_BODY}`;
+${ACCEPT_FUNCTION}
+return accept(ARGV[1], ARGV[2], ARGV[5], ARGV[6], ARGV[7], tonumber(ARGV[3]), tonumber(ARGV[4]))`;
 
 /**
- * Polling with replicas: the leader stores what it fetched for any replica to claim. ARGV: as {@link
- * ACCEPT_SCRIPT} with owner '' (unclaimed), then the leader's name and fencing token → as ACCEPT_SCRIPT, or
- * {'fenced', ''} when this replica no longer holds the polling lease under that token (nothing stored).
+ * Polling with replicas: the leader stores what it fetched for any replica to claim, a batch in one step.
+ * ARGV: now, retention, the leader's name and fencing token, then for each update its id, fingerprint, JSON
+ * and chat key → for each update the four answers of ACCEPT_SCRIPT one after the other (stored unclaimed), or
+ * {'fenced'} when this replica no longer holds the polling lease under that token (nothing stored).
  */
 export const POLL_ACCEPT_SCRIPT = `${SEQUENCE}
-if redis.call('GET', p .. 'leader') ~= ARGV[8] or redis.call('GET', p .. 'leader:token') ~= ARGV[9] then return {'fenced', ''} end
-${ACCEPT_BODY}`;
+${ACCEPT_FUNCTION}
+if redis.call('GET', p .. 'leader') ~= ARGV[3] or redis.call('GET', p .. 'leader:token') ~= ARGV[4] then return {'fenced'} end
+local answers = {}
+for i = 5, #ARGV, 4 do
+  local answer = accept(ARGV[i], ARGV[i + 1], ARGV[i + 2], '', ARGV[i + 3], tonumber(ARGV[1]), tonumber(ARGV[2]))
+  for j = 1, 4 do answers[#answers + 1] = answer[j] end
+end
+return answers`;
 
 /**
  * KEYS: prefix, then the state document keys the commit read. ARGV: id ('' for state of no update: a flow's
@@ -173,10 +182,7 @@ if entry then
 end
 redis.call('HSET', p .. 'begun', ARGV[1], ARGV[2])
 local answer = {'ok'}
-if #KEYS > 1 then
-  local values = redis.call('MGET', unpack(KEYS, 2))
-  for i = 1, #KEYS - 1 do answer[i + 1] = values[i] or '' end
-end
+for i = 2, #KEYS do answer[i] = redis.call('GET', KEYS[i]) or '' end
 return answer`;
 
 /**

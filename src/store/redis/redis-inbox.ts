@@ -11,6 +11,7 @@ import type { InboxBacklog } from '../../pipeline/replica-ports.js';
 import { ACCEPT_SCRIPT, POLL_ACCEPT_SCRIPT } from './ledger-scripts.js';
 import { CLAIM_SCRIPT, LEGACY_INBOX_SCRIPT } from './inbox-scripts.js';
 import { scanKeys } from './untagged-keys.js';
+import { LeadAccepts, type LeadAccept, type LeadAnswer } from './lead-accepts.js';
 import type { Logger } from '../../log/logger.js';
 import { ReplicaFencedError, script, type RedisAccess } from './redis-access.js';
 
@@ -50,6 +51,15 @@ export class RedisInbox {
   private readonly inHand = new Set<number>();
   /** Updates this replica stored or claimed at the head of their chat's queue, not yet handled: see {@link takeTurnNow}. */
   private readonly turnNow = new Set<number>();
+  /**
+   * Updates this replica stored behind another of their chat, by the id they follow: when that one commits here,
+   * everything before them is committed (it ran only in its turn), so their turn is now, without asking Redis.
+   */
+  private readonly successorOf = new Map<number, number>();
+  private readonly predecessorOf = new Map<number, number>();
+
+  /** The polling leader's accepts, a fetched batch stored in one script call. */
+  private readonly leadAccepts = new LeadAccepts((token, batch) => this.storeLeadBatch(token, batch));
 
   constructor(private readonly parts: RedisInboxParts) {}
 
@@ -74,19 +84,35 @@ export class RedisInbox {
   }
 
   private async storeInInbox(update: Update, fingerprint: string, json: string, lead: { token: string } | undefined): Promise<AcceptResult> {
-    const args = [update.update_id, fingerprint, this.parts.now(), SERVICE_RETENTION_MS, json, lead ? '' : this.parts.owner, chatKeyOf(update)];
-    const [result, sequence, first] = lead
-      ? ((await this.parts.store.runScript(SCRIPTS.pollAccept, [], [...args, this.parts.owner, lead.token])) as [AcceptResult | 'fenced', string, number?])
-      : ((await this.parts.store.runScript(SCRIPTS.accept, [], args)) as [AcceptResult, string, number?]);
-    if (result === 'fenced') throw new ReplicaFencedError(`update ${update.update_id}: this replica no longer holds the polling lease; not stored from here`);
-    this.parts.noteSequence(update.update_id, sequence);
-    if (result === 'stored') {
+    const id = update.update_id;
+    if (lead) {
+      const [result, sequence] = await this.leadAccepts.accept(lead.token, { id, fingerprint, json, chat: chatKeyOf(update) });
+      if (result === 'fenced') throw new ReplicaFencedError(`update ${id}: this replica no longer holds the polling lease; not stored from here`);
+      this.parts.noteSequence(id, sequence);
       // The leader's unclaimed entries are any replica's to claim: counted by the one that claims them.
-      if (!lead) this.hold([update.update_id]);
-      if (!lead && first === 1) this.turnNow.add(update.update_id);
+      return result;
+    }
+    const args = [id, fingerprint, this.parts.now(), SERVICE_RETENTION_MS, json, this.parts.owner, chatKeyOf(update)];
+    const [result, sequence, first, after] = (await this.parts.store.runScript(SCRIPTS.accept, [], args)) as [AcceptResult, string, number, string];
+    this.parts.noteSequence(id, sequence);
+    if (result === 'stored') {
+      this.hold([id]);
+      if (first === 1) this.turnNow.add(id);
+      else if (after) this.follows(id, Number(after));
       await this.parts.store.durable();
     }
     return result;
+  }
+
+  /** One script call for the leader's batch, then one wait for it to be durable. */
+  private async storeLeadBatch(token: string, batch: readonly LeadAccept[]): Promise<LeadAnswer[]> {
+    const args: Array<string | number> = [this.parts.now(), SERVICE_RETENTION_MS, this.parts.owner, token];
+    for (const item of batch) args.push(item.id, item.fingerprint, item.json, item.chat);
+    const flat = (await this.parts.store.runScript(SCRIPTS.pollAccept, [], args)) as string[];
+    if (flat[0] === 'fenced') return batch.map(() => ['fenced', '']);
+    const answers = batch.map((_, i): LeadAnswer => [flat[4 * i] as AcceptResult, flat[4 * i + 1] ?? '']);
+    if (answers.some(([result]) => result === 'stored')) await this.parts.store.durable();
+    return answers;
   }
 
   /** Updates (by id) that are this replica's to handle now: taken over (again, for those it is still handling), or claimed. */
@@ -94,15 +120,34 @@ export class RedisInbox {
     for (const id of ids) this.inHand.add(id);
   }
 
+  private follows(id: number, earlier: number): void {
+    this.successorOf.set(earlier, id);
+    this.predecessorOf.set(id, earlier);
+  }
+
   /** The update is committed, or another replica took it over: the store holds nothing of it for this replica any more. */
   release(id: number): void {
     this.inHand.delete(id);
     this.turnNow.delete(id);
+    const earlier = this.predecessorOf.get(id);
+    if (earlier === undefined) return;
+    this.predecessorOf.delete(id);
+    if (this.successorOf.get(earlier) === id) this.successorOf.delete(earlier);
+  }
+
+  /** The update committed here: the one stored right behind it in its chat, if this replica holds it, may go now. */
+  committed(id: number): void {
+    const next = this.successorOf.get(id);
+    if (next === undefined) return;
+    this.successorOf.delete(id);
+    this.predecessorOf.delete(next);
+    if (this.inHand.has(next)) this.turnNow.add(next);
   }
 
   /**
-   * True (once) when the update headed its chat's queue as this replica stored or claimed it: its turn is now,
-   * with no need to ask Redis (an update is only ever queued behind those accepted before it).
+   * True (once) when the update headed its chat's queue as this replica stored or claimed it, or the update
+   * right before it committed here: its turn is now, with no need to ask Redis (an update is only ever queued
+   * behind those accepted before it).
    */
   takeTurnNow(id: number): boolean {
     return this.turnNow.delete(id);
@@ -113,6 +158,8 @@ export class RedisInbox {
     const ids = [...this.inHand].sort((a, b) => a - b);
     this.inHand.clear();
     this.turnNow.clear();
+    this.successorOf.clear();
+    this.predecessorOf.clear();
     return ids;
   }
 

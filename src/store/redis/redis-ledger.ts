@@ -193,6 +193,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
   async commit(update: Update, state: StateCommit | null): Promise<void> {
     this.inbox.release(update.update_id);
     await this.write(update.update_id, updateFingerprint(update), withEffectIds(update, state));
+    this.inbox.committed(update.update_id);
   }
 
   async commitState(state: StateCommit): Promise<boolean> {

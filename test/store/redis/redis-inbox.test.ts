@@ -7,6 +7,7 @@ import type { Update } from '../../../src/api/types.js';
 import { createLogger } from '../../../src/log/logger.js';
 import { connectRedis } from '../../../src/store/redis/redis-connection.js';
 import { RedisLedger } from '../../../src/store/redis/redis-ledger.js';
+import { RedisPollLeadership } from '../../../src/store/redis/poll-lease.js';
 import { startRedisServer, redisStoreConfig, type RedisServer } from '../../support/redis-server.js';
 
 const logger = createLogger({ level: 'silent' });
@@ -88,6 +89,25 @@ describe('the Redis inbox, per update', () => {
     await ledger.close();
   });
 
+  it("an update stored behind another of its chat that this replica committed takes its turn without asking; behind another replica's, it asks", async () => {
+    const prefix = `i${++prefixes}:`;
+    const [here, there] = await Promise.all([openLedger(prefix), openLedger(prefix)]);
+    const signal = new AbortController().signal;
+    for (const id of [1, 2]) await here.accept(update(id));
+    await here.waitForTurn('chat:1', 1, signal);
+    await here.commit(update(1), null);
+    const { sent: afterOwn } = await callsDuring(() => here.waitForTurn('chat:1', 2, signal));
+    expect(afterOwn).toEqual([]);
+    await here.commit(update(2), null);
+    // Update 3 on the other replica, 4 here behind it: 4's turn is Redis's to say once 3 commits there.
+    await there.accept(update(3));
+    await here.accept(update(4));
+    await there.commit(update(3), null);
+    const { sent: afterOther } = await callsDuring(() => here.waitForTurn('chat:1', 4, signal));
+    expect(afterOther.length).toBeGreaterThan(0);
+    await Promise.all([here.close(), there.close()]);
+  });
+
   it('a commit whose documents another replica changed since the load reads them again and keeps both changes', async () => {
     const prefix = `i${++prefixes}:`;
     const [a, b] = await Promise.all([openLedger(prefix), openLedger(prefix)]);
@@ -111,6 +131,30 @@ describe('the Redis inbox, per update', () => {
     await admin.hset(`${prefix}inbox`, '5', [order, 'someone-else', ...rest].join('\n'));
     await expect(ledger.loadAndBegin({ chatId: 1, userId: 2 }, update(5))).rejects.toThrow(/taken over by another replica/);
     expect(await admin.hget(`${prefix}begun`, '5')).toBeNull();
+    await ledger.close();
+  });
+});
+
+describe("the polling leader's inbox", () => {
+  it('a fetched batch handed over at once is stored in one round trip; each update gets its own answer; a lost lease stores none', async () => {
+    const prefix = `i${++prefixes}:`;
+    const ledger = await openLedger(prefix);
+    const leadership = new RedisPollLeadership(ledger);
+    const lease = await leadership.acquire(10_000);
+    if (!lease.held) throw new Error('no lease');
+    await leadership.accept(update(1, 1), lease.token);
+    const { sent } = await callsDuring(async () => {
+      const answers = await Promise.all(
+        [2, 3, 4].map((id) => leadership.accept(update(id, id), lease.token)).concat(leadership.accept(update(1, 1), lease.token)),
+      );
+      expect(answers).toEqual(['stored', 'stored', 'stored', 'known']);
+    });
+    expect(sent).toEqual(['evalsha']);
+    // Each chat's first update is claimable; all are in the inbox.
+    expect((await leadership.claim(10)).map((u) => u.update_id)).toEqual([1, 2, 3, 4]);
+    await admin.set(`${prefix}leader:token`, 'another');
+    await expect(Promise.all([5, 6].map((id) => leadership.accept(update(id, id), lease.token)))).rejects.toThrow(/no longer holds the polling lease/);
+    expect(await admin.hexists(`${prefix}inbox`, '5')).toBe(0);
     await ledger.close();
   });
 });
