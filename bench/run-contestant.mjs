@@ -88,7 +88,9 @@ export async function runContestant({ name, contestant, workload, ctx, idleMs = 
     const spec = await contestant.prepare({ ...ctx, workload: workloadKind, baseUrl: standIn.baseUrl, token: BENCH_TOKEN });
     const spawnedAt = process.hrtime.bigint();
     const profileArgs = ctx.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${ctx.profileDir}`, `--cpu-prof-name=${name}-${ctx.ruleCount}.cpuprofile`] : [];
-    const child = spawn(process.execPath, [...profileArgs, ...spec.args], {
+    // BENCH_NODE_ARGS: node options for the contestant's process (e.g. --max-semi-space-size=2 to see its memory).
+    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const child = spawn(process.execPath, [...nodeArgs, ...profileArgs, ...spec.args], {
       cwd: spec.cwd ?? ctx.workDir,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', ...benchKnobs(), ...spec.env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -135,6 +135,11 @@ export class RedisInbox {
     if (this.successorOf.get(earlier) === id) this.successorOf.delete(earlier);
   }
 
+  /** The update stored right before this one in its chat's queue, while that one is not known to be committed. */
+  predecessor(id: number): number | undefined {
+    return this.predecessorOf.get(id);
+  }
+
   /** The update committed here: the one stored right behind it in its chat, if this replica holds it, may go now. */
   committed(id: number): void {
     const next = this.successorOf.get(id);

@@ -176,9 +176,16 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
    * committed. Updates of one chat thus run one at a time across replicas, in the order they were accepted.
    */
   async waitForTurn(chatKey: string, updateId: number, signal: AbortSignal, heldHere?: (id: number) => Promise<void> | undefined): Promise<void> {
-    // Stored or claimed at the head of its chat's queue: nothing can be put before it, no need to ask Redis.
-    if (this.inbox.takeTurnNow(updateId)) return;
     for (let attempt = 0; ; attempt++) {
+      // Stored or claimed at the head of its chat's queue, or the update right before it committed here: its turn.
+      if (this.inbox.takeTurnNow(updateId)) return;
+      // The update right before it is in this replica's hands: its end is the moment to look again.
+      const before = this.inbox.predecessor(updateId);
+      const beforeHere = before === undefined ? undefined : heldHere?.(before);
+      if (beforeHere) {
+        await abortable(beforeHere, signal);
+        if (this.inbox.takeTurnNow(updateId)) return;
+      }
       const answer = String(await this.store.runScript(SCRIPTS.turn, [], [chatKey, updateId]));
       if (answer === 'go') return;
       // The update it waits for is in this replica's hands: its end is the moment to ask again, not a timer.
