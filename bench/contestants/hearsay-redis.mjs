@@ -75,8 +75,10 @@ const webhook = process.env.HEARSAY_MODE === 'webhook';
 const ports = await Promise.all(Array.from({ length: replicas }, () => freePort()));
 let balancer = null;
 if (webhook) balancer = await startBalancer(ports);
+// BENCH_REPLICA_NODE_ARGS: node options for each replica (e.g. --cpu-prof --cpu-prof-dir=DIR to profile them).
+const replicaNodeArgs = (process.env.BENCH_REPLICA_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const bots = ports.map((port) =>
-  spawn(process.execPath, [hearsayMain, ...hearsayArgs], {
+  spawn(process.execPath, [...replicaNodeArgs, hearsayMain, ...hearsayArgs], {
     stdio: 'inherit',
     env: {
       ...process.env,

@@ -101,6 +101,12 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
   private readonly store: RedisAccess;
   private readonly inbox: RedisInbox;
   private readonly outbox: RedisOutbox;
+  /**
+   * Aborted while the store is down: an update waiting here for its chat's turn then gives itself up to the store,
+   * as one asking Redis would (it is in the inbox; it is not held in memory through an outage).
+   */
+  private outage = new AbortController();
+  private readonly unwatchOutage: () => void;
 
   private constructor(private readonly options: RedisLedgerOptions) {
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
@@ -114,6 +120,10 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
       noteSequence: (id, reason) => this.noteSequence(id, reason),
     });
     this.outbox = new RedisOutbox(this.store, this.owner);
+    this.unwatchOutage = options.connection.onAvailability((kind) => {
+      if (kind !== null) this.outage.abort(new StoreUnavailableError(`the Redis store is down (${kind}); the update waits there for its turn`));
+      else if (this.outage.signal.aborted) this.outage = new AbortController();
+    });
     this.documents = new StateDocuments({
       client: options.connection.client,
       command: (operation) => this.store.command(operation),
@@ -183,7 +193,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
       const before = this.inbox.predecessor(updateId);
       const beforeHere = before === undefined ? undefined : heldHere?.(before);
       if (beforeHere) {
-        await abortable(beforeHere, signal);
+        await abortable(beforeHere, AbortSignal.any([signal, this.outage.signal]));
         if (this.inbox.takeTurnNow(updateId)) return;
       }
       const answer = String(await this.store.runScript(SCRIPTS.turn, [], [chatKey, updateId]));
@@ -318,6 +328,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.heartbeat);
+    this.unwatchOutage();
     // Leaving on purpose: what this replica holds is free for the others at once, not after the lease.
     if (!this.options.maintenance) await this.store.client.del(this.store.key(`replica:${this.owner}`)).catch(() => undefined);
     await this.store.close();
