@@ -1,5 +1,6 @@
 // Summarises a V8 .cpuprofile of the bundled CLI (dist/hearsay.cjs) by source module: the bundle marks each
-// module with a `// src/…` or `// node_modules/…` line, so a sample's line says which module it ran in. Self time
+// module with a `// src/…` or `// node_modules/…` line, so a sample's line says which module it ran in (a native
+// frame, such as a socket write, counts for its nearest caller with a source). Self time
 // per module (top N) and per group (hearsay's Redis store, the Redis client, HTTP, the rest), idle left out:
 // what BENCHMARKS.md's profile of a replica's coordination is made from.
 // Usage: node bench/report/cpu-by-module.mjs PROFILE BUNDLE [N]
@@ -44,14 +45,21 @@ const GROUPS = [
 ];
 
 const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+const parentOf = new Map();
+for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+/** A native frame (a socket write, a string encoding: no URL) counts for the nearest caller that has one. */
+function attributed(id) {
+  for (let at = id; at !== undefined; at = parentOf.get(at)) if (byNode.get(at).callFrame.url) return byNode.get(at).callFrame;
+  return byNode.get(id).callFrame;
+}
 const selfTime = new Map();
 let total = 0;
 profile.samples.forEach((id, i) => {
-  const frame = byNode.get(id).callFrame;
-  const name = frame.functionName;
+  const name = byNode.get(id).callFrame.functionName;
   if (name === '(idle)' || name === '(program)') return;
+  const frame = name === '(garbage collector)' ? byNode.get(id).callFrame : attributed(id);
   const dt = profile.timeDeltas[i] ?? 0;
-  const module = frame.url.endsWith(bundleFile.split('/').pop()) ? moduleAt(frame.lineNumber) : frame.url || name;
+  const module = frame.url.endsWith(bundleFile.split('/').pop()) ? moduleAt(frame.lineNumber) : frame.url || frame.functionName;
   selfTime.set(module, (selfTime.get(module) ?? 0) + dt);
   total += dt;
 });
