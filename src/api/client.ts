@@ -1,10 +1,8 @@
-// The Bot API client's wire: POST JSON to {baseUrl}/bot<token>/<method> over keep-alive node:http(s) connections, each
-// request a WireCall (src/api/wire-call.ts) that turns every outcome into a result or one typed error; ordinary calls
-// share one timer for their timeouts (src/timing/deadline-queue.ts), and a caller's signal one listener
-// (src/api/signal-watch.ts). The token lives only in the request path. node:http rather than undici: undici parses
-// HTTP with a WebAssembly module that costs a running bot some 35–50 MB of memory (BENCHMARKS.md).
-import http, { type ClientRequest, type IncomingMessage } from 'node:http';
-import https from 'node:https';
+// The Bot API client's wire: POST JSON to {baseUrl}/bot<token>/<method> over a keep-alive undici pool, each request a
+// WireCall (src/api/wire-call.ts) that turns every outcome into a result or one typed error; ordinary calls share one
+// timer for their timeouts (src/timing/deadline-queue.ts), and a caller's signal one listener (src/api/signal-watch.ts).
+// The token lives only in the request path.
+import { Pool } from 'undici';
 import type { Logger } from '../log/logger.js';
 import { Secrets } from '../log/secrets.js';
 import { BotApiMethods } from './bot-api.js';
@@ -29,14 +27,7 @@ export interface BotApiClientOptions {
 
 /** The wire: `call` sends one request and answers with its result or one typed error; no retry (a transformer's job). */
 export class BotApiClient extends BotApiMethods {
-  private readonly agent: http.Agent;
-  private readonly transport: typeof http | typeof https;
-  private readonly host: string;
-  private readonly port: number;
-  /** Requests on the wire or waiting for a connection: close() waits for them, destroy() ends them. */
-  private readonly inFlight = new Set<ClientRequest>();
-  private whenIdle: (() => void) | undefined;
-  private closed = false;
+  private readonly pool: Pool;
   private readonly pathPrefix: string;
   private readonly token: string;
   /** The token in every form it could be echoed in (raw, URL-encoded, its secret half). */
@@ -55,11 +46,7 @@ export class BotApiClient extends BotApiMethods {
   constructor(options: BotApiClientOptions) {
     super();
     const base = new URL(options.baseUrl);
-    const secure = base.protocol === 'https:';
-    this.transport = secure ? https : http;
-    this.agent = new (secure ? https.Agent : http.Agent)({ keepAlive: true, maxSockets: options.connections ?? 16, timeout: IDLE_SOCKET_MS });
-    this.host = base.hostname.replace(/^\[|\]$/g, '');
-    this.port = Number(base.port) || (secure ? 443 : 80);
+    this.pool = new Pool(base.origin, { keepAliveTimeout: 30_000, connections: options.connections ?? 16 });
     this.pathPrefix = base.pathname.replace(/\/+$/, '');
     this.token = options.token;
     this.tokenForms.add(options.token);
@@ -68,20 +55,16 @@ export class BotApiClient extends BotApiMethods {
     this.logger = options.logger;
   }
 
-  /** Ends long polls in flight (they reject with RequestAbortedError), lets other calls finish, closes the connections. */
+  /** Ends long polls in flight (they reject with RequestAbortedError), lets other calls finish, closes the pool. */
   async close(): Promise<void> {
-    this.closed = true;
     for (const poll of this.longPolls) poll.abort();
-    if (this.inFlight.size > 0) await new Promise<void>((resolve) => (this.whenIdle = resolve));
-    this.agent.destroy();
+    await this.pool.close();
   }
 
-  /** Ends every request in flight now and closes the connections (a stop that ran out of time). */
+  /** Ends every request in flight now and closes the pool (a stop that ran out of time). */
   async destroy(): Promise<void> {
-    this.closed = true;
     for (const poll of this.longPolls) poll.abort();
-    for (const request of this.inFlight) request.destroy();
-    this.agent.destroy();
+    await this.pool.destroy();
   }
 
   /** One request: any method of the table. A getupdates long poll gets its own timeout and ends on close(). */
@@ -131,53 +114,25 @@ export class BotApiClient extends BotApiMethods {
     if (signal?.aborted) return Promise.reject(new RequestAbortedError(method));
     let call!: WireCall;
     const answer = new Promise<unknown>((resolve, reject) => (call = new WireCall(method, timeoutMs, this.tokenForms, resolve, reject)));
-    // The deadline first: a request that fails at once (a closed client) finishes here.
+    // The deadline first: a request that fails at once (a closed pool) finishes during dispatch().
     if (timeoutMs === this.deadlines.timeoutMs) this.deadlines.add(call);
     else call.startOwnTimer();
     if (signal) call.listenTo(signal, this.signalWatch);
     // A call that uploads a file goes as multipart (the media methods); every other as JSON.
     const upload = method !== 'sendmessage' && hasUpload(params) ? multipartBody(params!) : undefined;
-    const body = upload ? upload.body : JSON.stringify(params ?? {});
-    if (this.closed) {
-      call.onResponseError(Object.assign(new Error('the client is closed'), { code: 'CLIENT_CLOSED' }));
-      return answer;
-    }
-    const request = this.transport.request(
+    this.pool.dispatch(
       {
-        agent: this.agent,
-        host: this.host,
-        port: this.port,
         path: this.pathOf(method),
         method: 'POST',
-        headers: {
-          'content-type': upload ? upload.contentType : 'application/json',
-          accept: 'application/json',
-          'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.length,
-        },
+        headers: upload ? { 'content-type': upload.contentType, accept: 'application/json' } : JSON_HEADERS,
+        body: upload ? upload.body : JSON.stringify(params ?? {}),
+        headersTimeout: 0,
+        bodyTimeout: 0,
       },
-      (response) => listen(response, call),
+      call,
     );
-    this.inFlight.add(request);
-    request.on('error', (error) => call.onResponseError(error));
-    request.on('close', () => this.ended(request));
-    call.attach(request);
-    request.end(body);
     return answer;
   }
-
-  private ended(request: ClientRequest): void {
-    this.inFlight.delete(request);
-    if (this.inFlight.size === 0 && this.whenIdle) this.whenIdle();
-  }
 }
 
-/** Hands the answer's parts to its call. */
-function listen(response: IncomingMessage, call: WireCall): void {
-  call.onResponseStart(response.statusCode ?? 0, response.headers);
-  response.on('data', (chunk: Buffer) => call.onResponseData(chunk));
-  response.on('end', () => call.onResponseEnd());
-  response.on('error', (error) => call.onResponseError(error));
-}
-
-/** An idle keep-alive connection is closed after this long (as the service would close it anyway). */
-const IDLE_SOCKET_MS = 30_000;
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };

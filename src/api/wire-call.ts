@@ -1,6 +1,6 @@
-// One request on the wire: what collects its answer (told by the client's node:http request) and settles the call's
+// One request on the wire: undici's dispatch handler for it, which collects the answer and settles the call's
 // promise with its result or one typed error — also when its timeout or the caller's signal ends it first.
-import type { ClientRequest, IncomingHttpHeaders } from 'node:http';
+import type { Dispatcher } from 'undici';
 import type { Secrets } from '../log/secrets.js';
 import type { Expiring } from '../timing/deadline-queue.js';
 import { ApiError, ApiTimeoutError, HttpError, NetworkError, RequestAbortedError, type ApiErrorParameters } from './errors.js';
@@ -15,17 +15,19 @@ interface Envelope {
 }
 
 /**
- * A call in flight, one per request: told its answer's status, chunks and end (or a failure), an entry of the
- * client's deadline queue (or a timer of its own), and what the caller's signal ends. Whatever comes first settles
- * the promise; later events change nothing. The answer's text is scrubbed of the token before any error can carry it.
+ * A call in flight, one per request: undici's handler (the current API, onRequestStart … onResponseError), an
+ * entry of the client's deadline queue (or a timer of its own), and what the caller's signal ends. Whatever comes first settles the promise;
+ * later events change nothing. The answer's text is scrubbed of the token before any error can carry it.
  */
-export class WireCall implements Expiring, CallerAbortable<WireCall> {
+export class WireCall implements Dispatcher.DispatchHandler, Expiring, CallerAbortable<WireCall> {
   finished = false;
-  /** The request on the wire (or waiting in the agent for a connection), to end it when the call ends first. */
-  private request: ClientRequest | undefined;
+  /** undici's handle on the request; absent while the request waits in the pool for a connection. */
+  private controller: Dispatcher.DispatchController | undefined;
   private status = 0;
   /** A 429's `Retry-After`, the fallback when its envelope names no retry_after. */
   private retryAfterHeader: string | string[] | undefined;
+  /** Why the call ended before undici had a controller for it (the request then stops as soon as it gets one). */
+  private endedWith: Error | undefined;
   private chunks: Buffer[] = [];
   /** Only for a call whose timeout differs from the client's (a long poll, a caller's own timeoutMs). */
   private ownTimer: NodeJS.Timeout | undefined;
@@ -71,18 +73,18 @@ export class WireCall implements Expiring, CallerAbortable<WireCall> {
     this.end(new ApiTimeoutError(this.method, this.timeoutMs));
   }
 
-  /** The request that carries the call. */
-  attach(request: ClientRequest): void {
-    if (this.finished) request.destroy();
-    else this.request = request;
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    // Ended while it waited for a connection: it must not be sent now.
+    if (this.endedWith) controller.abort(this.endedWith);
+    else this.controller = controller;
   }
 
-  onResponseStart(statusCode: number, headers: IncomingHttpHeaders): void {
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     this.status = statusCode;
     this.retryAfterHeader = headers['retry-after'];
   }
 
-  onResponseData(chunk: Buffer): void {
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     this.chunks.push(chunk);
   }
 
@@ -102,16 +104,17 @@ export class WireCall implements Expiring, CallerAbortable<WireCall> {
     resolve(result);
   }
 
-  onResponseError(error: Error): void {
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     if (!this.finished) this.fail(toNetworkError(this.method, error, this.tokenForms));
   }
 
-  /** Settles with `error` and stops the request (on the wire, or waiting for a connection). */
+  /** Settles with `error` and stops the request (at once, or as soon as it gets a connection). */
   private end(error: Error): void {
     if (this.finished) return;
-    const request = this.request;
+    const controller = this.controller;
     this.fail(error);
-    request?.destroy();
+    if (controller) controller.abort(error);
+    else this.endedWith = error;
   }
 
   private fail(error: Error): void {
@@ -124,7 +127,7 @@ export class WireCall implements Expiring, CallerAbortable<WireCall> {
     this.finished = true;
     // The entry may stay in the deadline queue a while: it keeps no answer.
     this.chunks.length = 0;
-    this.request = undefined;
+    this.controller = undefined;
     this.resolve = undefined;
     this.reject = undefined;
     if (this.ownTimer !== undefined) clearTimeout(this.ownTimer);

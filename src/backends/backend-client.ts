@@ -3,7 +3,7 @@
 // attempt counted in the metrics and timed, and one log line per call that did not end in a 2xx — with the
 // path as the rule writes it, never the filled-in path (it may carry what a user typed).
 import { BrokenCircuitError, ConsecutiveBreaker, ExponentialBackoff, circuitBreaker, handleWhenResult, retry, wrap, type IPolicy } from 'cockatiel';
-import type { Pool } from 'undici';
+import { Pool } from 'undici';
 import type { BackendSettings } from '../config/types.js';
 import type { BackendRequest, BackendResult } from '../engine/backend-calls.js';
 import { VERSION } from '../generated/version.js';
@@ -31,8 +31,7 @@ export interface CallResult extends AttemptResult {
 }
 
 export class BackendClient {
-  /** The connections, opened at the first call: undici is loaded only by a bot that calls a backend (its memory, BENCHMARKS.md). */
-  private pool: Promise<Pool> | undefined;
+  private readonly pool: Pool;
   private readonly origin: string;
   private readonly basePath: string;
   private readonly breaker;
@@ -46,6 +45,7 @@ export class BackendClient {
     const url = new URL(settings.url);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
+    this.pool = new Pool(this.origin, { connections: CONNECTIONS });
     this.breaker = circuitBreaker(
       handleWhenResult((result) => countsAgainst(result as AttemptResult)),
       { halfOpenAfter: settings.circuitBreaker.coolDownMs, breaker: new ConsecutiveBreaker(settings.circuitBreaker.failures) },
@@ -93,15 +93,14 @@ export class BackendClient {
   }
 
   /** Closes the backend's connections (at stop). */
-  async close(): Promise<void> {
-    if (this.pool) await (await this.pool).close();
+  close(): Promise<void> {
+    return this.pool.close();
   }
 
   private async attempt(request: BackendRequest, headers: Record<string, string>, body: string | undefined, options: CallOptions, signal: AbortSignal) {
     const started = performance.now();
-    this.pool ??= import('undici').then(({ Pool: Connections }) => new Connections(this.origin, { connections: CONNECTIONS }));
     const result = await exchange({
-      pool: await this.pool,
+      pool: this.pool,
       origin: this.origin,
       method: request.method,
       path: `${this.basePath}${request.path}`,
