@@ -59,7 +59,8 @@ describe('the bin', () => {
     try {
       const plain = () => stripVTControlCharacters(output);
       const deadline = Date.now() + 15_000;
-      while (!/INFO: polling for updates/.test(plain()) && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      // Ready once it says where to open the page (after the demo's groups are made; a signal before that ends it at once).
+      while (!/INFO: Open http/.test(plain()) && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       const sandbox = /INFO \(sandbox\): Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(plain())?.[1];
       expect(sandbox, plain()).toBeDefined();
       expect(plain()).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: rules loaded\n {4}rules: \d+/m);
