@@ -61,11 +61,17 @@ export async function startEmbeddedDemo(options: EmbeddedDemoOptions): Promise<E
   const temporary: { dataDir?: DemoDataDir } = {};
   try {
     const { service, botUsername } = await startDemoBot(options, sandboxUrl, rules, notices, temporary);
-    await openCommunityGroup({ rulesPath, limits: options.settings.ruleLimits, sandboxUrl, botUsername, logger: options.logger });
-    const stop = stopper(service, sandbox, async () => {
-      await temporary.dataDir!.remove();
-      await rules.remove();
-    });
+    // Not awaited: the demo is ready (and stops cleanly on a signal) at once; the group follows a moment later.
+    const community = openCommunityGroup({ rulesPath, limits: options.settings.ruleLimits, sandboxUrl, botUsername, logger: options.logger });
+    const stop = stopper(
+      service,
+      sandbox,
+      async () => {
+        await temporary.dataDir!.remove();
+        await rules.remove();
+      },
+      community,
+    );
     return { pageUrl: `${sandboxUrl}/`, sandboxUrl, botUsername, rulesPath, service, stop };
   } catch (error) {
     await sandbox.close();
@@ -146,10 +152,12 @@ async function startDemoBot(
   return { service, botUsername: bot.username };
 }
 
-function stopper(service: RunningService, sandbox: Sandbox, removeTemporary: () => Promise<void>): () => Promise<void> {
+function stopper(service: RunningService, sandbox: Sandbox, removeTemporary: () => Promise<void>, pending: Promise<void>): () => Promise<void> {
   let stopping: Promise<void> | undefined;
   return () => {
     stopping ??= (async () => {
+      // What the demo still makes in the sandbox (its community group; it never rejects) finishes first.
+      await pending;
       await service.stop();
       await sandbox.close();
       await removeTemporary();

@@ -146,8 +146,13 @@ describe('hearsay start without a token', () => {
         expect(reply?.text).toBe(answer);
       }
       // The demo's community group, which the bot looks after: asking to join it brings the first question in private.
-      const list = (await (await fetch(`${baseUrl}/client/bots?user=505`)).json()) as { result: Array<{ name: string; kind: string; chatId?: number }> };
-      const kiez = list.result.find((entry) => entry.kind === 'group' && entry.name === 'Kiez Coders');
+      const kiezCoders = async () => {
+        const list = (await (await fetch(`${baseUrl}/client/bots?user=505`)).json()) as { result: Array<{ name: string; kind: string; chatId?: number }> };
+        return list.result.find((entry) => entry.kind === 'group' && entry.name === 'Kiez Coders');
+      };
+      // Made in the background once the demo runs.
+      await expect.poll(kiezCoders, { timeout: 8000 }).toBeDefined();
+      const kiez = await kiezCoders();
       const asking = await fetch(`${baseUrl}/client/groups/${kiez?.chatId}/join`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
