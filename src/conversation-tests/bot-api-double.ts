@@ -2,11 +2,11 @@
 // answerCallbackQuery; topics, copies and forwards for a hand-off in forum-double.ts): it records every call as an output, in order, and keeps each chat's messages with
 // their keyboards (and the rule that sent each, for coverage) so that a test can press a button the bot showed.
 // No network; message ids are numbered per chat as the service does, shared with the users' messages.
-import type { InlineKeyboardMarkup, Message, User } from '@grammyjs/types';
+import type { Chat, InlineKeyboardMarkup, Message, Update, User } from '@grammyjs/types';
 import type { ReplyMarkup } from '../engine/actions.js';
 import { SUGGESTION_DATA } from '../engine/suggestions.js';
 import { ChatHistory, type LookupCounter } from './chat-history.js';
-import { isModerationMethod, moderationOutput, type ModerationOutput } from './moderation-double.js';
+import { isModerationMethod, moderationOutput, PendingJoinRequests, type ModerationOutput } from './moderation-double.js';
 import { ForumDouble, type ForumHost } from './forum-double.js';
 
 /** Whether `markup` holds suggestion buttons (`suggest:`). */
@@ -73,6 +73,10 @@ export class BotApiDouble implements LookupCounter, ForumHost {
   readonly outputs: RecordedOutput[] = [];
   /** Supergroups with topics and the hand-off's copies between chats. */
   readonly forum = new ForumDouble(this);
+  /** Service messages for the bot (a topic it created, a member it let in), oldest first, until the driver hands them in. */
+  readonly serviceUpdates: Update[] = [];
+  /** Join requests (`request_join`) waiting for the bot's answer. */
+  private readonly joinRequests = new PendingJoinRequests();
   /** History entries examined by look-ups so far (a step's cost must not grow with the chat). */
   entriesVisited = 0;
   private readonly chats = new Map<number, ChatHistory>();
@@ -258,8 +262,25 @@ export class BotApiDouble implements LookupCounter, ForumHost {
     };
     const output = moderationOutput(method, params, context);
     if (typeof output === 'string') return Promise.reject(new BotApiDoubleError(output));
+    if (output.kind === 'member' && (output.change === 'approved' || output.change === 'declined')) {
+      const request = this.joinRequests.answer(params);
+      if (typeof request === 'string') return Promise.reject(new BotApiDoubleError(request));
+      // As on the service, the approved user joins: the group's service message reaches the bot after this update.
+      if (output.change === 'approved') this.queueServiceMessage(request.chat, request.user, { new_chat_members: [request.user] });
+    }
     this.outputs.push(output);
     return Promise.resolve(true);
+  }
+
+  /** A user asks to join a group (`request_join`); false when they already asked and wait for an answer. */
+  askToJoin(chat: Chat, user: User): boolean {
+    return this.joinRequests.ask(chat, user);
+  }
+
+  /** Queues a service message of a chat (from `from`) for the bot, as an update the driver hands in next. */
+  queueServiceMessage(chat: Chat, from: User, fields: Record<string, unknown>): void {
+    const message = { message_id: this.nextMessageId(chat.id), date: this.date(), chat, from, ...fields } as unknown as Message;
+    this.serviceUpdates.push({ update_id: this.nextUpdateId(), message } as Update);
   }
 
   async answerCallbackQuery(params: AnswerParams): Promise<true> {

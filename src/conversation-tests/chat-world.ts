@@ -1,8 +1,8 @@
 // Turns a test's steps into the updates the service would send the bot: messages with the entities the
-// service detects, presses of buttons the bot showed, members joining and leaving. Groups keep the
+// service detects, presses of buttons the bot showed, members joining, leaving and asking to join. Groups keep the
 // service's privacy mode (the bot sees commands, mentions of it and replies to its messages), and a user
 // answering a force_reply question of the bot replies to it, as their client does.
-import type { Chat, Message, Update, User } from '@grammyjs/types';
+import type { Chat, ChatJoinRequest, Message, Update, User } from '@grammyjs/types';
 import { withDetectedEntities } from '../markup/auto-entities.js';
 import { visibleToBot } from '../sandbox/group-chat.js';
 import { withoutReply, type BotApiDouble } from './bot-api-double.js';
@@ -116,6 +116,19 @@ export class ChatWorld {
     const messages =
       kind === 'join' ? [message(users[0]!, { new_chat_members: users.map(asUser) })] : users.map((user) => message(user, { left_chat_member: asUser(user) }));
     return { kind: 'updates', updates: messages.map((m) => ({ update_id: this.nextUpdateId(), message: m })) };
+  }
+
+  /**
+   * A user asks to join a group: an administrator bot with can_invite_users gets a chat_join_request (any other bot
+   * nothing, as on the service); asking again before the bot answered is a problem with the step.
+   */
+  requestJoin(user: TestUser, chat: TestChat): StepUpdate {
+    const group = this.chatOf(chat, user);
+    if (!this.api.askToJoin(group, asUser(user)))
+      return { kind: 'problem', message: `${user.key} already asked to join ${chat.key}, and the bot has not answered yet` };
+    if (!chat.adminRights?.has('can_invite_users')) return { kind: 'unseen' };
+    const request = { chat: group, from: asUser(user), user_chat_id: user.id, date: this.date() } as ChatJoinRequest;
+    return { kind: 'updates', updates: [{ update_id: this.nextUpdateId(), chat_join_request: request }] };
   }
 
   private buttonsShown(history: ChatHistory): string[] {

@@ -26,15 +26,17 @@ export function compileExpect(raw: unknown, report: Report, users: readonly stri
       ok = false;
       return;
     }
+    // `times: N`: the same output N times in a row (a flood answered message by message).
+    const { times, ...one } = typeof item === 'string' ? { times: 1 } : (item as Raw);
     const output = compileOutput(
-      item as string | Raw,
+      typeof item === 'string' ? item : one,
       (path, message) => {
         ok = false;
         report([...at, ...path], message);
       },
       users,
     );
-    if (output) outputs.push(output);
+    if (output) for (let n = 0; n < ((times as number | undefined) ?? 1); n++) outputs.push(output);
   });
   if (outputs.length === 0 && ok) return 'nothing';
   return ok ? outputs : false;
@@ -121,9 +123,11 @@ function compileText(raw: string | Raw, report: Report): TextMatcher | undefined
 export function stepLabel(action: StepAction, raw: Raw): string {
   switch (action.kind) {
     case 'say':
-      return `say: ${/^\s|\s$|\n/.test(action.text) ? JSON.stringify(action.text) : action.text}`;
+      return `say: ${/^\s|\s$|\n/.test(action.text) ? JSON.stringify(action.text) : action.text}${timesLabel(action.times)}`;
     case 'send':
-      return action.label;
+      return `${action.label}${timesLabel(action.times)}`;
+    case 'request_join':
+      return `request_join: ${action.user.key}`;
     case 'press':
       return action.by === 'text' ? `press: ${action.value}` : `press: { ${action.by}: ${action.value} }`;
     case 'wait':
@@ -134,4 +138,8 @@ export function stepLabel(action: StepAction, raw: Raw): string {
     case 'none':
       return raw.state ? 'state' : raw.expect_call ? 'expect_call' : 'step';
   }
+}
+
+function timesLabel(times: number): string {
+  return times > 1 ? `, times: ${times}` : '';
 }

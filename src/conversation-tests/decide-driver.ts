@@ -85,10 +85,19 @@ export function createDecideDriver(options: DriverOptions): BotDriver {
       if (action.type === 'effect' && action.kind === 'backend') backends.notify(action.payload as unknown as BackendRequest);
   };
 
+  // The service messages what the bot did caused (a member it let in), handed in as the service would.
+  const deliverServiceMessages = async () => {
+    for (let update = options.api.serviceUpdates.shift(); update; update = options.api.serviceUpdates.shift()) {
+      const event = toEvent(update);
+      if (event) await run(event);
+    }
+  };
+
   return {
     async handle(update: Update) {
       const event = toEvent(update);
       if (event) await run(event);
+      await deliverServiceMessages();
     },
     async advanceTo(now: number) {
       for (;;) {
@@ -99,6 +108,7 @@ export function createDecideDriver(options: DriverOptions): BotDriver {
         if (!due) break;
         options.clock.now = Math.max(options.clock.now, due.at);
         await run({ kind: 'flow_timeout', chat: { id: due.chatId }, from: { id: due.userId } });
+        await deliverServiceMessages();
       }
       options.clock.now = now;
     },

@@ -1,7 +1,7 @@
 // The forum side of the Bot API double, for hand-off tests: topics in a supergroup with topics (created,
 // closed, reopened, with the service's refusals the bot relies on) and the copies and forwards a hand-off makes
 // between chats. A topic's creation is a service message every bot of the group receives, as on the service: it
-// is queued as an update, which the driver hands in after the effect that created it.
+// is queued as an update (the double's serviceUpdates), which the driver hands in after the effect that created it.
 import type { Message, Update, User } from '@grammyjs/types';
 import { BotApiDoubleError, type SendParams } from './bot-api-double.js';
 import type { ChatHistory } from './chat-history.js';
@@ -14,6 +14,8 @@ export interface ForumHost {
   history(chatId: number): ChatHistory;
   date(): number;
   sendMessage(params: SendParams): Promise<Message.TextMessage>;
+  /** Service messages for the bot, until the driver hands them in. */
+  readonly serviceUpdates: Update[];
 }
 
 interface Topic {
@@ -26,8 +28,6 @@ type Params = Record<string, unknown>;
 export class ForumDouble {
   /** The chats that are supergroups with topics. */
   readonly forums = new Set<number>();
-  /** Service messages for the bot (a topic it created), oldest first, until the driver hands them in. */
-  readonly pendingUpdates: Update[] = [];
   private readonly topics = new Map<string, Topic>();
 
   constructor(private readonly host: ForumHost) {}
@@ -80,7 +80,7 @@ export class ForumDouble {
     } as unknown as Message;
     this.host.history(chatId).add({ message, fromBot: true, text: '' });
     this.topics.set(`${chatId}:${thread}`, { name, closed: false });
-    this.pendingUpdates.push({ update_id: this.host.nextUpdateId(), message } as Update);
+    this.host.serviceUpdates.push({ update_id: this.host.nextUpdateId(), message } as Update);
     return { message_thread_id: thread, ...created };
   }
 

@@ -13,7 +13,6 @@ import {
   type CannedAnswers,
   type ConversationTest,
   type ExpectedOutput,
-  type StepAction,
   type TestChat,
   type TestHandoff,
   type TestFile,
@@ -24,7 +23,7 @@ import { describePath, testSchemaProblems } from './schema-problems.js';
 import { compileExpect, stepLabel } from './compile-expect.js';
 import { ADMIN_RIGHTS } from './moderation-double.js';
 import { cannedAnswers, expectedCalls } from './compile-backends.js';
-import { sendAction } from './user-media.js';
+import { compileAction, topicOfHolds } from './compile-action.js';
 
 type Raw = Record<string, unknown>;
 
@@ -209,23 +208,6 @@ function placesKnown(expect: readonly ExpectedOutput[], users: readonly TestUser
   return known;
 }
 
-/** `topic_of` goes with `say` in the hand-off's staff group, when it has topics, and names a user. */
-function topicOfHolds(
-  step: Raw,
-  action: StepAction,
-  chat: TestChat,
-  handoff: TestHandoff | null | undefined,
-  report: (field: string, message: string) => void,
-) {
-  if (step.topic_of === undefined) return true;
-  if (action.kind !== 'say') report('topic_of', '`topic_of` goes with `say`');
-  else if (!handoff || handoff.chat !== chat || !chat.forum)
-    report('topic_of', `\`topic_of\` writes in a customer's topic: the step must be \`in\` the hand-off's staff group, a forum (\`forum: true\`)`);
-  else if (!action.topicOf) report('topic_of', `no user '${String(step.topic_of)}' in this test`);
-  else return true;
-  return false;
-}
-
 function compileUsers(raw: Raw): TestUser[] {
   const named = raw.users as Record<string, Raw> | undefined;
   const entries: [string, Raw][] = named ? Object.entries(named) : [['user', (raw.user as Raw | undefined) ?? {}]];
@@ -256,41 +238,4 @@ function compileChats(raw: Raw, staffKey: unknown): TestChat[] {
       ...(spec.admin !== undefined && spec.admin !== false ? { adminRights: new Set(spec.admin === true ? ADMIN_RIGHTS : (spec.admin as string[])) } : {}),
     };
   });
-}
-
-function compileAction(step: Raw, users: readonly TestUser[], chat: TestChat, report: (field: string, message: string) => void): StepAction | undefined {
-  if (typeof step.say === 'string') {
-    const topicOf = step.topic_of === undefined ? undefined : users.find((u) => u.key === step.topic_of);
-    return { kind: 'say', text: step.say, reply: step.reply === true, ...(topicOf ? { topicOf } : {}) };
-  }
-  if (step.reply !== undefined) report('reply', '`reply` goes with `say`');
-  if (step.send !== undefined) return sendAction(step.send as Raw);
-  if (step.press !== undefined) {
-    const press = step.press as string | Raw;
-    if (typeof press === 'string') return { kind: 'press', by: 'text', value: press };
-    if (press.data !== undefined) return { kind: 'press', by: 'data', value: press.data as string };
-    if (press.suggestion !== undefined) return { kind: 'press', by: 'suggestion', value: press.suggestion as string };
-    return { kind: 'press', by: 'text', value: press.text as string };
-  }
-  if (typeof step.wait === 'string') {
-    const ms = durationMs(step.wait);
-    if (ms === 0) report('wait', 'wait must be more than 0');
-    return ms === 0 ? undefined : { kind: 'wait', ms, source: step.wait };
-  }
-  for (const kind of ['join', 'leave'] as const) {
-    if (step[kind] === undefined) continue;
-    if (chat.type === 'private') {
-      report(kind, `users ${kind === 'join' ? 'join' : 'leave'} groups, and chat '${chat.key}' is private`);
-      return undefined;
-    }
-    const keys = ([] as string[]).concat(step[kind] as string | string[]);
-    const members = keys.map((key) => users.find((u) => u.key === key));
-    const unknown = keys.filter((_, n) => !members[n]);
-    if (unknown.length > 0) {
-      report(kind, `no user ${unknown.map((k) => `'${k}'`).join(', ')} in this test (users: ${users.map((u) => u.key).join(', ')})`);
-      return undefined;
-    }
-    return { kind, users: members as TestUser[] };
-  }
-  return { kind: 'none' };
 }

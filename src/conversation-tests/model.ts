@@ -63,12 +63,15 @@ export type ExpectedOutput =
 
 /** What happens in a step. */
 export type StepAction =
-  | { readonly kind: 'say'; readonly text: string; readonly reply: boolean; readonly topicOf?: TestUser }
-  /** A photo, a location … (`send:`): the Message fields it adds, and how the report names it. */
-  | { readonly kind: 'send'; readonly fields: Readonly<Record<string, unknown>>; readonly label: string }
+  /** `times`: sent that many times in a row, within the same second (a flood); 1 for a plain step. */
+  | { readonly kind: 'say'; readonly text: string; readonly reply: boolean; readonly topicOf?: TestUser; readonly times: number }
+  /** A photo, a location … (`send:`): the Message fields it adds, and how the report names it; `times` as for `say`. */
+  | { readonly kind: 'send'; readonly fields: Readonly<Record<string, unknown>>; readonly label: string; readonly times: number }
   | { readonly kind: 'press'; readonly by: 'text' | 'data' | 'suggestion'; readonly value: string }
   | { readonly kind: 'wait'; readonly ms: number; readonly source: string }
   | { readonly kind: 'join' | 'leave'; readonly users: readonly TestUser[] }
+  /** `request_join: ben`: the user asks to join the group (the bot, an administrator with can_invite_users, gets a chat_join_request). */
+  | { readonly kind: 'request_join'; readonly user: TestUser }
   | { readonly kind: 'none' };
 
 /** Canned answers by backend, then by request (`GET /orders/4711`). */

@@ -1,7 +1,9 @@
 // Moderation in conversation tests: the Bot API double's side of a rule's delete, restrict, ban, unban, approve,
 // decline and pin. A chat of a test may make the bot an administrator (`admin: true` or a list of rights); a call
 // without the right it needs is refused with the service's words (the rule's other actions still run, and the
-// refusal shows in a failed step's bot log), one with it is recorded as an output a step can expect.
+// refusal shows in a failed step's bot log), one with it is recorded as an output a step can expect. Join requests
+// wait until the bot answers them; an approved user joins the group.
+import type { Chat, User } from '@grammyjs/types';
 import { durationMs } from '../engine/compile-flows.js';
 
 /** The rights a test chat may give the bot (all of them with `admin: true`). */
@@ -127,3 +129,34 @@ export function compileModeration(key: string, value: unknown, users: readonly s
 
 /** The keys of `expect:` items that name a moderation call. */
 export const MODERATION_KEYS = ['deleted', 'pinned', 'restricted', 'unrestricted', 'banned', 'unbanned', 'approved', 'declined'] as const;
+
+/** A join request waiting for the bot (`request_join`): the group and the user who asked. */
+interface JoinRequest {
+  readonly chat: Chat;
+  readonly user: User;
+}
+
+/**
+ * The join requests waiting for an answer, as the service keeps them: asking twice before an answer is refused,
+ * answering a request nobody made is refused with the service's words, and an approval makes the user a member.
+ */
+export class PendingJoinRequests {
+  private readonly waiting = new Map<string, JoinRequest>();
+
+  /** Records the request; false when the user already asked to join this group and waits. */
+  ask(chat: Chat, user: User): boolean {
+    const key = `${chat.id}:${user.id}`;
+    if (this.waiting.has(key)) return false;
+    this.waiting.set(key, { chat, user });
+    return true;
+  }
+
+  /** Ends the request the call answers; the service's refusal (a string) when none waits. */
+  answer(params: Record<string, unknown>): JoinRequest | string {
+    const key = `${Number(params.chat_id)}:${Number(params.user_id)}`;
+    const request = this.waiting.get(key);
+    if (!request) return 'Bad Request: HIDE_REQUESTER_MISSING';
+    this.waiting.delete(key);
+    return request;
+  }
+}

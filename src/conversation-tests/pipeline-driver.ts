@@ -168,9 +168,9 @@ function handoffPerformer(api: BotApi, ledger: MemoryStore, pipeline: () => Upda
   });
 }
 
-/** The service messages the effects caused (a topic the bot created), handed to the bot as the service would, with what they cause in turn. */
+/** The service messages the effects caused (a topic the bot created, a member it let in), handed to the bot as the service would, with what they cause in turn. */
 async function deliverServiceMessages(api: DriverOptions['api'], pipeline: UpdatePipeline, outbox: OutboxRoom): Promise<void> {
-  for (let update = api.forum.pendingUpdates.shift(); update; update = api.forum.pendingUpdates.shift()) {
+  for (let update = api.serviceUpdates.shift(); update; update = api.serviceUpdates.shift()) {
     await pipeline.handle(update);
     await outbox.performDue();
   }

@@ -126,11 +126,14 @@ async function perform(step: TestStep, world: ChatWorld, driver: BotDriver, cloc
   let made: StepUpdate;
   switch (action.kind) {
     case 'say':
-      made = world.say(user, chat, action.text, action.reply, action.topicOf);
-      break;
     case 'send':
-      made = world.send(user, chat, action.fields);
-      break;
+      // `times`: the same message again and again, each handled before the next arrives, all within the frozen second.
+      for (let sent = 0; sent < action.times; sent++) {
+        made = action.kind === 'say' ? world.say(user, chat, action.text, action.reply, action.topicOf) : world.send(user, chat, action.fields);
+        const problem = await handOver(made, driver);
+        if (problem) return problem;
+      }
+      return undefined;
     case 'press': {
       const press = world.press(user, chat, action.by, action.value);
       if (press.pressed)
@@ -142,12 +145,20 @@ async function perform(step: TestStep, world: ChatWorld, driver: BotDriver, cloc
     case 'leave':
       made = world.members(action.kind, action.users, chat);
       break;
+    case 'request_join':
+      made = world.requestJoin(action.user, chat);
+      break;
     case 'wait':
       await driver.advanceTo(clock.now + action.ms);
       return undefined;
     case 'none':
       return undefined;
   }
+  return handOver(made, driver);
+}
+
+/** Hands what a step made to the bot; the problem with the step, if it made none. */
+async function handOver(made: StepUpdate, driver: BotDriver): Promise<string | undefined> {
   if (made.kind === 'problem') return made.message;
   if (made.kind === 'updates') for (const update of made.updates) await driver.handle(update);
   return undefined;

@@ -7,7 +7,7 @@ import { validate as validateTestFile } from '../generated/tests-validator.js';
 import { pointerToPath } from '../rules/schema-paths.js';
 import type { NodePath, ParsedYaml } from '../yaml/source.js';
 
-const STEP_ACTIONS = ['say', 'send', 'press', 'wait', 'join', 'leave'] as const;
+const STEP_ACTIONS = ['say', 'send', 'press', 'wait', 'join', 'leave', 'request_join'] as const;
 
 /** The schema's errors for one file's data (the validator is generated at build time). */
 function validate(data: unknown): ErrorObject[] {
@@ -79,10 +79,14 @@ function translate(error: ErrorObject, all: readonly ErrorObject[], parsed: Pars
         `${lastKey(path)} in ${where} must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`,
       );
     case 'type':
+    case 'minimum':
+    case 'maximum':
+      if (lastKey(path) === 'times')
+        return problemAt(parsed.locate(path), `times in ${where} must be a whole number from 1 to 1000 (got ${JSON.stringify(valueAt(parsed.data, path))})`);
+      if (error.keyword !== 'type') break;
       return problemAt(parsed.locate(path), `${lastKey(path)} in ${where} must be ${String((error.params as { type: unknown }).type).replace(',', ' or ')}`);
-    default:
-      return problemAt(parsed.locate(path), `${lastKey(path)} in ${where} ${error.message ?? 'is not valid'}`);
   }
+  return problemAt(parsed.locate(path), `${lastKey(path)} in ${where} ${error.message ?? 'is not valid'}`);
 }
 
 const titleOf = (error: ErrorObject) => (error.parentSchema as { title?: string } | undefined)?.title;

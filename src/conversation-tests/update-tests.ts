@@ -40,7 +40,8 @@ export function updateText(text: string, records: readonly StepRecord[]): { text
     let touched = false;
     const expectFailed = step.expect !== undefined && step.expect !== 'record' && compareOutputs(step.expect, record.outputs) !== null;
     if (step.expect === 'record' || expectFailed) {
-      setIn(doc, [...step.path, 'expect'], expectValue(record.outputs));
+      const repeated = (step.action.kind === 'say' || step.action.kind === 'send') && step.action.times > 1;
+      setIn(doc, [...step.path, 'expect'], expectValue(record.outputs, repeated));
       touched = true;
     }
     if (step.state && record.state) {
@@ -68,11 +69,24 @@ function setIn(doc: Document, path: readonly (string | number)[], value: unknown
   doc.setIn(path, node);
 }
 
-/** What the bot did, in the notation of `expect:`. */
-function expectValue(outputs: readonly RecordedOutput[]): unknown {
+/** What the bot did, in the notation of `expect:`; `repeated` (a step sent `times`): a run of the same output as one item with `times`. */
+function expectValue(outputs: readonly RecordedOutput[], repeated = false): unknown {
   if (outputs.length === 0) return NOTHING;
-  const values = outputs.map(outputValue);
+  const values = repeated ? runsOf(outputs.map(outputValue)) : outputs.map(outputValue);
   return values.length === 1 ? values[0] : values;
+}
+
+/** Each run of equal values in a row as one value with `times: N` (`{ text: "got it", times: 10 }`). */
+function runsOf(values: readonly unknown[]): unknown[] {
+  const runs: unknown[] = [];
+  for (let i = 0; i < values.length;) {
+    let n = 1;
+    while (i + n < values.length && JSON.stringify(values[i + n]) === JSON.stringify(values[i])) n++;
+    const value = values[i];
+    runs.push(n === 1 ? value : { ...(typeof value === 'string' ? { text: value } : (value as object)), times: n });
+    i += n;
+  }
+  return runs;
 }
 
 function outputValue(output: RecordedOutput): unknown {

@@ -8,7 +8,7 @@ const FILE_KINDS = ['photo', 'document', 'video', 'voice', 'audio', 'sticker', '
 type Raw = Readonly<Record<string, unknown>>;
 
 /** The step's message fields and its label (`send: photo door.jpg`). */
-export function sendAction(send: Raw): Extract<StepAction, { kind: 'send' }> {
+export function sendAction(send: Raw): Omit<Extract<StepAction, { kind: 'send' }>, 'times'> {
   const caption = typeof send.caption === 'string' ? { caption: send.caption } : {};
   const file = FILE_KINDS.find((kind) => typeof send[kind] === 'string');
   if (file) {

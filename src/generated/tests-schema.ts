@@ -242,7 +242,7 @@ export const testsSchema = {
     },
     "step": {
       "title": "TestStep",
-      "description": "One thing that happens (say, send, press, wait, join, leave), then what the bot must do (`expect`) what it must remember (`state`) and which backend requests it made (`expect_call`).",
+      "description": "One thing that happens (say, send, press, wait, join, leave, request_join), then what the bot must do (`expect`) what it must remember (`state`) and which backend requests it made (`expect_call`).",
       "type": "object",
       "additionalProperties": false,
       "properties": {
@@ -420,6 +420,17 @@ export const testsSchema = {
           "$ref": "#/$defs/who",
           "description": "These users leave the chat."
         },
+        "request_join": {
+          "description": "This user (a name under `users`) asks to join the group (`in`): the bot, an administrator with can_invite_users, gets a chat_join_request; `event: join_request` rules and flows answer it (a flow's questions go to the user's private chat).",
+          "type": "string",
+          "minLength": 1
+        },
+        "times": {
+          "description": "With `say` or `send`: the user sends it this many times in a row, within the same second (a flood); `expect` lists what the bot did across them all, in order.",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1000
+        },
         "from": {
           "description": "Which user (a name under `users`); default: the first.",
           "type": "string"
@@ -513,6 +524,11 @@ export const testsSchema = {
         },
         {
           "required": [
+            "request_join"
+          ]
+        },
+        {
+          "required": [
             "state"
           ],
           "not": {
@@ -545,6 +561,11 @@ export const testsSchema = {
               {
                 "required": [
                   "leave"
+                ]
+              },
+              {
+                "required": [
+                  "request_join"
                 ]
               }
             ]
@@ -584,6 +605,11 @@ export const testsSchema = {
               {
                 "required": [
                   "leave"
+                ]
+              },
+              {
+                "required": [
+                  "request_join"
                 ]
               },
               {
@@ -805,6 +831,12 @@ export const testsSchema = {
             "alert": {
               "description": "With `answer`: shown as an alert the user must dismiss.",
               "type": "boolean"
+            },
+            "times": {
+              "description": "This output this many times in a row, as after a `say` with `times` (`{ text: \"got it\", times: 10 }`, `{ deleted: true, times: 5 }`).",
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 1000
             },
             "in": {
               "description": "The chat the message went to (a name under `chats`; a private chat: a user's own chat with the bot); default: any chat.",
@@ -1044,10 +1076,13 @@ export type TestChat1 =
       forum?: boolean;
     };
 /**
- * One thing that happens (say, send, press, wait, join, leave), then what the bot must do (`expect`) what it must remember (`state`) and which backend requests it made (`expect_call`).
+ * One thing that happens (say, send, press, wait, join, leave, request_join), then what the bot must do (`expect`) what it must remember (`state`) and which backend requests it made (`expect_call`).
  */
 export type TestStep = Step & Step1 & Step & Step1;
 export type Step =
+  | {
+      [k: string]: unknown | undefined;
+    }
   | {
       [k: string]: unknown | undefined;
     }
@@ -1244,6 +1279,10 @@ export type ExpectedOutput =
        */
       alert?: boolean;
       /**
+       * This output this many times in a row, as after a `say` with `times` (`{ text: "got it", times: 10 }`, `{ deleted: true, times: 5 }`).
+       */
+      times?: number;
+      /**
        * The chat the message went to (a name under `chats`; a private chat: a user's own chat with the bot); default: any chat.
        */
       in?: string;
@@ -1425,6 +1464,14 @@ export interface Step1 {
    * These users leave the chat.
    */
   leave?: string | [string, ...string[]];
+  /**
+   * This user (a name under `users`) asks to join the group (`in`): the bot, an administrator with can_invite_users, gets a chat_join_request; `event: join_request` rules and flows answer it (a flow's questions go to the user's private chat).
+   */
+  request_join?: string;
+  /**
+   * With `say` or `send`: the user sends it this many times in a row, within the same second (a flood); `expect` lists what the bot did across them all, in order.
+   */
+  times?: number;
   /**
    * Which user (a name under `users`); default: the first.
    */
