@@ -60,7 +60,7 @@ export class ChatWorld {
     return { kind: 'updates', updates: [{ update_id: this.nextUpdateId(), message }] };
   }
 
-  /** A user's photo, document, location … (`fields`, with its caption); in a group the bot sees it only outside privacy mode. */
+  /** A user's photo, document, location … (`fields`, with its caption); in a group the bot sees it outside privacy mode or as an administrator. */
   send(user: TestUser, chat: TestChat, fields: Readonly<Record<string, unknown>>): StepUpdate {
     const chatId = this.chatId(chat, user);
     const replyTo = this.api.history(chatId).pendingQuestion(user.id);
@@ -73,7 +73,8 @@ export class ChatWorld {
       ...(replyTo ? { reply_to_message: withoutReply(replyTo) } : {}),
     } as unknown as Message;
     this.api.recordUserMessage(message);
-    if (chat.type !== 'private' && chat.privacy && !visibleToBot(message, { id: TEST_BOT_ID, username: this.botUsername })) return { kind: 'unseen' };
+    if (chat.type !== 'private' && chat.privacy && !chat.adminRights && !visibleToBot(message, { id: TEST_BOT_ID, username: this.botUsername }))
+      return { kind: 'unseen' };
     return { kind: 'updates', updates: [{ update_id: this.nextUpdateId(), message } as Update] };
   }
 

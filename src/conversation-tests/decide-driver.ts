@@ -54,6 +54,13 @@ function commitState(stores: Stores, chatId: number | null, userId: number | nul
   commitOtherMembers(stores.members, chatId, actions);
   if (after.flow) stores.flows.set(`${chatId}:${userId}`, { chatId, userId, position: after.flow });
   else stores.flows.delete(`${chatId}:${userId}`);
+  // A flow in another chat of the user: a join request's questions, asked in their private chat.
+  for (const action of actions) {
+    if (action.type !== 'set_flow' || action.chatId === undefined) continue;
+    const key = `${action.chatId}:${userId}`;
+    if (action.flow) stores.flows.set(key, { chatId: action.chatId, userId, position: action.flow });
+    else stores.flows.delete(key);
+  }
 }
 
 export function createDecideDriver(options: DriverOptions): BotDriver {
