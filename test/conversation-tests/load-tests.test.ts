@@ -47,7 +47,7 @@ describe('loading test files', () => {
 `),
     ).toEqual([
       "t.yaml:6:15: test 'a', step 1: no user 'carol' in this test (users: ann, bob)",
-      "t.yaml:7:15: test 'a', step 2: users join groups, and chat 'chat' is private",
+      "t.yaml:7:15: test 'a', step 2: users join groups, and chat 'chat' is private: name the group with `in:`",
       "t.yaml:9:13: test 'a', step 3: no chat 'group' in this test (chats: chat)",
       "t.yaml:10:28: test 'a', step 3: invalid pattern: missing closing ]: `[`",
       "t.yaml:11:11: two tests are named 'a' (also test 1): names must be unique in a file",
