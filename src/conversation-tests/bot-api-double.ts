@@ -1,5 +1,6 @@
 // An in-memory stand-in for the Bot API methods a bot under test calls (sendMessage, editMessageText,
-// answerCallbackQuery; topics, copies and forwards for a hand-off in forum-double.ts): it records every call as an output, in order, and keeps each chat's messages with
+// answerCallbackQuery; topics, copies and forwards for a hand-off in forum-double.ts, media in media-double.ts,
+// moderation and join requests in moderation-double.ts): it records every call as an output, in order, and keeps each chat's messages with
 // their keyboards (and the rule that sent each, for coverage) so that a test can press a button the bot showed.
 // No network; message ids are numbered per chat as the service does, shared with the users' messages.
 import type { Chat, InlineKeyboardMarkup, Message, Update, User } from '@grammyjs/types';
@@ -8,6 +9,7 @@ import { SUGGESTION_DATA } from '../engine/suggestions.js';
 import { ChatHistory, type LookupCounter } from './chat-history.js';
 import { isModerationMethod, moderationOutput, PendingJoinRequests, type ModerationOutput } from './moderation-double.js';
 import { ForumDouble, type ForumHost } from './forum-double.js';
+import { isMediaMethod, MediaDouble } from './media-double.js';
 
 /** Whether `markup` holds suggestion buttons (`suggest:`). */
 function isSuggestionMarkup(markup: ReplyMarkup | undefined): boolean {
@@ -75,6 +77,8 @@ export class BotApiDouble implements LookupCounter, ForumHost {
   readonly forum = new ForumDouble(this);
   /** Service messages for the bot (a topic it created, a member it let in), oldest first, until the driver hands them in. */
   readonly serviceUpdates: Update[] = [];
+  /** Photos, documents, locations … the bot sends, recorded as messages that name them. */
+  private readonly media = new MediaDouble(this);
   /** Join requests (`request_join`) waiting for the bot's answer. */
   private readonly joinRequests = new PendingJoinRequests();
   /** History entries examined by look-ups so far (a step's cost must not grow with the chat). */
@@ -179,48 +183,6 @@ export class BotApiDouble implements LookupCounter, ForumHost {
     return message;
   }
 
-  /**
-   * The media methods, as the media sender calls them (through `call`): recorded as a message whose text names what was sent,
-   * `[photo menu.png] its caption` (`[album: photo a.jpg, photo b.jpg]`, `[location 52.52, 13.405]`, …), so a
-   * test expects it like any message ({ contains: "[photo menu.png]" }).
-   */
-  async sendMedia(method: string, params: Record<string, unknown>): Promise<unknown> {
-    const kind = method.replace(/^send/, '');
-    if (kind === 'mediagroup') {
-      const items = params.media as Array<{ type: string; media: string; caption?: string }>;
-      const names = items.map((item) => `${item.type} ${this.fileName(item.media.startsWith('attach://') ? params[item.media.slice(9)] : item.media)}`);
-      const caption = items.find((item) => item.caption !== undefined)?.caption;
-      const sent = await this.sendMessage({ ...sendOptions(params), text: `[album: ${names.join(', ')}]${caption ? ` ${caption}` : ''}` });
-      return items.map((item, i) => ({
-        ...sent,
-        message_id: sent.message_id,
-        [item.type]: this.fileFields(item.type, i === 0 ? params[`file${i}`] : undefined),
-      }));
-    }
-    const shown = describeMedia(kind, params, (value) => this.fileName(value));
-    if (shown === undefined) throw new BotApiDoubleError(`the Bot API double has no method ${method}`);
-    const caption = typeof params.caption === 'string' ? ` ${params.caption}` : '';
-    const sent = await this.sendMessage({ ...sendOptions(params), text: `[${shown}]${caption}` });
-    return { ...sent, [kind]: this.fileFields(kind, params[kind]) };
-  }
-
-  private readonly fileNames = new Map<string, string>();
-
-  /** A file's name as a test reads it: the upload's name, a URL's last segment, or the name a file_id was given for. */
-  private fileName(value: unknown): string {
-    if (typeof value === 'object' && value !== null && 'fileName' in value) return String((value as { fileName: string }).fileName);
-    const text = String(value);
-    return this.fileNames.get(text) ?? text.split('/').pop() ?? text;
-  }
-
-  /** The Message fields of a file the double "stored": a file_id that names it, as the service gives one. */
-  private fileFields(kind: string, value: unknown): unknown {
-    const fileId = `test-${kind}-${this.fileNames.size + 1}`;
-    this.fileNames.set(fileId, this.fileName(value));
-    const fields = { file_id: fileId, file_unique_id: fileId };
-    return kind === 'photo' ? [fields] : fields;
-  }
-
   async editMessageText(params: EditParams): Promise<Message.TextMessage | true> {
     const chatId = Number(params.chat_id);
     const history = this.history(chatId);
@@ -247,7 +209,7 @@ export class BotApiDouble implements LookupCounter, ForumHost {
     // "typing…", shown while a user waits for a backend: nothing to record.
     if (method === 'sendchataction') return Promise.resolve(true);
     if (isModerationMethod(method)) return this.moderate(method, params as Record<string, unknown>);
-    if (MEDIA_METHODS.has(method)) return this.sendMedia(method, params as Record<string, unknown>);
+    if (isMediaMethod(method)) return this.media.send(method, params as Record<string, unknown>);
     const forum = this.forum.call(method, params as Record<string, unknown>);
     if (forum) return forum;
     return Promise.reject(new BotApiDoubleError(`Not Found: the conversation tests do not know the method ${method}`));
@@ -302,36 +264,4 @@ export function withoutReply(message: Message): Message {
   if (!('reply_to_message' in message)) return message;
   const { reply_to_message: _dropped, ...rest } = message;
   return rest as Message;
-}
-
-const MEDIA_METHODS = new Set([
-  'sendphoto',
-  'senddocument',
-  'sendvideo',
-  'sendaudio',
-  'sendvoice',
-  'sendanimation',
-  'sendsticker',
-  'sendmediagroup',
-  'sendlocation',
-  'sendvenue',
-  'sendcontact',
-]);
-
-/** What a media call sends, as a test names it; undefined for a method the double does not know. */
-function describeMedia(kind: string, params: Record<string, unknown>, name: (value: unknown) => string): string | undefined {
-  if (['photo', 'document', 'video', 'audio', 'voice', 'animation', 'sticker'].includes(kind)) return `${kind} ${name(params[kind])}`;
-  if (kind === 'location') return `location ${String(params.latitude)}, ${String(params.longitude)}`;
-  if (kind === 'venue') return `venue ${String(params.title)}, ${String(params.address)}`;
-  if (kind === 'contact') return `contact ${String(params.first_name)} ${String(params.phone_number)}`;
-  return undefined;
-}
-
-/** The chat, reply and markup of a media call, as sendMessage takes them. */
-function sendOptions(params: Record<string, unknown>): Omit<SendParams, 'text'> {
-  return {
-    chat_id: params.chat_id as number,
-    ...(params.reply_parameters ? { reply_parameters: params.reply_parameters as { message_id: number } } : {}),
-    ...(params.reply_markup ? { reply_markup: params.reply_markup as ReplyMarkup } : {}),
-  };
 }
