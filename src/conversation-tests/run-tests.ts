@@ -157,7 +157,7 @@ async function perform(step: TestStep, world: ChatWorld, driver: BotDriver, cloc
   return handOver(made, driver);
 }
 
-/** Hands what a step made to the bot; the problem with the step, if it made none. */
+/** Hands the updates a step made to the bot; returns the problem with the step instead, when it had one. */
 async function handOver(made: StepUpdate, driver: BotDriver): Promise<string | undefined> {
   if (made.kind === 'problem') return made.message;
   if (made.kind === 'updates') for (const update of made.updates) await driver.handle(update);
