@@ -12,7 +12,7 @@ import { decide, type Decision } from '../engine/decide.js';
 import { flowDeadline } from '../engine/flows.js';
 import type { RuleSet } from '../engine/rule-set.js';
 import { MemoryStore, MemoryStoreData } from '../store/memory/memory-store.js';
-import { messageEffectPerformer } from '../delivery/message-effects.js';
+import { messageEffectPerformer, storedUserLanguage } from '../delivery/message-effects.js';
 import { handoffEffectPerformer } from '../delivery/handoff-effects.js';
 import { OutboxRoom } from '../pipeline/outbox.js';
 import { SchedulePlanner } from '../pipeline/schedules.js';
@@ -79,8 +79,9 @@ export function createPipelineDriver(options: DriverOptions): BotDriver {
   const sender = new ReplySender({ api, logger, metrics });
   const sequencer = new LocalChatSequencer({ concurrency: 1 });
   const schedules = () => (options.rules?.current ?? options.ruleSet).schedules;
+  const languages = () => (options.rules?.current ?? options.ruleSet).languages;
   const chats = options.chats ?? {};
-  const outbox = outboxRoom({ api, ledger, backends, sequencer, logger, metrics, now, schedules, chats, pipeline: () => pipeline });
+  const outbox = outboxRoom({ api, ledger, backends, sequencer, logger, metrics, now, schedules, languages, chats, pipeline: () => pipeline });
   const pipeline = new UpdatePipeline({
     ledger,
     states: ledger,
@@ -139,11 +140,12 @@ function outboxRoom(parts: {
   metrics: ServiceMetrics;
   now: () => number;
   schedules: () => RuleSet['schedules'];
+  languages: () => RuleSet['languages'];
   chats: Readonly<Record<string, number>>;
   pipeline: () => UpdatePipeline;
 }): OutboxRoom {
-  const { api, ledger, backends, sequencer, logger, metrics, now, schedules, chats, pipeline } = parts;
-  const message = messageEffectPerformer(api);
+  const { api, ledger, backends, sequencer, logger, metrics, now, schedules, languages, chats, pipeline } = parts;
+  const message = messageEffectPerformer(api, storedUserLanguage(ledger, languages));
   return new OutboxRoom({
     outbox: ledger,
     sequencer,

@@ -8,7 +8,7 @@ import { parseReminderTime } from './reminder-time.js';
 import { durationMs } from './compile-flows.js';
 import { markupProblem } from './compile-actions.js';
 import { compileInlineKeyboard, type InlineKeyboardTemplate } from './keyboards.js';
-import { allTranslations, compileText } from './languages.js';
+import { allTranslations, compileText, type LanguageSettings } from './languages.js';
 import type { ParseMode } from './reply.js';
 import type { CompiledFlow, CompiledRule } from './rule-set.js';
 import type { FlowSource } from './compile-flows.js';
@@ -31,6 +31,8 @@ export interface CompiledReminder {
   readonly path: readonly (string | number)[];
   /** The rules' time zone, which `at` is read in. */
   readonly zone: string;
+  /** The `languages` block: with several languages the text is written in each, and sent in the user's of the moment it fires. */
+  readonly languages?: LanguageSettings;
 }
 
 /** What a rule or a done branch does with reminders. */
@@ -98,6 +100,7 @@ function compileReminder(reminder: Reminder, path: (string | number)[], context:
     lateAfterMs,
     path,
     zone: context.time?.zone ?? 'UTC',
+    ...(context.languages && !context.languages.unchecked && context.languages.supported.length > 1 ? { languages: context.languages } : {}),
   });
 }
 

@@ -1,9 +1,11 @@
 // A rule's or a done branch's reminders at decide time: each becomes a `message` effect of the outbox, due at
-// its time, rendered now (with {{now.*}} as of the reminder's own time) in the user's language, under a replace
-// key of its id, user and chat (so setting it again replaces the pending one, and `forget_reminder` drops it),
-// and dropped rather than sent once it is more than `late_after` overdue.
+// its time, rendered now (with {{now.*}} as of the reminder's own time) in every language the rules speak (the
+// performer sends the one the user has when it fires; see delivery/message-effects.ts), under a replace key of
+// its id, user and chat (so setting it again replaces the pending one, and `forget_reminder` drops it), and
+// dropped rather than sent once it is more than `late_after` overdue.
 import type { Action, EffectAction, JsonValue } from './actions.js';
-import type { CompiledReminders } from './compile-reminders.js';
+import type { CompiledReminder, CompiledReminders } from './compile-reminders.js';
+import type { LanguageSettings } from './languages.js';
 import { renderInlineKeyboard } from './keyboards.js';
 import { render, type RenderValues } from './render.js';
 import { parseReminderTime, reminderInstant } from './reminder-time.js';
@@ -27,13 +29,14 @@ export function reminderActions(reminders: CompiledReminders, values: RenderValu
       reminder.inMs !== null ? now + reminder.inMs : dueTime(reminder.at === null ? '' : render(reminder.at, { ...values, now }), now, reminder.zone);
     if (dueAt === undefined) continue;
     const at: RenderValues = { ...values, now: dueAt };
-    const params: { [key: string]: JsonValue } = { chat_id: chatId, text: render(reminder.text, at, reminder.parseMode) };
+    const params: { [key: string]: JsonValue } = { chat_id: chatId, ...reminderContent(reminder, at) };
     if (reminder.parseMode) params.parse_mode = reminder.parseMode;
-    if (reminder.buttons) params.reply_markup = renderInlineKeyboard(reminder.buttons, at) as unknown as JsonValue;
+    const payload: { [key: string]: JsonValue } = { method: 'sendmessage', params };
+    if (reminder.languages) payload.languages = inEveryLanguage(reminder, at, reminder.languages, userId, values.message.from?.language_code);
     const effect: EffectAction = {
       type: 'effect',
       kind: 'message',
-      payload: { method: 'sendmessage', params },
+      payload,
       orderKey: `chat:${chatId}`,
       dueAt,
       replaceKey: reminderKey(chatId, userId, reminder.id),
@@ -42,6 +45,29 @@ export function reminderActions(reminders: CompiledReminders, values: RenderValu
     actions.push(effect);
   }
   return actions;
+}
+
+/** The reminder's text and buttons, in the user's language of now or in `language`. */
+function reminderContent(reminder: CompiledReminder, at: RenderValues): { [key: string]: JsonValue } {
+  const content: { [key: string]: JsonValue } = { text: render(reminder.text, at, reminder.parseMode) };
+  if (reminder.buttons) content.reply_markup = renderInlineKeyboard(reminder.buttons, at) as unknown as JsonValue;
+  return content;
+}
+
+/**
+ * The payload's `languages`: the content in each language, and the user (with their client's language code of
+ * the moment it was set) whose language when it fires picks one (`MessageEffectPayload` in delivery/message-effects.ts).
+ */
+function inEveryLanguage(
+  reminder: CompiledReminder,
+  at: RenderValues,
+  settings: LanguageSettings,
+  userId: number,
+  client: string | undefined,
+): { [key: string]: JsonValue } {
+  const content: { [key: string]: JsonValue } = {};
+  for (const language of settings.supported) content[language] = reminderContent(reminder, { ...at, language });
+  return { user: userId, ...(client ? { client } : {}), content };
 }
 
 function dueTime(text: string, now: number, zone: string): number | undefined {

@@ -5,7 +5,7 @@ import type { BotApi } from '../api/types.js';
 import type { Backends } from '../backends/backends.js';
 import type { ServiceConfig } from '../config/types.js';
 import { broadcastPerformer, type BroadcastPerformer } from '../delivery/broadcast-effects.js';
-import { messageEffectPerformer } from '../delivery/message-effects.js';
+import { messageEffectPerformer, storedUserLanguage } from '../delivery/message-effects.js';
 import { schedulePerformer } from '../delivery/schedule-effects.js';
 import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
@@ -40,7 +40,7 @@ export function createOutbox({ config, store, api, backends, rules, sequencer, l
   outbox: OutboxRoom;
   broadcasts: BroadcastPerformer;
 } {
-  const message = messageEffectPerformer(api);
+  const message = messageEffectPerformer(api, storedUserLanguage(store.ledger, () => rules.current.languages));
   const broadcasts = broadcastPerformer({ api, campaigns: store.campaigns, commitState: (state) => store.ledger.commitState(state), metrics, logger });
   const outbox = new OutboxRoom({
     outbox: store.ledger,

@@ -1,5 +1,6 @@
 // Reminders as a guest meets them: a booking reminds on the day at 10:00 Berlin time (across the autumn DST
-// change), in the language of the moment it was set; a later reminder of the same id replaces the pending one,
+// change), in the user's language of the moment it fires (a user who switched to German after booking gets it
+// in German); a later reminder of the same id replaces the pending one,
 // `forget_reminder` cancels it, `in:` counts from now, and `at` is checked at load time. Run by `hearsay test`
 // through the update pipeline (the outbox performs each reminder when the test's clock reaches it).
 import { writeFile } from 'node:fs/promises';
@@ -18,6 +19,10 @@ rules:
     keywords: [cancel, stornieren]
     forget_reminder: booking-day
     reply: "Cancelled."
+  - id: to-german
+    keywords: [deutsch]
+    set: { user.language: de }
+    reply: "Ab jetzt auf Deutsch."
   - id: tea
     command: tea
     remind:
@@ -89,6 +94,17 @@ tests:
         expect: nothing
       - wait: 1d
         expect: "Erinnerung: Ihr Tisch heute um 20:00. Antworten Sie 'stornieren' zum Stornieren."
+  - name: booked in English, switched to German before the day, reminded in German
+    clock: "2026-11-27T20:00:00+01:00"
+    steps:
+      - say: /book
+      - say: tomorrow
+      - say: "19:00"
+        expect: "Booked: Saturday, 28 November at 19:00."
+      - say: deutsch
+        expect: "Ab jetzt auf Deutsch."
+      - wait: 14h
+        expect: "Erinnerung: Ihr Tisch heute um 19:00. Antworten Sie 'stornieren' zum Stornieren."
   - name: cancelled before it is due
     clock: "2026-11-27T20:00:00+01:00"
     steps:
@@ -111,7 +127,7 @@ tests:
 `;
 
 describe('reminders through the pipeline', () => {
-  it('fire at their time once, in the language they were set in, replaced by the same id and cancelled by forget_reminder', async () => {
+  it('fire at their time once, in the user\'s language when they fire, replaced by the same id and cancelled by forget_reminder', async () => {
     expect(failures(await run(TESTS))).toEqual([]);
   });
 });
