@@ -7,7 +7,7 @@ import type { Action } from './actions.js';
 import { answerRule } from './answer.js';
 import { conditionsPass } from './conditions.js';
 import type { Decision, DecideContext } from './decide-types.js';
-import type { BotStatusEvent, JoinRequestEvent, MemberRestrictedEvent } from './events.js';
+import type { BotEvent, BotStatusEvent, JoinRequestEvent, MemberRestrictedEvent } from './events.js';
 import { audienceCheck, languageFor } from './reach.js';
 import type { RuleSet } from './rule-set.js';
 import { valueIn, variablesOf, type ConversationState } from './state.js';
@@ -46,6 +46,22 @@ function blockedMarks(event: BotStatusEvent | JoinRequestEvent | MemberRestricte
   if (event.status === 'unblocked' && valueIn(state.user, BLOCKED_VARIABLE) !== undefined) return [unblocked()];
   return [];
 }
+
+/**
+ * The user variable that marks a user who has written to the bot in private (the Unix date they first did): the
+ * store then knows them as reachable there, variables or not (a broadcast's audience is made of known users).
+ */
+export const PRIVATE_CHAT_VARIABLE = '_private';
+
+/** Marks, once, a user who writes or presses a button in their private chat with the bot (dated by `now`). */
+export function privateChatMark(event: BotEvent, state: ConversationState, now: () => number): Action | undefined {
+  if (!REACHING_KINDS.has(event.kind) || !(event.chat && 'type' in event.chat && event.chat.type === 'private') || !event.from) return undefined;
+  if (valueIn(state.user, PRIVATE_CHAT_VARIABLE) !== undefined) return undefined;
+  return { type: 'set_state', scope: 'user', key: PRIVATE_CHAT_VARIABLE, value: Math.floor(now() / 1000) };
+}
+
+/** What a user does themselves in their private chat (a block or a service message is not writing to the bot). */
+const REACHING_KINDS: ReadonlySet<BotEvent['kind']> = new Set(['message', 'media', 'callback_query']);
 
 /** Removes the block mark of a user who writes again (they could not, had they still blocked the bot). */
 export function clearBlockedMark(state: ConversationState): Action | undefined {

@@ -9,6 +9,7 @@ import { decide, type Decision } from '../engine/decide.js';
 import { chatKeyOf, toEvent, type BotEvent, type FlowTimeoutEvent } from '../engine/events.js';
 import type { HandoffSignalEvent } from '../engine/handoff.js';
 import type { ConversationState } from '../engine/state.js';
+import { privateChatMark } from '../engine/status-events.js';
 import { recordDecision, type DecisionAnalyticsOptions } from '../ops/unmatched.js';
 import { completeCalls } from './update-calls.js';
 import { explainHandled, ignoredKind, logHandled, type HandledUpdate } from './handled-log.js';
@@ -193,6 +194,9 @@ export class UpdatePipeline {
       // and the ledger names them. A decision waiting for a backend makes its calls between the two.
       const calls = decision.call !== undefined;
       if (calls) decision = await this.callBackends(update, scope.chatId, decision, signal, begun);
+      // The store knows who can be written to in private (a broadcast's audience), variables or not: marked once.
+      const reachable = privateChatMark(event, state, this.options.context.now ?? Date.now);
+      if (reachable) decision = { ...decision, actions: [...decision.actions, reachable] };
       this.analyticsOptions.debug = logger.isLevelEnabled('debug');
       const analytics = recordDecision(event, decision, ruleSet, metrics, this.analyticsOptions);
       const split = splitStateChanges(decision.actions);

@@ -79,7 +79,7 @@ describe('hearsay state on a Redis store', () => {
     });
 
     const forgotten = await runCli(['state', 'forget', '--user', String(user)], env);
-    expect(forgotten).toMatchObject({ code: 0, stdout: 'forgot user 651: 2 variables, 1 unfinished flow\n' });
+    expect(forgotten).toMatchObject({ code: 0, stdout: 'forgot user 651: 3 variables, 1 unfinished flow\n' });
     expect(JSON.parse((await runCli(['state', 'show', '--user', String(user)], env)).stdout)).toEqual({
       userId: user,
       variables: null,

@@ -1,5 +1,5 @@
 // Broadcasts over real HTTP against the sandbox, the parts an operator sees: who gets a campaign (`--to` with =,
-// != and exists, all of them holding), a dry run's count and samples, `status` and `cancel`, users who blocked the
+// != and exists, all of them holding; users who only wrote to the bot), a dry run's count and samples, `status` and `cancel`, users who blocked the
 // bot (403: marked user._blocked, left out of the next campaign, back in once they write again), and the bot's
 // replies going first: a reply during a broadcast goes out before the broadcast's next second of sends.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -57,6 +57,24 @@ describe('broadcasts: audience, dry run, status, cancel, blocked users, replies 
     const html = await shop.cli(['--to', 'all', '--text-file', shop.file('bad.html', '<b>open'), '--parse-mode', 'HTML']);
     expect(html.code).toBe(2);
     expect(html.stderr).toContain('is not valid HTML');
+  }, 60_000);
+
+  it('users who only wrote to the bot (no variables) are known: --to all reaches them, once each', async () => {
+    shop = await setUpBroadcastBot(sandbox, running, { HEARSAY_RATE_LIMITS_ENABLED: 'false' });
+    await shop.launch();
+    for (const user of [801, 802, 803]) {
+      await sendAsUser(sandbox.baseUrl, user, shop.bot.username, '/ping');
+      await expect.poll(() => shop!.sent.some((m) => m.chat === user && m.text === 'pong'), { timeout: 10_000 }).toBe(true);
+    }
+    const text = shop.file('all.txt', 'News for everyone.');
+    const dry = await shop.cli(['--to', 'all', '--text-file', text, '--dry-run']);
+    expect(dry.stdout).toContain('dry run: 3 recipients match all');
+    // hearsay's own mark is not shown as a variable of the samples.
+    expect(dry.stdout).toMatch(/^ {2}user 801$/m);
+    const sent = await shop.cli(['--to', 'all', '--text-file', text]);
+    expect(sent.code, sent.stderr).toBe(0);
+    await expect.poll(() => [...shop!.deliveries('News for everyone.').keys()].sort(), { timeout: 10_000 }).toEqual([801, 802, 803]);
+    expect(shop.sent.filter((m) => m.text === 'News for everyone.')).toHaveLength(3);
   }, 60_000);
 
   it('blocked users are marked user._blocked, left out of the next campaign, and back once they write again', async () => {

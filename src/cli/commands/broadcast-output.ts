@@ -5,10 +5,10 @@ import { recipientsLeft, type CampaignRecord, type KnownUser } from '../../pipel
 import type { BroadcastAnswer } from '../../pipeline/broadcasts.js';
 import type { BroadcastVenue } from '../../store/operator-store.js';
 
-/** A sample recipient: their id and variables, cut to one line. */
+/** A sample recipient: their id and variables (not hearsay's own marks, `_private`…), cut to one line. */
 function sampleLine(user: KnownUser): string {
   const variables = Object.entries(user.variables)
-    .filter(([name]) => !name.includes('@'))
+    .filter(([name]) => !name.includes('@') && !name.startsWith('_'))
     .map(([name, value]) => `${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
     .join(', ');
   const line = `  user ${user.userId}${variables ? `: ${variables}` : ''}`;
