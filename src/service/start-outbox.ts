@@ -40,7 +40,10 @@ export function createOutbox({ config, store, api, backends, rules, sequencer, l
   outbox: OutboxRoom;
   broadcasts: BroadcastPerformer;
 } {
-  const message = messageEffectPerformer(api, storedUserLanguage(store.ledger, () => rules.current.languages));
+  const message = messageEffectPerformer(
+    api,
+    storedUserLanguage(store.ledger, () => rules.current.languages),
+  );
   const broadcasts = broadcastPerformer({ api, campaigns: store.campaigns, commitState: (state) => store.ledger.commitState(state), metrics, logger });
   const outbox = new OutboxRoom({
     outbox: store.ledger,

@@ -57,6 +57,16 @@ export class CampaignTally implements CampaignBook {
   has(id: string): boolean {
     return this.entries.has(id);
   }
+
+  /** Forgets a campaign and its outcomes. */
+  remove(id: string): void {
+    this.entries.delete(id);
+  }
+
+  /** Every campaign kept, as it stands: its record, when it was cancelled, each recipient's latest outcome. */
+  *kept(): Generator<{ readonly record: CampaignRecord; readonly outcomes: ReadonlyMap<number, RecipientOutcome> }> {
+    for (const entry of this.entries.values()) yield { record: recordOf(entry), outcomes: entry.outcomes };
+  }
 }
 
 function recordOf(entry: Entry): CampaignRecord {

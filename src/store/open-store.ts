@@ -92,7 +92,7 @@ export async function openStore(config: Pick<ServiceConfig, 'dataDir' | 'mode' |
   let ledger: FileLedger;
   let campaigns: CampaignBook;
   try {
-    campaigns = new FileCampaignBook(stateDir);
+    campaigns = new FileCampaignBook(stateDir, { ttlMs: config.state.ttlMs });
     ledger = FileLedger.open({
       dir: stateDir,
       logger,

@@ -115,7 +115,7 @@ async function onFiles<T>(stateDir: string, state: ServiceConfig['state'], opera
       const answer = await operation.direct({
         knownUsers: async () => journal.documents.knownUsers(),
         commitState: (commit) => journal.commitState(commit),
-        campaigns: new FileCampaignBook(stateDir),
+        campaigns: new FileCampaignBook(stateDir, { ttlMs: state.ttlMs }),
         userRecord: async (userId) => ({ ...journal.userRecord(userId), effects: journal.effects.ofUser(userId) }),
         forgetUser: async (userId) => {
           const record = { ...journal.userRecord(userId), effects: journal.effects.ofUser(userId) };

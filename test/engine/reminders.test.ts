@@ -127,7 +127,7 @@ tests:
 `;
 
 describe('reminders through the pipeline', () => {
-  it('fire at their time once, in the user\'s language when they fire, replaced by the same id and cancelled by forget_reminder', async () => {
+  it("fire at their time once, in the user's language when they fire, replaced by the same id and cancelled by forget_reminder", async () => {
     expect(failures(await run(TESTS))).toEqual([]);
   });
 });
