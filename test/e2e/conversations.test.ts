@@ -88,18 +88,18 @@ describe('conversations end to end', () => {
     // hearsay state while the bot runs: it answers the request.
     const shown = await runCli(['state', 'show', '--user', String(user)], env);
     expect(shown.code).toBe(0);
-    expect(JSON.parse(shown.stdout)).toEqual({ userId: user, variables: { name: 'Ada', last_booking: 'Friday' }, flows: [], effects: [] });
+    expect(JSON.parse(shown.stdout)).toEqual({ userId: user, variables: { name: 'Ada', last_booking: 'Friday', _private: expect.any(Number) }, flows: [], effects: [] });
     expect(await say('/book')).toEqual(['For which date?']);
     const forgotten = await runCli(['state', 'forget', '--user', String(user)], env);
-    expect(forgotten).toMatchObject({ code: 0, stdout: 'forgot user 601: 2 variables, 1 unfinished flow\n' });
+    expect(forgotten).toMatchObject({ code: 0, stdout: 'forgot user 601: 3 variables, 1 unfinished flow\n' });
     expect(await say('hi')).toEqual(['Hi! Who are you?']);
 
     // ... and while it is stopped: the command works on the journal itself, which the next run reads as before.
     expect(await say('my name is Grace')).toEqual(['Nice to meet you, Grace!']);
     expect(await run.stop('SIGTERM')).toBe(0);
     const stopped = await runCli(['state', 'show', '--user', String(user)], env);
-    expect(JSON.parse(stopped.stdout)).toEqual({ userId: user, variables: { name: 'Grace' }, flows: [], effects: [] });
-    expect((await runCli(['state', 'forget', '--user', String(user)], env)).stdout).toBe('forgot user 601: 1 variable, 0 unfinished flows\n');
+    expect(JSON.parse(stopped.stdout)).toEqual({ userId: user, variables: { name: 'Grace', _private: expect.any(Number) }, flows: [], effects: [] });
+    expect((await runCli(['state', 'forget', '--user', String(user)], env)).stdout).toBe('forgot user 601: 2 variables, 0 unfinished flows\n');
     run = await launch();
     expect(await say('hi')).toEqual(['Hi! Who are you?']);
     expect(await run.stop('SIGTERM')).toBe(0);
