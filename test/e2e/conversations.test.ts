@@ -88,7 +88,12 @@ describe('conversations end to end', () => {
     // hearsay state while the bot runs: it answers the request.
     const shown = await runCli(['state', 'show', '--user', String(user)], env);
     expect(shown.code).toBe(0);
-    expect(JSON.parse(shown.stdout)).toEqual({ userId: user, variables: { name: 'Ada', last_booking: 'Friday', _private: expect.any(Number) }, flows: [], effects: [] });
+    expect(JSON.parse(shown.stdout)).toEqual({
+      userId: user,
+      variables: { name: 'Ada', last_booking: 'Friday', _private: expect.any(Number) },
+      flows: [],
+      effects: [],
+    });
     expect(await say('/book')).toEqual(['For which date?']);
     const forgotten = await runCli(['state', 'forget', '--user', String(user)], env);
     expect(forgotten).toMatchObject({ code: 0, stdout: 'forgot user 601: 3 variables, 1 unfinished flow\n' });
