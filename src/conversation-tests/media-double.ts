@@ -2,6 +2,7 @@
 // each recorded as a message whose text names what was sent (`[photo menu.png] its caption`), so a test expects
 // it like any message. A file gets a file_id that names it, so sending it again by that id reads the same.
 import type { Message } from '@grammyjs/types';
+import { MEDIA_SENDING_METHODS } from '../api/sending-methods.js';
 import type { ReplyMarkup } from '../engine/actions.js';
 import { BotApiDoubleError, type SendParams } from './bot-api-double.js';
 
@@ -61,19 +62,7 @@ export class MediaDouble {
   }
 }
 
-const MEDIA_METHODS = new Set([
-  'sendphoto',
-  'senddocument',
-  'sendvideo',
-  'sendaudio',
-  'sendvoice',
-  'sendanimation',
-  'sendsticker',
-  'sendmediagroup',
-  'sendlocation',
-  'sendvenue',
-  'sendcontact',
-]);
+const MEDIA_METHODS: ReadonlySet<string> = new Set(MEDIA_SENDING_METHODS);
 
 /** What a media call sends, as a test names it; undefined for a method the double does not know. */
 function describeMedia(kind: string, params: Record<string, unknown>, name: (value: unknown) => string): string | undefined {

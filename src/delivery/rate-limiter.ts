@@ -5,6 +5,7 @@
 // BACKGROUND_SHARE of the overall limit: a reply finds room at once whatever a campaign sends.
 import { sleep } from '../api/backoff.js';
 import { RequestAbortedError } from '../api/errors.js';
+import { SENDING_METHODS } from '../api/sending-methods.js';
 import type { MethodName, Transformer } from '../api/types.js';
 
 export interface RateLimitSettings {
@@ -233,24 +234,6 @@ export class OutgoingRateLimiter implements RateLimiter {
     }
   }
 }
-
-/** The methods that send a message to a chat, which the service's limits count. */
-export const SENDING_METHODS: readonly MethodName[] = [
-  'sendmessage',
-  'sendphoto',
-  'senddocument',
-  'sendvideo',
-  'sendaudio',
-  'sendvoice',
-  'sendanimation',
-  'sendsticker',
-  'sendmediagroup',
-  'sendlocation',
-  'sendvenue',
-  'sendcontact',
-  'forwardmessage',
-  'copymessage',
-];
 
 /**
  * The rate-limit transformer: every attempt of a limited method (by default every sending method: texts, media,
