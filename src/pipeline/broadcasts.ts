@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { JsonValue } from '../engine/actions.js';
 import { audienceOf, parseAudience } from './broadcast-audience.js';
 import type { Campaign, CampaignBook, CampaignRecord, KnownUser } from './broadcast-port.js';
-import type { NewEffect } from './outbox-port.js';
+import type { NewEffect, StoredEffect } from './outbox-port.js';
 import type { StateCommit } from './ports.js';
 
 /** The kind of a recipient's effect. */
@@ -112,4 +112,22 @@ async function known(book: CampaignBook, id: string): Promise<CampaignRecord> {
   const campaign = await book.get(id);
   if (!campaign) throw new BroadcastRequestError(`no campaign '${id}' is kept; 'hearsay broadcast status' lists them`);
   return campaign;
+}
+
+/**
+ * Forgets a user (`hearsay state forget`), which drops their pending effects, and settles their part of each
+ * campaign still waiting to reach them as `cancelled`, so the campaign finishes rather than counting them "left" for
+ * ever. Resolves with what was kept of the user (as `forgetUser` does).
+ */
+export async function forgetRecipient(
+  store: { forgetUser(userId: number): Promise<unknown>; readonly campaigns: CampaignBook },
+  userId: number,
+): Promise<unknown> {
+  const record = await store.forgetUser(userId);
+  const effects = (record as { effects?: readonly StoredEffect[] } | null)?.effects ?? [];
+  for (const effect of effects) {
+    if (effect.kind !== BROADCAST_EFFECT_KIND) continue;
+    await store.campaigns.record((effect.payload as unknown as BroadcastEffectPayload).campaign, userId, 'cancelled');
+  }
+  return record;
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { ServiceConfig } from '../config/types.js';
 import { createLogger } from '../log/logger.js';
 import type { CampaignBook } from '../pipeline/broadcast-port.js';
-import { handleBroadcast, type BroadcastAnswer, type BroadcastRequest, type BroadcastStore } from '../pipeline/broadcasts.js';
+import { forgetRecipient, handleBroadcast, type BroadcastAnswer, type BroadcastRequest, type BroadcastStore } from '../pipeline/broadcasts.js';
 import { FileCampaignBook } from './file/campaign-file.js';
 import { InstanceLock, InstanceLockedError } from './file/instance-lock.js';
 import { askRunningInstance, type StateRequest, type UserStateRequest } from './file/state-requests.js';
@@ -43,7 +43,7 @@ export async function operateOnStore(config: StoreConfig, botId: number, request
   const { answer } = await operate<UserRecord>(config, botId, {
     request,
     empty: () => ({ userId: request.userId, variables: null, flows: [], effects: [] }),
-    direct: async (store) => (request.op === 'show' ? store.userRecord(request.userId) : store.forgetUser(request.userId)) as Promise<UserRecord>,
+    direct: async (store) => (request.op === 'show' ? store.userRecord(request.userId) : forgetRecipient(store, request.userId)) as Promise<UserRecord>,
   });
   return answer;
 }

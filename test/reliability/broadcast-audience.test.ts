@@ -1,6 +1,7 @@
 // Broadcasts over real HTTP against the sandbox, the parts an operator sees: who gets a campaign (`--to` with =,
 // != and exists, all of them holding; users who only wrote to the bot), a dry run's count and samples, `status` and `cancel`, users who blocked the
-// bot (403: marked user._blocked, left out of the next campaign, back in once they write again), and the bot's
+// bot (403: marked user._blocked, left out of the next campaign, back in once they write again), a recipient
+// forgotten before their send (counted cancelled), and the bot's
 // replies going first: a reply during a broadcast goes out before the broadcast's next second of sends.
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort, runCli } from '../e2e/run-process.js';
@@ -75,6 +76,26 @@ describe('broadcasts: audience, dry run, status, cancel, blocked users, replies 
     expect(sent.code, sent.stderr).toBe(0);
     await expect.poll(() => [...shop!.deliveries('News for everyone.').keys()].sort(), { timeout: 10_000 }).toEqual([801, 802, 803]);
     expect(shop.sent.filter((m) => m.text === 'News for everyone.')).toHaveLength(3);
+  }, 60_000);
+
+  it('a recipient forgotten (hearsay state forget) before the send counts as cancelled, so the campaign finishes', async () => {
+    shop = await setUpBroadcastBot(sandbox, running, { HEARSAY_RATE_LIMITS_ENABLED: 'false' });
+    const users = [821, 822, 823, 824].map((id) => ({ id, variables: { newsletter: 'yes' } }));
+    openChats(
+      sandbox,
+      shop.bot.username,
+      users.map((user) => user.id),
+    );
+    await seedStore(shop.dataDir, shop.bot.id, users);
+    // Planned while the bot is stopped: the recipients' effects wait in its store.
+    const planned = await shop.cli(['--to', 'user.newsletter=yes', '--text-file', shop.file('f.txt', 'Before you go.')]);
+    expect(planned.code, planned.stderr).toBe(0);
+    const id = campaignIdOf(planned.stdout);
+    const forgotten = await runCli(['state', 'forget', '--user', '823'], shop.env);
+    expect(forgotten.code, forgotten.stderr).toBe(0);
+    await shop.launch();
+    await expect.poll(() => [...shop!.deliveries('Before you go.').keys()].sort(), { timeout: 10_000 }).toEqual([821, 822, 824]);
+    await expect.poll(async () => (await shop!.cli(['status', id])).stdout, { timeout: 10_000 }).toContain('sent 3, blocked 0, failed 0, cancelled 1, left 0 of 4');
   }, 60_000);
 
   it('blocked users are marked user._blocked, left out of the next campaign, and back once they write again', async () => {

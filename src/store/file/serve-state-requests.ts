@@ -2,7 +2,7 @@
 // the bot's state directory and this instance, the only writer of the journal, answers it through the store.
 import { StateRequestServer } from './state-requests.js';
 import type { Logger } from '../../log/logger.js';
-import { handleBroadcast, type BroadcastRequest } from '../../pipeline/broadcasts.js';
+import { forgetRecipient, handleBroadcast, type BroadcastRequest } from '../../pipeline/broadcasts.js';
 import type { OpenedStore } from '../open-store.js';
 
 /** Starts answering requests; `close` before the store closes. `onEffectsStored` is told when a broadcast stored its effects. */
@@ -13,7 +13,7 @@ export function serveStateRequests(store: OpenedStore, logger: Logger, onEffects
     async (request) => {
       if (request.op === 'show' || request.op === 'forget') {
         if (request.op === 'show') return store.ledger.userRecord(request.userId);
-        const record = await store.ledger.forgetUser(request.userId);
+        const record = await forgetRecipient({ forgetUser: (id) => store.ledger.forgetUser(id), campaigns: store.campaigns }, request.userId);
         logger.info({ user_id: request.userId }, "a user's conversation state was forgotten on request (hearsay state forget)");
         return record;
       }
