@@ -1,8 +1,8 @@
 // Broadcasts over real HTTP against the sandbox, the parts an operator sees: who gets a campaign (`--to` with =,
-// != and exists, all of them holding; users who only wrote to the bot), a dry run's count and samples, `status` and `cancel`, users who blocked the
-// bot (403: marked user._blocked, left out of the next campaign, back in once they write again), a recipient
-// forgotten before their send (counted cancelled), and the bot's
-// replies going first: a reply during a broadcast goes out before the broadcast's next second of sends.
+// != and exists, all of them holding; users who only wrote to the bot), a dry run's count and samples, `status`
+// and `cancel`, users who blocked the bot (403: marked user._blocked, left out of the next campaign, back in once
+// they write again), a recipient forgotten before their send (counted cancelled), and the bot's replies going
+// first: a reply during a broadcast goes out before the broadcast's next second of sends.
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort, runCli } from '../e2e/run-process.js';
 import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
@@ -95,7 +95,9 @@ describe('broadcasts: audience, dry run, status, cancel, blocked users, replies 
     expect(forgotten.code, forgotten.stderr).toBe(0);
     await shop.launch();
     await expect.poll(() => [...shop!.deliveries('Before you go.').keys()].sort(), { timeout: 10_000 }).toEqual([821, 822, 824]);
-    await expect.poll(async () => (await shop!.cli(['status', id])).stdout, { timeout: 10_000 }).toContain('sent 3, blocked 0, failed 0, cancelled 1, left 0 of 4');
+    await expect
+      .poll(async () => (await shop!.cli(['status', id])).stdout, { timeout: 10_000 })
+      .toContain('sent 3, blocked 0, failed 0, cancelled 1, left 0 of 4');
   }, 60_000);
 
   it('blocked users are marked user._blocked, left out of the next campaign, and back once they write again', async () => {
