@@ -132,8 +132,9 @@ export interface BotRunSettings {
  * Starts `hearsay run` for the bot with rate limits off (they are not what these tests look at) and pushes it onto `running`;
  * `env` adds the ingress and the log level.
  */
-export function startBotRun(settings: BotRunSettings, env: Record<string, string>): RunProcess {
+export function startBotRun(settings: BotRunSettings, env: Record<string, string>, args: string[] = []): RunProcess {
   const run = startRun({
+    args,
     env: {
       BOT_TOKEN: settings.token,
       BASE_URL: settings.baseUrl,
@@ -145,6 +146,32 @@ export function startBotRun(settings: BotRunSettings, env: Record<string, string
   });
   settings.running.push(run);
   return run;
+}
+
+/** What a launcher of one bot's runs needs: the bot, its rules, and where its state is kept. */
+export interface BotLauncherSettings extends Omit<BotRunSettings, 'dataDir'> {
+  /** The file store's folder, or a function that makes a fresh one for each run (replicas on Redis share none). */
+  dataDir: string | (() => Promise<string>);
+  /** `HEARSAY_STORE`: a Redis URL; absent, the file store. */
+  store?: string;
+  /** The configuration file each run is given (`--config`). */
+  config?: string;
+  /** Further settings of each run. */
+  env?: Record<string, string>;
+}
+
+/**
+ * A launcher of `hearsay run`s of one bot polling the sandbox with info logs and rate limits off, as the crash and
+ * replica tests start them again and again: each call starts one (onto `running`) and resolves once it runs.
+ */
+export function pollingBotLauncher(settings: BotLauncherSettings): () => Promise<RunProcess> {
+  return async () => {
+    const dataDir = typeof settings.dataDir === 'string' ? settings.dataDir : await settings.dataDir();
+    const env = { HEARSAY_POLLING_TIMEOUT: '1', HEARSAY_LOG_LEVEL: 'info', ...(settings.store ? { HEARSAY_STORE: settings.store } : {}), ...settings.env };
+    const run = startBotRun({ ...settings, dataDir }, env, settings.config ? ['--config', settings.config] : []);
+    await run.waitForLine(/hearsay is running/, 20_000);
+    return run;
+  };
 }
 
 /** Writes `rules` and starts `hearsay run` of the bot polling the sandbox, on a new data directory, pushed onto `running`; resolves once it runs. */

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { Message } from '@grammyjs/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
-import { startRun, writeRules, type RunProcess } from '../e2e/run-process.js';
+import { pollingBotLauncher, writeRules, type RunProcess } from '../e2e/run-process.js';
+import { inDoubtEffectUpdates } from '../support/in-doubt.js';
 import { ReplyLedger } from '../support/reply-ledger.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { chatMessages, clearFaults, createBotViaAssistant, groupMessages, injectFault, sendAsUser } from '../support/sandbox-harness.js';
@@ -26,18 +27,6 @@ const RULES = `rules:
     fallback: true
     reply: "bot: {{text}}"
 `;
-
-/** The update ids behind the effects a run reported in doubt (an effect's id starts with its update's). */
-function inDoubtEffectUpdates(runs: readonly RunProcess[]): Set<number> {
-  const ids = new Set<number>();
-  for (const run of runs)
-    for (const line of run.lines) {
-      if (!line.includes('may have happened twice')) continue;
-      const match = /^u(\d+)\./.exec(String((JSON.parse(line) as { effect?: string }).effect));
-      if (match) ids.add(Number(match[1]));
-    }
-  return ids;
-}
 
 /** `texts` with repeats dropped (a repeat must be in doubt, checked apart): the order they first arrived in. */
 const firstArrivals = (texts: readonly string[]) => [...new Set(texts)];
@@ -70,24 +59,15 @@ describe('hand-off relays through kill -9', () => {
     await writeFile(config, `chats:\n  staff: ${staff}\nhandoff: { chat: staff, end: [done] }\n`);
     const rules = await writeRules(RULES);
     const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-handoff-crash-data-'));
-    const launch = async () => {
-      const run = startRun({
-        args: ['--config', config],
-        env: {
-          BOT_TOKEN: bot.token,
-          BASE_URL: sandbox.baseUrl,
-          HEARSAY_RULES: rules.dir,
-          HEARSAY_DATA_DIR: dataDir,
-          HEARSAY_RATE_LIMITS_ENABLED: 'false',
-          HEARSAY_POLLING_TIMEOUT: '1',
-          HEARSAY_LOG_LEVEL: 'info',
-          ...(store === 'redis' ? { HEARSAY_STORE: redis.url } : {}),
-        },
-      });
-      running.push(run);
-      await run.waitForLine(/hearsay is running/, 20_000);
-      return run;
-    };
+    const launch = pollingBotLauncher({
+      baseUrl: sandbox.baseUrl,
+      token: bot.token,
+      rulesDir: rules.dir,
+      dataDir,
+      running,
+      config,
+      ...(store === 'redis' ? { store: redis.url } : {}),
+    });
     return { bot, staff, launch };
   }
 

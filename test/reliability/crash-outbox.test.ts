@@ -7,8 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
-import { startRun, writeRules, type RunProcess } from '../e2e/run-process.js';
-import { inDoubtUpdateIds } from '../support/in-doubt.js';
+import { pollingBotLauncher, writeRules, type RunProcess } from '../e2e/run-process.js';
+import { inDoubtEffectUpdates, inDoubtUpdateIds } from '../support/in-doubt.js';
+import { collectSentMessages } from '../support/sent-messages.js';
 import { ReplyLedger } from '../support/reply-ledger.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { clearFaults, createBotViaAssistant, createGroup, injectFault, sendAsUser } from '../support/sandbox-harness.js';
@@ -24,18 +25,6 @@ const RULES = [
   '      text: "from {{user.id}}: {{text}}"',
   '',
 ].join('\n');
-
-/** The update ids behind the effects a run reported in doubt (an effect's id starts with its update's). */
-function inDoubtEffectUpdates(runs: readonly RunProcess[]): Set<number> {
-  const ids = new Set<number>();
-  for (const run of runs)
-    for (const line of run.lines) {
-      if (!line.includes('may have happened twice')) continue;
-      const match = /^u(\d+)\./.exec(String((JSON.parse(line) as { effect?: string }).effect));
-      if (match) ids.add(Number(match[1]));
-    }
-  return ids;
-}
 
 describe('the outbox through kill -9', () => {
   const { sandbox, running } = sandboxAndRuns(undefined, { afterEachTest: true, clearFaultsAfterEachTest: true });
@@ -58,29 +47,17 @@ describe('the outbox through kill -9', () => {
     await writeFile(config, `chats:\n  staff: ${staffChat}\n`);
     const rules = await writeRules(RULES);
     const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-outbox-data-'));
-    const staffPosts: string[] = [];
-    const unsubscribe = sandbox.sandbox.onBotApiCall(({ bot: caller, method, params, ok }) => {
-      if (caller.toLowerCase() === bot.username.toLowerCase() && method === 'sendmessage' && ok && Number(params.chat_id) === staffChat)
-        staffPosts.push(String(params.text));
+    const { sent, stop: unsubscribe } = collectSentMessages(sandbox.sandbox, bot.username);
+    const staffPosts = () => sent.filter((m) => m.chat === staffChat).map((m) => m.text);
+    const launch = pollingBotLauncher({
+      baseUrl: sandbox.baseUrl,
+      token: bot.token,
+      rulesDir: rules.dir,
+      dataDir,
+      running,
+      config,
+      ...(store === 'redis' ? { store: redis.url } : {}),
     });
-    const launch = async () => {
-      const run = startRun({
-        args: ['--config', config],
-        env: {
-          BOT_TOKEN: bot.token,
-          BASE_URL: sandbox.baseUrl,
-          HEARSAY_RULES: rules.dir,
-          HEARSAY_DATA_DIR: dataDir,
-          HEARSAY_RATE_LIMITS_ENABLED: 'false',
-          HEARSAY_POLLING_TIMEOUT: '1',
-          HEARSAY_LOG_LEVEL: 'info',
-          ...(store === 'redis' ? { HEARSAY_STORE: redis.url } : {}),
-        },
-      });
-      running.push(run);
-      await run.waitForLine(/hearsay is running/, 20_000);
-      return run;
-    };
     return { bot, staffPosts, launch, unsubscribe };
   }
 
@@ -99,7 +76,7 @@ describe('the outbox through kill -9', () => {
       }),
     );
     for (const threshold of [4, 12]) {
-      await expect.poll(() => staffPosts.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(threshold);
+      await expect.poll(() => staffPosts().length, { timeout: 30_000 }).toBeGreaterThanOrEqual(threshold);
       const victim = runs[runs.length - 1]!;
       victim.child.kill('SIGKILL');
       await victim.exited;
@@ -108,7 +85,7 @@ describe('the outbox through kill -9', () => {
     await sending;
     await clearFaults(sandbox.baseUrl);
     const expected = users.flatMap((user) => Array.from({ length: perUser }, (_, i) => `u${user} n${i}`));
-    await expect.poll(() => new Set(staffPosts).size, { timeout: 60_000 }).toBe(expected.length);
+    await expect.poll(() => new Set(staffPosts()).size, { timeout: 60_000 }).toBe(expected.length);
     await ledger.waitForReplies(expected.length, 30_000);
     // Anything still on its way after the last look would show up now.
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -122,7 +99,7 @@ describe('the outbox through kill -9', () => {
         const text = `u${user} n${i}`;
         const updateId = updateOf.get(text)!;
         const replies = (ledger.replies.get(user) ?? []).filter((reply) => reply === `v1: ${text}`).length;
-        const posts = staffPosts.filter((post) => post === `from ${user}: ${text}`).length;
+        const posts = staffPosts().filter((post) => post === `from ${user}: ${text}`).length;
         expect({ text, replies }).toEqual({ text, replies: doubtfulReplies.has(updateId) ? expect.any(Number) : 1 });
         expect({ text, posts }).toEqual({ text, posts: doubtfulEffects.has(updateId) ? expect.any(Number) : 1 });
         expect(posts).toBeLessThanOrEqual(2);

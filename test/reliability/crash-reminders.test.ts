@@ -7,8 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
-import { startRun, writeRules, type RunProcess } from '../e2e/run-process.js';
+import { pollingBotLauncher, writeRules, type RunProcess } from '../e2e/run-process.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { collectSentMessages } from '../support/sent-messages.js';
 import { createBotViaAssistant, sendAsUser } from '../support/sandbox-harness.js';
 
 const RULES = [
@@ -41,28 +42,15 @@ describe('reminders through kill -9', () => {
     const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 8100 + counter, name: 'Kitchen', username: `kitchen_${store}_${counter}_bot` });
     const rules = await writeRules(RULES);
     const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-reminders-data-'));
-    const sent: { chat: number; text: string }[] = [];
-    const unsubscribe = sandbox.sandbox.onBotApiCall(({ bot: caller, method, params, ok }) => {
-      if (caller.toLowerCase() === bot.username.toLowerCase() && method === 'sendmessage' && ok)
-        sent.push({ chat: Number(params.chat_id), text: String(params.text) });
+    const { sent, stop: unsubscribe } = collectSentMessages(sandbox.sandbox, bot.username);
+    const launch = pollingBotLauncher({
+      baseUrl: sandbox.baseUrl,
+      token: bot.token,
+      rulesDir: rules.dir,
+      dataDir,
+      running,
+      ...(store === 'redis' ? { store: redis.url } : {}),
     });
-    const launch = async () => {
-      const run = startRun({
-        args: [],
-        env: {
-          BOT_TOKEN: bot.token,
-          BASE_URL: sandbox.baseUrl,
-          HEARSAY_RULES: rules.dir,
-          HEARSAY_DATA_DIR: dataDir,
-          HEARSAY_POLLING_TIMEOUT: '1',
-          HEARSAY_LOG_LEVEL: 'info',
-          ...(store === 'redis' ? { HEARSAY_STORE: redis.url } : {}),
-        },
-      });
-      running.push(run);
-      await run.waitForLine(/hearsay is running/, 20_000);
-      return run;
-    };
     // A kill between an answer and its commit answers that update again after the restart (reported in doubt):
     // the acknowledgement may come twice; what must come once is the reminder.
     const texts = (chat: number) =>

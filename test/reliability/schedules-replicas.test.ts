@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
-import { startRun, writeRules } from '../e2e/run-process.js';
+import { pollingBotLauncher, writeRules } from '../e2e/run-process.js';
+import { collectSentMessages } from '../support/sent-messages.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { createBotViaAssistant, sendAsUser } from '../support/sandbox-harness.js';
 
@@ -39,42 +40,23 @@ describe('scheduled posts with three replicas on one Redis', () => {
   it('each occurrence reaches the chat once, also after two replicas are killed', async () => {
     const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 9300, name: 'Digest', username: 'digest_replicas_bot' });
     const rules = await writeRules(RULES);
-    const posts: string[] = [];
-    const unsubscribe = sandbox.sandbox.onBotApiCall(({ bot: caller, method, params, ok }) => {
-      if (caller.toLowerCase() === bot.username.toLowerCase() && method === 'sendmessage' && ok && String(params.text).startsWith('Post of'))
-        posts.push(String(params.text));
-    });
-    const launch = async () => {
-      const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-schedules-data-'));
-      const run = startRun({
-        args: [],
-        env: {
-          BOT_TOKEN: bot.token,
-          BASE_URL: sandbox.baseUrl,
-          HEARSAY_RULES: rules.dir,
-          HEARSAY_DATA_DIR: dataDir,
-          HEARSAY_POLLING_TIMEOUT: '1',
-          HEARSAY_LOG_LEVEL: 'info',
-          HEARSAY_STORE: redis.url,
-        },
-      });
-      running.push(run);
-      await run.waitForLine(/hearsay is running/, 20_000);
-      return run;
-    };
+    const { sent, stop: unsubscribe } = collectSentMessages(sandbox.sandbox, bot.username);
+    const posts = () => sent.filter((m) => m.text.startsWith('Post of')).map((m) => m.text);
+    const dataDir = () => mkdtemp(join(tmpdir(), 'hearsay-schedules-data-'));
+    const launch = pollingBotLauncher({ baseUrl: sandbox.baseUrl, token: bot.token, rulesDir: rules.dir, dataDir, running, store: redis.url });
     const replicas = [await launch(), await launch(), await launch()];
     // The reader writes first: the service lets a bot message only those who did.
     await sendAsUser(sandbox.baseUrl, { id: READER, first_name: 'Reader' }, bot.username, '/start');
-    await expect.poll(() => posts.length, { timeout: 75_000, interval: 200 }).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => posts().length, { timeout: 75_000, interval: 200 }).toBeGreaterThanOrEqual(1);
     for (const run of replicas.slice(0, 2)) {
       run.child.kill('SIGKILL');
       await run.exited;
     }
-    await expect.poll(() => posts.length, { timeout: 75_000, interval: 200 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => posts().length, { timeout: 75_000, interval: 200 }).toBeGreaterThanOrEqual(2);
     // Nothing more than once: a late look of any replica finds each occurrence performed.
     await new Promise((resolve) => setTimeout(resolve, 3000));
-    expect(posts).toHaveLength(2);
-    expect(new Set(posts).size).toBe(2);
+    expect(posts()).toHaveLength(2);
+    expect(new Set(posts()).size).toBe(2);
     unsubscribe();
   }, 200_000);
 });

@@ -1,5 +1,6 @@
 // Reads what the journal says after a crash: the updates whose replies may have gone out just before the
-// kill ("in doubt"), the only ones a crash test allows to be answered twice, and finds the replies sent twice.
+// kill ("in doubt") and the updates whose effects may have been performed twice, the only ones a crash test
+// allows twice, and finds the replies sent twice.
 
 /** The update ids named in doubt in any of the runs' JSON log lines. */
 export function inDoubtUpdateIds(runs: ReadonlyArray<{ readonly lines: readonly string[] }>): Set<number> {
@@ -10,6 +11,18 @@ export function inDoubtUpdateIds(runs: ReadonlyArray<{ readonly lines: readonly 
       for (const id of (JSON.parse(line) as { in_doubt: number[] }).in_doubt) ids.add(id);
     }
   }
+  return ids;
+}
+
+/** The update ids behind the effects the runs reported in doubt ("may have happened twice"; an effect's id starts with its update's). */
+export function inDoubtEffectUpdates(runs: ReadonlyArray<{ readonly lines: readonly string[] }>): Set<number> {
+  const ids = new Set<number>();
+  for (const run of runs)
+    for (const line of run.lines) {
+      if (!line.includes('may have happened twice')) continue;
+      const match = /^u(\d+)\./.exec(String((JSON.parse(line) as { effect?: string }).effect));
+      if (match) ids.add(Number(match[1]));
+    }
   return ids;
 }
 
