@@ -132,7 +132,7 @@ export class ChatSession {
 
   private async step(step: StepUpdate): Promise<string[]> {
     this.clock.now = Math.max(this.clock.now, Date.now());
-    if (step.kind === 'problem') return [`(${step.message})`];
+    if (step.kind === 'problem' || step.kind === 'refused') return [`(${step.message})`];
     if (step.kind === 'unseen') {
       return [`(the bot does not see this: in a group it sees commands, @${this.options.botUsername} mentions and replies to its messages)`];
     }

@@ -7,7 +7,7 @@ import type { Chat, InlineKeyboardMarkup, Message, Update, User } from '@grammyj
 import type { ReplyMarkup } from '../engine/actions.js';
 import { SUGGESTION_DATA } from '../engine/suggestions.js';
 import { ChatHistory, type LookupCounter } from './chat-history.js';
-import { isModerationMethod, moderationOutput, PendingJoinRequests, type ModerationOutput } from './moderation-double.js';
+import { isModerationMethod, moderationOutput, PendingJoinRequests, SilencedMembers, type ModerationOutput } from './moderation-double.js';
 import { ForumDouble, type ForumHost } from './forum-double.js';
 import { isMediaMethod, MediaDouble } from './media-double.js';
 
@@ -81,6 +81,7 @@ export class BotApiDouble implements LookupCounter, ForumHost {
   private readonly media = new MediaDouble(this);
   /** Join requests (`request_join`) waiting for the bot's answer. */
   private readonly joinRequests = new PendingJoinRequests();
+  private readonly silenced = new SilencedMembers();
   /** History entries examined by look-ups so far (a step's cost must not grow with the chat). */
   entriesVisited = 0;
   private readonly chats = new Map<number, ChatHistory>();
@@ -231,7 +232,13 @@ export class BotApiDouble implements LookupCounter, ForumHost {
       if (output.change === 'approved') this.queueServiceMessage(request.chat, request.user, { new_chat_members: [request.user] });
     }
     this.outputs.push(output);
+    this.silenced.note(output, Number(params.user_id), this.clock.now);
     return Promise.resolve(true);
+  }
+
+  /** Why the service refuses the user's message in the group now (muted or banned until …); undefined when it takes it. */
+  refusal(chatId: number, userId: number): ReturnType<SilencedMembers['refusal']> {
+    return this.silenced.refusal(chatId, userId, this.clock.now);
   }
 
   /** A user asks to join a group (`request_join`); false when they already asked and wait for an answer. */

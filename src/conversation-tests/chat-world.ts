@@ -12,9 +12,15 @@ import type { TestChat, TestUser } from './model.js';
 /** The bot's own identity in the updates (its id never collides with test users' default ids). */
 export const TEST_BOT_ID = 7000000001;
 
-/** What a step turned into: an update for the bot, none (privacy mode hid it), or a problem with the step itself. */
+/**
+ * What a step turned into: an update for the bot, none (privacy mode hid it, or the service refused the message of
+ * a muted or banned member: `refused` says why), or a problem with the step itself.
+ */
 export type StepUpdate =
-  { readonly kind: 'updates'; readonly updates: readonly Update[] } | { readonly kind: 'unseen' } | { readonly kind: 'problem'; readonly message: string };
+  | { readonly kind: 'updates'; readonly updates: readonly Update[] }
+  | { readonly kind: 'unseen' }
+  | { readonly kind: 'refused'; readonly message: string }
+  | { readonly kind: 'problem'; readonly message: string };
 
 export class ChatWorld {
   private callbackId = 0;
@@ -24,6 +30,13 @@ export class ChatWorld {
     private readonly clock: { readonly now: number },
     private readonly botUsername: string,
   ) {}
+
+  /** The service's refusal of a message of a muted or banned member (it never reaches the chat or the bot). */
+  private refused(user: TestUser, chat: TestChat): StepUpdate | undefined {
+    const refusal = chat.type === 'private' ? undefined : this.api.refusal(chat.id, user.id);
+    if (!refusal) return undefined;
+    return { kind: 'refused', message: `the service refused ${user.key}'s message: ${user.key} is ${refusal.why} in ${chat.key} ${refusal.until}` };
+  }
 
   /** The chat's id for this user (a private chat's id is the user's). */
   chatId(chat: TestChat, user: TestUser): number {
@@ -39,6 +52,8 @@ export class ChatWorld {
     const thread = topicOf ? this.api.forum.topicOfUser(chatId, topicOf.id) : undefined;
     if (topicOf && thread === undefined)
       return { kind: 'problem', message: `${topicOf.key} has no topic in ${chat.key}: the bot opens one when it hands them off` };
+    const refused = this.refused(user, chat);
+    if (refused) return refused;
     const entities = withDetectedEntities(text, []);
     const history = this.api.history(chatId);
     const replyTo = reply ? history.latestBotMessage() : history.pendingQuestion(user.id);
@@ -62,6 +77,8 @@ export class ChatWorld {
 
   /** A user's photo, document, location … (`fields`, with its caption); in a group the bot sees it outside privacy mode or as an administrator. */
   send(user: TestUser, chat: TestChat, fields: Readonly<Record<string, unknown>>): StepUpdate {
+    const refused = this.refused(user, chat);
+    if (refused) return refused;
     const chatId = this.chatId(chat, user);
     const replyTo = this.api.history(chatId).pendingQuestion(user.id);
     const message = {

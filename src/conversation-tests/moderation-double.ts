@@ -160,3 +160,27 @@ export class PendingJoinRequests {
     return request;
   }
 }
+
+/**
+ * The members who may not write in a group for now, as the service keeps them: muted (restricted) or banned, until
+ * their time or until lifted. A message of theirs never reaches the bot (the service refuses it).
+ */
+export class SilencedMembers {
+  private readonly members = new Map<string, { readonly why: 'muted' | 'banned'; readonly untilMs: number }>();
+
+  /** Keeps what a moderation call did to member `userId` at `now`. */
+  note(output: ModerationOutput, userId: number, now: number): void {
+    if (output.kind !== 'member') return;
+    const key = `${output.chatId}:${userId}`;
+    if (output.change === 'restricted' || output.change === 'banned')
+      this.members.set(key, { why: output.change === 'banned' ? 'banned' : 'muted', untilMs: output.forMs ? now + output.forMs : 0 });
+    else if (output.change === 'unrestricted' || output.change === 'unbanned') this.members.delete(key);
+  }
+
+  /** Why the service refuses a message of this user in this chat at `now`; undefined when it takes it. */
+  refusal(chatId: number, userId: number, now: number): { readonly why: 'muted' | 'banned'; readonly until: string } | undefined {
+    const entry = this.members.get(`${chatId}:${userId}`);
+    if (!entry || (entry.untilMs !== 0 && entry.untilMs <= now)) return undefined;
+    return { why: entry.why, until: entry.untilMs === 0 ? 'until lifted' : `until ${new Date(entry.untilMs).toISOString().replace('.000Z', 'Z')}` };
+  }
+}

@@ -88,12 +88,13 @@ async function runTest(file: TestFile, test: ConversationTest, ruleSet: RuleSet,
     for (const step of test.steps) {
       const before = api.outputs.length;
       driver.takeLog?.();
-      const problem = (await perform(step, world, driver, clock, options.onPress)) ?? backends.takeProblems()[0];
+      const notes = new Set<string>();
+      const problem = (await perform(step, world, driver, clock, notes, options.onPress)) ?? backends.takeProblems()[0];
       const outputs = placed(visibleOutputs(api.outputs.slice(before)), step, test, api);
       const checked = problem ? { message: problem, diff: [] } : ((await checkStep(step, outputs, driver, world)) ?? checkCalls(step, calls));
-      // What the bot logged (a failed edit, a dropped reply) often says why.
-      const log = driver.takeLog?.() ?? [];
-      const check = checked && log.length > 0 ? { ...checked, diff: [...checked.diff, ...log.map((line) => `bot log: ${line}`)] } : checked;
+      // What the bot logged (a failed edit, a dropped reply) or the service refused often says why.
+      const log = [...notes, ...(driver.takeLog?.() ?? []).map((line) => `bot log: ${line}`)];
+      const check = checked && log.length > 0 ? { ...checked, diff: [...checked.diff, ...log] } : checked;
       const stateValues = step.state ? await actualState(step, driver, world) : undefined;
       steps.push({ step, outputs, ...(stateValues ? { state: stateValues } : {}), failed: check !== null });
       if (check && !failure) failure = { step, ...check };
@@ -121,7 +122,14 @@ function placed(outputs: RecordedOutput[], step: TestStep, test: ConversationTes
 }
 
 /** Does what the step says; returns a problem with the step itself (a button that is not there), if any. */
-async function perform(step: TestStep, world: ChatWorld, driver: BotDriver, clock: TestClock, onPress?: RunOptions['onPress']): Promise<string | undefined> {
+async function perform(
+  step: TestStep,
+  world: ChatWorld,
+  driver: BotDriver,
+  clock: TestClock,
+  notes: Set<string>,
+  onPress?: RunOptions['onPress'],
+): Promise<string | undefined> {
   const { action, user, chat } = step;
   let made: StepUpdate;
   switch (action.kind) {
@@ -130,7 +138,7 @@ async function perform(step: TestStep, world: ChatWorld, driver: BotDriver, cloc
       // `times`: the same message again and again, each handled before the next arrives, all within the frozen second.
       for (let sent = 0; sent < action.times; sent++) {
         made = action.kind === 'say' ? world.say(user, chat, action.text, action.reply, action.topicOf) : world.send(user, chat, action.fields);
-        const problem = await handOver(made, driver);
+        const problem = await handOver(made, driver, notes);
         if (problem) return problem;
       }
       return undefined;
@@ -154,12 +162,13 @@ async function perform(step: TestStep, world: ChatWorld, driver: BotDriver, cloc
     case 'none':
       return undefined;
   }
-  return handOver(made, driver);
+  return handOver(made, driver, notes);
 }
 
-/** Hands the updates a step made to the bot; returns the problem with the step instead, when it had one. */
-async function handOver(made: StepUpdate, driver: BotDriver): Promise<string | undefined> {
+/** Hands the updates a step made to the bot (a refused message: its reason into `notes`); returns the problem with the step instead, when it had one. */
+async function handOver(made: StepUpdate, driver: BotDriver, notes: Set<string>): Promise<string | undefined> {
   if (made.kind === 'problem') return made.message;
+  if (made.kind === 'refused') notes.add(made.message);
   if (made.kind === 'updates') for (const update of made.updates) await driver.handle(update);
   return undefined;
 }

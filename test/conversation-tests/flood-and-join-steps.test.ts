@@ -66,7 +66,7 @@ const GROUP = `users: { ann: {}, ben: {} }
     chats: { kiez: { type: supergroup, admin: true }, dm: private }`;
 
 describe.each(['pipeline', 'engine'] as const)('flood and join-request steps through the %s', (driver) => {
-  it('say with times: ten answers, the warning and the mute at the 11th, silence after; another user and a minute later are answered', async () => {
+  it('say with times: ten answers, the warning and the mute at the 11th, silence after (the muted user refused); another user, and ben once his mute is over, are answered', async () => {
     const tests = `
 tests:
   - name: a flood
@@ -79,6 +79,9 @@ tests:
       - { say: "ann is not ben", from: ann, expect: "got it" }
       - { say: "still here", from: ben, expect: nothing }
       - wait: 61s
+      # The flood window is over, but ben is muted for 10 minutes: the service refuses his messages until then.
+      - { say: "let me in", from: ben, expect: nothing }
+      - wait: 9m
       - { say: hello again, from: ben, times: 2, expect: { text: "got it", times: 2 } }
 `;
     const outcome = await run(FLOOD_RULES, tests, driver);

@@ -2,7 +2,8 @@
 // records the rule's delete, restrict, ban and pin, which steps expect as `{ deleted: true }`,
 // `{ restricted: { user: ben, for: 1h } }` …, with a diff in the file's notation when they differ; without the
 // right the service refuses the call (the step shows it in the bot log) and the rule's reply still goes out;
-// `--update` records the calls. Through the update pipeline and the engine alone, with the same results.
+// a muted or banned member's messages are refused as the service refuses them (nothing reaches the bot; a failing
+// step says why); `--update` records the calls. Through the update pipeline and the engine alone, with the same results.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -100,6 +101,37 @@ describe.each(['pipeline', 'engine'] as const)('moderation in hearsay test throu
     expect(failures(outcome)).toEqual([
       '@9: the bot did not answer as expected\n  { deleted: true }\n- { restricted: { user: ann, for: 2h } }\n+ { restricted: { user: ben, for: 1h } }\n  "Ben is muted for an hour."',
     ]);
+  });
+
+  it('a muted or banned member cannot write: their message reaches no one until the time is up or it is lifted', async () => {
+    const passing = await run(
+      `${GROUP('admin: true')}
+      - { from: ben, in: kiez, say: "a https://x.example" }
+      - { from: ben, in: kiez, say: "b https://x.example" }
+      - { from: ben, in: kiez, say: "c https://x.example", expect: [{ deleted: true }, { restricted: { user: ben, for: 1h } }, "Ben is muted for an hour."] }
+      - { from: ben, in: kiez, say: /rules, expect: nothing }
+      - { from: ann, in: kiez, say: buy cheap pills, expect: [{ banned: { user: ann, for: 1d } }, "Banned for a day."] }
+      - { from: ann, in: kiez, say: /rules, times: 3, expect: nothing }
+      - wait: 1h
+      - { from: ben, in: kiez, say: /rules, expect: ["Be kind.", { pinned: true }] }
+`,
+      driver,
+    );
+    expect(failures(passing)).toEqual([]);
+    const failing = await run(
+      `${GROUP('admin: true')}
+      - { from: ben, in: kiez, say: "a https://x.example" }
+      - { from: ben, in: kiez, say: "b https://x.example" }
+      - { from: ben, in: kiez, say: "c https://x.example" }
+      - { from: ben, in: kiez, say: /rules, expect: ["Be kind.", { pinned: true }] }
+`,
+      driver,
+    );
+    const [failure] = failures(failing);
+    expect(failure).toBe(
+      '@10: the bot did not answer as expected\n- "Be kind."\n- { pinned: true }\n+ nothing\n' +
+        "the service refused ben's message: ben is muted in kiez until 2026-01-05T10:00:00Z",
+    );
   });
 
   it('without the right the service refuses the call, the reply still goes out, and the failure report says so', async () => {
