@@ -104,7 +104,14 @@ export async function handleBroadcast(store: BroadcastStore, request: BroadcastR
   const campaign: Campaign = { id: newCampaignId(now), ...request.message, audience: [...request.to], total: audience.length, createdAt: now };
   await store.campaigns.create(campaign);
   // Every recipient in one record: a crash keeps the whole campaign or none of it.
-  await store.commitState({ scope: { chatId: null, userId: null }, changes: [], effects: audience.map((user) => recipientEffect(campaign, user.userId)) });
+  try {
+    await store.commitState({ scope: { chatId: null, userId: null }, changes: [], effects: audience.map((user) => recipientEffect(campaign, user.userId)) });
+  } catch (error) {
+    // The store refused the recipients: the campaign's entry says it was stopped rather than wait for them for ever
+    // (had the record been stored after all, each recipient is then counted cancelled, never sent).
+    await store.campaigns.cancel(campaign.id, now).catch(() => undefined);
+    throw error;
+  }
   return { op: request.op, count: audience.length, samples, campaign: await known(store.campaigns, campaign.id) };
 }
 
