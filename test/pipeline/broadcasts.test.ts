@@ -30,7 +30,9 @@ describe('planning a broadcast', () => {
     const answer = await handleBroadcast(shop, REQUEST, NOW);
     expect(answer.op === 'broadcast' && answer.campaign?.total).toBe(3);
     expect(shop.commits).toHaveLength(1);
-    expect(shop.commits[0]!.effects?.map((effect) => effect.id)).toEqual([1, 2, 3].map((user) => `b.${(answer as { campaign: { id: string } }).campaign.id}.${user}`));
+    expect(shop.commits[0]!.effects?.map((effect) => effect.id)).toEqual(
+      [1, 2, 3].map((user) => `b.${(answer as { campaign: { id: string } }).campaign.id}.${user}`),
+    );
   });
 
   it('a store that refuses the recipients fails the request and leaves the campaign cancelled, not waiting', async () => {
