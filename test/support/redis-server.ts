@@ -5,6 +5,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
 import type { RedisStoreConfig } from '../../src/config/store.js';
 import { freePort } from '../../src/demo/free-port.js';
 
@@ -145,4 +147,35 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
 export function redisStoreConfig(server: { url: string; port: number }): RedisStoreConfig {
   const node = { host: '127.0.0.1', port: server.port };
   return { kind: 'redis', url: server.url, ...node, nodes: [node], cluster: false, db: 0, tls: false, username: null, password: null };
+}
+
+/** A redis-server for one test file, with a plain client on it for looking inside: started before its tests, stopped after. */
+export interface SuiteRedis {
+  readonly server: RedisServer;
+  /** A client of the tests' own (to read keys, reset stats), not the store's. */
+  readonly admin: Redis;
+}
+
+/** Starts a redis-server (and an admin client) before the file's tests and stops both after them. */
+export function redisForSuite(): SuiteRedis {
+  let server: RedisServer | undefined;
+  let admin: Redis | undefined;
+  beforeAll(async () => {
+    server = await startRedisServer();
+    admin = new Redis(server.url);
+  });
+  afterAll(async () => {
+    admin?.disconnect();
+    await server?.close();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('the suite redis-server is started in beforeAll');
+      return server;
+    },
+    get admin() {
+      if (!admin) throw new Error('the suite redis-server is started in beforeAll');
+      return admin;
+    },
+  };
 }

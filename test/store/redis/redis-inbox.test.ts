@@ -2,33 +2,23 @@
 // is three round trips with one inbox write and one delete; the inbox an earlier version left (an entry spread
 // over several hashes and sets) is converted once at start, never while a replica of that version runs.
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Update } from '../../../src/api/types.js';
 import { createLogger } from '../../../src/log/logger.js';
 import { connectRedis } from '../../../src/store/redis/redis-connection.js';
 import { RedisLedger } from '../../../src/store/redis/redis-ledger.js';
 import { RedisPollLeadership } from '../../../src/store/redis/poll-lease.js';
-import { startRedisServer, redisStoreConfig, type RedisServer } from '../../support/redis-server.js';
+import { redisForSuite, redisStoreConfig } from '../../support/redis-server.js';
 
 const logger = createLogger({ level: 'silent' });
-let server: RedisServer;
-let admin: Redis;
+const redis = redisForSuite();
 let prefixes = 0;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  admin = new Redis(server.url);
-});
-afterAll(async () => {
-  admin?.disconnect();
-  await server?.close();
-});
 
 /** The names of the commands the ledger sent, as it sends them (a script's own commands are not among them). */
 let sent: string[] | undefined;
 
 async function openLedger(prefix: string): Promise<RedisLedger> {
-  const connection = await connectRedis({ config: redisStoreConfig(server), logger });
+  const connection = await connectRedis({ config: redisStoreConfig(redis.server), logger });
   const client = connection.client as Redis;
   const send = client.sendCommand.bind(client);
   client.sendCommand = (command, stream) => {
@@ -46,7 +36,7 @@ const update = (id: number, chatId = 1): Update =>
 
 /** Calls per command so far (INFO commandstats). */
 async function commandCalls(): Promise<Record<string, number>> {
-  const info = await admin.info('commandstats');
+  const info = await redis.admin.info('commandstats');
   return Object.fromEntries([...info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map((m) => [m[1]!, Number(m[2])]));
 }
 
@@ -85,7 +75,7 @@ describe('the Redis inbox, per update', () => {
     expect(ran.hset).toBe(3);
     expect(ran.hdel).toBe(2);
     expect((await ledger.load(scope)).chat).toEqual({ n: 2 });
-    expect(await admin.exists(`${prefix}inbox`, `${prefix}inbox:fp`, `${prefix}inbox:owner`, `${prefix}inbox:chat`, `${prefix}inbox:order`)).toBe(0);
+    expect(await redis.admin.exists(`${prefix}inbox`, `${prefix}inbox:fp`, `${prefix}inbox:owner`, `${prefix}inbox:chat`, `${prefix}inbox:order`)).toBe(0);
     await ledger.close();
   });
 
@@ -126,11 +116,11 @@ describe('the Redis inbox, per update', () => {
     const ledger = await openLedger(prefix);
     await ledger.accept(update(5));
     // Another replica's name on the entry (this one was paused past its lease and its work taken over).
-    const entry = (await admin.hget(`${prefix}inbox`, '5'))!;
+    const entry = (await redis.admin.hget(`${prefix}inbox`, '5'))!;
     const [order, , ...rest] = entry.split('\n');
-    await admin.hset(`${prefix}inbox`, '5', [order, 'someone-else', ...rest].join('\n'));
+    await redis.admin.hset(`${prefix}inbox`, '5', [order, 'someone-else', ...rest].join('\n'));
     await expect(ledger.loadAndBegin({ chatId: 1, userId: 2 }, update(5))).rejects.toThrow(/taken over by another replica/);
-    expect(await admin.hget(`${prefix}begun`, '5')).toBeNull();
+    expect(await redis.admin.hget(`${prefix}begun`, '5')).toBeNull();
     await ledger.close();
   });
 });
@@ -152,9 +142,9 @@ describe("the polling leader's inbox", () => {
     expect(sent).toEqual(['evalsha']);
     // Each chat's first update is claimable; all are in the inbox.
     expect((await leadership.claim(10)).map((u) => u.update_id)).toEqual([1, 2, 3, 4]);
-    await admin.set(`${prefix}leader:token`, 'another');
+    await redis.admin.set(`${prefix}leader:token`, 'another');
     await expect(Promise.all([5, 6].map((id) => leadership.accept(update(id, id), lease.token)))).rejects.toThrow(/no longer holds the polling lease/);
-    expect(await admin.hexists(`${prefix}inbox`, '5')).toBe(0);
+    expect(await redis.admin.hexists(`${prefix}inbox`, '5')).toBe(0);
     await ledger.close();
   });
 });
@@ -162,13 +152,13 @@ describe("the polling leader's inbox", () => {
 describe("an earlier version's inbox", () => {
   /** What a replica of the earlier layout left: update 3 stored by a replica that died, update 4 unclaimed behind it. */
   async function writeLegacyInbox(prefix: string): Promise<void> {
-    await admin.hset(`${prefix}inbox`, '3', JSON.stringify(update(3)), '4', JSON.stringify(update(4)));
-    await admin.hset(`${prefix}inbox:fp`, '3', 'fp3', '4', 'fp4');
-    await admin.hset(`${prefix}inbox:owner`, '3', 'gone-replica', '4', 'gone-replica');
-    await admin.hset(`${prefix}inbox:chat`, '3', 'chat:1', '4', 'chat:1');
-    await admin.zadd(`${prefix}inbox:order`, 1, '3', 2, '4');
-    await admin.set(`${prefix}inbox:seq`, '2');
-    await admin.rpush(`${prefix}chat:chat:1`, '3', '4');
+    await redis.admin.hset(`${prefix}inbox`, '3', JSON.stringify(update(3)), '4', JSON.stringify(update(4)));
+    await redis.admin.hset(`${prefix}inbox:fp`, '3', 'fp3', '4', 'fp4');
+    await redis.admin.hset(`${prefix}inbox:owner`, '3', 'gone-replica', '4', 'gone-replica');
+    await redis.admin.hset(`${prefix}inbox:chat`, '3', 'chat:1', '4', 'chat:1');
+    await redis.admin.zadd(`${prefix}inbox:order`, 1, '3', 2, '4');
+    await redis.admin.set(`${prefix}inbox:seq`, '2');
+    await redis.admin.rpush(`${prefix}chat:chat:1`, '3', '4');
   }
 
   it('is converted once at start: its updates are handled in order, and the old keys are gone', async () => {
@@ -176,23 +166,23 @@ describe("an earlier version's inbox", () => {
     await writeLegacyInbox(prefix);
     const ledger = await openLedger(prefix);
     expect((await ledger.pending()).map((u) => u.update_id)).toEqual([3, 4]);
-    expect(await admin.exists(`${prefix}inbox:seq`, `${prefix}inbox:fp`, `${prefix}inbox:owner`, `${prefix}inbox:chat`, `${prefix}inbox:order`)).toBe(0);
+    expect(await redis.admin.exists(`${prefix}inbox:seq`, `${prefix}inbox:fp`, `${prefix}inbox:owner`, `${prefix}inbox:chat`, `${prefix}inbox:order`)).toBe(0);
     await ledger.waitForTurn('chat:1', 3, new AbortController().signal);
     await ledger.commit(update(3), null);
     await ledger.waitForTurn('chat:1', 4, new AbortController().signal);
     await ledger.commit(update(4), null);
-    expect(await admin.hlen(`${prefix}inbox`)).toBe(0);
+    expect(await redis.admin.hlen(`${prefix}inbox`)).toBe(0);
     // The order goes on from the earlier counter.
     expect(await ledger.accept(update(9))).toBe('stored');
-    expect((await admin.hget(`${prefix}inbox`, '9'))!.split('\n')[0]).toBe('3');
+    expect((await redis.admin.hget(`${prefix}inbox`, '9'))!.split('\n')[0]).toBe('3');
     await ledger.close();
   });
 
   it('is left alone while a replica of that version still runs: the start fails and says what to do', async () => {
     const prefix = `i${++prefixes}:`;
     await writeLegacyInbox(prefix);
-    await admin.set(`${prefix}replica:old-one`, '1', 'PX', 10_000);
+    await redis.admin.set(`${prefix}replica:old-one`, '1', 'PX', 10_000);
     await expect(openLedger(prefix)).rejects.toThrow(/earlier hearsay version still runs .* stop every replica/);
-    expect(await admin.hget(`${prefix}inbox`, '3')).toBe(JSON.stringify(update(3)));
+    expect(await redis.admin.hget(`${prefix}inbox`, '3')).toBe(JSON.stringify(update(3)));
   });
 });

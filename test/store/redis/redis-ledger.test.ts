@@ -1,8 +1,7 @@
 // The Redis ledger passes the ledger contract unchanged against a real redis-server (AOF, fsync always);
 // and, specific to Redis: a replica that dies leaves its intents in doubt and its inbox to the others only
 // once its lease has run out, and a store that goes down refuses work and comes back by itself.
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Update } from '../../../src/api/types.js';
 import type { RedisStoreConfig } from '../../../src/config/store.js';
 import { createLogger } from '../../../src/log/logger.js';
@@ -11,34 +10,13 @@ import { StoreUnavailableError } from '../../../src/pipeline/ports.js';
 import { RedisLedger } from '../../../src/store/redis/redis-ledger.js';
 import { ledgerContract, type StoreHarness } from '../ledger-contract.js';
 import { outboxContract } from '../outbox-contract.js';
-import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
+import { redisForSuite, redisStoreConfig } from '../../support/redis-server.js';
 
 const logger = createLogger({ level: 'silent' });
-let server: RedisServer;
-let admin: Redis;
+const redis = redisForSuite();
 let prefixes = 0;
 
-beforeAll(async () => {
-  server = await startRedisServer();
-  admin = new Redis(server.url);
-});
-afterAll(async () => {
-  admin?.disconnect();
-  await server?.close();
-});
-
-const storeConfig = (): RedisStoreConfig => ({
-  kind: 'redis',
-  url: server.url,
-  host: '127.0.0.1',
-  port: server.port,
-  nodes: [{ host: '127.0.0.1', port: server.port }],
-  cluster: false,
-  db: 0,
-  tls: false,
-  username: null,
-  password: null,
-});
+const storeConfig = (): RedisStoreConfig => redisStoreConfig(redis.server);
 
 async function openLedger(prefix: string, options: { leaseMs?: number } = {}): Promise<RedisLedger> {
   const connection = await connectRedis({ config: storeConfig(), logger });
@@ -59,7 +37,7 @@ function redisHarness(prefix: string): StoreHarness {
     open: () => openLedger(prefix),
     crashCopy: async () => {
       const copy = `t${++prefixes}:`;
-      await admin.eval(COPY, 2, prefix, copy);
+      await redis.admin.eval(COPY, 2, prefix, copy);
       return redisHarness(copy);
     },
   };
@@ -132,10 +110,10 @@ describe('RedisLedger across replicas', () => {
     const ledger = await openLedger(prefix);
     await ledger.accept(update(7));
     await ledger.commit(update(6), { scope: { chatId: 1, userId: 2 }, changes: [{ type: 'set_state', scope: 'chat', key: 'k', value: 'v' }] });
-    await server.kill();
+    await redis.server.kill();
     await expect(ledger.accept(update(8))).rejects.toBeInstanceOf(StoreUnavailableError);
     await expect(ledger.seen(update(6))).rejects.toBeInstanceOf(StoreUnavailableError);
-    await server.start();
+    await redis.server.start();
     await expect.poll(() => ledger.seen(update(6)).catch(() => 'down'), { timeout: 10_000, interval: 100 }).toBe(true);
     expect((await ledger.pending()).map((u) => u.update_id)).toEqual([7]);
     expect((await ledger.load({ chatId: 1, userId: 2 })).chat).toEqual({ k: 'v' });

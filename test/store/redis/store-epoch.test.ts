@@ -12,7 +12,7 @@ import type { RedisStoreConfig } from '../../../src/config/store.js';
 import { createLogger } from '../../../src/log/logger.js';
 import { openRedisStore, type OpenedRedisStore } from '../../../src/store/redis/open-redis-store.js';
 import { recordCapture } from '../../support/log-capture.js';
-import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
+import { redisStoreConfig, startRedisServer, type RedisServer } from '../../support/redis-server.js';
 
 const NOT_DURABLE = /does not write every change to disk/;
 
@@ -30,18 +30,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-const config = (): RedisStoreConfig => ({
-  kind: 'redis',
-  url: server.url,
-  host: '127.0.0.1',
-  port: server.port,
-  nodes: [{ host: '127.0.0.1', port: server.port }],
-  cluster: false,
-  db: 0,
-  tls: false,
-  username: null,
-  password: null,
-});
+const config = (): RedisStoreConfig => redisStoreConfig(server);
 
 const update = (id: number): Update =>
   ({
