@@ -2,11 +2,9 @@
 // the calls and notifies, `{ error: timeout }` makes the error branch testable, `expect_call` asserts the
 // requests made (exactly once, with what the body must contain), and a request with no canned answer fails its
 // step saying what to add — through the update pipeline and through the engine alone alike.
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runSession, type SessionOutcome } from '../../src/conversation-tests/test-session.js';
-import { withRuleDir } from '../rules/rule-files.js';
+import { type SessionOutcome } from '../../src/conversation-tests/test-session.js';
+import { failureTexts, runTestFile } from './test-files.js';
 
 const RULES = `
 rules:
@@ -84,17 +82,12 @@ tests:
 let driver: 'pipeline' | 'engine' = 'pipeline';
 
 async function runTests(tests: string): Promise<SessionOutcome> {
-  return withRuleDir({ 'bot.yaml': RULES }, async (dir) => {
-    await writeFile(join(dir, 'tests.yml'), tests);
-    return runSession({ paths: [join(dir, 'tests.yml')], rules: join(dir, 'bot.yaml'), driver });
-  });
+  return runTestFile(RULES, tests, driver);
 }
 
 function failures(outcome: SessionOutcome): string[] {
   expect(outcome.testProblems.map((p) => p.format())).toEqual([]);
-  return outcome.results.flatMap((r) =>
-    r.failure ? [`${r.test.name} @${r.failure.step.position.line}: ${r.failure.message}${r.failure.diff.map((l) => `\n${l}`).join('')}`] : [],
-  );
+  return failureTexts(outcome, { name: true, line: true });
 }
 
 describe.each(['pipeline', 'engine'] as const)('backends in hearsay test, through the %s', (kind) => {

@@ -1,10 +1,8 @@
 // A captcha in `hearsay test`, on both drivers: a member who joins is muted until they press "I am human", and
 // the button press lifts it (moderation in a button press rule acts on the user who pressed).
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runSession, type SessionOutcome } from '../../src/conversation-tests/test-session.js';
-import { withRuleDir } from '../rules/rule-files.js';
+import { type SessionOutcome } from '../../src/conversation-tests/test-session.js';
+import { runTestFile } from './test-files.js';
 
 const RULES = `
 rules:
@@ -34,10 +32,7 @@ tests:
 `;
 
 async function run(driver: 'pipeline' | 'engine'): Promise<SessionOutcome> {
-  return withRuleDir({ 'bot.yaml': RULES }, async (dir) => {
-    await writeFile(join(dir, 'tests.yml'), TESTS);
-    return runSession({ paths: [join(dir, 'tests.yml')], rules: join(dir, 'bot.yaml'), driver });
-  });
+  return runTestFile(RULES, TESTS, driver);
 }
 
 describe.each(['pipeline', 'engine'] as const)('a captcha through the %s', (driver) => {

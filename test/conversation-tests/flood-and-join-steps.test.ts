@@ -3,11 +3,9 @@
 // `request_join` (a chat_join_request answered by an `event: join_request` rule or by questions in private, with
 // the service's rules: only an administrator with can_invite_users hears it, one request at a time, an approved
 // user joins the group).
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runSession, type SessionOutcome } from '../../src/conversation-tests/test-session.js';
-import { withRuleDir } from '../rules/rule-files.js';
+import { type SessionOutcome } from '../../src/conversation-tests/test-session.js';
+import { failureTexts, runTestFile } from './test-files.js';
 
 const FLOOD_RULES = `
 limits: { incoming: { per_user: 10, per: 1m } }
@@ -47,19 +45,14 @@ rules:
 `;
 
 async function run(rules: string, tests: string, driver: 'pipeline' | 'engine'): Promise<SessionOutcome> {
-  return withRuleDir({ 'bot.yaml': rules }, async (dir) => {
-    await writeFile(join(dir, 'tests.yml'), tests);
-    return runSession({ paths: [join(dir, 'tests.yml')], rules: join(dir, 'bot.yaml'), driver });
-  });
+  return runTestFile(rules, tests, driver);
 }
 
 /** Each failing test: where, why, and its diff. */
 function failures(outcome: SessionOutcome): string[] {
   expect([...outcome.testProblems, ...outcome.ruleProblems].map((p) => p.message)).toEqual([]);
   expect(outcome.results.length).toBeGreaterThan(0);
-  return outcome.results.flatMap((r) =>
-    r.failure ? [`${r.test.name} @${r.failure.step.position.line}: ${r.failure.message}${r.failure.diff.map((l) => `\n${l}`).join('')}`] : [],
-  );
+  return failureTexts(outcome, { name: true, line: true });
 }
 
 const GROUP = `users: { ann: {}, ben: {} }

@@ -1,12 +1,11 @@
 // Flood control through `hearsay test` on both drivers: `limits: { incoming: { per_user, per } }` leaves a user's
 // messages beyond the limit unanswered, the first one over it answered by the `event: flooding` rule (with its
 // moderation), counted per user and chat; and what `check` says of a flooding rule without a limit.
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runSession, type SessionOutcome } from '../../src/conversation-tests/test-session.js';
+import { type SessionOutcome } from '../../src/conversation-tests/test-session.js';
 import { withRuleDir } from '../rules/rule-files.js';
 import { checkRules } from '../../src/rules/load.js';
+import { failureTexts, runTestFile } from './test-files.js';
 
 const RULES = `
 limits: { incoming: { per_user: 3, per: 1m } }
@@ -20,17 +19,12 @@ rules:
 `;
 
 async function run(tests: string, driver: 'pipeline' | 'engine', rules = RULES): Promise<SessionOutcome> {
-  return withRuleDir({ 'bot.yaml': rules }, async (dir) => {
-    await writeFile(join(dir, 'tests.yml'), tests);
-    return runSession({ paths: [join(dir, 'tests.yml')], rules: join(dir, 'bot.yaml'), driver });
-  });
+  return runTestFile(rules, tests, driver);
 }
 
 function failures(outcome: SessionOutcome): string[] {
   expect(outcome.testProblems).toEqual([]);
-  return outcome.results.flatMap((r) =>
-    r.failure ? [`${r.test.name} @${r.failure.step.position.line}: ${r.failure.message}${r.failure.diff.map((l) => `\n${l}`).join('')}`] : [],
-  );
+  return failureTexts(outcome, { name: true, line: true });
 }
 
 const TESTS = `

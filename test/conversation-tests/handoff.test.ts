@@ -1,11 +1,9 @@
 // `hearsay test` scripts both sides of a hand-off: the customer in their chat and a staff member in the staff
 // forum (`as: sam, in: staff, topic_of: cleo`), with relays expected where they go (`in:`, `topic_of:`); the
 // idle time with `wait`; a staff group without topics by replies; and clear problems for a misplaced topic_of.
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runSession, type SessionOutcome } from '../../src/conversation-tests/test-session.js';
-import { withRuleDir } from '../rules/rule-files.js';
+import { type SessionOutcome } from '../../src/conversation-tests/test-session.js';
+import { failureTexts, runTestFile } from './test-files.js';
 
 const DESK = `
 rules:
@@ -31,18 +29,13 @@ const PEOPLE = `
 `;
 
 async function run(tests: string, driver: 'pipeline' | 'engine' = 'pipeline'): Promise<SessionOutcome> {
-  return withRuleDir({ 'bot.yaml': DESK }, async (dir) => {
-    await writeFile(join(dir, 'tests.yml'), tests);
-    return runSession({ paths: [join(dir, 'tests.yml')], rules: join(dir, 'bot.yaml'), driver });
-  });
+  return runTestFile(DESK, tests, driver);
 }
 
 function failures(outcome: SessionOutcome): string[] {
   expect(outcome.testProblems).toEqual([]);
   expect(outcome.ruleProblems).toEqual([]);
-  return outcome.results.flatMap((r) =>
-    r.failure ? [`@${r.failure.step.position.line}: ${r.failure.message}${r.failure.diff.map((l) => `\n${l}`).join('')}`] : [],
-  );
+  return failureTexts(outcome, { name: false, line: true });
 }
 
 const BOTH_SIDES = `

@@ -1,11 +1,9 @@
 // member.*: what a bot remembers of a user in one group (warnings, votes), kept apart per group, with
 // member.messages and member.joined_at kept by hearsay itself; run through `hearsay test` on both drivers
 // (the update pipeline with its store, and the engine alone), so the rules a user writes behave as documented.
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runSession, type SessionOutcome } from '../../src/conversation-tests/test-session.js';
-import { withRuleDir } from '../rules/rule-files.js';
+import { type SessionOutcome } from '../../src/conversation-tests/test-session.js';
+import { failureTexts, runTestFile } from './test-files.js';
 
 const RULES = `
 rules:
@@ -27,17 +25,12 @@ rules:
 `;
 
 async function run(tests: string, driver: 'pipeline' | 'engine'): Promise<SessionOutcome> {
-  return withRuleDir({ 'bot.yaml': RULES }, async (dir) => {
-    await writeFile(join(dir, 'tests.yml'), tests);
-    return runSession({ paths: [join(dir, 'tests.yml')], rules: join(dir, 'bot.yaml'), driver });
-  });
+  return runTestFile(RULES, tests, driver);
 }
 
 function failures(outcome: SessionOutcome): string[] {
   expect(outcome.testProblems).toEqual([]);
-  return outcome.results.flatMap((r) =>
-    r.failure ? [`${r.test.name} @${r.failure.step.position.line}: ${r.failure.message}${r.failure.diff.map((l) => `\n${l}`).join('')}`] : [],
-  );
+  return failureTexts(outcome, { name: true, line: true });
 }
 
 const TESTS = `

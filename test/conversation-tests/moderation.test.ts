@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { runSession, type SessionOutcome } from '../../src/conversation-tests/test-session.js';
 import { updateText } from '../../src/conversation-tests/update-tests.js';
 import { withRuleDir } from '../rules/rule-files.js';
+import { failureTexts, runTestFile } from './test-files.js';
 
 const COMMUNITY = `
 rules:
@@ -39,17 +40,12 @@ rules:
 `;
 
 async function run(tests: string, driver: 'pipeline' | 'engine'): Promise<SessionOutcome> {
-  return withRuleDir({ 'bot.yaml': COMMUNITY }, async (dir) => {
-    await writeFile(join(dir, 'tests.yml'), tests);
-    return runSession({ paths: [join(dir, 'tests.yml')], rules: join(dir, 'bot.yaml'), driver });
-  });
+  return runTestFile(COMMUNITY, tests, driver);
 }
 
 function failures(outcome: SessionOutcome): string[] {
   expect(outcome.testProblems.map((p) => p.message)).toEqual([]);
-  return outcome.results.flatMap((r) =>
-    r.failure ? [`@${r.failure.step.position.line}: ${r.failure.message}${r.failure.diff.map((l) => `\n${l}`).join('')}`] : [],
-  );
+  return failureTexts(outcome, { name: false, line: true });
 }
 
 const GROUP = (admin: string) => `

@@ -1,28 +1,21 @@
 // The conversation-test runner through the update pipeline (as `hearsay run` handles updates) and through the
 // engine alone, with the same results: flows over several turns, the frozen clock and timeouts, state
 // expectations, groups (privacy mode, force_reply answers, several users), and how a failing step is reported.
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runSession, type SessionOutcome } from '../../src/conversation-tests/test-session.js';
+import { type SessionOutcome } from '../../src/conversation-tests/test-session.js';
 import { BOOKING } from '../engine/booking-rules.js';
-import { withRuleDir } from '../rules/rule-files.js';
+import { failureTexts, runTestFile } from './test-files.js';
 
 let driver: 'pipeline' | 'engine' = 'pipeline';
 
 /** Runs one test file (its text) against the booking bot. */
 async function runTests(tests: string, rules = BOOKING): Promise<SessionOutcome> {
-  return withRuleDir({ 'bot.yaml': rules }, async (dir) => {
-    await writeFile(join(dir, 'tests.yml'), tests);
-    return runSession({ paths: [join(dir, 'tests.yml')], rules: join(dir, 'bot.yaml'), driver });
-  });
+  return runTestFile(rules, tests, driver);
 }
 
 function failures(outcome: SessionOutcome): string[] {
   expect(outcome.testProblems).toEqual([]);
-  return outcome.results.flatMap((r) =>
-    r.failure ? [`${r.test.name} @${r.failure.step.position.line}: ${r.failure.message}${r.failure.diff.map((l) => `\n${l}`).join('')}`] : [],
-  );
+  return failureTexts(outcome, { name: true, line: true });
 }
 
 describe.each(['pipeline', 'engine'] as const)('hearsay test through the %s', (kind) => {

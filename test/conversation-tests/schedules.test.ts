@@ -1,11 +1,9 @@
 // Scheduled posts in `hearsay test`: when a test's clock moves (`wait:`), each occurrence of a schedule that falls due
 // on the way is posted at its own time, in order with the other timers, to the test chat its `to` names (the
 // test's chats stand for the configuration's `chats:`), once; a test whose clock does not reach one posts nothing.
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runSession, type SessionOutcome } from '../../src/conversation-tests/test-session.js';
-import { withRuleDir } from '../rules/rule-files.js';
+import { type SessionOutcome } from '../../src/conversation-tests/test-session.js';
+import { failureTexts, runTestFile } from './test-files.js';
 
 const RULES = `timezone: Europe/Berlin
 schedules:
@@ -28,16 +26,13 @@ rules:
 `;
 
 async function run(tests: string): Promise<SessionOutcome> {
-  return withRuleDir({ 'bot.yaml': RULES }, async (dir) => {
-    await writeFile(join(dir, 'tests.yml'), tests);
-    return runSession({ paths: [join(dir, 'tests.yml')], rules: join(dir, 'bot.yaml'), driver: 'pipeline' });
-  });
+  return runTestFile(RULES, tests, 'pipeline');
 }
 
 function failures(outcome: SessionOutcome): string[] {
   expect(outcome.ruleProblems.map((p) => p.format(''))).toEqual([]);
   expect(outcome.testProblems).toEqual([]);
-  return outcome.results.flatMap((r) => (r.failure ? [`${r.test.name}: ${r.failure.message}${r.failure.diff.map((l) => `\n${l}`).join('')}`] : []));
+  return failureTexts(outcome, { name: true, line: false });
 }
 
 describe('scheduled posts in hearsay test', () => {

@@ -2,12 +2,10 @@
 // first (`expect: { suggestions: [...] }`), presses one by its rule (`press: { suggestion: id }`), gets a diff in
 // the file's notation when they differ and a clear problem for a rule not offered; `--update` records them. Through
 // the update pipeline and through the engine alone, with the same results.
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runSession, type SessionOutcome } from '../../src/conversation-tests/test-session.js';
+import { type SessionOutcome } from '../../src/conversation-tests/test-session.js';
 import { updateText } from '../../src/conversation-tests/update-tests.js';
-import { withRuleDir } from '../rules/rule-files.js';
+import { failureTexts, runTestFile } from './test-files.js';
 
 const SHOP = `
 languages: { default: en, supported: [en, de] }
@@ -33,17 +31,12 @@ rules:
 `;
 
 async function run(tests: string, driver: 'pipeline' | 'engine'): Promise<SessionOutcome> {
-  return withRuleDir({ 'bot.yaml': SHOP }, async (dir) => {
-    await writeFile(join(dir, 'tests.yml'), tests);
-    return runSession({ paths: [join(dir, 'tests.yml')], rules: join(dir, 'bot.yaml'), driver });
-  });
+  return runTestFile(SHOP, tests, driver);
 }
 
 function failures(outcome: SessionOutcome): string[] {
   expect(outcome.testProblems).toEqual([]);
-  return outcome.results.flatMap((r) =>
-    r.failure ? [`@${r.failure.step.position.line}: ${r.failure.message}${r.failure.diff.map((l) => `\n${l}`).join('')}`] : [],
-  );
+  return failureTexts(outcome, { name: false, line: true });
 }
 
 describe.each(['pipeline', 'engine'] as const)('suggestions in hearsay test through the %s', (driver) => {

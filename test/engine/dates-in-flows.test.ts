@@ -2,12 +2,12 @@
 // "7pm", "19 Uhr" — kept in ISO form, refused outside the step's range with its own text, written back in the
 // user's language ({{flow.date}}) or as kept ({{flow.date.iso}}), and compared in `when` (after/before); run by
 // `hearsay test` on a set clock through the pipeline and the engine, and checked at load time.
-import { writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runSession, type SessionOutcome } from '../../src/conversation-tests/test-session.js';
+import { type SessionOutcome } from '../../src/conversation-tests/test-session.js';
 import { checkRules } from '../../src/rules/load.js';
 import { withRuleDir } from '../rules/rule-files.js';
+import { failureTexts, runTestFile } from '../conversation-tests/test-files.js';
 
 const BOOKING = `timezone: Europe/Berlin
 languages:
@@ -35,16 +35,13 @@ flows:
 `;
 
 async function run(tests: string, driver: 'pipeline' | 'engine', rules = BOOKING): Promise<SessionOutcome> {
-  return withRuleDir({ 'bot.yaml': rules }, async (dir) => {
-    await writeFile(join(dir, 'tests.yml'), tests);
-    return runSession({ paths: [join(dir, 'tests.yml')], rules: join(dir, 'bot.yaml'), driver });
-  });
+  return runTestFile(rules, tests, driver);
 }
 
 function failures(outcome: SessionOutcome): string[] {
   expect(outcome.ruleProblems.map((p) => p.format(''))).toEqual([]);
   expect(outcome.testProblems).toEqual([]);
-  return outcome.results.flatMap((r) => (r.failure ? [`${r.test.name}: ${r.failure.message}${r.failure.diff.map((l) => `\n${l}`).join('')}`] : []));
+  return failureTexts(outcome, { name: true, line: false });
 }
 
 /** One booking on Friday 27 November 2026, 20:00 Berlin time, answering the date with `said`. */

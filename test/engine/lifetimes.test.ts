@@ -2,12 +2,11 @@
 // that starts again once its minute is over, an "already asked today" mark (`value` with `expires: midnight`, in
 // the rules' zone), a set without `expires` that ends a lifetime, `unset`, and a default in a template — run by
 // `hearsay test` with its clock, through the pipeline (the memory store) and the engine.
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runSession, type SessionOutcome } from '../../src/conversation-tests/test-session.js';
+import { type SessionOutcome } from '../../src/conversation-tests/test-session.js';
 import { loadRules } from '../../src/rules/load.js';
 import { withRuleDir } from '../rules/rule-files.js';
+import { failureTexts, runTestFile } from '../conversation-tests/test-files.js';
 
 const RULES = `timezone: Europe/Berlin
 rules:
@@ -84,16 +83,13 @@ tests:
 `;
 
 async function run(driver: 'pipeline' | 'engine'): Promise<SessionOutcome> {
-  return withRuleDir({ 'bot.yaml': RULES }, async (dir) => {
-    await writeFile(join(dir, 'tests.yml'), TESTS);
-    return runSession({ paths: [join(dir, 'tests.yml')], rules: join(dir, 'bot.yaml'), driver });
-  });
+  return runTestFile(RULES, TESTS, driver);
 }
 
 function failures(outcome: SessionOutcome): string[] {
   expect(outcome.ruleProblems.map((p) => p.format(''))).toEqual([]);
   expect(outcome.testProblems).toEqual([]);
-  return outcome.results.flatMap((r) => (r.failure ? [`${r.test.name}: ${r.failure.message}${r.failure.diff.map((l) => `\n${l}`).join('')}`] : []));
+  return failureTexts(outcome, { name: true, line: false });
 }
 
 describe('variables with a lifetime', () => {

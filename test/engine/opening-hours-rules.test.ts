@@ -2,12 +2,12 @@
 // branches, {{now.*}} and {{hours.NAME.*}} in the user's language, defaults ({{var.chat.votes | 0}}), checked
 // at load time with file:line:column, and run by `hearsay test` with a settable `clock:` — at the opening and
 // closing minute, on holidays, over a weekend and on both DST days of 2026, through the pipeline and the engine.
-import { writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runSession, type SessionOutcome } from '../../src/conversation-tests/test-session.js';
+import { type SessionOutcome } from '../../src/conversation-tests/test-session.js';
 import { checkRules } from '../../src/rules/load.js';
 import { withRuleDir } from '../rules/rule-files.js';
+import { failureTexts, runTestFile } from '../conversation-tests/test-files.js';
 
 const OFFICE = `timezone: Europe/Berlin
 hours:
@@ -61,16 +61,13 @@ flows:
 `;
 
 async function run(tests: string, driver: 'pipeline' | 'engine', rules = OFFICE): Promise<SessionOutcome> {
-  return withRuleDir({ 'bot.yaml': rules }, async (dir) => {
-    await writeFile(join(dir, 'tests.yml'), tests);
-    return runSession({ paths: [join(dir, 'tests.yml')], rules: join(dir, 'bot.yaml'), driver });
-  });
+  return runTestFile(rules, tests, driver);
 }
 
 function failures(outcome: SessionOutcome): string[] {
   expect(outcome.ruleProblems.map((p) => p.format(''))).toEqual([]);
   expect(outcome.testProblems).toEqual([]);
-  return outcome.results.flatMap((r) => (r.failure ? [`${r.test.name}: ${r.failure.message}${r.failure.diff.map((l) => `\n${l}`).join('')}`] : []));
+  return failureTexts(outcome, { name: true, line: false });
 }
 
 const GERMAN = 'user: { first_name: Jana, language_code: de }';

@@ -3,12 +3,12 @@
 // in German); a later reminder of the same id replaces the pending one,
 // `forget_reminder` cancels it, `in:` counts from now, and `at` is checked at load time. Run by `hearsay test`
 // through the update pipeline (the outbox performs each reminder when the test's clock reaches it).
-import { writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runSession, type SessionOutcome } from '../../src/conversation-tests/test-session.js';
+import { type SessionOutcome } from '../../src/conversation-tests/test-session.js';
 import { checkRules } from '../../src/rules/load.js';
 import { withRuleDir } from '../rules/rule-files.js';
+import { failureTexts, runTestFile } from '../conversation-tests/test-files.js';
 
 const RULES = `timezone: Europe/Berlin
 languages:
@@ -51,16 +51,13 @@ flows:
 `;
 
 async function run(tests: string, rules = RULES): Promise<SessionOutcome> {
-  return withRuleDir({ 'bot.yaml': rules }, async (dir) => {
-    await writeFile(join(dir, 'tests.yml'), tests);
-    return runSession({ paths: [join(dir, 'tests.yml')], rules: join(dir, 'bot.yaml'), driver: 'pipeline' });
-  });
+  return runTestFile(rules, tests, 'pipeline');
 }
 
 function failures(outcome: SessionOutcome): string[] {
   expect(outcome.ruleProblems.map((p) => p.format(''))).toEqual([]);
   expect(outcome.testProblems).toEqual([]);
-  return outcome.results.flatMap((r) => (r.failure ? [`${r.test.name}: ${r.failure.message}${r.failure.diff.map((l) => `\n${l}`).join('')}`] : []));
+  return failureTexts(outcome, { name: true, line: false });
 }
 
 const TESTS = `
