@@ -2,24 +2,18 @@
 // command plans the campaign in Redis itself (no replica needs to take the request), two replicas send it, and one
 // of them is killed with kill -9 midway: every recipient gets it once, apart from the sends the log reports as in
 // doubt, and `status` counts each recipient once.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { redisForSuite } from '../support/redis-server.js';
 import { sendAsUser } from '../support/sandbox-harness.js';
 import { campaignIdOf, inDoubtRecipients, setUpBroadcastBot } from './broadcast-bot.js';
 
 describe('broadcasts on Redis with two replicas', () => {
   const { sandbox, running } = sandboxAndRuns(undefined, { afterEachTest: true });
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(async () => {
-    await redis?.close();
-  });
+  const redis = redisForSuite();
 
   it('planned by the command in Redis, sent by the replicas, one killed midway: every recipient once', async () => {
-    const shop = await setUpBroadcastBot(sandbox, running, { HEARSAY_STORE: redis.url, HEARSAY_RATE_LIMITS_OVERALL_PER_SECOND: '60' });
+    const shop = await setUpBroadcastBot(sandbox, running, { HEARSAY_STORE: redis.server.url, HEARSAY_RATE_LIMITS_OVERALL_PER_SECOND: '60' });
     const first = await shop.launch();
     const second = await shop.launch();
     const users = Array.from({ length: 200 }, (_, i) => 800 + i);

@@ -7,12 +7,12 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Message } from '@grammyjs/types';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
 import { pollingBotLauncher, writeRules, type RunProcess } from '../e2e/run-process.js';
 import { inDoubtEffectUpdates } from '../support/in-doubt.js';
 import { ReplyLedger } from '../support/reply-ledger.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { redisForSuite } from '../support/redis-server.js';
 import { chatMessages, clearFaults, createBotViaAssistant, groupMessages, injectFault, sendAsUser } from '../support/sandbox-harness.js';
 
 const SAM = { id: 9801, first_name: 'Sam' };
@@ -33,14 +33,8 @@ const firstArrivals = (texts: readonly string[]) => [...new Set(texts)];
 
 describe('hand-off relays through kill -9', () => {
   const { sandbox, running } = sandboxAndRuns(undefined, { afterEachTest: true, clearFaultsAfterEachTest: true });
-  let redis: RedisServer;
+  const redis = redisForSuite();
   let counter = 0;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(async () => {
-    await redis?.close();
-  });
 
   const client = async <T>(path: string, body: unknown): Promise<T> => {
     const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
@@ -66,7 +60,7 @@ describe('hand-off relays through kill -9', () => {
       dataDir,
       running,
       config,
-      ...(store === 'redis' ? { store: redis.url } : {}),
+      ...(store === 'redis' ? { store: redis.server.url } : {}),
     });
     return { bot, staff, launch };
   }

@@ -5,13 +5,13 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
 import { pollingBotLauncher, writeRules, type RunProcess } from '../e2e/run-process.js';
 import { inDoubtEffectUpdates, inDoubtUpdateIds } from '../support/in-doubt.js';
 import { collectSentMessages } from '../support/sent-messages.js';
 import { ReplyLedger } from '../support/reply-ledger.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { redisForSuite } from '../support/redis-server.js';
 import { clearFaults, createBotViaAssistant, createGroup, injectFault, sendAsUser } from '../support/sandbox-harness.js';
 
 const STAFF = { id: 9001, first_name: 'Sam' };
@@ -28,15 +28,8 @@ const RULES = [
 
 describe('the outbox through kill -9', () => {
   const { sandbox, running } = sandboxAndRuns(undefined, { afterEachTest: true, clearFaultsAfterEachTest: true });
-  let redis: RedisServer;
+  const redis = redisForSuite();
   let counter = 0;
-
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(async () => {
-    await redis?.close();
-  });
 
   async function setUp(store: 'file' | 'redis') {
     counter += 1;
@@ -56,7 +49,7 @@ describe('the outbox through kill -9', () => {
       dataDir,
       running,
       config,
-      ...(store === 'redis' ? { store: redis.url } : {}),
+      ...(store === 'redis' ? { store: redis.server.url } : {}),
     });
     return { bot, staffPosts, launch, unsubscribe };
   }

@@ -5,10 +5,10 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
 import { pollingBotLauncher, writeRules, type RunProcess } from '../e2e/run-process.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { redisForSuite } from '../support/redis-server.js';
 import { collectSentMessages } from '../support/sent-messages.js';
 import { createBotViaAssistant, sendAsUser } from '../support/sandbox-harness.js';
 
@@ -27,15 +27,8 @@ const RULES = [
 
 describe('reminders through kill -9', () => {
   const { sandbox, running } = sandboxAndRuns(undefined, { afterEachTest: true });
-  let redis: RedisServer;
+  const redis = redisForSuite();
   let counter = 0;
-
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(async () => {
-    await redis?.close();
-  });
 
   async function setUp(store: 'file' | 'redis') {
     counter += 1;
@@ -49,7 +42,7 @@ describe('reminders through kill -9', () => {
       rulesDir: rules.dir,
       dataDir,
       running,
-      ...(store === 'redis' ? { store: redis.url } : {}),
+      ...(store === 'redis' ? { store: redis.server.url } : {}),
     });
     // A kill between an answer and its commit answers that update again after the restart (reported in doubt):
     // the acknowledgement may come twice; what must come once is the reminder.

@@ -4,28 +4,21 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
 import { freePort, startRun, versionedRules, writeRules, type RunProcess } from '../e2e/run-process.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { NewEffect } from '../../src/pipeline/outbox-port.js';
 import { connectRedis } from '../../src/store/redis/redis-connection.js';
 import { botKeyPrefix, RedisLedger } from '../../src/store/redis/redis-ledger.js';
-import { startRedisServer, type RedisServer, redisStoreConfig } from '../support/redis-server.js';
+import { redisForSuite, redisStoreConfig } from '../support/redis-server.js';
 import { createBotViaAssistant, createGroup } from '../support/sandbox-harness.js';
 
 const STAFF = { id: 9101, first_name: 'Sam' };
 
 describe('outbox effects across three replicas', () => {
   const { sandbox, running } = sandboxAndRuns();
-  let redis: RedisServer;
-
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(async () => {
-    await redis?.close();
-  });
+  const redis = redisForSuite();
 
   it('200 effects due at the same second: each performed once, by one replica, each chat in order', async () => {
     const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 9100, name: 'Many', username: 'many_replicas_outbox_bot' });
@@ -51,7 +44,7 @@ describe('outbox effects across three replicas', () => {
           HEARSAY_DATA_DIR: await mkdtemp(join(tmpdir(), 'hearsay-outbox-replica-')),
           HEARSAY_RATE_LIMITS_ENABLED: 'false',
           HEARSAY_POLLING_TIMEOUT: '1',
-          HEARSAY_STORE: redis.url,
+          HEARSAY_STORE: redis.server.url,
           HEARSAY_LOG_LEVEL: 'info',
           HEARSAY_ADMIN_LISTEN: `127.0.0.1:${admins[i]}`,
         },
@@ -75,7 +68,7 @@ describe('outbox effects across three replicas', () => {
     });
     const logger = createLogger({ level: 'silent' });
     const connection = await connectRedis({
-      config: redisStoreConfig(redis),
+      config: redisStoreConfig(redis.server),
       logger,
     });
     const seeder = await RedisLedger.open({ connection, prefix: botKeyPrefix(Number(bot.token.split(':')[0])), logger, inbox: false, maintenance: true });

@@ -4,11 +4,11 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
 import { pollingBotLauncher, writeRules } from '../e2e/run-process.js';
 import { collectSentMessages } from '../support/sent-messages.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { redisForSuite } from '../support/redis-server.js';
 import { createBotViaAssistant, sendAsUser } from '../support/sandbox-harness.js';
 
 const READER = 9301;
@@ -28,14 +28,7 @@ const RULES = [
 
 describe('scheduled posts with three replicas on one Redis', () => {
   const { sandbox, running } = sandboxAndRuns(undefined, { afterEachTest: true });
-  let redis: RedisServer;
-
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(async () => {
-    await redis?.close();
-  });
+  const redis = redisForSuite();
 
   it('each occurrence reaches the chat once, also after two replicas are killed', async () => {
     const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 9300, name: 'Digest', username: 'digest_replicas_bot' });
@@ -43,7 +36,7 @@ describe('scheduled posts with three replicas on one Redis', () => {
     const { sent, stop: unsubscribe } = collectSentMessages(sandbox.sandbox, bot.username);
     const posts = () => sent.filter((m) => m.text.startsWith('Post of')).map((m) => m.text);
     const dataDir = () => mkdtemp(join(tmpdir(), 'hearsay-schedules-data-'));
-    const launch = pollingBotLauncher({ baseUrl: sandbox.baseUrl, token: bot.token, rulesDir: rules.dir, dataDir, running, store: redis.url });
+    const launch = pollingBotLauncher({ baseUrl: sandbox.baseUrl, token: bot.token, rulesDir: rules.dir, dataDir, running, store: redis.server.url });
     const replicas = [await launch(), await launch(), await launch()];
     // The reader writes first: the service lets a bot message only those who did.
     await sendAsUser(sandbox.baseUrl, { id: READER, first_name: 'Reader' }, bot.username, '/start');
