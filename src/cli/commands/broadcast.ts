@@ -19,7 +19,8 @@ const STORE_HELP =
   'Exit codes: 0 done, 1 failed, 2 usage error.';
 
 const SEND_HELP =
-  '\nThe audience: every user the store keeps variables of whose variables match every --to:\n' +
+  '\nThe audience: every user the store knows (who wrote to the bot in private, or has variables) whose variables\n' +
+  'match every --to:\n' +
   "  --to 'user.NAME=VALUE'   --to 'user.NAME!=VALUE'   --to 'user.NAME exists'   --to all\n" +
   "Users who blocked the bot (user._blocked) are left out. The message goes to each one's private chat once\n" +
   "(through restarts and crashes), behind the bot's replies, within rate_limits; a user found to have blocked\n" +
