@@ -3,7 +3,6 @@
 // plans it on Redis, which every replica shares, or on a stopped bot's files (sent once it starts). `status [ID]`
 // says where campaigns stand, `cancel ID` stops one (recipients not yet sent to get nothing).
 import { Command } from 'commander';
-import { ConfigError, loadConfig } from '../../config/index.js';
 import type { ServiceConfig } from '../../config/types.js';
 import { FAILURE_EXIT_CODE, OK_EXIT_CODE, USAGE_EXIT_CODE } from '../../errors/exit-codes.js';
 import { processSecrets } from '../../log/secrets.js';
@@ -12,6 +11,7 @@ import { BroadcastRequestError, type BroadcastRequest } from '../../pipeline/bro
 import { broadcastOnStore, NoAnswerError } from '../../store/operator-store.js';
 import { MessageInputError, readBroadcastMessage } from './broadcast-message.js';
 import { plannedText, statusText } from './broadcast-output.js';
+import { noAnswerText, operatorConfig } from './operator-config.js';
 
 const STORE_HELP =
   '\nThe bot is found by BOT_TOKEN or BOT_TOKEN_FILE, as for hearsay run, and its store by the same config\n' +
@@ -134,23 +134,14 @@ async function runOnStore(
     config: ServiceConfig,
   ) => string,
 ): Promise<number> {
-  let config: ServiceConfig;
+  const loaded = await operatorConfig(options);
+  if ('problem' in loaded) return fail(what, loaded.problem, USAGE_EXIT_CODE);
   try {
-    config = await loadConfig({
-      ...(options.config !== undefined ? { configPath: options.config } : {}),
-      flags: { data_dir: options.dataDir },
-      secrets: processSecrets,
-    });
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    return fail(what, error.problems.map((p) => p.format()).join('; '), USAGE_EXIT_CODE);
-  }
-  try {
-    const { answer, venue } = await broadcastOnStore(config, Number(config.token.split(':')[0]), request);
-    process.stdout.write(print(answer, venue, config));
+    const { answer, venue } = await broadcastOnStore(loaded.config, loaded.botId, request);
+    process.stdout.write(print(answer, venue, loaded.config));
     return OK_EXIT_CODE;
   } catch (error) {
-    if (error instanceof NoAnswerError) return fail(what, `${error.message}; is it stopping? Try again once it runs or has stopped`, FAILURE_EXIT_CODE);
+    if (error instanceof NoAnswerError) return fail(what, noAnswerText(error), FAILURE_EXIT_CODE);
     const message = error instanceof Error ? error.message : String(error);
     // A request the bot refused as written (an unknown campaign, a --to that is no condition) is a usage error.
     const usage = error instanceof BroadcastRequestError || /is not a condition|no campaign '|say whom to send/.test(message);

@@ -2,13 +2,12 @@
 // flows; a hand-off to a person said in words), and deleting it (a data-deletion request). Works whether the
 // bot runs or not, on either store, through the store's operator door (src/store/operator-store.ts), which never makes a second writer.
 import { Command } from 'commander';
-import { ConfigError, loadConfig } from '../../config/index.js';
-import type { ServiceConfig } from '../../config/types.js';
 import { NoAnswerError, operateOnStore, type OperatorRequest } from '../../store/operator-store.js';
 import type { UserRecord } from '../../store/records.js';
 import { processSecrets } from '../../log/secrets.js';
 import { HANDOFF_TOPIC_VARIABLE, HANDOFF_VARIABLE, topicLink } from '../../engine/handoff.js';
 import { FAILURE_EXIT_CODE, OK_EXIT_CODE, USAGE_EXIT_CODE } from '../../errors/exit-codes.js';
+import { noAnswerText, operatorConfig } from './operator-config.js';
 
 const STATE_HELP = {
   show:
@@ -47,23 +46,14 @@ async function runState(op: OperatorRequest['op'], options: { user: string; conf
   if (!/^-?\d{1,16}$/.test(options.user) || !Number.isSafeInteger(Number(options.user)))
     return fail(`--user must be a user id (a whole number), not '${options.user}'`, USAGE_EXIT_CODE);
   const userId = Number(options.user);
-  let config: ServiceConfig;
-  try {
-    config = await loadConfig({
-      ...(options.config !== undefined ? { configPath: options.config } : {}),
-      flags: { data_dir: options.dataDir },
-      secrets: processSecrets,
-    });
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    return fail(error.problems.map((p) => p.format()).join('; '), USAGE_EXIT_CODE);
-  }
-  const botId = Number(config.token.split(':')[0]);
+  const loaded = await operatorConfig(options);
+  if ('problem' in loaded) return fail(loaded.problem, USAGE_EXIT_CODE);
+  const { config, botId } = loaded;
   let record: UserRecord;
   try {
     record = await operateOnStore(config, botId, { op, userId });
   } catch (error) {
-    if (error instanceof NoAnswerError) return fail(`${error.message}; is it stopping? Try again once it runs or has stopped`, FAILURE_EXIT_CODE);
+    if (error instanceof NoAnswerError) return fail(noAnswerText(error), FAILURE_EXIT_CODE);
     return fail(error instanceof Error ? error.message : String(error), FAILURE_EXIT_CODE);
   }
   if (op === 'show') process.stdout.write(`${JSON.stringify(withHandoff(record, config.handoff?.chatId), null, 2)}\n`);
