@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { freePort, runCli } from '../e2e/run-process.js';
 import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
 import { sendAsUser } from '../support/sandbox-harness.js';
-import { campaignIdOf, openChats, seedStore, setUpBroadcastBot, type BroadcastBot, type SeedUser } from './broadcast-bot.js';
+import { campaignIdOf, setUpBroadcastBot, type BroadcastBot, type SeedUser } from './broadcast-bot.js';
 
 describe('broadcasts: audience, dry run, status, cancel, blocked users, replies first', () => {
   const { sandbox, running } = sandboxAndRuns(undefined, { afterEachTest: true });
@@ -24,12 +24,7 @@ describe('broadcasts: audience, dry run, status, cancel, blocked users, replies 
       { id: 505, variables: { city: 'Berlin' } },
       ...Array.from({ length: 6 }, (_, i) => ({ id: 510 + i, variables: { newsletter: 'yes', city: 'Köln' } })),
     ];
-    openChats(
-      sandbox,
-      shop.bot.username,
-      users.map((user) => user.id),
-    );
-    await seedStore(shop.dataDir, shop.bot.id, users);
+    await shop.seedUsers(users);
     await shop.launch();
     const text = shop.file('hello.txt', 'Hello neighbours!\n');
     const dry = await shop.cli(['--to', 'user.newsletter=yes', '--to', 'user.city!=Köln', '--text-file', text, '--dry-run']);
@@ -81,12 +76,7 @@ describe('broadcasts: audience, dry run, status, cancel, blocked users, replies 
   it('a recipient forgotten (hearsay state forget) before the send counts as cancelled, so the campaign finishes', async () => {
     shop = await setUpBroadcastBot(sandbox, running, { HEARSAY_RATE_LIMITS_ENABLED: 'false' });
     const users = [821, 822, 823, 824].map((id) => ({ id, variables: { newsletter: 'yes' } }));
-    openChats(
-      sandbox,
-      shop.bot.username,
-      users.map((user) => user.id),
-    );
-    await seedStore(shop.dataDir, shop.bot.id, users);
+    await shop.seedUsers(users);
     // Planned while the bot is stopped: the recipients' effects wait in its store.
     const planned = await shop.cli(['--to', 'user.newsletter=yes', '--text-file', shop.file('f.txt', 'Before you go.')]);
     expect(planned.code, planned.stderr).toBe(0);
@@ -104,12 +94,7 @@ describe('broadcasts: audience, dry run, status, cancel, blocked users, replies 
     const port = await freePort();
     shop = await setUpBroadcastBot(sandbox, running, { HEARSAY_RATE_LIMITS_ENABLED: 'false', HEARSAY_ADMIN_LISTEN: `127.0.0.1:${port}` });
     const users = Array.from({ length: 20 }, (_, i) => ({ id: 600 + i, variables: { newsletter: 'yes' } }));
-    openChats(
-      sandbox,
-      shop.bot.username,
-      users.map((user) => user.id),
-    );
-    await seedStore(shop.dataDir, shop.bot.id, users);
+    await shop.seedUsers(users);
     for (const blocked of [603, 607, 611]) sandbox.sandbox.store.setBlocked(blocked, shop.bot.id, true);
     await shop.launch();
     const first = campaignIdOf((await shop.cli(['--to', 'user.newsletter=yes', '--text-file', shop.file('a.txt', 'First news.')])).stdout);
@@ -140,12 +125,7 @@ describe('broadcasts: audience, dry run, status, cancel, blocked users, replies 
     // 20 messages a second in all: the broadcast's lane gets 16 of them, a reply never waits for it.
     shop = await setUpBroadcastBot(sandbox, running, { HEARSAY_RATE_LIMITS_OVERALL_PER_SECOND: '20' });
     const users = Array.from({ length: 400 }, (_, i) => ({ id: 700 + i, variables: { newsletter: 'yes' } }));
-    openChats(
-      sandbox,
-      shop.bot.username,
-      users.map((user) => user.id),
-    );
-    await seedStore(shop.dataDir, shop.bot.id, users);
+    await shop.seedUsers(users);
     await shop.launch();
     const planned = await shop.cli(['--to', 'user.newsletter=yes', '--text-file', shop.file('slow.txt', 'Slow news.')]);
     expect(planned.stdout).toContain('it takes about 25 s at 16 messages a second');

@@ -32,6 +32,8 @@ export interface BroadcastBot {
   readonly env: Record<string, string>;
   /** Every sendmessage of this bot so far. */
   readonly sent: SentMessage[];
+  /** Users who wrote /start to the bot (their private chats open) and whose variables its stopped store keeps. */
+  seedUsers(users: readonly SeedUser[]): Promise<void>;
   launch(env?: Record<string, string>): Promise<RunProcess>;
   /** Runs `hearsay broadcast ARGS` with the bot's environment. */
   cli(args: string[], env?: Record<string, string>): ReturnType<typeof runCli>;
@@ -57,7 +59,7 @@ export const BROADCAST_RULES = [
 let counter = 0;
 
 /** Opens the users' private chats with the bot in the sandbox (as a /start they wrote would), without an update. */
-export function openChats(sandbox: StartedSandbox, username: string, users: readonly number[]): void {
+function openChats(sandbox: StartedSandbox, username: string, users: readonly number[]): void {
   const { store } = sandbox.sandbox;
   const peer = store.peerByUsername(username)!;
   for (const id of users) {
@@ -72,7 +74,7 @@ export function openChats(sandbox: StartedSandbox, username: string, users: read
 }
 
 /** Writes the users' variables into the bot's journal (the bot is not running). */
-export async function seedStore(dataDir: string, botId: number, users: readonly SeedUser[]): Promise<void> {
+async function seedStore(dataDir: string, botId: number, users: readonly SeedUser[]): Promise<void> {
   const dir = botStateDir(dataDir, botId);
   mkdirSync(dir, { recursive: true });
   const journal = UpdateJournal.open({ dir, logger: createLogger({ level: 'silent' }) });
@@ -103,6 +105,14 @@ export async function setUpBroadcastBot(sandbox: StartedSandbox, running: RunPro
     dataDir,
     env,
     sent,
+    seedUsers: async (users) => {
+      openChats(
+        sandbox,
+        bot.username,
+        users.map((user) => user.id),
+      );
+      await seedStore(dataDir, bot.id, users);
+    },
     launch: async (extra = {}) => {
       const run = startRun({ env: { ...env, HEARSAY_POLLING_TIMEOUT: '1', HEARSAY_LOG_LEVEL: 'info', ...extra } });
       running.push(run);

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { sandboxAndRuns } from '../e2e/sandbox-and-runs.js';
 import type { RunProcess } from '../e2e/run-process.js';
-import { campaignIdOf, inDoubtRecipients, openChats, seedStore, setUpBroadcastBot, type BroadcastBot } from './broadcast-bot.js';
+import { campaignIdOf, inDoubtRecipients, setUpBroadcastBot, type BroadcastBot } from './broadcast-bot.js';
 
 const SALE = 'Winter sale: <b>20% off</b> everything until Sunday.';
 
@@ -23,12 +23,7 @@ describe('broadcasts delivered exactly once', () => {
     shop = await setUpBroadcastBot(sandbox, running, { HEARSAY_RATE_LIMITS_ENABLED: 'false' });
     const subscribers = Array.from({ length: 10_000 }, (_, i) => ({ id: 200_000 + i, variables: { newsletter: 'yes' } }));
     const others = Array.from({ length: 50 }, (_, i) => ({ id: 300_000 + i, variables: { newsletter: 'no' } }));
-    openChats(
-      sandbox,
-      shop.bot.username,
-      [...subscribers, ...others].map((user) => user.id),
-    );
-    await seedStore(shop.dataDir, shop.bot.id, [...subscribers, ...others]);
+    await shop.seedUsers([...subscribers, ...others]);
     const run = await shop.launch();
     // The dry run with the real service's limits (30 a second): the count and the time it would take.
     const dry = await shop.cli(['--to', 'user.newsletter=yes', '--text-file', shop.file('sale.html', SALE), '--parse-mode', 'HTML', '--dry-run'], {
@@ -63,12 +58,7 @@ describe('broadcasts delivered exactly once', () => {
   it('killed with kill -9 twice midway: it goes on after each restart, every recipient once (in-doubt sends reported)', async () => {
     shop = await setUpBroadcastBot(sandbox, running, { HEARSAY_RATE_LIMITS_OVERALL_PER_SECOND: '100', HEARSAY_RATE_LIMITS_PER_CHAT_PER_SECOND: '1' });
     const users = Array.from({ length: 600 }, (_, i) => ({ id: 400_000 + i, variables: { newsletter: 'yes' } }));
-    openChats(
-      sandbox,
-      shop.bot.username,
-      users.map((user) => user.id),
-    );
-    await seedStore(shop.dataDir, shop.bot.id, users);
+    await shop.seedUsers(users);
     const runs: RunProcess[] = [await shop.launch()];
     const planned = await shop.cli(['--to', 'user.newsletter=yes', '--text-file', shop.file('news.txt', 'News of the week.')]);
     expect(planned.code, planned.stderr).toBe(0);
