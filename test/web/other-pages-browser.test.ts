@@ -6,10 +6,10 @@ import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { webChatPlugin } from '../../src/sandbox/web/plugin.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 import { launchChromium, skipWithoutChromium } from '../support/browser.js';
 import { chatMessages, createBotViaAssistant, sendAsUser } from '../support/sandbox-harness.js';
+import { startPageSandbox } from '../support/page-sandbox.js';
 
 const skip = skipWithoutChromium('test/web/other-pages-browser.test.ts');
 
@@ -24,9 +24,7 @@ describe.skipIf(skip)('other web pages against the sandbox, in chromium', () => 
   let page: Page | undefined;
 
   beforeAll(async () => {
-    sandbox = await createSandbox();
-    await sandbox.app.register(webChatPlugin, { store: sandbox.store, onMessage: sandbox.onMessage });
-    baseUrl = await sandbox.listen({ host: '127.0.0.1', port: 0 });
+    ({ sandbox, baseUrl } = await startPageSandbox());
     port = new URL(baseUrl).port;
     bot = await createBotViaAssistant(baseUrl, { userId: 4101, name: 'Target', username: 'target_bot' });
     otherSite = createServer((_request, response) =>

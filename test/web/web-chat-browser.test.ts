@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log/logger.js';
 import { Secrets } from '../../src/log/secrets.js';
-import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { webChatPlugin } from '../../src/sandbox/web/plugin.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 import { startService, type RunningService } from '../../src/service/start.js';
+import { startPageSandbox } from '../support/page-sandbox.js';
 
 const skip = skipWithoutChromium('test/web/web-chat-browser.test.ts');
 
@@ -39,9 +39,7 @@ describe.skipIf(skip)('the web chat page in chromium', () => {
     dir = await mkdtemp(join(tmpdir(), 'hearsay-web-'));
     await mkdir(join(dir, 'rules'));
     await writeFile(join(dir, 'rules', 'bot.yaml'), RULES);
-    sandbox = await createSandbox();
-    await sandbox.app.register(webChatPlugin, { store: sandbox.store, onMessage: sandbox.onMessage });
-    baseUrl = await sandbox.listen({ host: '127.0.0.1', port: 0 });
+    ({ sandbox, baseUrl } = await startPageSandbox());
     context = await launchChromiumContext(join(dir, 'profile'));
   }, 60_000);
 

@@ -8,9 +8,9 @@ import { Bot } from 'grammy';
 import { type BrowserContext, type Page } from 'playwright-core';
 import { launchChromiumContext, saveScreenshot, skipWithoutChromium } from '../support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { webChatPlugin } from '../../src/sandbox/web/plugin.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 import { createBotViaAssistant } from '../support/sandbox-harness.js';
+import { startPageSandbox } from '../support/page-sandbox.js';
 
 const skip = skipWithoutChromium('test/web/web-chat-buttons.test.ts');
 
@@ -34,9 +34,7 @@ describe.skipIf(skip)('buttons in the web chat page', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'hearsay-web-buttons-'));
-    sandbox = await createSandbox();
-    await sandbox.app.register(webChatPlugin, { store: sandbox.store, onMessage: sandbox.onMessage });
-    baseUrl = await sandbox.listen({ host: '127.0.0.1', port: 0 });
+    ({ sandbox, baseUrl } = await startPageSandbox());
     const { token } = await createBotViaAssistant(baseUrl, { userId: 1, name: 'Meetup', username: 'meetup_poll_bot' });
     bot = new Bot(token, { client: { apiRoot: baseUrl } });
     await bot.api.setMyCommands([{ command: 'poll', description: 'Where should we meet?' }]);

@@ -8,9 +8,9 @@ import { Bot } from 'grammy';
 import { type BrowserContext } from 'playwright-core';
 import { launchChromiumContext, saveScreenshot, skipWithoutChromium } from '../support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { webChatPlugin } from '../../src/sandbox/web/plugin.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 import { createBotViaAssistant, createGroup, groupMessages } from '../support/sandbox-harness.js';
+import { startPageSandbox } from '../support/page-sandbox.js';
 
 const skip = skipWithoutChromium('test/web/web-chat-groups.test.ts');
 
@@ -27,9 +27,7 @@ describe.skipIf(skip)('groups in the web chat page', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'hearsay-web-groups-'));
-    sandbox = await createSandbox();
-    await sandbox.app.register(webChatPlugin, { store: sandbox.store, onMessage: sandbox.onMessage });
-    baseUrl = await sandbox.listen({ host: '127.0.0.1', port: 0 });
+    ({ sandbox, baseUrl } = await startPageSandbox());
     const { token, username } = await createBotViaAssistant(baseUrl, { userId: ANN.id, name: 'Greeter', username: 'club_greeter_bot' });
     groupId = await createGroup(baseUrl, { title: 'Book club', members: [ANN], bots: [username] });
     bot = new Bot(token, { client: { apiRoot: baseUrl } });

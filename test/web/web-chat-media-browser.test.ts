@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import type { Message, Update } from '@grammyjs/types';
 import { type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { webChatPlugin } from '../../src/sandbox/web/plugin.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 import { launchChromiumContext, saveScreenshot, skipWithoutChromium } from '../support/browser.js';
 import { botHttp, type BotHttp } from '../support/bot-http.js';
 import { png } from '../support/images.js';
 import { createBotViaAssistant, sendAsUser } from '../support/sandbox-harness.js';
+import { startPageSandbox } from '../support/page-sandbox.js';
 
 /** What the tests read of an <img> in the page (the DOM types are not in this project's TypeScript libs). */
 interface ImageFacts {
@@ -36,9 +36,7 @@ describe.skipIf(skip)('media on the chat page in chromium', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'hearsay-web-media-'));
-    sandbox = await createSandbox();
-    await sandbox.app.register(webChatPlugin, { store: sandbox.store, onMessage: sandbox.onMessage });
-    baseUrl = await sandbox.listen({ host: '127.0.0.1', port: 0 });
+    ({ sandbox, baseUrl } = await startPageSandbox());
     bot = await createBotViaAssistant(baseUrl, { userId: USER, name: 'Picture Bot', username: 'picture_page_bot' });
     api = botHttp(baseUrl, bot.token);
     await sendAsUser(baseUrl, { id: USER, first_name: 'Ann' }, bot.username, '/start');

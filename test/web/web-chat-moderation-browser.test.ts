@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { Bot } from 'grammy';
 import { type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { webChatPlugin } from '../../src/sandbox/web/plugin.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 import { launchChromiumContext, saveScreenshot, skipWithoutChromium } from '../support/browser.js';
 import { createBotViaAssistant, sendToGroup } from '../support/sandbox-harness.js';
+import { startPageSandbox } from '../support/page-sandbox.js';
 
 const skip = skipWithoutChromium('test/web/web-chat-moderation-browser.test.ts');
 
@@ -30,9 +30,7 @@ describe.skipIf(skip)('moderating a group from the web chat page', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'hearsay-web-moderation-'));
-    sandbox = await createSandbox();
-    await sandbox.app.register(webChatPlugin, { store: sandbox.store, onMessage: sandbox.onMessage });
-    baseUrl = await sandbox.listen({ host: '127.0.0.1', port: 0 });
+    ({ sandbox, baseUrl } = await startPageSandbox());
     const created = await createBotViaAssistant(baseUrl, { userId: OWNER, name: 'Kiez guard', username: 'kiez_guard_bot' });
     username = created.username;
     bot = new Bot(created.token, { client: { apiRoot: baseUrl } });
