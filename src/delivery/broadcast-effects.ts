@@ -23,6 +23,13 @@ import { splitFormattedText } from './split-formatted.js';
 export const MAX_ATTEMPTS = 5;
 /** How long a campaign read from the book is used before it is read again (a cancel is seen within this). */
 const CAMPAIGN_FRESH_MS = 1000;
+/**
+ * How long a recipient waits for its campaign's entry, which is stored just after the recipients
+ * (pipeline/broadcasts.ts): a replica may claim one in between. Past this, the planning was cut short.
+ */
+export const PLANNING_GRACE_MS = 60_000;
+/** How often a recipient waiting for its campaign's entry is tried again. */
+const PLANNING_RETRY_MS = 1000;
 /** How often a sending campaign's progress is logged. */
 export const PROGRESS_EVERY_MS = 10_000;
 
@@ -54,6 +61,12 @@ async function sendMessage(api: BotApi, campaign: CampaignRecord, chatId: number
   }
 }
 
+/** A recipient whose campaign the book does not keep: not yet (tried again soon), or never (given up unsent). */
+function missingCampaign(effect: StoredEffect, id: string, at: number): EffectAttempt {
+  if (at - effect.dueAt < PLANNING_GRACE_MS) return { outcome: 'retry', reason: `campaign ${id} is being planned`, retryAfterMs: PLANNING_RETRY_MS };
+  return { outcome: 'failed', reason: `campaign ${id} is not kept (its planning was cut short, or it was forgotten): nothing was sent` };
+}
+
 function blockedByUser(error: unknown): boolean {
   return error instanceof ApiError && error.errorCode === 403 && /blocked by the user/i.test(error.description);
 }
@@ -79,7 +92,7 @@ export function broadcastPerformer(options: BroadcastPerformerOptions): Broadcas
   const perform: EffectPerformer = async (effect, signal) => {
     const { campaign: id } = effect.payload as unknown as BroadcastEffectPayload;
     const campaign = await campaignOf(id);
-    if (!campaign) return { outcome: 'failed', reason: `campaign ${id} is no longer kept` };
+    if (!campaign) return missingCampaign(effect, id, now());
     if (campaign.cancelledAt !== undefined) return settle(effect, id, 'cancelled');
     const chatId = effect.chatId!;
     try {

@@ -1,8 +1,8 @@
 // Broadcasts as an operator asks for them (`hearsay broadcast`), carried out on a store wherever the request is
 // served: by the running bot (the file store's request files) or by the command itself (a stopped bot's files,
-// or Redis, which every replica shares). A campaign is planned whole: its entry in the campaign book first, then
-// one `broadcast` effect per recipient (`b.<campaign>.<user id>`) in one record of the store, so the outbox
-// performs each once, through restarts and kill -9, at the low-priority lane's pace.
+// or Redis, which every replica shares). A campaign is planned whole: one `broadcast` effect per recipient
+// (`b.<campaign>.<user id>`) in one record of the store, so the outbox performs each once, through restarts and
+// kill -9, at the low-priority lane's pace; then its entry in the campaign book (the message, the counts).
 import { randomBytes } from 'node:crypto';
 import type { JsonValue } from '../engine/actions.js';
 import { audienceOf, parseAudience } from './broadcast-audience.js';
@@ -102,16 +102,12 @@ export async function handleBroadcast(store: BroadcastStore, request: BroadcastR
   const samples = audience.slice(0, SAMPLE_SIZE);
   if (request.dryRun || audience.length === 0) return { op: request.op, count: audience.length, samples };
   const campaign: Campaign = { id: newCampaignId(now), ...request.message, audience: [...request.to], total: audience.length, createdAt: now };
+  // Every recipient in one record (a crash keeps the whole campaign or none of it), then the campaign's entry. In
+  // this order a kill -9 between the two leaves recipients whose campaign the book never kept, which the performer
+  // gives up without sending anything (delivery/broadcast-effects.ts), and the command never said it was planned;
+  // the other order left an entry that said "sending" for ever, waiting for recipients that were never stored.
+  await store.commitState({ scope: { chatId: null, userId: null }, changes: [], effects: audience.map((user) => recipientEffect(campaign, user.userId)) });
   await store.campaigns.create(campaign);
-  // Every recipient in one record: a crash keeps the whole campaign or none of it.
-  try {
-    await store.commitState({ scope: { chatId: null, userId: null }, changes: [], effects: audience.map((user) => recipientEffect(campaign, user.userId)) });
-  } catch (error) {
-    // The store refused the recipients: the campaign's entry says it was stopped rather than wait for them for ever
-    // (had the record been stored after all, each recipient is then counted cancelled, never sent).
-    await store.campaigns.cancel(campaign.id, now).catch(() => undefined);
-    throw error;
-  }
   return { op: request.op, count: audience.length, samples, campaign: await known(store.campaigns, campaign.id) };
 }
 

@@ -1,6 +1,6 @@
-// Planning a campaign on a store (handleBroadcast): its recipients' effects are stored in one record with the
-// campaign's entry; when the store refuses that record, the command fails and the entry says the campaign was
-// stopped (cancelled, every recipient left out) instead of waiting for recipients that will never come.
+// Planning a campaign on a store (handleBroadcast): its recipients' effects are stored in one record, then the
+// campaign's entry. When the store refuses the record, the command fails and no campaign is kept; when the planning
+// is cut short after the record (a kill -9), no entry says "sending" for recipients that never come.
 import { describe, expect, it } from 'vitest';
 import type { StateCommit } from '../../src/pipeline/ports.js';
 import { handleBroadcast, type BroadcastStore } from '../../src/pipeline/broadcasts.js';
@@ -9,7 +9,7 @@ import { CampaignTally } from '../../src/store/campaign-tally.js';
 const NOW = Date.parse('2026-11-27T12:00:00Z');
 const USERS = [1, 2, 3].map((userId) => ({ userId, variables: { newsletter: 'yes' } }));
 
-function store(commit: (state: StateCommit) => Promise<unknown>): BroadcastStore & { commits: StateCommit[] } {
+function store(commit: (state: StateCommit) => Promise<unknown>, campaigns = new CampaignTally()): BroadcastStore & { commits: StateCommit[] } {
   const commits: StateCommit[] = [];
   return {
     commits,
@@ -18,7 +18,7 @@ function store(commit: (state: StateCommit) => Promise<unknown>): BroadcastStore
       commits.push(state);
       return commit(state);
     },
-    campaigns: new CampaignTally(),
+    campaigns,
   };
 }
 
@@ -35,12 +35,24 @@ describe('planning a broadcast', () => {
     );
   });
 
-  it('a store that refuses the recipients fails the request and leaves the campaign cancelled, not waiting', async () => {
+  it('a store that refuses the recipients fails the request and keeps no campaign waiting for them', async () => {
     const shop = store(async () => {
       throw new Error('the store is not reachable');
     });
     await expect(handleBroadcast(shop, REQUEST, NOW)).rejects.toThrow('the store is not reachable');
-    const [campaign] = await shop.campaigns.list();
-    expect(campaign).toMatchObject({ total: 3, cancelledAt: NOW });
+    expect(await shop.campaigns.list()).toEqual([]);
+  });
+
+  it('cut short between the recipients and the entry: the recipients are stored, no entry says "sending"', async () => {
+    // The book's write is where the process dies: everything before it is on disk, nothing after it happens.
+    const book = new CampaignTally();
+    book.create = async () => {
+      throw new Error('killed');
+    };
+    const shop = store(async () => true, book);
+    await expect(handleBroadcast(shop, REQUEST, NOW)).rejects.toThrow('killed');
+    expect(shop.commits[0]!.effects).toHaveLength(3);
+    // What the performer then does with recipients whose campaign is not kept: test/delivery/broadcast-effects.test.ts.
+    expect(await book.list()).toEqual([]);
   });
 });
