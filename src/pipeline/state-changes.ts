@@ -3,7 +3,7 @@
 // before that commit (the replies, answers and edits of the update's own chat).
 import type { Action, CancelEffectsAction, EffectAction } from '../engine/actions.js';
 import type { NewEffect } from './outbox-port.js';
-import type { StateChange, StateScope } from './ports.js';
+import type { StateChange, StateCommit, StateScope } from './ports.js';
 
 export function isStateChange(action: Action): action is StateChange {
   return action.type === 'set_state' || action.type === 'set_flow';
@@ -57,4 +57,16 @@ export function newEffects(cause: string | null, effects: readonly EffectAction[
     ...(scope.chatId !== null ? { chatId: scope.chatId } : {}),
     ...(source !== null ? { source } : {}),
   }));
+}
+
+/**
+ * What a commit writes beside the done mark: the state changes, the effects for the outbox and the cancelled ones;
+ * null when nothing. An update's effects are numbered by position (the store derives their ids from the update);
+ * work no update brings names its own `cause`.
+ */
+export function commitOf(split: SplitActions, scope: StateScope, ruleId: string | null, cause: string | null, now: () => number): StateCommit | null {
+  const { changes, outbox, cancel } = split;
+  if (changes.length === 0 && outbox.length === 0 && cancel.length === 0) return null;
+  if (outbox.length === 0 && cancel.length === 0) return { scope, changes };
+  return { scope, changes, effects: newEffects(cause, outbox, scope, ruleId, now()), cancel };
 }

@@ -6,17 +6,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { TokenRejectedError } from '../api/failure.js';
 import type { Update } from '../api/types.js';
 import { decide, type Decision } from '../engine/decide.js';
-import { chatKeyOf, toEvent, type BotEvent, type FlowTimeoutEvent } from '../engine/events.js';
+import { chatKeyOf, toEvent, type BotEvent } from '../engine/events.js';
 import type { HandoffSignalEvent } from '../engine/handoff.js';
-import type { ConversationState } from '../engine/state.js';
 import { privateChatMark } from '../engine/status-events.js';
 import { recordDecision, type DecisionAnalyticsOptions } from '../ops/unmatched.js';
 import { completeCalls } from './update-calls.js';
 import { explainHandled, ignoredKind, logHandled, type HandledUpdate } from './handled-log.js';
 import { DEFAULT_HOLD_MS, HeldUpdates, type AcceptOutcome } from './held-updates.js';
-import type { PerformOutcome, UpdatePipelineOptions } from './pipeline-options.js';
-import { newEffects, splitStateChanges, type SplitActions } from './state-changes.js';
+import type { UpdatePipelineOptions } from './pipeline-options.js';
+import { commitOf, splitStateChanges } from './state-changes.js';
 import { SequenceAbortedError, StoreUnavailableError, type AcceptResult, type StateCommit, type StateScope } from './ports.js';
+import { announceCommit, WorkInTurn } from './work-in-turn.js';
 
 export type { AcceptOutcome } from './held-updates.js';
 
@@ -35,6 +35,10 @@ export class UpdatePipeline {
   private running = 0;
   /** recordDecision's options, one object for every update (`debug` follows the log level). */
   private readonly analyticsOptions: DecisionAnalyticsOptions;
+  /** Flow timeouts and hand-off signals: walked in their chat's turn like an update. */
+  private readonly inTurn: WorkInTurn;
+  /** The clock effects are due by (a test's clock when the context has one, read at each use). */
+  private readonly now = (): number => (this.options.context.now ?? Date.now)();
 
   constructor(private readonly options: UpdatePipelineOptions) {
     this.analyticsOptions = { logUnmatchedText: options.logUnmatched ?? false, debug: false };
@@ -51,6 +55,7 @@ export class UpdatePipeline {
       keepForNextRun: (work, id) => this.keepForNextRun(work, id),
     });
     options.ledger.groupCommitsWhile?.(() => this.running > 0);
+    this.inTurn = new WorkInTurn(options, { stopped: () => this.tokenRejected !== undefined, stopForToken: (error) => this.stopForToken(error) });
   }
 
   /** Updates accepted and not finished yet (being stored, queued or running). */
@@ -202,7 +207,7 @@ export class UpdatePipeline {
       const split = splitStateChanges(decision.actions);
       if (!calls && !begun && split.effects.length > 0) await ledger.begin(update);
       const outcome = await this.options.perform(split.effects, { update, ruleId: decision.ruleId }, signal);
-      const commit = this.record(split, scope, decision.ruleId, null);
+      const commit = commitOf(split, scope, decision.ruleId, null, this.now);
       counted = false;
       this.running -= 1;
       // Awaited as it is (a .catch would add a step for every update); only a failure goes on to commitOnceStored.
@@ -212,7 +217,7 @@ export class UpdatePipeline {
         if (!(error instanceof StoreUnavailableError)) throw error;
         await this.commitOnceStored(update, commit, signal);
       }
-      if (commit) this.committed(commit);
+      if (commit) announceCommit(this.options, commit);
       // The line's fields are gathered only when it is written or told (a service logging at warn does this for every update).
       if (logger.isLevelEnabled('info') || this.options.onHandled) {
         this.handled({ update, event, decision, ruleSet, changes: split.changes, started, outcome, analytics });
@@ -237,92 +242,14 @@ export class UpdatePipeline {
     this.options.onHandled?.(handled, explanation);
   }
 
-  /**
-   * The runtime's timer says a user's flow in a chat may be due: under the chat's turn, a flow_timeout event
-   * is decided on the state of that moment (nothing happens when the user moved on). The flow is left
-   * durably first and the timeout reply sent after, so a crash can lose that reply but never send it twice;
-   * a stop before the commit leaves the flow to time out at the next start.
-   */
+  /** The runtime's timer says a user's flow in a chat may be due (see WorkInTurn.flowTimeout). */
   flowTimeout(chatId: number, userId: number): Promise<void> {
-    if (this.tokenRejected) return Promise.resolve();
-    return this.options.sequencer
-      .run(`chat:${chatId}`, (signal) => this.runTimeout(chatId, userId, signal))
-      .catch((error: unknown) => {
-        if (error instanceof SequenceAbortedError || error instanceof TokenRejectedError) return;
-        this.options.logger.error({ err: error, chat_id: chatId, user_id: userId }, 'flow timeout failed');
-        this.options.metrics.error('handler_failed');
-      });
+    return this.inTurn.flowTimeout(chatId, userId);
   }
 
-  private async runTimeout(chatId: number, userId: number, signal: AbortSignal): Promise<void> {
-    const event = { kind: 'flow_timeout', chat: { id: chatId }, from: { id: userId } } as const;
-    const ruleId = await this.runInTurn(event, (state) => `t${chatId}_${userId}_${state.flow?.lastActivity ?? 0}`, signal);
-    if (ruleId === false) {
-      this.options.logger.debug({ chat_id: chatId, user_id: userId }, 'flow timeout: nothing to do (the user moved on, or another replica timed the flow out)');
-      return;
-    }
-    this.options.logger.info({ chat_id: chatId, user_id: userId, rule: ruleId }, 'flow timed out');
-  }
-
-  /**
-   * A hand-off signal (the topic known, the end, the idle time) for a customer, decided and committed in their
-   * chat's turn, which the caller (the outbox, performing a `handoff` effect under that chat's key) holds;
-   * `cause` names it, so a repeated attempt gives its effects the same ids.
-   */
-  async handoffSignal(event: HandoffSignalEvent, cause: string, signal: AbortSignal): Promise<void> {
-    const ruleId = await this.runInTurn(event, () => cause, signal);
-    if (ruleId !== false) this.options.logger.info({ chat_id: event.chat.id, rule: ruleId }, 'hand-off signal handled');
-  }
-
-  /**
-   * Work no update brings, in the chat's turn: decided on the state of that moment and committed (with the flow
-   * it was decided on, which a shared store checks) before its replies are sent, so a crash can lose a reply but
-   * never send it twice. The rule that answered, or false when there was nothing to do or another replica did it.
-   */
-  private async runInTurn(
-    event: FlowTimeoutEvent | HandoffSignalEvent,
-    causeOf: (state: ConversationState) => string,
-    signal: AbortSignal,
-  ): Promise<string | null | false> {
-    const started = performance.now();
-    const scope = { chatId: event.chat.id, userId: event.from.id };
-    const state = await this.options.states.load(scope);
-    const ruleSet = this.options.rules.current;
-    const decision = (this.options.decide ?? decide)(event, ruleSet, state, this.options.context);
-    const split = splitStateChanges(decision.actions);
-    const commit = { ...this.record(split, scope, decision.ruleId, causeOf(state))!, flowWas: state.flow };
-    // Replicas each time the flows they know: the first to commit leaving it sends the reply, the others find it gone.
-    if (split.changes.length === 0 || !(await this.options.ledger.commitState(commit))) return false;
-    this.committed(commit);
-    let outcome: PerformOutcome | null;
-    try {
-      outcome = await this.options.perform(split.effects, { update: null, ruleId: decision.ruleId }, signal);
-    } catch (error) {
-      if (error instanceof TokenRejectedError) this.stopForToken(error);
-      throw error;
-    }
-    const handled = { update: null, event, decision, ruleSet, changes: split.changes, started, outcome, analytics: {} };
-    this.options.onHandled?.(handled, explainHandled(handled));
-    return decision.ruleId;
-  }
-
-  /**
-   * What the commit writes beside the done mark: the state changes, the effects for the outbox and the cancelled
-   * ones; null when nothing. An update's effects are numbered by position (the store derives their ids from
-   * the update); work no update brings names its own `cause`.
-   */
-  private record(split: SplitActions, scope: StateScope, ruleId: string | null, cause: string | null): StateCommit | null {
-    const { changes, outbox, cancel } = split;
-    if (changes.length === 0 && outbox.length === 0 && cancel.length === 0) return null;
-    if (outbox.length === 0 && cancel.length === 0) return { scope, changes };
-    const effects = newEffects(cause, outbox, scope, ruleId, (this.options.context.now ?? Date.now)());
-    return { scope, changes, effects, cancel };
-  }
-
-  /** After a durable commit: flow timers move; stored effects are performed now. */
-  private committed(commit: StateCommit): void {
-    this.options.onStateCommitted?.(commit);
-    if ((commit.effects?.length ?? 0) > 0) this.options.onEffectsCommitted?.();
+  /** A hand-off signal for a customer, in their chat's turn (see WorkInTurn.handoffSignal). */
+  handoffSignal(event: HandoffSignalEvent, cause: string, signal: AbortSignal): Promise<void> {
+    return this.inTurn.handoffSignal(event, cause, signal);
   }
 
   /**
