@@ -3,7 +3,8 @@
 // letters; each rule two keywords and two examples of four words drawn from a shared pool, so common words
 // occur in many rules as in real rules), and µs per unmatched message for the offer (scoring through the
 // index, conditions, the buttons), for a message close to one rule, one with a typo of a rule word, and one
-// close to nothing (the fallback). Also load time with and without the block. CPU time of this process
+// close to nothing (the fallback); and µs per message a rule matches by its keyword, with `when_contested`
+// (each such match scored against the index) and without. Also load time with and without the block. CPU time of this process
 // (process.cpuUsage), not wall time, so other work on the machine counts less. Options: --sizes 50,1000,10000,
 // --messages N per kind.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -74,6 +75,7 @@ for (const size of values.sizes.split(',').map(Number)) {
   files.push('rules:\n  - id: fb\n    fallback: true\n    reply: "?"\n');
   const plain = await load(files);
   const suggesting = await load([`suggest: { when_unmatched: true, max: 3, none: fallback }\n${files[0]}`, ...files.slice(1)]);
+  const contesting = await load([`suggest: { when_unmatched: true, when_contested: true, max: 3, none: fallback }\n${files[0]}`, ...files.slice(1)]);
   // Close to a rule: two of its example words (not its keywords, so no rule matches) and a word of the pool.
   const close = Array.from({ length: n }, () => {
     const r = pick(rules);
@@ -82,7 +84,13 @@ for (const size of values.sizes.split(',').map(Number)) {
   });
   const typo = Array.from({ length: n }, () => `hello ${swap(pick(rules).own[0])}`);
   const nothing = Array.from({ length: n }, () => `${word()} ${word()} ${word()}`);
-  for (const texts of [close, typo, nothing]) cpuEach(suggesting.ruleSet, texts.slice(0, 500)); // warm up
+  // A keyword of one rule with another rule's words: a rule matches, and the other may be closer (contested).
+  const keyword = Array.from({ length: n }, () => {
+    const other = pick(rules);
+    return `${pick(rules).own[0]} ${other.examples[0].split(' ').slice(1).join(' ')} ${other.own[1]}`;
+  });
+  for (const texts of [close, typo, nothing, keyword]) cpuEach(suggesting.ruleSet, texts.slice(0, 500)); // warm up
+  cpuEach(contesting.ruleSet, keyword.slice(0, 500));
   rows.push({
     size,
     loadMs: suggesting.ms,
@@ -91,15 +99,17 @@ for (const size of values.sizes.split(',').map(Number)) {
     typo: cpuEach(suggesting.ruleSet, typo),
     nothing: cpuEach(suggesting.ruleSet, nothing),
     plainNothing: cpuEach(plain.ruleSet, nothing),
+    contested: cpuEach(contesting.ruleSet, keyword),
+    uncontested: cpuEach(suggesting.ruleSet, keyword),
   });
 }
 const fmt = (x) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
 process.stdout.write(
-  '| rules | close to a rule µs (offered) | a typo µs (offered) | close to nothing µs (offered) / without suggest | load ms (suggest / without) |\n| --- | --- | --- | --- | --- |\n',
+  '| rules | close to a rule µs (offered) | a typo µs (offered) | close to nothing µs (offered) / without suggest | a keyword match µs, when_contested (offered) / without | load ms (suggest / without) |\n| --- | --- | --- | --- | --- | --- |\n',
 );
 for (const r of rows) {
   const cell = (c) => `${fmt(c.us)} (${Math.round((100 * c.offered) / n)}%)`;
   process.stdout.write(
-    `| ${r.size} | ${cell(r.close)} | ${cell(r.typo)} | ${cell(r.nothing)} / ${fmt(r.plainNothing.us)} | ${r.loadMs.toFixed(0)} / ${r.plainLoadMs.toFixed(0)} |\n`,
+    `| ${r.size} | ${cell(r.close)} | ${cell(r.typo)} | ${cell(r.nothing)} / ${fmt(r.plainNothing.us)} | ${cell(r.contested)} / ${fmt(r.uncontested.us)} | ${r.loadMs.toFixed(0)} / ${r.plainLoadMs.toFixed(0)} |\n`,
   );
 }

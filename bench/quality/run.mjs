@@ -3,7 +3,8 @@
 // wrong rule, or the fallback, and with `suggest` how many get the right rule among its suggestions. Each
 // set is a rule file and messages `[rule id or null, language, text]` (null: out of scope, the fallback is
 // right). Every set is measured at four settings — as written, fuzzy: auto, forms: auto, both — and each of
-// those again with `suggest` (max 3). Sets: bench/quality/faq (a bilingual shop desk) and
+// those again with `suggest` (max 3), and with `suggest` asking also when contested (`when_contested: true`:
+// a keyword match whose message is closer to another rule gets suggestions, the matched rule among them). Sets: bench/quality/faq (a bilingual shop desk) and
 // bench/quality/clinc150 (CLINC150 made into rules by bench/quality/clinc150/make-rules.mjs).
 // Options: --sets faq,clinc150, --json FILE (the figures, for BENCHMARKS.md).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -27,7 +28,12 @@ const SETTINGS = [
   { name: 'forms', header: 'forms: auto\n' },
   { name: 'fuzzy + forms', header: 'fuzzy: auto\nforms: auto\n' },
 ];
-const SUGGEST = 'suggest: { when_unmatched: true, max: 3, none: fallback }\n';
+/** Without suggestions, with them for unmatched messages, and with them for contested matches too. */
+const SUGGEST_MODES = [
+  { name: '', header: '' },
+  { name: ' + suggest', header: 'suggest: { when_unmatched: true, max: 3, none: fallback }\n' },
+  { name: ' + suggest, contested', header: 'suggest: { when_unmatched: true, when_contested: true, max: 3, none: fallback }\n' },
+];
 
 async function load(yaml) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'hearsay-quality-'));
@@ -91,12 +97,12 @@ async function measureSet(name) {
   const { rules, groups } = await readSet(name);
   const rows = [];
   for (const setting of SETTINGS) {
-    for (const suggest of [false, true]) {
-      const ruleSet = await load(`${setting.header}${suggest ? SUGGEST : ''}${rules}`);
-      const row = { set: name, setting: setting.name, suggest, groups: {} };
+    for (const mode of SUGGEST_MODES) {
+      const ruleSet = await load(`${setting.header}${mode.header}${rules}`);
+      const row = { set: name, setting: `${setting.name}${mode.name}`, suggest: mode.header !== '', groups: {} };
       for (const [group, messages] of Object.entries(groups)) row.groups[group] = measure(ruleSet, messages);
       rows.push(row);
-      process.stderr.write(`${name}: ${setting.name}${suggest ? ' + suggest' : ''} done\n`);
+      process.stderr.write(`${name}: ${row.setting} done\n`);
     }
   }
   return rows;
@@ -116,7 +122,7 @@ function table(rows) {
         ? `${c.right} (${pct(c.right, c.messages)}) / ${c.wrong} (${pct(c.wrong, c.messages)}) / ${c.fallback} / ${row.suggest ? `${c.rightInSuggestions} → ${pct(c.right + c.rightInSuggestions, c.messages)} right or suggested` : '—'}`
         : `answered ${c.right + c.wrong} (${pct(c.right + c.wrong, c.messages)}) / fallback ${c.fallback}${row.suggest ? ` / suggestions ${c.suggested}` : ''}`;
     });
-    lines.push(`| ${row.set} | ${row.setting}${row.suggest ? ' + suggest' : ''} | ${cells.join(' | ')} |`);
+    lines.push(`| ${row.set} | ${row.setting} | ${cells.join(' | ')} |`);
   }
   return lines.join('\n');
 }

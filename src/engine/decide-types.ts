@@ -48,6 +48,8 @@ export interface Decision {
   readonly via?: MatchVia;
   /** For a message no rule matched: the ids of the rules offered as suggestions (`suggest:`), best first. */
   readonly suggested?: readonly string[];
+  /** With `suggest: { when_contested: true }`: the rule that matched the message by its keywords, offered among others closer to it. */
+  readonly contested?: string;
   /**
    * For a keywords rule (or flow start) that answered a message: the keyword or phrase the message holds, as the
    * rule's index compares it (normalised, synonyms applied). What answered and how is told from it, `via` and

@@ -18,7 +18,7 @@ import { decideFlowTimeout, routeInFlow, startFlow } from './flows.js';
 import { keywordFound } from './keyword-found.js';
 import type { MatchResult } from './match.js';
 import { audienceCheck, decideMember, languageFor, matchTolerant } from './reach.js';
-import { offerSuggestions } from './suggest-decide.js';
+import { offerIfContested, offerSuggestions } from './suggest-decide.js';
 import type { RuleSet } from './rule-set.js';
 import { applyStateChanges, variablesOf, type ConversationState } from './state.js';
 import { clearBlockedMark, decideStatusEvent } from './status-events.js';
@@ -171,6 +171,10 @@ function decideOutsideFlow(event: MessageEvent, ruleSet: RuleSet, state: Convers
     ruleSet.suggestions && (!match || match.rule.trigger.kind === 'fallback') ? offerSuggestions(event, ruleSet, match, whenHolds, language) : undefined;
   if (offer) return offer;
   if (!match) return NOTHING;
+  // Unsure (a keyword matched, but another rule is closer to the message): ask, when the rules say so; never among staff.
+  const contested =
+    ruleSet.suggestions?.settings.whenContested && event.chat.id !== context.handoff?.chatId && offerIfContested(event, ruleSet, match, whenHolds, language);
+  if (contested) return contested;
   const decision =
     match.rule.startsFlow !== undefined
       ? startFlow(match.rule, match, event, ruleSet, state, now)

@@ -1,6 +1,7 @@
-// The decisions of "when unsure, ask": offering the closest rules for a message no rule matched, and a press
-// of one of those buttons, which answers exactly as that rule would have answered the message (or, for
-// "None of these", as the fallback would have).
+// The decisions of "when unsure, ask": offering the closest rules for a message no rule matched (or, with
+// `when_contested`, for one a rule matched by its keywords while another rule is closer to it), and a press of
+// one of those buttons, which answers exactly as that rule would have answered the message (or, for "None of
+// these", as the fallback would have).
 import type { Message } from '@grammyjs/types';
 import type { Action } from './actions.js';
 import { answerRule } from './answer.js';
@@ -11,7 +12,8 @@ import type { MatchResult } from './match.js';
 import { audienceCheck, languageFor } from './reach.js';
 import type { CompiledRule, RuleSet } from './rule-set.js';
 import { variablesOf, type ConversationState } from './state.js';
-import { offerActions, rankSuggestions, rememberedOffer, SUGGESTED_VARIABLE, SUGGESTION_DATA } from './suggestions.js';
+import { scoreMessage } from './suggest-index.js';
+import { offerActions, rankScored, rankSuggestions, rememberedOffer, SUGGESTED_VARIABLE, SUGGESTION_DATA } from './suggestions.js';
 import type { WhenCheck } from './conditions.js';
 
 /**
@@ -37,6 +39,38 @@ export function offerSuggestions(
   const replyTo = event.chat.type === 'private' ? undefined : event.message.message_id;
   const actions = offerActions(suggestions, rules, { message: event.message, language, replyTo });
   return { ruleId: null, actions, suggested: rules.map((rule) => rule.id) };
+}
+
+/**
+ * `when_contested`: the offer for a message a rule matched by its keywords, when the suggestions' similarity
+ * finds another rule closer to the message than that one (a broad keyword of one topic in a question about
+ * another: "can I pay for my return at the store?"). The rule that matched is always among the suggestions,
+ * the others best first; undefined (the rule answers) when none is closer, when the rule itself may not be
+ * suggested (`suggest: false`, a flow start), for commands and messages sent on behalf of a chat.
+ */
+export function offerIfContested(
+  event: MessageEvent,
+  ruleSet: RuleSet,
+  match: MatchResult,
+  whenHolds: WhenCheck,
+  language: string | undefined,
+): Decision | undefined {
+  const suggestions = ruleSet.suggestions;
+  if (!suggestions?.settings.whenContested || !event.from || match.rule.trigger.kind !== 'keywords') return undefined;
+  const matched = suggestions.rules.indexOf(match.rule);
+  const text = event.message.text;
+  if (matched < 0 || text.trimStart().startsWith('/')) return undefined;
+  const scored = scoreMessage(suggestions.index, text);
+  const own = scored.find((candidate) => candidate.doc === matched)?.score ?? 0;
+  const ranked = rankScored(suggestions, scored, event.message, whenHolds, suggestions.settings.max);
+  const closer = ranked.filter(({ rule, score }) => rule !== match.rule && score > own);
+  if (closer.length === 0) return undefined;
+  // The matched rule keeps its place among the best when it has one; else it takes the last.
+  const others = ranked.filter(({ rule }) => rule !== match.rule).slice(0, suggestions.settings.max - 1);
+  const rules = [...others, { rule: match.rule, score: own }].sort((a, b) => b.score - a.score).map(({ rule }) => rule);
+  const replyTo = event.chat.type === 'private' ? undefined : event.message.message_id;
+  const actions = offerActions(suggestions, rules, { message: event.message, language, replyTo });
+  return { ruleId: null, actions, suggested: rules.map((rule) => rule.id), contested: match.rule.id };
 }
 
 /**

@@ -6,13 +6,15 @@ import type { Action } from './actions.js';
 import { conditionsPass, type WhenCheck } from './conditions.js';
 import { staticTextIn, type LanguageSettings, type StaticText } from './languages.js';
 import type { CompiledRule } from './rule-set.js';
-import { buildSuggestIndex, scoreMessage, type SuggestIndex } from './suggest-index.js';
+import { buildSuggestIndex, scoreMessage, type Scored, type SuggestIndex } from './suggest-index.js';
 import type { SynonymTable } from './synonyms.js';
 import { FORMS_DEFAULT_LANGUAGE, wordFormsOf, type WordForms } from './word-forms.js';
 
 /** The `suggest:` block as declared. */
 export interface SuggestSettings {
   readonly whenUnmatched: boolean;
+  /** `when_contested`: ask also when a keyword match is closer to another rule (see suggest-decide.ts). */
+  readonly whenContested: boolean;
   readonly max: number;
   /** The question above the buttons; null: "Did you mean:". */
   readonly text: StaticText | null;
@@ -93,12 +95,23 @@ export function suggestionLabel(rule: CompiledRule, language: string | undefined
 
 /** The rules closest to `text`, best first, at most `max`, each only when its conditions hold for `message`. */
 export function rankSuggestions(suggestions: Suggestions, text: string, message: Message, whenHolds: WhenCheck, max: number): CompiledRule[] {
-  const found: CompiledRule[] = [];
+  return rankScored(suggestions, scoreMessage(suggestions.index, text), message, whenHolds, max).map(({ rule }) => rule);
+}
+
+/** The scored rules worth offering, best first, at most `max`, each only when its conditions hold for `message`. */
+export function rankScored(
+  suggestions: Suggestions,
+  scored: readonly Scored[],
+  message: Message,
+  whenHolds: WhenCheck,
+  max: number,
+): { rule: CompiledRule; score: number }[] {
+  const found: { rule: CompiledRule; score: number }[] = [];
   const least = minimumScore(suggestions.index);
-  for (const { doc, score } of scoreMessage(suggestions.index, text)) {
+  for (const { doc, score } of scored) {
     if (score < least || found.length >= max) break;
     const rule = suggestions.rules[doc]!;
-    if (conditionsPass(rule, message, whenHolds)) found.push(rule);
+    if (conditionsPass(rule, message, whenHolds)) found.push({ rule, score });
   }
   return found;
 }

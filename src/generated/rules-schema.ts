@@ -186,6 +186,10 @@ export const rulesSchema = {
           "description": "true (the default): offer suggestions for a message no rule (other than a fallback) matches; false: never (the block stays, e.g. for `hearsay check`).",
           "type": "boolean"
         },
+        "when_contested": {
+          "description": "true: also ask when a rule matched by its keywords, but the message is closer (by the suggestions' similarity) to another rule that may be suggested; the rule that matched is one of the suggestions. false (the default): a rule that matches answers.",
+          "type": "boolean"
+        },
         "max": {
           "description": "At most this many suggestions (1 to 10, default 3).",
           "type": "integer",
@@ -5895,6 +5899,10 @@ export interface Suggest {
    * true (the default): offer suggestions for a message no rule (other than a fallback) matches; false: never (the block stays, e.g. for `hearsay check`).
    */
   when_unmatched?: boolean;
+  /**
+   * true: also ask when a rule matched by its keywords, but the message is closer (by the suggestions' similarity) to another rule that may be suggested; the rule that matched is one of the suggestions. false (the default): a rule that matches answers.
+   */
+  when_contested?: boolean;
   /**
    * At most this many suggestions (1 to 10, default 3).
    */

@@ -34,7 +34,7 @@ export interface DecisionAnalyticsOptions {
  */
 export function recordDecision(
   event: BotEvent,
-  decision: Pick<Decision, 'ruleId' | 'via' | 'suggested'>,
+  decision: Pick<Decision, 'ruleId' | 'via' | 'suggested' | 'contested'>,
   ruleSet: RuleSet,
   metrics: ServiceMetrics,
   options: DecisionAnalyticsOptions,
@@ -50,6 +50,7 @@ export function recordDecision(
   return {
     ...(outcome ? { unmatched: outcome } : {}),
     ...(decision.suggested ? { suggested: decision.suggested } : {}),
+    ...(decision.contested ? { contested: decision.contested } : {}),
     ...(showText ? { text: event.message.text } : {}),
   };
 }

@@ -23,6 +23,7 @@ function changeText({ name, value }: Explanation['changed'][number]): string {
 /** The first line: what answered and how it matched; `at` is where it is written (`rules/bot.yaml:4`), if known. */
 function answerLine(e: Explanation, at: string | undefined): string {
   const where = at === undefined ? '' : ` (${at})`;
+  if (e.match === 'none' && e.contested) return `rule '${e.contested}' matched a keyword, but other rules are closer; suggested: ${e.suggested!.join(', ')}`;
   if (e.match === 'none') return e.suggested ? `no rule matched; suggested: ${e.suggested.join(', ')}` : 'no rule matched; nothing answered';
   if (e.match === 'fallback') return `no rule matched; the fallback answered (rule '${e.rule}'${at === undefined ? '' : `, ${at}`})`;
   const flow = e.flow;

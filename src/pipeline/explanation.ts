@@ -46,6 +46,8 @@ export interface Explanation {
   readonly suggestion?: { readonly text: string; readonly declined: boolean };
   /** For a message no rule matched: the rules offered as suggestions, best first. */
   readonly suggested?: readonly string[];
+  /** `when_contested`: the rule that matched by its keywords and was offered among rules closer to the message. */
+  readonly contested?: string;
   /** The variables (`user.name`, `chat.mode`) and the flow position (`flow`, as `booking#size`) the update changed, in order; null removes. */
   readonly changed: readonly { readonly name: string; readonly value: StateValue | null }[];
   /** The backend calls made while answering, in order. */
@@ -96,7 +98,7 @@ function viaParts(via: Decision['via']): Pick<Explanation, 'corrected' | 'forms'
 
 /** The explanation of one decision; `ms` is how long the update took. */
 export function explain(
-  decision: Pick<Decision, 'ruleId' | 'keyword' | 'via' | 'suggested' | 'calls'>,
+  decision: Pick<Decision, 'ruleId' | 'keyword' | 'via' | 'suggested' | 'contested' | 'calls'>,
   changes: readonly StateChange[],
   ruleSet: RuleSet,
   ms: number,
@@ -110,7 +112,14 @@ export function explain(
   }));
   const base = { changed, backend, ms: Math.round(ms * 10) / 10 };
   const id = decision.ruleId;
-  if (id === null) return { rule: null, match: 'none', ...base, ...(decision.suggested ? { suggested: decision.suggested } : {}) };
+  if (id === null)
+    return {
+      rule: null,
+      match: 'none',
+      ...base,
+      ...(decision.suggested ? { suggested: decision.suggested } : {}),
+      ...(decision.contested ? { contested: decision.contested } : {}),
+    };
   const rule = ruleById(ruleSet, id);
   const keyword = {
     ...(decision.keyword !== undefined ? { keyword: decision.keyword } : {}),

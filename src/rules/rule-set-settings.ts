@@ -175,6 +175,7 @@ function splitPosition(at: string): [string, number, number] {
 /** The `suggest:` block as the schema lets it be written. */
 interface SuggestBlock {
   when_unmatched?: boolean;
+  when_contested?: boolean;
   max?: number;
   text?: TextSource;
   none?: 'fallback';
@@ -192,6 +193,7 @@ function suggestSettings(block: SuggestBlock, at: string, languages: LanguageSet
   };
   return {
     whenUnmatched: block.when_unmatched ?? true,
+    whenContested: block.when_contested ?? false,
     max: block.max ?? 3,
     text: text(block.text, 'suggest.text'),
     none: block.none === 'fallback',

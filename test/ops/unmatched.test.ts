@@ -119,4 +119,19 @@ describe('recordDecision', () => {
     expect(body).toContain('hearsay_unmatched_total{outcome="fallback"} 0');
     expect(body).toContain('hearsay_rule_hits_total{rule="hi"} 1');
   });
+
+  it('a contested keyword match answered with suggestions is logged with the rule that matched (when_contested)', async () => {
+    const { compileRules } = await import('../../src/engine/compile.js');
+    const { ServiceMetrics } = await import('../../src/ops/metrics.js');
+    const { recordDecision } = await import('../../src/ops/unmatched.js');
+    const ruleSet = compileRules([{ id: 'store', keywords: ['store'], reply: 'Main Street 1' }]);
+    const metrics = new ServiceMetrics({ processMetrics: false });
+    const decision = { ruleId: null, suggested: ['returns', 'store'], contested: 'store' };
+    expect(recordDecision(message('refund at the store?'), decision, ruleSet, metrics, { logUnmatchedText: false, debug: false })).toEqual({
+      unmatched: 'suggested',
+      suggested: ['returns', 'store'],
+      contested: 'store',
+    });
+    expect((await metrics.render()).body).toContain('hearsay_unmatched_total{outcome="suggested"} 1');
+  });
 });
