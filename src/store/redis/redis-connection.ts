@@ -162,7 +162,18 @@ function createClient(config: RedisStoreConfig, timeout: number, closed: () => b
     reconnectOnError: () => false,
   };
   if (!config.cluster) {
-    return new Redis({ host: config.host, port: config.port, db: config.db, ...server, lazyConnect: true, enableOfflineQueue: false, retryStrategy: retry });
+    return new Redis({
+      host: config.host,
+      port: config.port,
+      db: config.db,
+      ...server,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      retryStrategy: retry,
+      // The commands of one tick (many chats' updates at once) go out in one write, which Redis reads and answers
+      // in one pass: 10-20% less Redis CPU per update in the bench (BENCHMARKS.md). Not on a cluster: not measured there.
+      enableAutoPipelining: true,
+    });
   }
   return new Cluster(config.nodes, {
     redisOptions: server,
