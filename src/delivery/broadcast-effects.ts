@@ -28,8 +28,6 @@ const CAMPAIGN_FRESH_MS = 1000;
  * (pipeline/broadcasts.ts): a replica may claim one in between. Past this, the planning was cut short.
  */
 export const PLANNING_GRACE_MS = 60_000;
-/** How often a recipient waiting for its campaign's entry is tried again. */
-const PLANNING_RETRY_MS = 1000;
 /** How often a sending campaign's progress is logged. */
 export const PROGRESS_EVERY_MS = 10_000;
 
@@ -61,9 +59,12 @@ async function sendMessage(api: BotApi, campaign: CampaignRecord, chatId: number
   }
 }
 
-/** A recipient whose campaign the book does not keep: not yet (tried again soon), or never (given up unsent). */
+/**
+ * A recipient whose campaign the book does not keep: not yet (tried again after the outbox's back-off, 1 s, then
+ * 2, 4, …: a few attempts each, also for a large campaign whose planning was cut short), or never (given up unsent).
+ */
 function missingCampaign(effect: StoredEffect, id: string, at: number): EffectAttempt {
-  if (at - effect.dueAt < PLANNING_GRACE_MS) return { outcome: 'retry', reason: `campaign ${id} is being planned`, retryAfterMs: PLANNING_RETRY_MS };
+  if (at - effect.dueAt < PLANNING_GRACE_MS) return { outcome: 'retry', reason: `campaign ${id} is being planned` };
   return { outcome: 'failed', reason: `campaign ${id} is not kept (its planning was cut short, or it was forgotten): nothing was sent` };
 }
 
