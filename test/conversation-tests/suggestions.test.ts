@@ -1,7 +1,7 @@
 // `hearsay test` and "when unsure, ask" (`suggest:`): a step expects the rules a message offered, by id and best
 // first (`expect: { suggestions: [...] }`), presses one by its rule (`press: { suggestion: id }`), gets a diff in
 // the file's notation when they differ and a clear problem for a rule not offered; `--update` records them. Through
-// the update pipeline and through the engine alone, with the same results.
+// the update pipeline and through the engine alone, with the same results; also for a contested keyword match (`when_contested`).
 import { describe, expect, it } from 'vitest';
 import { type SessionOutcome } from '../../src/conversation-tests/test-session.js';
 import { updateText } from '../../src/conversation-tests/update-tests.js';
@@ -86,6 +86,25 @@ tests:
       driver,
     );
     expect(failures(notOffered)).toEqual(["@6: no suggestion of rule 'returns' in this chat (suggested: shipping-cost, shipping-time)"]);
+  });
+
+  it('with when_contested, a keyword match closer to another rule is expected and pressed as suggestions too', async () => {
+    const outcome = await runTestFile(
+      SHOP.replace('suggest: { when_unmatched: true,', 'suggest: { when_unmatched: true, when_contested: true,'),
+      `
+tests:
+  - name: contested
+    steps:
+      - say: how long does shipping take if I send back
+        expect: { suggestions: [shipping-time, returns, shipping-cost] }
+      - press: { suggestion: returns }
+        expect: "Returns are free."
+      - say: I want to send back an item
+        expect: "Returns are free."
+`,
+      driver,
+    );
+    expect(failures(outcome)).toEqual([]);
   });
 
   it('a message answered by a rule is no suggestion message', async () => {
