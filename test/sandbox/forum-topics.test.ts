@@ -2,19 +2,13 @@
 // bot, the topic methods with the service's refusals, forum_topic_* service messages that every bot of the group
 // receives, message_thread_id on sends, copies and client posts (a reply to a message goes to its topic),
 // closed and deleted topics, and GET /client/topics.
-import type { Message, Update } from '@grammyjs/types';
+import type { Message } from '@grammyjs/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBotViaAssistant, groupMessages, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { callBot, drainUpdates, type Envelope } from './bot-calls.js';
 
 const ANN = { id: 7301, first_name: 'Ann', username: 'ann' };
 const BOB = { id: 7302, first_name: 'Bob' };
-
-interface Envelope<T = unknown> {
-  ok: boolean;
-  result: T;
-  error_code?: number;
-  description?: string;
-}
 
 describe('forum topics', () => {
   let sandbox: StartedSandbox;
@@ -23,23 +17,12 @@ describe('forum topics', () => {
   let forum: number;
   let group: number;
 
-  const call = async <T = unknown>(token: string, method: string, params: Record<string, unknown> = {}): Promise<Envelope<T>> => {
-    const response = await fetch(`${sandbox.baseUrl}/bot${token}/${method}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(params),
-    });
-    return (await response.json()) as Envelope<T>;
-  };
+  const call = <T = unknown>(token: string, method: string, params: Record<string, unknown> = {}) => callBot<T>(sandbox.baseUrl, token, method, params);
   const client = async <T = unknown>(path: string, body?: unknown): Promise<Envelope<T>> => {
     const init = body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
     return (await (await fetch(`${sandbox.baseUrl}${path}`, init)).json()) as Envelope<T>;
   };
-  const drain = async (token: string): Promise<Update[]> => {
-    const { result } = await call<Update[]>(token, 'getupdates');
-    if (result.length > 0) await call(token, 'getupdates', { offset: result.at(-1)!.update_id + 1 });
-    return result;
-  };
+  const drain = (token: string) => drainUpdates(sandbox.baseUrl, token);
   const topics = async () => (await client<unknown[]>(`/client/topics?user=${ANN.id}&chat=${forum}`)).result;
 
   beforeAll(async () => {

@@ -2,7 +2,6 @@
 // demotion from the client API, getchatadministrators and getchatmember with real statuses, my_chat_member
 // and chat_member for the changes, administrator bots and bots without privacy mode seeing every message,
 // and BotMaker's /setprivacy.
-import type { Update } from '@grammyjs/types';
 import { Api } from 'grammy';
 import { Telegraf } from 'telegraf';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -16,17 +15,11 @@ import {
   startSandbox,
   type StartedSandbox,
 } from '../support/sandbox-harness.js';
+import { callBot, drainUpdates, type Envelope } from './bot-calls.js';
 
 const ANN = { id: 7101, first_name: 'Ann', username: 'ann' };
 const BEN = { id: 7102, first_name: 'Ben' };
 const CARL = { id: 7103, first_name: 'Carl' };
-
-interface Envelope<T = unknown> {
-  ok: boolean;
-  result: T;
-  error_code?: number;
-  description?: string;
-}
 
 describe('group administrators', () => {
   let sandbox: StartedSandbox;
@@ -34,19 +27,8 @@ describe('group administrators', () => {
   let plain: { token: string; username: string; id: number };
   let groupId: number;
 
-  const call = async <T = unknown>(token: string, method: string, params: Record<string, unknown> = {}): Promise<Envelope<T>> => {
-    const response = await fetch(`${sandbox.baseUrl}/bot${token}/${method}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(params),
-    });
-    return (await response.json()) as Envelope<T>;
-  };
-  const drain = async (token: string, allowed?: string[]): Promise<Update[]> => {
-    const { result } = await call<Update[]>(token, 'getupdates', allowed ? { allowed_updates: allowed } : {});
-    if (result.length > 0) await call(token, 'getupdates', { offset: result.at(-1)!.update_id + 1 });
-    return result;
-  };
+  const call = <T = unknown>(token: string, method: string, params: Record<string, unknown> = {}) => callBot<T>(sandbox.baseUrl, token, method, params);
+  const drain = (token: string, allowed?: string[]) => drainUpdates(sandbox.baseUrl, token, allowed);
   const client = async (path: string, body: unknown): Promise<{ status: number; body: Envelope }> => {
     const response = await fetch(`${sandbox.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return { status: response.status, body: (await response.json()) as Envelope };
