@@ -3,29 +3,14 @@
 // outage like one that is gone, and a server that comes back without its data is reported, not papered over.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RunProcess } from '../e2e/run-process.js';
+import { describe, expect, it } from 'vitest';
 import { postToWebhook, setUpBot, textUpdate } from '../reliability/bot-process.js';
 import { ReplyLedger } from '../support/reply-ledger.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
-import { sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { sendAsUser } from '../support/sandbox-harness.js';
+import { useRedisStoreSetup } from './redis-store-setup.js';
 
 describe('a service on the Redis store, when Redis fails quietly', () => {
-  let sandbox: StartedSandbox;
-  let redis: RedisServer;
-  const running: RunProcess[] = [];
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ webhook: { retryBaseMs: 50, retryMaxMs: 300 } });
-    redis = await startRedisServer();
-  });
-  afterEach(async () => {
-    await Promise.all(running.splice(0).map((p) => p.stop('SIGKILL')));
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-    await redis?.close();
-  });
+  const setup = useRedisStoreSetup();
 
   const healthOf = async (base: string) => {
     const response = await fetch(`${base}/healthz`);
@@ -34,6 +19,7 @@ describe('a service on the Redis store, when Redis fails quietly', () => {
   const metricsOf = async (base: string) => (await fetch(`${base}/metrics`)).text();
 
   it('a hung Redis (kill -STOP) is an outage: /healthz 503 store_unavailable, the gauge 0, logged once; back by itself after kill -CONT', async () => {
+    const { sandbox, redis, running } = setup;
     const bot = await setUpBot(sandbox, 'webhook', running);
     const ledger = new ReplyLedger(sandbox.sandbox, bot.bot.username);
     const run = await bot.launch({ env: { HEARSAY_STORE: redis.url } });
@@ -68,6 +54,7 @@ describe('a service on the Redis store, when Redis fails quietly', () => {
   }, 60_000);
 
   it('a Redis that comes back empty is reported at error level with the accepted updates it lost, and counted; persistence is checked again', async () => {
+    const { sandbox, redis, running } = setup;
     const bot = await setUpBot(sandbox, 'webhook', running);
     const ledger = new ReplyLedger(sandbox.sandbox, bot.bot.username);
     const run = await bot.launch({ env: { HEARSAY_STORE: redis.url, HEARSAY_LOG_FORMAT: 'json' } });

@@ -2,31 +2,18 @@
 // it answers; when Redis goes down it stops accepting (webhook: 503 with Retry-After; polling: nothing
 // confirmed), says so once with the kind, on /healthz and in the metrics; when Redis is back it resumes by
 // itself and every message sent meanwhile is answered, once.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, type RunProcess } from '../e2e/run-process.js';
+import { describe, expect, it } from 'vitest';
+import { freePort } from '../e2e/run-process.js';
 import { postToWebhook, setUpBot, textUpdate } from '../reliability/bot-process.js';
 import { ReplyLedger } from '../support/reply-ledger.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
-import { sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { sendAsUser } from '../support/sandbox-harness.js';
+import { useRedisStoreSetup } from './redis-store-setup.js';
 
 describe('a service on the Redis store', () => {
-  let sandbox: StartedSandbox;
-  let redis: RedisServer;
-  const running: RunProcess[] = [];
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ webhook: { retryBaseMs: 50, retryMaxMs: 300 } });
-    redis = await startRedisServer();
-  });
-  afterEach(async () => {
-    await Promise.all(running.splice(0).map((p) => p.stop('SIGKILL')));
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-    await redis?.close();
-  });
+  const setup = useRedisStoreSetup();
 
   it('webhook: 503 with Retry-After, /healthz and metrics while Redis is down, logged once; resumes by itself and answers everything once', async () => {
+    const { sandbox, redis, running } = setup;
     const bot = await setUpBot(sandbox, 'webhook', running);
     const ledger = new ReplyLedger(sandbox.sandbox, bot.bot.username);
     const run = await bot.launch({ env: { HEARSAY_STORE: redis.url, HEARSAY_LOG_LEVEL: 'info' } });
@@ -67,6 +54,7 @@ describe('a service on the Redis store', () => {
   }, 60_000);
 
   it('polling: nothing is confirmed while Redis is down; afterwards every message is answered once, in order', async () => {
+    const { sandbox, redis, running } = setup;
     const bot = await setUpBot(sandbox, 'polling', running);
     const ledger = new ReplyLedger(sandbox.sandbox, bot.bot.username);
     const run = await bot.launch({ env: { HEARSAY_STORE: redis.url } });
@@ -84,6 +72,7 @@ describe('a service on the Redis store', () => {
   }, 60_000);
 
   it('Redis unreachable at start: exit 1 with a message naming host:port and why, no password, no stack trace', async () => {
+    const { sandbox, running } = setup;
     const bot = await setUpBot(sandbox, 'polling', running);
     // Nothing listens there: the port was free a moment ago and nothing here binds it.
     const port = await freePort();
