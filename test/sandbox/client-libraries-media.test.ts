@@ -5,22 +5,17 @@ import type { Message } from '@grammyjs/types';
 import { Bot as GrammyBot, InputFile as GrammyInputFile } from 'grammy';
 import { Bot as NtbaBot, InputFile as NtbaInputFile } from 'node-telegram-bot-api';
 import { Telegraf } from 'telegraf';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { png } from '../support/images.js';
-import { createBotViaAssistant, startSandbox, waitForBotReplies, type StartedSandbox } from '../support/sandbox-harness.js';
+import { waitForBotReplies } from '../support/sandbox-harness.js';
+import { pollWithNtba, useLibraryBotInSandbox, type Starter } from './library-bots.js';
 
 const MENU = png(40, 30, [240, 200, 40]);
-
-interface RunningBot {
-  stop(): Promise<void>;
-}
-
-/** Starts a bot that answers /menu with an uploaded photo and a user's photo with its size, then the photo back by file_id. */
-type Starter = (token: string, apiRoot: string) => Promise<RunningBot>;
 
 const download = async (apiRoot: string, token: string, path: string): Promise<number> =>
   (await (await fetch(`${apiRoot}/file/bot${token}/${path}`)).arrayBuffer()).byteLength;
 
+// Each starter's bot answers /menu with an uploaded photo, and a user's photo with its size, then the photo back by file_id.
 const startGrammy: Starter = async (token, apiRoot) => {
   const bot = new GrammyBot(token, { client: { apiRoot } });
   bot.command('menu', (ctx) => ctx.replyWithPhoto(new GrammyInputFile(MENU, 'menu.png'), { caption: "Today's menu" }));
@@ -56,13 +51,7 @@ const startNtba: Starter = async (token, apiRoot) => {
     await ctx.reply(`got ${await download(apiRoot, token, file.file_path!)} bytes`);
     await ctx.api.sendPhoto({ chat_id: ctx.chat!.id, photo: photo.file_id });
   });
-  const polling = bot.startPolling(undefined, { timeout: 1 });
-  return {
-    stop: async () => {
-      bot.stop();
-      await polling;
-    },
-  };
+  return pollWithNtba(bot);
 };
 
 describe.each([
@@ -70,22 +59,11 @@ describe.each([
   ['Telegraf', startTelegraf, 'telegraf_photo_bot'],
   ['node-telegram-bot-api', startNtba, 'ntba_photo_bot'],
 ] as const)('a %s bot sending and receiving photos through the sandbox', (_library, start, username) => {
-  let sandbox: StartedSandbox;
-  let running: RunningBot;
+  const setup = useLibraryBotInSandbox(start, { name: 'Photos', username });
   const user = { id: 8401, first_name: 'Lou' };
 
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-    const { token } = await createBotViaAssistant(sandbox.baseUrl, { userId: 1, name: 'Photos', username });
-    running = await start(token, sandbox.baseUrl);
-  });
-  afterAll(async () => {
-    await running?.stop();
-    await sandbox.close();
-  });
-
   const send = async (body: Record<string, unknown>) => {
-    const response = await fetch(`${sandbox.baseUrl}/client/send`, {
+    const response = await fetch(`${setup.sandbox.baseUrl}/client/send`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ user, to: username, ...body }),
@@ -94,6 +72,7 @@ describe.each([
   };
 
   it("uploads its menu photo, downloads the user's photo and sends it back by file_id", async () => {
+    const { sandbox } = setup;
     const asked = await send({ text: '/menu' });
     const [menu] = (await waitForBotReplies(sandbox.baseUrl, { userId: user.id, bot: username, after: asked.message_id })) as Message.PhotoMessage[];
     expect(menu).toMatchObject({ caption: "Today's menu", photo: [{ width: 40, height: 30, file_size: MENU.length }] });

@@ -4,8 +4,9 @@
 import { Bot as GrammyBot } from 'grammy';
 import { Bot as NtbaBot } from 'node-telegram-bot-api';
 import { Telegraf } from 'telegraf';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatState, createBotViaAssistant, pressButton, sendAsUser, startSandbox, waitForChat, type StartedSandbox } from '../support/sandbox-harness.js';
+import { describe, expect, it } from 'vitest';
+import { chatState, pressButton, sendAsUser, waitForChat } from '../support/sandbox-harness.js';
+import { pollWithNtba, useLibraryBotInSandbox, type Starter } from './library-bots.js';
 
 const COMMANDS = [{ command: 'poll', description: 'Where should we meet?' }];
 const KEYBOARD = {
@@ -16,13 +17,6 @@ const KEYBOARD = {
     ],
   ],
 };
-
-/** A running bot: the library's polling loop, stopped by `stop`. */
-interface RunningBot {
-  stop(): Promise<void>;
-}
-
-type Starter = (token: string, apiRoot: string) => Promise<RunningBot>;
 
 const startGrammy: Starter = async (token, apiRoot) => {
   const bot = new GrammyBot(token, { client: { apiRoot } });
@@ -74,13 +68,7 @@ const startNtba: Starter = async (token, apiRoot) => {
     await ctx.answerCallbackQuery({ text: 'Thanks!' });
     await ctx.api.editMessageText({ chat_id: query.message.chat.id, message_id: query.message.message_id, text: `You chose ${choice}.` });
   });
-  const polling = bot.startPolling(undefined, { timeout: 1 });
-  return {
-    stop: async () => {
-      bot.stop();
-      await polling;
-    },
-  };
+  return pollWithNtba(bot);
 };
 
 describe.each([
@@ -88,21 +76,11 @@ describe.each([
   ['Telegraf', startTelegraf, 'telegraf_poll_bot'],
   ['node-telegram-bot-api', startNtba, 'ntba_poll_bot'],
 ] as const)('a %s bot with buttons against the sandbox', (_library, start, username) => {
-  let sandbox: StartedSandbox;
-  let running: RunningBot;
+  const setup = useLibraryBotInSandbox(start, { name: 'Poll', username });
   const user = { id: 7001, first_name: 'Lou' };
 
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-    const { token } = await createBotViaAssistant(sandbox.baseUrl, { userId: 1, name: 'Poll', username });
-    running = await start(token, sandbox.baseUrl);
-  });
-  afterAll(async () => {
-    await running?.stop();
-    await sandbox.close();
-  });
-
   it('shows its command menu, types, offers buttons, answers the press and edits the message', async () => {
+    const { sandbox } = setup;
     expect((await chatState(sandbox.baseUrl, user.id, username)).commands).toEqual(COMMANDS);
     await sendAsUser(sandbox.baseUrl, user, username, '/poll');
     const [poll] = await waitForChat(sandbox.baseUrl, {
