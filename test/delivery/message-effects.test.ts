@@ -2,26 +2,10 @@
 // forwarded and copied into a staff group as outbox effects (with their entities; the forward naming its author,
 // the copy not), a rule silent on purpose (`reply: none`), and a staff group the bot was removed from:
 // each effect to it tried once, given up with the service's reason in the log and counted, never retried.
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Message } from '@grammyjs/types';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/log/logger.js';
-import { Secrets } from '../../src/log/secrets.js';
-import { startService, type RunningService } from '../../src/service/start.js';
-import { writeRules } from '../e2e/run-process.js';
-import { lineCapture } from '../support/log-capture.js';
-import {
-  changeGroupMembership,
-  createBotViaAssistant,
-  createGroup,
-  groupMessages,
-  sendAsUser,
-  startSandbox,
-  type StartedSandbox,
-} from '../support/sandbox-harness.js';
+import { describe, expect, it } from 'vitest';
+import { changeGroupMembership, createBotViaAssistant, createGroup, groupMessages, sendAsUser } from '../support/sandbox-harness.js';
+import { useServiceSandbox } from '../support/service-sandbox.js';
 
 const STAFF = { id: 9101, first_name: 'Sam' };
 const CUSTOMER = { id: 9201, first_name: 'Cleo', username: 'cleo' };
@@ -41,49 +25,28 @@ const RULES = `rules:
 `;
 
 describe('forward and copy as outbox effects', () => {
-  let sandbox: StartedSandbox;
-  let service: RunningService | undefined;
+  const setup = useServiceSandbox();
   let counter = 0;
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-  });
-  afterEach(async () => {
-    await service?.stop();
-    service = undefined;
-  });
-  afterAll(async () => {
-    await sandbox.close();
-  });
 
   async function setUp() {
     counter += 1;
-    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 9300 + counter, name: 'Desk', username: `relay_desk_${counter}_bot` });
-    const staffChat = await createGroup(sandbox.baseUrl, { title: 'Staff', members: [STAFF], bots: [bot.username], type: 'supergroup' });
-    const rules = await writeRules(RULES);
-    const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-relay-data-'));
-    const configDir = await mkdtemp(join(tmpdir(), 'hearsay-relay-config-'));
-    await writeFile(join(configDir, 'hearsay.yaml'), `chats:\n  staff: ${staffChat}\n`);
-    const secrets = new Secrets();
-    const config = await loadConfig({
-      cwd: configDir,
-      env: { BOT_TOKEN: bot.token, BASE_URL: sandbox.baseUrl, HEARSAY_RULES: rules.dir, HEARSAY_DATA_DIR: dataDir, HEARSAY_POLLING_TIMEOUT: '1' },
-      secrets,
-    });
-    const { destination, lines } = lineCapture();
-    service = await startService(config, { logger: createLogger({ level: 'info', destination, secrets }) });
+    const bot = await createBotViaAssistant(setup.sandbox.baseUrl, { userId: 9300 + counter, name: 'Desk', username: `relay_desk_${counter}_bot` });
+    const staffChat = await createGroup(setup.sandbox.baseUrl, { title: 'Staff', members: [STAFF], bots: [bot.username], type: 'supergroup' });
+    const { service, lines } = await setup.startService(bot.token, { rules: RULES, configYaml: `chats:\n  staff: ${staffChat}\n` });
     return { bot, staffChat, lines, service };
   }
 
   async function staffSees(chatId: number, count: number): Promise<Message[]> {
     const deadline = Date.now() + 8000;
     for (;;) {
-      const messages = await groupMessages(sandbox.baseUrl, STAFF.id, chatId, 0, 1);
+      const messages = await groupMessages(setup.sandbox.baseUrl, STAFF.id, chatId, 0, 1);
       const posted = messages.filter((m) => m.from?.is_bot);
       if (posted.length >= count || Date.now() > deadline) return posted;
     }
   }
 
   it('forwards and copies the customer messages into the staff group, once each, in order; reply: none answers nothing', async () => {
+    const { sandbox } = setup;
     const { bot, staffChat } = await setUp();
     await sendAsUser(sandbox.baseUrl, CUSTOMER, bot.username, 'I have a complaint about *this*');
     await sendAsUser(sandbox.baseUrl, CUSTOMER, bot.username, 'complaint: https://example.com/order/7');
@@ -104,6 +67,7 @@ describe('forward and copy as outbox effects', () => {
   });
 
   it('gives up at once on a staff group the bot was removed from: logged with the reason, counted, tried once', async () => {
+    const { sandbox } = setup;
     const { bot, staffChat, lines, service: running } = await setUp();
     await changeGroupMembership(sandbox.baseUrl, STAFF, staffChat, 'join').catch(() => undefined);
     const removed = await fetch(`${sandbox.baseUrl}/client/groups/${staffChat}/remove-bot`, {

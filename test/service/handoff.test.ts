@@ -3,19 +3,11 @@
 // far); their messages (text and photos) are copied there and the bot says nothing; staff answers in the topic
 // reach the customer; an end word or the idle time hands them back (topic closed, handoff_end sent). Without
 // topics, copies name the customer and a staff reply to one reaches them.
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Message } from '@grammyjs/types';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/log/logger.js';
-import { Secrets } from '../../src/log/secrets.js';
-import { startService, type RunningService } from '../../src/service/start.js';
-import { writeRules } from '../e2e/run-process.js';
+import { describe, expect, it } from 'vitest';
 import { png } from '../support/images.js';
-import { lineCapture } from '../support/log-capture.js';
-import { createBotViaAssistant, groupMessages, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+import { createBotViaAssistant, groupMessages, sendAsUser } from '../support/sandbox-harness.js';
+import { useServiceSandbox } from '../support/service-sandbox.js';
 
 const SAM = { id: 9401, first_name: 'Sam' };
 const RULES = `rules:
@@ -47,44 +39,22 @@ interface Setup {
 }
 
 describe('hand-off to a person', () => {
-  let sandbox: StartedSandbox;
-  let service: RunningService | undefined;
+  const setup = useServiceSandbox();
   let counter = 0;
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-  });
-  afterEach(async () => {
-    await service?.stop();
-    service = undefined;
-  });
-  afterAll(async () => {
-    await sandbox.close();
-  });
 
   const client = async <T>(path: string, body?: unknown): Promise<T> => {
     const init = body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
-    const envelope = (await (await fetch(`${sandbox.baseUrl}${path}`, init)).json()) as { ok: boolean; result: T; description?: string };
+    const envelope = (await (await fetch(`${setup.sandbox.baseUrl}${path}`, init)).json()) as { ok: boolean; result: T; description?: string };
     if (!envelope.ok) throw new Error(`${path}: ${envelope.description}`);
     return envelope.result;
   };
 
   async function setUp(forum: boolean, handoff = 'handoff: { chat: staff }', rulesYaml = RULES): Promise<Setup> {
     counter += 1;
-    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 9500 + counter, name: 'Desk', username: `handoff_desk_${counter}_bot` });
+    const bot = await createBotViaAssistant(setup.sandbox.baseUrl, { userId: 9500 + counter, name: 'Desk', username: `handoff_desk_${counter}_bot` });
     const group = { title: 'Support team', members: [SAM], bots: [bot.username], admins: [{ bot: bot.username }] };
     const staff = (await client<{ chat_id: number }>('/client/groups', forum ? { ...group, forum: true } : { ...group, type: 'supergroup' })).chat_id;
-    const rules = await writeRules(rulesYaml);
-    const configDir = await mkdtemp(join(tmpdir(), 'hearsay-handoff-config-'));
-    await writeFile(join(configDir, 'hearsay.yaml'), `chats:\n  staff: ${staff}\n${handoff}\n`);
-    const secrets = new Secrets();
-    const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-handoff-data-'));
-    const config = await loadConfig({
-      cwd: configDir,
-      env: { BOT_TOKEN: bot.token, BASE_URL: sandbox.baseUrl, HEARSAY_RULES: rules.dir, HEARSAY_DATA_DIR: dataDir, HEARSAY_POLLING_TIMEOUT: '1' },
-      secrets,
-    });
-    const { destination, lines } = lineCapture();
-    service = await startService(config, { logger: createLogger({ level: 'info', destination, secrets }) });
+    const { lines } = await setup.startService(bot.token, { rules: rulesYaml, configYaml: `chats:\n  staff: ${staff}\n${handoff}\n` });
     return { bot, staff, lines };
   }
 
@@ -101,9 +71,10 @@ describe('hand-off to a person', () => {
   }
   const customerChat = (customer: number, bot: string) => async () =>
     client<Message[]>(`/client/messages?user=${customer}&with=${bot}`).then((all) => all.filter((m) => m.from?.is_bot));
-  const staffChat = (staff: number) => async () => groupMessages(sandbox.baseUrl, SAM.id, staff);
+  const staffChat = (staff: number) => async () => groupMessages(setup.sandbox.baseUrl, SAM.id, staff);
 
   it('opens the customer topic with a header and the chat so far, relays both ways (text and photos), and ends on "done"', async () => {
+    const { sandbox } = setup;
     const { bot, staff } = await setUp(true);
     const cleo = { id: 9601, first_name: 'Cleo', username: 'cleo', language_code: 'en' };
     const fromBot = customerChat(cleo.id, bot.username);
@@ -160,6 +131,7 @@ describe('hand-off to a person', () => {
   });
 
   it('hands back by itself after the idle time, and a customer may leave with a during_handoff rule', async () => {
+    const { sandbox } = setup;
     const { bot, staff } = await setUp(true, 'handoff: { chat: staff, idle: 2s }');
     const dan = { id: 9602, first_name: 'Dan' };
     const fromBot = customerChat(dan.id, bot.username);
@@ -185,6 +157,7 @@ describe('hand-off to a person', () => {
   });
 
   it('without topics, copies name the customer and a staff reply to one reaches them', async () => {
+    const { sandbox } = setup;
     const { bot, staff } = await setUp(false);
     const eve = { id: 9603, first_name: 'Eve', username: 'eve' };
     const fromBot = customerChat(eve.id, bot.username);
@@ -202,6 +175,7 @@ describe('hand-off to a person', () => {
   });
 
   it('a customer who blocks the bot: one line in the topic, the hand-off ends; a staff group without the bot: the customer is handed back and told once', async () => {
+    const { sandbox } = setup;
     const { bot, staff, lines } = await setUp(true);
     const fay = { id: 9604, first_name: 'Fay' };
     await sendAsUser(sandbox.baseUrl, fay, bot.username, 'human');
@@ -239,6 +213,7 @@ describe('hand-off to a person', () => {
   });
 
   it('{{handoff.topic_link}} in a send links to the customer topic, on the first hand-off too (the link waits for the topic)', async () => {
+    const { sandbox } = setup;
     const rules = RULES.replace(
       'handoff: true\n',
       'handoff: true\n    send: [{ to: staff, text: "New hand-off: {{handoff.topic_link}}" }, { to: staff, parse_mode: MarkdownV2, text: "[open]({{handoff.topic_link}})" }]\n',
