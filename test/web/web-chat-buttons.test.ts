@@ -1,16 +1,10 @@
 // Buttons in the chat page, in a real browser (Debian's chromium through playwright-core), against a grammY bot
 // over real HTTP: a reply keyboard above the input, the command menu, "typing…", an inline keyboard whose
 // press is answered with a toast, and the message edited in place.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Bot } from 'grammy';
-import { type BrowserContext, type Page } from 'playwright-core';
-import { launchChromiumContext, saveScreenshot, skipWithoutChromium } from '../support/browser.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { createBotViaAssistant } from '../support/sandbox-harness.js';
-import { startPageSandbox } from '../support/page-sandbox.js';
+import { type Page } from 'playwright-core';
+import { saveScreenshot, skipWithoutChromium } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { useChatPageBot } from './chat-page-bot.js';
 
 const skip = skipWithoutChromium('test/web/web-chat-buttons.test.ts');
 
@@ -24,41 +18,26 @@ const KEYBOARD = {
 };
 
 describe.skipIf(skip)('buttons in the web chat page', () => {
-  let dir: string;
-  let sandbox: Sandbox;
-  let baseUrl: string;
-  let context: BrowserContext;
-  let bot: Bot | undefined;
   // The bot shows "typing…" and holds its reply until the test has seen the indicator.
   let releaseReply: () => void = () => undefined;
-
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'hearsay-web-buttons-'));
-    ({ sandbox, baseUrl } = await startPageSandbox());
-    const { token } = await createBotViaAssistant(baseUrl, { userId: 1, name: 'Meetup', username: 'meetup_poll_bot' });
-    bot = new Bot(token, { client: { apiRoot: baseUrl } });
-    await bot.api.setMyCommands([{ command: 'poll', description: 'Where should we meet?' }]);
-    bot.command('start', (ctx) => ctx.reply('Say hello.', { reply_markup: { keyboard: [[{ text: 'Hello' }]], one_time_keyboard: true } }));
-    bot.command('poll', async (ctx) => {
-      const seen = new Promise<void>((resolve) => (releaseReply = resolve));
-      await ctx.replyWithChatAction('typing');
-      await seen;
-      await ctx.reply('Where should the next meetup be?', { reply_markup: KEYBOARD });
-    });
-    bot.callbackQuery(/^vote:(\w+)$/, async (ctx) => {
-      const park = ctx.match[1] === 'park';
-      await ctx.answerCallbackQuery({ text: park ? 'Park it is!' : 'Thanks!', show_alert: park });
-      await ctx.editMessageText(`You chose ${ctx.match[1]}.`);
-    });
-    await new Promise<void>((resolve) => void bot!.start({ timeout: 1, onStart: () => resolve() }));
-    context = await launchChromiumContext(join(dir, 'profile'));
-  }, 60_000);
-
-  afterAll(async () => {
-    await bot?.stop();
-    await context?.close();
-    await sandbox?.close();
-    await rm(dir, { recursive: true, force: true });
+  const setup = useChatPageBot({
+    dirPrefix: 'hearsay-web-buttons-',
+    bot: { userId: 1, name: 'Meetup', username: 'meetup_poll_bot' },
+    async configure(bot) {
+      await bot.api.setMyCommands([{ command: 'poll', description: 'Where should we meet?' }]);
+      bot.command('start', (ctx) => ctx.reply('Say hello.', { reply_markup: { keyboard: [[{ text: 'Hello' }]], one_time_keyboard: true } }));
+      bot.command('poll', async (ctx) => {
+        const seen = new Promise<void>((resolve) => (releaseReply = resolve));
+        await ctx.replyWithChatAction('typing');
+        await seen;
+        await ctx.reply('Where should the next meetup be?', { reply_markup: KEYBOARD });
+      });
+      bot.callbackQuery(/^vote:(\w+)$/, async (ctx) => {
+        const park = ctx.match[1] === 'park';
+        await ctx.answerCallbackQuery({ text: park ? 'Park it is!' : 'Thanks!', show_alert: park });
+        await ctx.editMessageText(`You chose ${ctx.match[1]}.`);
+      });
+    },
   });
 
   const say = async (page: Page, text: string) => {
@@ -67,6 +46,7 @@ describe.skipIf(skip)('buttons in the web chat page', () => {
   };
 
   it('presses a reply keyboard and an inline button, shows the toast and the edit in place', async () => {
+    const { baseUrl, context } = setup;
     const page = await context.newPage();
     await page.goto(`${baseUrl}/?user=7101&name=Lou`);
     await expect.poll(() => page.locator('#connection').textContent()).toBe('live');

@@ -1,16 +1,10 @@
 // Groups in the chat page, in a real browser (Debian's chromium through playwright-core), against a grammY bot
 // over real HTTP: a group is listed, Join makes the page's user a member (the service message shows, the bot
 // greets them, their posts reach it), Leave ends it.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Bot } from 'grammy';
-import { type BrowserContext } from 'playwright-core';
-import { launchChromiumContext, saveScreenshot, skipWithoutChromium } from '../support/browser.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { createBotViaAssistant, createGroup, groupMessages } from '../support/sandbox-harness.js';
-import { startPageSandbox } from '../support/page-sandbox.js';
+import { saveScreenshot, skipWithoutChromium } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { createGroup, groupMessages } from '../support/sandbox-harness.js';
+import { useChatPageBot } from './chat-page-bot.js';
 
 const skip = skipWithoutChromium('test/web/web-chat-groups.test.ts');
 
@@ -18,34 +12,20 @@ const ANN = { id: 7301, first_name: 'Ann' };
 const LOU = 7302;
 
 describe.skipIf(skip)('groups in the web chat page', () => {
-  let dir: string;
-  let sandbox: Sandbox;
-  let baseUrl: string;
-  let context: BrowserContext;
-  let bot: Bot | undefined;
   let groupId: number;
-
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'hearsay-web-groups-'));
-    ({ sandbox, baseUrl } = await startPageSandbox());
-    const { token, username } = await createBotViaAssistant(baseUrl, { userId: ANN.id, name: 'Greeter', username: 'club_greeter_bot' });
-    groupId = await createGroup(baseUrl, { title: 'Book club', members: [ANN], bots: [username] });
-    bot = new Bot(token, { client: { apiRoot: baseUrl } });
-    bot.on('message:new_chat_members', (ctx) => ctx.reply(`Welcome, ${ctx.message.new_chat_members[0]!.first_name}!`));
-    bot.on('message:left_chat_member', (ctx) => ctx.reply(`Bye, ${ctx.message.left_chat_member.first_name}.`));
-    bot.command('rules', (ctx) => ctx.reply('Be kind.'));
-    await new Promise<void>((resolve) => void bot!.start({ timeout: 1, onStart: () => resolve() }));
-    context = await launchChromiumContext(join(dir, 'profile'));
-  }, 60_000);
-
-  afterAll(async () => {
-    await bot?.stop();
-    await context?.close();
-    await sandbox?.close();
-    await rm(dir, { recursive: true, force: true });
+  const setup = useChatPageBot({
+    dirPrefix: 'hearsay-web-groups-',
+    bot: { userId: ANN.id, name: 'Greeter', username: 'club_greeter_bot' },
+    async configure(bot, { baseUrl, username }) {
+      groupId = await createGroup(baseUrl, { title: 'Book club', members: [ANN], bots: [username] });
+      bot.on('message:new_chat_members', (ctx) => ctx.reply(`Welcome, ${ctx.message.new_chat_members[0]!.first_name}!`));
+      bot.on('message:left_chat_member', (ctx) => ctx.reply(`Bye, ${ctx.message.left_chat_member.first_name}.`));
+      bot.command('rules', (ctx) => ctx.reply('Be kind.'));
+    },
   });
 
   it('joins a group from its chat, sees the welcome, posts, and leaves', async () => {
+    const { baseUrl, context } = setup;
     const page = await context.newPage();
     await page.goto(`${baseUrl}/?user=${LOU}&name=Lou`);
     await expect.poll(() => page.locator('#connection').textContent()).toBe('live');

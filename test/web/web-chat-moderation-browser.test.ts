@@ -3,16 +3,10 @@
 // administrator from the group's Admins dialog (the service then says so), sees a link deleted and its author
 // muted by the bot, and, as that member, is refused when writing; a group created with the bot as administrator
 // and joining by approval shows a join from the page as a request that waits.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Bot } from 'grammy';
-import { type BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { launchChromiumContext, saveScreenshot, skipWithoutChromium } from '../support/browser.js';
-import { createBotViaAssistant, sendToGroup } from '../support/sandbox-harness.js';
-import { startPageSandbox } from '../support/page-sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { saveScreenshot, skipWithoutChromium } from '../support/browser.js';
+import { sendToGroup } from '../support/sandbox-harness.js';
+import { useChatPageBot } from './chat-page-bot.js';
 
 const skip = skipWithoutChromium('test/web/web-chat-moderation-browser.test.ts');
 
@@ -21,42 +15,27 @@ const LOU = 7502;
 const EVE = 7503;
 
 describe.skipIf(skip)('moderating a group from the web chat page', () => {
-  let dir: string;
-  let sandbox: Sandbox;
-  let baseUrl: string;
-  let context: BrowserContext;
-  let bot: Bot | undefined;
-  let username: string;
-
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'hearsay-web-moderation-'));
-    ({ sandbox, baseUrl } = await startPageSandbox());
-    const created = await createBotViaAssistant(baseUrl, { userId: OWNER, name: 'Kiez guard', username: 'kiez_guard_bot' });
-    username = created.username;
-    bot = new Bot(created.token, { client: { apiRoot: baseUrl } });
-    // A link is deleted and its author muted for an hour, with a word in the group.
-    bot.on('message::url', async (ctx) => {
-      await ctx.deleteMessage();
-      await ctx.restrictChatMember(ctx.from!.id, { can_send_messages: false }, { until_date: Math.floor(Date.now() / 1000) + 3600 });
-      await ctx.reply(`${ctx.from!.first_name} is muted for an hour: no links.`);
-    });
-    await new Promise<void>((resolve) => void bot!.start({ timeout: 1, onStart: () => resolve(), allowed_updates: ['message'] }));
-    context = await launchChromiumContext(join(dir, 'profile'));
-  }, 60_000);
-
-  afterAll(async () => {
-    await bot?.stop();
-    await context?.close();
-    await sandbox?.close();
-    await rm(dir, { recursive: true, force: true });
+  const setup = useChatPageBot({
+    dirPrefix: 'hearsay-web-moderation-',
+    bot: { userId: OWNER, name: 'Kiez guard', username: 'kiez_guard_bot' },
+    configure(bot) {
+      // A link is deleted and its author muted for an hour, with a word in the group.
+      bot.on('message::url', async (ctx) => {
+        await ctx.deleteMessage();
+        await ctx.restrictChatMember(ctx.from!.id, { can_send_messages: false }, { until_date: Math.floor(Date.now() / 1000) + 3600 });
+        await ctx.reply(`${ctx.from!.first_name} is muted for an hour: no links.`);
+      });
+    },
+    polling: { allowed_updates: ['message'] },
   });
 
   const member = async (chatId: number, userId: number) => {
-    const response = await fetch(`${baseUrl}/bot${(bot as Bot).token}/getChatMember?chat_id=${chatId}&user_id=${userId}`);
+    const response = await fetch(`${setup.baseUrl}/bot${setup.bot.token}/getChatMember?chat_id=${chatId}&user_id=${userId}`);
     return ((await response.json()) as { result: { status: string } }).result.status;
   };
 
   it('creates a supergroup, promotes the bot, sees a link deleted, and the muted member is refused', async () => {
+    const { baseUrl, context, bot, username } = setup;
     const page = await context.newPage();
     await page.goto(`${baseUrl}/?user=${LOU}&name=Lou`);
     await expect.poll(() => page.locator('#connection').textContent()).toBe('live');
@@ -72,7 +51,7 @@ describe.skipIf(skip)('moderating a group from the web chat page', () => {
     const benLink = await page.locator('#messages a', { hasText: 'write as Ben' }).getAttribute('href');
     const ben = { id: Number(new URL(benLink!, baseUrl).searchParams.get('user')), first_name: 'Ben' };
     // Not an administrator yet: a plain member bot in privacy mode.
-    expect(await member(chatId, (bot as Bot).botInfo.id)).toBe('member');
+    expect(await member(chatId, bot.botInfo.id)).toBe('member');
 
     await page.locator('#admins').click();
     await page
@@ -81,7 +60,7 @@ describe.skipIf(skip)('moderating a group from the web chat page', () => {
       .click();
     await expect.poll(() => page.locator('#admin-status').textContent()).toBe(`@${username} is an administrator now.`);
     await page.locator('#admin-dialog button[type="submit"]').click();
-    expect(await member(chatId, (bot as Bot).botInfo.id)).toBe('administrator');
+    expect(await member(chatId, bot.botInfo.id)).toBe('administrator');
 
     // Ben (the other person the page added) posts a link: it shows, then goes, and the bot says why.
     const spam = await sendToGroup(baseUrl, ben, chatId, 'cheap stuff at https://spam.example');
@@ -104,6 +83,7 @@ describe.skipIf(skip)('moderating a group from the web chat page', () => {
   });
 
   it('a group made with the bot as administrator and joining by approval: a join from the page waits', async () => {
+    const { baseUrl, context, bot, username } = setup;
     const page = await context.newPage();
     await page.goto(`${baseUrl}/?user=${LOU}&name=Lou`);
     await expect.poll(() => page.locator('#connection').textContent()).toBe('live');
@@ -116,7 +96,7 @@ describe.skipIf(skip)('moderating a group from the web chat page', () => {
     await page.locator('#group-create').click();
     await expect.poll(() => page.locator('#peer-title').textContent()).toBe('Ask first');
     const chatId = Number(await page.locator('#chat-list button[aria-current="true"]').first().getAttribute('data-peer'));
-    expect(await member(chatId, (bot as Bot).botInfo.id)).toBe('administrator');
+    expect(await member(chatId, bot.botInfo.id)).toBe('administrator');
     await page.close();
 
     const eve = await context.newPage();
@@ -129,7 +109,7 @@ describe.skipIf(skip)('moderating a group from the web chat page', () => {
     expect(await eve.locator('#text').isDisabled()).toBe(true);
     expect(await member(chatId, EVE)).toBe('left');
     // Approved (here by the bot's API), the page shows Eve as a member.
-    await fetch(`${baseUrl}/bot${(bot as Bot).token}/approveChatJoinRequest?chat_id=${chatId}&user_id=${EVE}`);
+    await fetch(`${baseUrl}/bot${bot.token}/approveChatJoinRequest?chat_id=${chatId}&user_id=${EVE}`);
     await expect.poll(() => eve.locator('#peer-sub').textContent()).toBe('group · you are a member');
     await eve.close();
   });
