@@ -4,6 +4,7 @@
 // step saying what to add — through the update pipeline and through the engine alone alike.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type SessionOutcome } from '../../src/conversation-tests/test-session.js';
+import { BOOKING_FLOW } from '../support/booking-flow.js';
 import { failureTexts, runTestFile } from './test-files.js';
 
 const RULES = `
@@ -20,25 +21,7 @@ rules:
     reply: Hi!
     notify: { backend: crm, post: /events, body: { event: hello, user: "{{user.id}}" } }
 flows:
-  - id: booking
-    start: { command: book }
-    steps:
-      - id: date
-        ask: "Which date?"
-      - id: size
-        ask: "How many people?"
-        accept: { number: { min: 1, max: 12 } }
-      - id: confirm
-        ask: "A table for {{flow.size}} on {{flow.date}}?"
-        accept: { choice: { "yes": [y], "no": [n] } }
-    done:
-      - when: { flow.confirm: "yes" }
-        call: { backend: shop, post: "/bookings", body: { date: "{{flow.date}}", size: "{{flow.size}}", user: "{{user.id}}" } }
-        on:
-          ok:    { reply: "Booked! Your reference is {{result.reference}}.", set: { user.booking: "{{result.reference}}" } }
-          409:   { reply: "That slot was just taken. Send /book to pick another." }
-          error: { reply: "I couldn't book it right now; a colleague will call you." }
-`;
+${BOOKING_FLOW}`;
 
 const TESTS = `
 backends:

@@ -8,29 +8,12 @@ import type { RuleSet } from '../../src/engine/rule-set.js';
 import { applyStateChanges, EMPTY_STATE, type ConversationState } from '../../src/engine/state.js';
 import { loadRules } from '../../src/rules/load.js';
 import { withRuleDir } from '../rules/rule-files.js';
+import { BOOKING_FLOW } from '../support/booking-flow.js';
 import { message, messageEvent } from './messages.js';
 
 const BOOKING = `
 flows:
-  - id: booking
-    start: { command: book }
-    steps:
-      - id: date
-        ask: "Which date?"
-      - id: size
-        ask: "How many people?"
-        accept: { number: { min: 1, max: 12 } }
-      - id: confirm
-        ask: "A table for {{flow.size}} on {{flow.date}}?"
-        accept: { choice: { "yes": [y], "no": [n] } }
-    done:
-      - when: { flow.confirm: "yes" }
-        call: { backend: shop, post: "/bookings", body: { date: "{{flow.date}}", size: "{{flow.size}}", user: "{{user.id}}" } }
-        on:
-          ok:    { reply: "Booked! Your reference is {{result.reference}}.", set: { user.booking: "{{result.reference}}" } }
-          409:   { reply: "That slot was just taken. Send /book to pick another." }
-          error: { reply: "I couldn't book it right now; a colleague will call you." }
-      - reply: "OK, not booked."
+${BOOKING_FLOW}      - reply: "OK, not booked."
 `;
 
 const RETURNS = `
