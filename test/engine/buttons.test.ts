@@ -1,16 +1,16 @@
 // Buttons through decide(): inline keyboards and reply keyboards on replies (templates rendered), callback
 // rules answering presses with an answer, an edit and a reply, conditions and state, and the one promise
 // every press gets: exactly one answer_callback, whatever the rules.
-import type { Message, Update } from '@grammyjs/types';
+import type { Message } from '@grammyjs/types';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileRules } from '../../src/engine/compile.js';
 import { decide, type Decision } from '../../src/engine/decide.js';
-import { toEvent, type CallbackQueryEvent } from '../../src/engine/events.js';
+import type { CallbackQueryEvent } from '../../src/engine/events.js';
 import type { RuleSet } from '../../src/engine/rule-set.js';
 import { EMPTY_STATE, type ConversationState } from '../../src/engine/state.js';
 import type { Rule } from '../../src/generated/rules-schema.js';
-import { message, messageEvent, type MessageOptions } from './messages.js';
+import { message, messageEvent, pressEvent, type MessageOptions } from './messages.js';
 
 const BOT = 'shop_bot';
 const set = (...rules: Rule[]) => compileRules(rules);
@@ -24,14 +24,8 @@ const group = { id: -100, type: 'group' as const, title: 'The Group' };
 /** A press of a button with `data` on message 9 of `chat` (date 0: a message too old for the bot to see). */
 function press(data: string | undefined, options: { chat?: typeof privateChat | typeof group; date?: number; id?: string } = {}): CallbackQueryEvent {
   const chat = options.chat ?? privateChat;
-  const query = {
-    id: options.id ?? 'cq-1',
-    from: user,
-    chat_instance: 'ci',
-    message: { message_id: 9, date: options.date ?? 1_700_000_000, chat, text: 'Where should the next meetup be?' } as Message,
-    ...(data !== undefined ? { data } : {}),
-  };
-  return toEvent({ update_id: 5, callback_query: query } as Update) as CallbackQueryEvent;
+  const question = { message_id: 9, date: options.date ?? 1_700_000_000, chat, text: 'Where should the next meetup be?' } as Message;
+  return pressEvent(data, question, { from: user, id: options.id ?? 'cq-1', updateId: 5 });
 }
 const onPress = (ruleSet: RuleSet, event: CallbackQueryEvent, state: ConversationState = EMPTY_STATE): Decision =>
   decide(event, ruleSet, state, { botUsername: BOT, random: () => 0 });

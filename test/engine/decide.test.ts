@@ -12,7 +12,7 @@ import { EMPTY_STATE } from '../../src/engine/state.js';
 import type { Rule } from '../../src/generated/rules-schema.js';
 import { loadRuleSet } from '../../src/rules/load.js';
 import { withRuleDir } from '../rules/rule-files.js';
-import { message, messageEvent, replyText, type MessageOptions } from './messages.js';
+import { message, messageEvent, pressEvent, replyText, type MessageOptions } from './messages.js';
 
 const BOT = 'shop_bot';
 const set = (...rules: Rule[]) => compileRules(rules);
@@ -197,10 +197,7 @@ describe('events other than text messages', () => {
   const user = { id: 42, is_bot: false, first_name: 'Ada' };
 
   it('a button press is answered with an empty answer_callback (so it stops spinning), never with a rule reply', () => {
-    const press = toEvent({
-      update_id: 5,
-      callback_query: { id: 'cq-1', from: user, chat_instance: 'ci', data: 'buy', message: { message_id: 9, date: 1, chat, text: 'menu' } as Message },
-    })!;
+    const press = pressEvent('buy', { message_id: 9, date: 1, chat, text: 'menu' } as Message, { from: user, id: 'cq-1', updateId: 5 });
     expect(decideOn(press, ruleSet)).toEqual({ ruleId: null, actions: [{ type: 'answer_callback', callbackQueryId: 'cq-1' }] });
   });
 

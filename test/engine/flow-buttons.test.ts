@@ -1,18 +1,18 @@
 // Choice steps of flows show their options as buttons, and a press of one chooses it as if typed: through
 // decide(), with the state threaded as a store would commit it; stale buttons, other members' presses,
 // reply keyboards, `buttons: none` and ids too long for plain callback data.
-import type { Message, Update } from '@grammyjs/types';
+import type { Message } from '@grammyjs/types';
 import { describe, expect, it } from 'vitest';
 import { choiceData } from '../../src/engine/ask.js';
 import type { SendMessageAction } from '../../src/engine/actions.js';
 import { decide, type Decision } from '../../src/engine/decide.js';
-import { toEvent, type BotEvent } from '../../src/engine/events.js';
+import type { BotEvent } from '../../src/engine/events.js';
 import type { RuleSet } from '../../src/engine/rule-set.js';
 import { applyStateChanges, EMPTY_STATE, type ConversationState } from '../../src/engine/state.js';
 import { loadRuleSet } from '../../src/rules/load.js';
 import { withRuleDir } from '../rules/rule-files.js';
 import { BOOKING } from './booking-rules.js';
-import { message, messageEvent, type MessageOptions } from './messages.js';
+import { message, messageEvent, pressEvent, type MessageOptions } from './messages.js';
 
 class Conversation {
   state: ConversationState = EMPTY_STATE;
@@ -33,7 +33,7 @@ class Conversation {
     const chat = this.options.chatType === 'group' ? { id: -100, type: 'group', title: 'The Group' } : { id: 42, type: 'private', first_name: 'Ada' };
     const question = { message_id: 50, date: 1, chat, text: 'q', reply_to_message: { message_id: 7, date: 1, chat, text: 'a' } } as unknown as Message;
     const from = { id: userId, is_bot: false, first_name: 'Ada' };
-    return this.decide(toEvent({ update_id: 9, callback_query: { id: 'cq', from, chat_instance: 'c', data, message: question } } as Update)!);
+    return this.decide(pressEvent(data, question, { from }));
   }
 }
 

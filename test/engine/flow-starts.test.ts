@@ -1,15 +1,15 @@
 // Flows started by several triggers (a list under `start:`), with `lang` and `mentioned` on a start, and
 // choice options labelled per language: through decide(), with the state threaded as a store commits it.
-import type { Message, Update } from '@grammyjs/types';
+import type { Message } from '@grammyjs/types';
 import { describe, expect, it } from 'vitest';
 import type { SendMessageAction } from '../../src/engine/actions.js';
 import { decide, type Decision } from '../../src/engine/decide.js';
-import { toEvent, type BotEvent } from '../../src/engine/events.js';
+import type { BotEvent } from '../../src/engine/events.js';
 import type { RuleSet } from '../../src/engine/rule-set.js';
 import { applyStateChanges, EMPTY_STATE, type ConversationState } from '../../src/engine/state.js';
 import { loadRules } from '../../src/rules/load.js';
 import { withRuleDir } from '../rules/rule-files.js';
-import { message, messageEvent, type MessageOptions } from './messages.js';
+import { message, messageEvent, pressEvent, type MessageOptions } from './messages.js';
 
 const FLOW = `
 languages: { default: en, supported: [en, de] }
@@ -56,7 +56,7 @@ class Conversation {
     const chat = { id: 42, type: 'private', first_name: 'Ada' };
     const question = { message_id: 50, date: 1, chat, text: 'q' } as unknown as Message;
     const from = { id: 42, is_bot: false, first_name: 'Ada', language_code: this.language };
-    return this.decide(toEvent({ update_id: 9, callback_query: { id: 'cq', from, chat_instance: 'c', data, message: question } } as Update)!);
+    return this.decide(pressEvent(data, question, { from }));
   }
 }
 

@@ -1,15 +1,14 @@
 // Replies by the user's language, through rule files as an operator writes them: the languages block, the
 // user's choice (a variable) over their client's language_code (region stripped) over the default, texts and
 // keywords per language, `lang` on a rule, and what check says about missing or stray translations.
-import type { Message, Update } from '@grammyjs/types';
+import type { Message } from '@grammyjs/types';
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/engine/decide.js';
-import { toEvent } from '../../src/engine/events.js';
 import type { RuleSet } from '../../src/engine/rule-set.js';
 import { EMPTY_STATE, type ConversationState } from '../../src/engine/state.js';
 import { loadRules } from '../../src/rules/load.js';
 import { withRuleDir } from '../rules/rule-files.js';
-import { message, messageEvent } from './messages.js';
+import { message, messageEvent, pressEvent } from './messages.js';
 
 const SHOP = `
 languages: { default: en, supported: [en, de] }
@@ -152,10 +151,7 @@ flows:
     const press = (data: string, languageCode: string, state: ConversationState = EMPTY_STATE) => {
       const msg = message('Menu');
       const from = { ...msg.from!, language_code: languageCode };
-      const event = toEvent({
-        update_id: 9,
-        callback_query: { id: 'q1', from, chat_instance: 'c', data, message: { ...msg, date: 1, from: { id: 1, is_bot: true, first_name: 'B' } } },
-      } as Update)!;
+      const event = pressEvent(data, { ...msg, date: 1, from: { id: 1, is_bot: true, first_name: 'B' } }, { from, id: 'q1' });
       return decide(event, ruleSet!, state, { botUsername: 'b' });
     };
     expect(press('hours', 'de').actions).toEqual([

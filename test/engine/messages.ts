@@ -1,7 +1,8 @@
-// Builds Telegram-shaped messages and events for the engine tests, and reads the reply out of a decision.
-import type { Message, MessageEntity, Update } from '@grammyjs/types';
+// Builds Telegram-shaped messages and events (text messages, button presses) for the engine tests, and reads the
+// reply out of a decision.
+import type { Message, MessageEntity, Update, User } from '@grammyjs/types';
 import { decide, type Decision } from '../../src/engine/decide.js';
-import { toEvent, type MessageEvent } from '../../src/engine/events.js';
+import { toEvent, type CallbackQueryEvent, type MessageEvent } from '../../src/engine/events.js';
 import type { RuleSet } from '../../src/engine/rule-set.js';
 import { EMPTY_STATE } from '../../src/engine/state.js';
 
@@ -40,6 +41,23 @@ export function message(text: string | undefined, options: MessageOptions = {}):
 export function messageEvent(msg: Message, updateId = 1): MessageEvent {
   const event = toEvent({ update_id: updateId, message: msg } as Update);
   if (event?.kind !== 'message') throw new Error('not a text message');
+  return event;
+}
+
+export interface PressOptions {
+  /** Who pressed: Ada (user 42) unless told. */
+  from?: User;
+  /** The callback query id (answer_callback names it): 'cq' unless told. */
+  id?: string;
+  updateId?: number;
+}
+
+/** The event decide gets for a press of the inline button with `data` (none: a game button) on the bot's `message`. */
+export function pressEvent(data: string | undefined, message: Message, options: PressOptions = {}): CallbackQueryEvent {
+  const from = options.from ?? { id: 42, is_bot: false, first_name: 'Ada' };
+  const query = { id: options.id ?? 'cq', from, chat_instance: 'c', message, ...(data !== undefined ? { data } : {}) };
+  const event = toEvent({ update_id: options.updateId ?? 9, callback_query: query } as Update);
+  if (event?.kind !== 'callback_query') throw new Error('not a button press');
   return event;
 }
 

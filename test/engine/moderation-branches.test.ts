@@ -2,7 +2,7 @@
 // whatever the outcome, the branch's added), a button press that calls, a flow's done branches (a captcha by
 // question), and a join request answered by questions in private (the flow begins in the requester's private chat
 // and its done branch approves or declines the request in the group).
-import type { Update } from '@grammyjs/types';
+import type { Message, Update } from '@grammyjs/types';
 import { describe, expect, it } from 'vitest';
 import type { Action } from '../../src/engine/actions.js';
 import { continueDecision, type BackendResult } from '../../src/engine/backend-calls.js';
@@ -12,7 +12,7 @@ import type { RuleSet } from '../../src/engine/rule-set.js';
 import { applyStateChanges, EMPTY_STATE, type ConversationState } from '../../src/engine/state.js';
 import { loadRules } from '../../src/rules/load.js';
 import { withRuleDir } from '../rules/rule-files.js';
-import { message, messageEvent } from './messages.js';
+import { message, messageEvent, pressEvent } from './messages.js';
 
 const NOW = 1_700_000_000_000;
 const GROUP = -1001;
@@ -112,16 +112,8 @@ rules:
       ok: { answer: "Welcome!", unrestrict: true, reply: "{{user.first_name}} may talk now." }
       error: { answer: "Sorry", ban: true }
 `);
-    const press = toEvent({
-      update_id: 9,
-      callback_query: {
-        id: 'q1',
-        from: { id: 43, is_bot: false, first_name: 'Ben' },
-        chat_instance: 'c',
-        data: 'human',
-        message: { message_id: 5, date: 1_700_000_000, chat: { id: GROUP, type: 'supergroup', title: 'Kiez' }, text: 'Press' },
-      },
-    } as Update)!;
+    const question = { message_id: 5, date: 1_700_000_000, chat: { id: GROUP, type: 'supergroup', title: 'Kiez' }, text: 'Press' } as Message;
+    const press = pressEvent('human', question, { from: { id: 43, is_bot: false, first_name: 'Ben' }, id: 'q1' });
     const kinds = (result: BackendResult) => decided(press, ruleSet, EMPTY_STATE, result).actions.map((a) => (a.type === 'moderate' ? a.method : a.type));
     expect(kinds({ status: 200 })).toEqual(['answer_callback', 'restrictchatmember', 'send_message']);
     expect(kinds({ status: 404 })).toEqual(['answer_callback', 'banchatmember']);

@@ -1,14 +1,14 @@
 // A rule's moderation in the pure engine: the calls it decides around its replies (delete and restrict before
 // the warning, the reply pinned after), the member it acts on, what the checker refuses, and the events about the
 // bot's own status and join requests (with the user._blocked mark).
-import type { Update } from '@grammyjs/types';
+import type { Message, Update } from '@grammyjs/types';
 import { describe, expect, it } from 'vitest';
 import { compileRules, compileRulesCollecting } from '../../src/engine/compile.js';
 import { decide } from '../../src/engine/decide.js';
 import { toEvent, updateKindsFor, type BotEvent } from '../../src/engine/events.js';
 import { EMPTY_STATE, type ConversationState } from '../../src/engine/state.js';
 import type { Rule } from '../../src/generated/rules-schema.js';
-import { message, messageEvent } from './messages.js';
+import { message, messageEvent, pressEvent } from './messages.js';
 
 const BOT = 'kiez_bot';
 const NOW = 1_700_000_000_000;
@@ -91,16 +91,8 @@ describe('moderation actions', () => {
 
 describe('moderation on a button press', () => {
   it('lifts the restriction of the user who pressed (a captcha) after answering the press, before the reply, and pins the reply last', () => {
-    const press = toEvent({
-      update_id: 9,
-      callback_query: {
-        id: 'q1',
-        from: { id: 43, is_bot: false, first_name: 'Ben' },
-        chat_instance: 'c',
-        data: 'human',
-        message: { message_id: 5, date: 1_700_000_000, chat: { id: -1001, type: 'supergroup', title: 'Kiez' }, text: 'Press' },
-      },
-    } as Update)!;
+    const question = { message_id: 5, date: 1_700_000_000, chat: { id: -1001, type: 'supergroup', title: 'Kiez' }, text: 'Press' } as Message;
+    const press = pressEvent('human', question, { from: { id: 43, is_bot: false, first_name: 'Ben' }, id: 'q1' });
     const rules: Rule[] = [
       { id: 'human', callback: '^human$', unrestrict: true, answer: 'Welcome!', reply: '{{user.first_name}} may talk now.', pin: 'reply' },
     ];

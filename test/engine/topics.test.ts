@@ -1,14 +1,13 @@
 // Forum topics in the pure engine: an answer goes to the topic of the message it answers (and of a pressed
 // button's message), `topics:` limits a rule to some topics, {{message.topic}} shows the id; a message in
 // General has no topic.
-import type { Message, Update } from '@grammyjs/types';
+import type { Message } from '@grammyjs/types';
 import { describe, expect, it } from 'vitest';
 import { compileRules } from '../../src/engine/compile.js';
 import { decide } from '../../src/engine/decide.js';
-import { toEvent } from '../../src/engine/events.js';
 import { EMPTY_STATE } from '../../src/engine/state.js';
 import type { Rule } from '../../src/generated/rules-schema.js';
-import { message, messageEvent } from './messages.js';
+import { message, messageEvent, pressEvent } from './messages.js';
 
 const RULES: Rule[] = [
   { id: 'desk', text: 'help', topics: [12], reply: 'A helper is on the way.' },
@@ -38,11 +37,7 @@ describe('forum topics', () => {
   });
 
   it("answers a button press in the topic of the button's message", () => {
-    const update = {
-      update_id: 5,
-      callback_query: { id: 'q', from: { id: 42, is_bot: false, first_name: 'Ada' }, chat_instance: 'c', data: 'more', message: inForum('menu', 57) },
-    } as Update;
-    const decision = decide(toEvent(update)!, ruleSet, EMPTY_STATE, { botUsername: 'b' });
+    const decision = decide(pressEvent('more', inForum('menu', 57), { id: 'q', updateId: 5 }), ruleSet, EMPTY_STATE, { botUsername: 'b' });
     expect(decision.actions).toContainEqual(expect.objectContaining({ type: 'send_message', text: 'More.', threadId: 57 }));
   });
 });
