@@ -5,17 +5,15 @@
 // order, flows at the right step (nothing the replicas acknowledged was lost: hearsay waited for the replica
 // before answering 200), a message answered twice only when reported in doubt. The new primary has no replica
 // (the replicas say so, and stop waiting for one) until the old one is back as its replica.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startRun, writeRules, type RunProcess } from '../e2e/run-process.js';
+import { freePort, writeRules, type RunProcess } from '../e2e/run-process.js';
 import { startRedisCluster, type RedisCluster } from '../support/redis-cluster.js';
 import { startRoundRobinBalancer, type RoundRobinBalancer } from '../support/round-robin-balancer.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
 import { inDoubtUpdateIds, collapseRepeats } from '../support/in-doubt.js';
 import { ReplyLedger } from '../support/reply-ledger.js';
+import { startWebhookReplica } from './webhook-replicas.js';
 
 const CHATS = 8;
 const PER_CHAT = 24;
@@ -81,29 +79,8 @@ describe('replicas of two bots on a Redis Cluster', () => {
     const ports = [await freePort(), await freePort()];
     const front = await startRoundRobinBalancer(ports.map((port) => `http://127.0.0.1:${port}`));
     balancers.push(front);
-    const launch = async (port: number): Promise<RunProcess> => {
-      const run = startRun({
-        env: {
-          BOT_TOKEN: bot.token,
-          BASE_URL: sandbox.baseUrl,
-          HEARSAY_RULES: rules.dir,
-          HEARSAY_DATA_DIR: await mkdtemp(join(tmpdir(), 'hearsay-cluster-')),
-          HEARSAY_MODE: 'webhook',
-          HEARSAY_STORE: cluster.url,
-          HEARSAY_WEBHOOK_URL: front.url,
-          HEARSAY_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
-          HEARSAY_WEBHOOK_SECRET: SECRET,
-          HEARSAY_WEBHOOK_PATH: '/hook',
-          HEARSAY_LOG_LEVEL: 'info',
-          HEARSAY_RATE_LIMITS_ENABLED: 'false',
-          HEARSAY_API_TIMEOUT: '120',
-        },
-      });
-      runs.push(run);
-      await run.waitForLine(/hearsay is running/, 30_000);
-      return run;
-    };
-    await Promise.all(ports.map(launch));
+    const replica = { baseUrl: sandbox.baseUrl, token: bot.token, rulesDir: rules.dir, store: cluster.url, frontUrl: front.url, secret: SECRET, running: runs };
+    await Promise.all(ports.map((port) => startWebhookReplica({ ...replica, readyMs: 30_000 }, port)));
     return { bot, ledger: new ReplyLedger(sandbox.sandbox, bot.username), prefix: `hearsay:{bot${bot.token.split(':')[0]}}:` };
   }
 

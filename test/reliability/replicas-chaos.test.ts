@@ -4,16 +4,14 @@
 // Redis is restarted once. Every message is answered, a message is answered twice only if a replica reported
 // it in doubt, each chat's replies keep its order and every flow goes on at the right step. Users who leave
 // a flow unanswered get its timeout once, though every replica started since knows the flow and times it.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startRun, writeRules, type RunProcess } from '../e2e/run-process.js';
+import { freePort, writeRules, type RunProcess } from '../e2e/run-process.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startRoundRobinBalancer, type RoundRobinBalancer } from '../support/round-robin-balancer.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
 import { inDoubtUpdateIds, collapseRepeats } from '../support/in-doubt.js';
 import { ReplyLedger } from '../support/reply-ledger.js';
+import { startWebhookReplica } from './webhook-replicas.js';
 
 const CHATS = 50;
 const PER_CHAT = 40;
@@ -81,30 +79,8 @@ describe('replicas on a shared Redis store under chaos', () => {
     const front = await startRoundRobinBalancer(ports.map((port) => `http://127.0.0.1:${port}`));
     balancer = front;
     const ledger = new ReplyLedger(sandbox.sandbox, bot.username);
-    const launch = async (index: number): Promise<RunProcess> => {
-      const run = startRun({
-        env: {
-          BOT_TOKEN: bot.token,
-          BASE_URL: sandbox.baseUrl,
-          HEARSAY_RULES: rules.dir,
-          HEARSAY_DATA_DIR: await mkdtemp(join(tmpdir(), 'hearsay-chaos-')),
-          HEARSAY_MODE: 'webhook',
-          HEARSAY_STORE: redis.url,
-          HEARSAY_WEBHOOK_URL: front.url,
-          HEARSAY_WEBHOOK_LISTEN: `127.0.0.1:${ports[index]}`,
-          HEARSAY_WEBHOOK_SECRET: SECRET,
-          HEARSAY_WEBHOOK_PATH: '/hook',
-          HEARSAY_LOG_LEVEL: 'info',
-          HEARSAY_RATE_LIMITS_ENABLED: 'false',
-          // A sendmessage retried after a timeout may arrive twice (docs/configuration.md, api.timeout): on a
-          // machine this busy the sandbox can be slow, and those duplicates are not what this test is about.
-          HEARSAY_API_TIMEOUT: '120',
-        },
-      });
-      runs.push(run);
-      await run.waitForLine(/hearsay is running/, 20_000);
-      return run;
-    };
+    const replica = { baseUrl: sandbox.baseUrl, token: bot.token, rulesDir: rules.dir, store: redis.url, frontUrl: front.url, secret: SECRET, running: runs };
+    const launch = (index: number): Promise<RunProcess> => startWebhookReplica({ ...replica, readyMs: 20_000 }, ports[index]!);
     const replicas = [await launch(0), await launch(1), await launch(2)];
 
     // Surveys first: replicas started again later find them stored and time them as well.
