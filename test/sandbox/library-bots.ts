@@ -25,21 +25,17 @@ export function pollWithNtba(bot: NtbaBot): RunningBot {
 
 /** Registers the describe block's hooks: a sandbox, a bot created through BotMaker and started with `start`; both stopped after all its tests. */
 export function useLibraryBotInSandbox(start: Starter, bot: { name: string; username: string }): { readonly sandbox: StartedSandbox } {
-  let sandbox: StartedSandbox | undefined;
+  const setup = {} as { sandbox: StartedSandbox };
   let running: RunningBot | undefined;
 
   beforeAll(async () => {
-    sandbox = await startSandbox();
-    const { token } = await createBotViaAssistant(sandbox.baseUrl, { userId: 1, ...bot });
-    running = await start(token, sandbox.baseUrl);
+    setup.sandbox = await startSandbox();
+    const { token } = await createBotViaAssistant(setup.sandbox.baseUrl, { userId: 1, ...bot });
+    running = await start(token, setup.sandbox.baseUrl);
   });
   afterAll(async () => {
     await running?.stop();
-    await sandbox?.close();
+    await setup.sandbox?.close();
   });
-  return {
-    get sandbox() {
-      return sandbox!;
-    },
-  };
+  return setup;
 }

@@ -15,28 +15,18 @@ export interface RedisStoreSetup {
 
 /** Registers the describe block's hooks: a sandbox and a redis-server for all its tests, the runs in `running` killed after each. */
 export function useRedisStoreSetup(): RedisStoreSetup {
-  let sandbox: StartedSandbox | undefined;
-  let redis: RedisServer | undefined;
   const running: RunProcess[] = [];
-
+  const setup = { running } as { sandbox: StartedSandbox; redis: RedisServer; running: RunProcess[] };
   beforeAll(async () => {
-    sandbox = await startSandbox({ webhook: { retryBaseMs: 50, retryMaxMs: 300 } });
-    redis = await startRedisServer();
+    setup.sandbox = await startSandbox({ webhook: { retryBaseMs: 50, retryMaxMs: 300 } });
+    setup.redis = await startRedisServer();
   });
   afterEach(async () => {
     await Promise.all(running.splice(0).map((p) => p.stop('SIGKILL')));
   });
   afterAll(async () => {
-    await sandbox?.close();
-    await redis?.close();
+    await setup.sandbox?.close();
+    await setup.redis?.close();
   });
-  return {
-    get sandbox() {
-      return sandbox!;
-    },
-    get redis() {
-      return redis!;
-    },
-    running,
-  };
+  return setup;
 }

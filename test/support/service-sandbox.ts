@@ -14,7 +14,7 @@ import { startSandbox, type StartedSandbox } from './sandbox-harness.js';
 
 export interface ServiceSandbox {
   /** Started before the block's first test, closed after its last. */
-  readonly sandbox: StartedSandbox;
+  sandbox: StartedSandbox;
   /**
    * Starts the service of the bot with `token` on `rules` (YAML text) and a hearsay.yaml holding `configYaml`,
    * polling the sandbox, its log lines (info level) kept in `lines`; stopped after the current test.
@@ -24,24 +24,10 @@ export interface ServiceSandbox {
 
 /** Registers the describe block's hooks: a sandbox for all its tests, and the service each test starts stopped after it. */
 export function useServiceSandbox(): ServiceSandbox {
-  let sandbox: StartedSandbox | undefined;
   let service: RunningService | undefined;
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-  });
-  afterEach(async () => {
-    await service?.stop();
-    service = undefined;
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-  });
-  return {
-    get sandbox() {
-      return sandbox!;
-    },
+  const setup = {
     async startService(token, files) {
-      const baseUrl = sandbox!.baseUrl;
+      const baseUrl = setup.sandbox.baseUrl;
       const rules = await writeRules(files.rules);
       const dataDir = await mkdtemp(join(tmpdir(), 'hearsay-service-data-'));
       const configDir = await mkdtemp(join(tmpdir(), 'hearsay-service-config-'));
@@ -56,5 +42,16 @@ export function useServiceSandbox(): ServiceSandbox {
       service = await startService(config, { logger: createLogger({ level: 'info', destination, secrets }) });
       return { service, lines };
     },
-  };
+  } as ServiceSandbox;
+  beforeAll(async () => {
+    setup.sandbox = await startSandbox();
+  });
+  afterEach(async () => {
+    await service?.stop();
+    service = undefined;
+  });
+  afterAll(async () => {
+    await setup.sandbox?.close();
+  });
+  return setup;
 }
