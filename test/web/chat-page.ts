@@ -1,5 +1,5 @@
-// The setting of the chat page tests that talk to a grammY bot: the sandbox with its web chat page, a bot made
-// through BotMaker and polling it over real HTTP, and a chromium with a profile of its own, for a describe block.
+// The setting of the chat page tests: the sandbox with its web chat page and a chromium with a profile of its
+// own in a temporary directory, and, for a describe block, a grammY bot made through BotMaker polling it.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,8 +11,36 @@ import { launchChromiumContext } from '../support/browser.js';
 import { startPageSandbox } from '../support/page-sandbox.js';
 import { createBotViaAssistant } from '../support/sandbox-harness.js';
 
+export interface ChatPage {
+  /** The temporary directory (the browser profile is its `profile`). */
+  dir: string;
+  sandbox: Sandbox;
+  baseUrl: string;
+  context: BrowserContext;
+  /** Closes the browser and the sandbox and removes the directory. */
+  close(): Promise<void>;
+}
+
+/** Starts the page sandbox and chromium in a new temporary directory named with `dirPrefix`. */
+export async function startChatPage(dirPrefix: string): Promise<ChatPage> {
+  const dir = await mkdtemp(join(tmpdir(), dirPrefix));
+  const { sandbox, baseUrl } = await startPageSandbox();
+  const context = await launchChromiumContext(join(dir, 'profile'));
+  return {
+    dir,
+    sandbox,
+    baseUrl,
+    context,
+    async close() {
+      await context.close();
+      await sandbox.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 export interface ChatPageBotOptions {
-  /** The temporary directory's name prefix (the browser profile lives there). */
+  /** The temporary directory's name prefix. */
   dirPrefix: string;
   /** The BotMaker user who creates the bot, and the bot's name and username. */
   bot: { userId: number; name: string; username: string };
@@ -23,51 +51,33 @@ export interface ChatPageBotOptions {
 }
 
 export interface ChatPageBot {
-  readonly baseUrl: string;
-  readonly context: BrowserContext;
-  readonly bot: Bot;
-  readonly username: string;
+  baseUrl: string;
+  context: BrowserContext;
+  bot: Bot;
+  username: string;
 }
 
-/** Registers the describe block's hooks: page sandbox, polling bot and chromium started before its tests (60 s allowed), all stopped after. */
+/** Registers the describe block's hooks: chat page, chromium and a polling bot started before its tests (60 s allowed), all stopped after. */
 export function useChatPageBot(options: ChatPageBotOptions): ChatPageBot {
-  let dir: string | undefined;
-  let sandbox: Sandbox | undefined;
-  let baseUrl: string;
-  let context: BrowserContext | undefined;
-  let bot: Bot | undefined;
-  let username: string;
+  const setup = {} as ChatPageBot;
+  let page: ChatPage | undefined;
+  let polling: Bot | undefined;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), options.dirPrefix));
-    ({ sandbox, baseUrl } = await startPageSandbox());
-    const created = await createBotViaAssistant(baseUrl, options.bot);
-    username = created.username;
-    bot = new Bot(created.token, { client: { apiRoot: baseUrl } });
-    await options.configure(bot, { baseUrl, username });
-    await new Promise<void>((resolve) => void bot!.start({ ...options.polling, timeout: 1, onStart: () => resolve() }));
-    context = await launchChromiumContext(join(dir, 'profile'));
+    page = await startChatPage(options.dirPrefix);
+    setup.baseUrl = page.baseUrl;
+    setup.context = page.context;
+    const created = await createBotViaAssistant(page.baseUrl, options.bot);
+    setup.username = created.username;
+    setup.bot = new Bot(created.token, { client: { apiRoot: page.baseUrl } });
+    await options.configure(setup.bot, { baseUrl: page.baseUrl, username: created.username });
+    polling = setup.bot;
+    await new Promise<void>((resolve) => void setup.bot.start({ ...options.polling, timeout: 1, onStart: () => resolve() }));
   }, 60_000);
 
   afterAll(async () => {
-    await bot?.stop();
-    await context?.close();
-    await sandbox?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await polling?.stop();
+    await page?.close();
   });
-
-  return {
-    get baseUrl() {
-      return baseUrl;
-    },
-    get context() {
-      return context!;
-    },
-    get bot() {
-      return bot!;
-    },
-    get username() {
-      return username;
-    },
-  };
+  return setup;
 }

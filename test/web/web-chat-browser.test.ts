@@ -1,17 +1,15 @@
 // The chat page in a real browser (Debian's chromium through playwright-core): create a bot by chatting
 // with BotMaker, start hearsay against it, talk to it, and see the replies pushed without a reload.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type BrowserContext, type Page } from 'playwright-core';
-import { launchChromiumContext, saveScreenshot, skipWithoutChromium } from '../support/browser.js';
+import { saveScreenshot, skipWithoutChromium } from '../support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log/logger.js';
 import { Secrets } from '../../src/log/secrets.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
 import { startService, type RunningService } from '../../src/service/start.js';
-import { startPageSandbox } from '../support/page-sandbox.js';
+import { startChatPage, type ChatPage } from './chat-page.js';
 
 const skip = skipWithoutChromium('test/web/web-chat-browser.test.ts');
 
@@ -29,25 +27,22 @@ const RULES = `rules:
 `;
 
 describe.skipIf(skip)('the web chat page in chromium', () => {
+  let chatPage: ChatPage | undefined;
   let dir: string;
-  let sandbox: Sandbox;
   let baseUrl: string;
   let context: BrowserContext;
   let service: RunningService | undefined;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'hearsay-web-'));
+    chatPage = await startChatPage('hearsay-web-');
+    ({ dir, baseUrl, context } = chatPage);
     await mkdir(join(dir, 'rules'));
     await writeFile(join(dir, 'rules', 'bot.yaml'), RULES);
-    ({ sandbox, baseUrl } = await startPageSandbox());
-    context = await launchChromiumContext(join(dir, 'profile'));
   }, 60_000);
 
   afterAll(async () => {
     await service?.stop();
-    await context?.close();
-    await sandbox?.close();
-    await rm(dir, { recursive: true, force: true });
+    await chatPage?.close();
   });
 
   async function say(page: Page, text: string): Promise<void> {

@@ -4,7 +4,7 @@
 import { type Page } from 'playwright-core';
 import { saveScreenshot, skipWithoutChromium } from '../support/browser.js';
 import { describe, expect, it } from 'vitest';
-import { useChatPageBot } from './chat-page-bot.js';
+import { useChatPageBot } from './chat-page.js';
 
 const skip = skipWithoutChromium('test/web/web-chat-buttons.test.ts');
 

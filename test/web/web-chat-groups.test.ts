@@ -4,7 +4,7 @@
 import { saveScreenshot, skipWithoutChromium } from '../support/browser.js';
 import { describe, expect, it } from 'vitest';
 import { createGroup, groupMessages } from '../support/sandbox-harness.js';
-import { useChatPageBot } from './chat-page-bot.js';
+import { useChatPageBot } from './chat-page.js';
 
 const skip = skipWithoutChromium('test/web/web-chat-groups.test.ts');
 

@@ -2,18 +2,14 @@
 // shows as an image loaded from the client API, a document as its name, size and a working download link, a
 // venue as its name and coordinates, a caption with its formatting; and the user sends a photo (with the typed
 // text as its caption) and a file from the page, which the bot receives as a photo and a document.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Message, Update } from '@grammyjs/types';
-import { type BrowserContext, type Page } from 'playwright-core';
+import { type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { launchChromiumContext, saveScreenshot, skipWithoutChromium } from '../support/browser.js';
+import { saveScreenshot, skipWithoutChromium } from '../support/browser.js';
 import { botHttp, type BotHttp } from '../support/bot-http.js';
 import { png } from '../support/images.js';
 import { createBotViaAssistant, sendAsUser } from '../support/sandbox-harness.js';
-import { startPageSandbox } from '../support/page-sandbox.js';
+import { startChatPage, type ChatPage } from './chat-page.js';
 
 /** What the tests read of an <img> in the page (the DOM types are not in this project's TypeScript libs). */
 interface ImageFacts {
@@ -26,31 +22,26 @@ const skip = skipWithoutChromium('test/web/web-chat-media-browser.test.ts');
 const USER = 4747;
 
 describe.skipIf(skip)('media on the chat page in chromium', () => {
-  let dir: string;
-  let sandbox: Sandbox;
+  let chatPage: ChatPage | undefined;
   let baseUrl: string;
-  let context: BrowserContext;
   let bot: { token: string; username: string };
   let api: BotHttp;
   let page: Page;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'hearsay-web-media-'));
-    ({ sandbox, baseUrl } = await startPageSandbox());
+    chatPage = await startChatPage('hearsay-web-media-');
+    baseUrl = chatPage.baseUrl;
     bot = await createBotViaAssistant(baseUrl, { userId: USER, name: 'Picture Bot', username: 'picture_page_bot' });
     api = botHttp(baseUrl, bot.token);
     await sendAsUser(baseUrl, { id: USER, first_name: 'Ann' }, bot.username, '/start');
-    context = await launchChromiumContext(join(dir, 'profile'));
-    page = await context.newPage();
+    page = await chatPage.context.newPage();
     await page.goto(`${baseUrl}/?user=${USER}&name=Ann`);
     await page.locator('#connection', { hasText: 'live' }).waitFor();
     await page.locator(`#chat-list button[data-peer="${bot.username}"]`).click();
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
-    await sandbox?.close();
-    await rm(dir, { recursive: true, force: true });
+    await chatPage?.close();
   });
 
   it('shows a photo the bot sends as an image with its formatted caption, a document with a download link, and a venue', async () => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { saveScreenshot, skipWithoutChromium } from '../support/browser.js';
 import { sendToGroup } from '../support/sandbox-harness.js';
-import { useChatPageBot } from './chat-page-bot.js';
+import { useChatPageBot } from './chat-page.js';
 
 const skip = skipWithoutChromium('test/web/web-chat-moderation-browser.test.ts');
 
