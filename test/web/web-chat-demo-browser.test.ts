@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { launchChromium, saveScreenshot, skipWithoutChromium } from '../support/browser.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { spawnStart, tokenFreeEnv, waitForLogLine, type StartedDemo } from '../start/start-process.js';
 
 const skip = skipWithoutChromium('test/web/web-chat-demo-browser.test.ts');
@@ -136,15 +136,20 @@ describe.skipIf(skip)('the page of hearsay start in chromium', () => {
     const p = await openPhone(5003, 'Cy');
     const banner = p.locator('#rules-banner');
     expect(await banner.isVisible()).toBe(false);
-    await writeFile(join(dir, 'rules', 'zz-broken.yaml'), 'rules:\n  - id: bad\n    pattern: "("\n    reply: x\n');
+    const broken = join(dir, 'rules', 'zz-broken.yaml');
+    // Gone again even when an assertion below fails, so the next test starts on good rules.
+    onTestFinished(() => rm(broken, { force: true }));
+    await writeFile(broken, 'rules:\n  - id: bad\n    pattern: "("\n    reply: x\n');
     await banner.waitFor({ state: 'visible' });
     expect(await banner.textContent()).toContain('The last good rules still answer');
-    expect(await p.locator('#rules-problems li').first().textContent()).toMatch(/^rules\/zz-broken\.yaml:3:\d+: /);
+    // On a busy machine the watcher may read the file between its creation and its content (the banner then
+    // says it is empty); the write's own event reloads it again, and the banner names the broken pattern.
+    await expect.poll(() => p.locator('#rules-problems li').first().textContent(), { timeout: 10_000 }).toMatch(/^rules\/zz-broken\.yaml:3:\d+: /);
     // The last good rules still answer.
     await p.locator('#text').fill('/start');
     await p.locator('#send').click();
     await lastTheirs(p).filter({ hasText: 'Hello, Cy!' }).waitFor();
-    await rm(join(dir, 'rules', 'zz-broken.yaml'));
+    await rm(broken);
     await banner.waitFor({ state: 'hidden' });
   }, 60_000);
 
