@@ -200,7 +200,7 @@ export class UpdatePipeline {
       const calls = decision.call !== undefined;
       if (calls) decision = await this.callBackends(update, scope.chatId, decision, signal, begun);
       // The store knows who can be written to in private (a broadcast's audience), variables or not: marked once.
-      const reachable = privateChatMark(event, state, this.options.context.now ?? Date.now);
+      const reachable = privateChatMark(event, state, this.now);
       if (reachable) decision = { ...decision, actions: [...decision.actions, reachable] };
       this.analyticsOptions.debug = logger.isLevelEnabled('debug');
       const analytics = recordDecision(event, decision, ruleSet, metrics, this.analyticsOptions);
