@@ -4,8 +4,10 @@
 //   1. a phrase's words are its runs of letters, digits and apostrophes, lower-cased; numbers, words of fewer than 3
 //      letters and the STOP_WORDS below are no keyword candidates;
 //   2. candidates are those words and the pairs of them that stand next to each other in a phrase;
-//   3. a candidate becomes a keyword when it is in at least 3 of the intent's 10 phrases and in no phrase
-//      of any other intent (an operator writes the words that name the topic, not the ones it shares);
+//   3. a candidate becomes a keyword when it is in at least 6 of the intent's 10 phrases (most of the ways
+//      people ask for it) and in no phrase of any other intent (an operator writes the words that name the
+//      topic, not the ones it shares). The 6 was chosen on CLINC150's validation split, which is not kept
+//      here: 3 (the first version) answered 5.0% of it wrong, 5 answered 2.2%, 6 answered 1.3%;
 //   4. at most 3 keywords per intent, the most frequent first (a pair before a word on a tie, then A–Z);
 //      an intent without such a word keeps its examples only (it can still be suggested).
 // The test split is the in-scope measuring set, oos_test the out-of-scope one. Run directly, it writes
@@ -25,7 +27,7 @@ const STOP_WORDS = new Set(
     'again today time day'
   ).split(' '),
 );
-const MIN_PHRASES = 3;
+const MIN_PHRASES = 6;
 const MAX_KEYWORDS = 3;
 
 function words(phrase) {
