@@ -81,6 +81,9 @@ function shadowedRules(ruleSet: RuleSet, locate: RuleLocator): RuleProblem[] {
 
 function exampleWarnings(ruleSet: RuleSet, locate: RuleLocator): RuleProblem[] {
   const warnings: RuleProblem[] = [];
+  // With `suggest` (when_unmatched), an example no trigger catches is offered as a suggestion of its rule, so
+  // "only the fallback answers it" is no fault; check-suggest.ts warns when another rule outscores it there.
+  const suggested = new Set(ruleSet.suggestions?.settings.whenUnmatched ? ruleSet.suggestions.rules : []);
   for (const rule of ruleSet.rules) {
     // A callback rule's examples are button data (check-buttons.ts), not messages.
     if (rule.trigger.kind === 'callback') continue;
@@ -89,6 +92,7 @@ function exampleWarnings(ruleSet: RuleSet, locate: RuleLocator): RuleProblem[] {
       // Judged as if this rule's `when` held and no other rule's did (typos tolerated as at run time): an example shows the rule can answer.
       const result = matchTolerant(exampleMessage(rule, example), ruleSet, target, (other) => other === rule);
       if (result?.rule === rule) continue;
+      if (suggested.has(rule) && (!result || result.rule.trigger.kind === 'fallback')) continue;
       const quoted = JSON.stringify(example);
       const why = !result
         ? 'no rule matches it'
