@@ -1,8 +1,8 @@
 // The life of one update, in one place: accept (webhook) → already seen? → per-chat queue → load state →
-// decide (and, when it waits for a backend, the intent, the calls and the rest of the decision) → perform the actions → commit (done + state changes, one record) → the ingress confirms. The
-// ledger alone decides what was handled; ingress adapters only hand updates in and learn when they may
-// confirm the offset or answer 200.
-import { setTimeout as sleep } from 'node:timers/promises';
+// decide (and, when it waits for a backend, the intent, the calls and the rest of the decision) → perform
+// the actions → commit (done + state changes, one record) → the ingress confirms; what a failure on the way
+// does is in commit-failures.ts. The ledger alone decides what was handled; ingress adapters only hand
+// updates in and learn when they may confirm the offset or answer 200.
 import { TokenRejectedError } from '../api/failure.js';
 import type { Update } from '../api/types.js';
 import { decide, type Decision } from '../engine/decide.js';
@@ -10,19 +10,16 @@ import { chatKeyOf, toEvent, type BotEvent } from '../engine/events.js';
 import type { HandoffSignalEvent } from '../engine/handoff.js';
 import { privateChatMark } from '../engine/status-events.js';
 import { recordDecision, type DecisionAnalyticsOptions } from '../ops/unmatched.js';
+import { commitOnceStored, endFailedUpdate } from './commit-failures.js';
 import { completeCalls } from './update-calls.js';
 import { explainHandled, ignoredKind, logHandled, type HandledUpdate } from './handled-log.js';
 import { DEFAULT_HOLD_MS, HeldUpdates, type AcceptOutcome } from './held-updates.js';
 import type { UpdatePipelineOptions } from './pipeline-options.js';
 import { commitOf, splitStateChanges } from './state-changes.js';
-import { SequenceAbortedError, StoreUnavailableError, type AcceptResult, type StateCommit, type StateScope } from './ports.js';
+import { SequenceAbortedError, StoreUnavailableError, type AcceptResult, type StateScope } from './ports.js';
 import { announceCommit, WorkInTurn } from './work-in-turn.js';
 
 export type { AcceptOutcome } from './held-updates.js';
-
-/** Waits between commits while the store is unavailable: soon at first, then at most every second. */
-const COMMIT_RETRY_FIRST_MS = 50;
-const COMMIT_RETRY_MAX_MS = 1000;
 
 export class UpdatePipeline {
   /** Updates in this run's hands (being stored, queued or running), by id: a second delivery joins the first. */
@@ -215,7 +212,7 @@ export class UpdatePipeline {
         await ledger.commit(update, commit);
       } catch (error) {
         if (!(error instanceof StoreUnavailableError)) throw error;
-        await this.commitOnceStored(update, commit, signal);
+        await commitOnceStored(ledger, update, commit, signal);
       }
       if (commit) announceCommit(this.options, commit);
       // The line's fields are gathered only when it is written or told (a service logging at warn does this for every update).
@@ -224,7 +221,7 @@ export class UpdatePipeline {
       }
     } catch (error) {
       if (counted) this.running -= 1;
-      await this.onFailure(update, error, signal);
+      await endFailedUpdate(this.options, update, error, signal, (e) => this.stopForToken(e));
     }
   }
 
@@ -250,36 +247,6 @@ export class UpdatePipeline {
   /** A hand-off signal for a customer, in their chat's turn (see WorkInTurn.handoffSignal). */
   handoffSignal(event: HandoffSignalEvent, cause: string, signal: AbortSignal): Promise<void> {
     return this.inTurn.handoffSignal(event, cause, signal);
-  }
-
-  /**
-   * The replies are out and the first commit found the store down: that must not make the update run again (it
-   * would answer twice), so the commit waits for the store, holding the chat's turn; only a stop cuts it short
-   * (the update is then in doubt for the next run).
-   */
-  private async commitOnceStored(update: Update, state: StateCommit | null, signal: AbortSignal): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      await sleep(Math.min(COMMIT_RETRY_MAX_MS, COMMIT_RETRY_FIRST_MS * 2 ** attempt), undefined, { signal });
-      try {
-        return await this.options.ledger.commit(update, state);
-      } catch (error) {
-        if (!(error instanceof StoreUnavailableError)) throw error;
-      }
-    }
-  }
-
-  /** A refused token stops everything; a stop leaves the update unfinished; anything else drops it for good. */
-  private async onFailure(update: Update, error: unknown, signal: AbortSignal): Promise<void> {
-    if (error instanceof TokenRejectedError) {
-      this.stopForToken(error);
-      throw error;
-    }
-    // A store that is down is no reason to drop the update: it stays unfinished and is handled again once it is back.
-    if (signal.aborted || error instanceof StoreUnavailableError) throw error;
-    // A bug must not stall the chat: log it, count it, move on.
-    this.options.logger.error({ err: error, update_id: update.update_id }, 'update handler failed; update dropped');
-    this.options.metrics.error('handler_failed');
-    await this.options.ledger.commit(update, null).catch(() => undefined);
   }
 
   // Around the walk: what the ingress and the stop need.
