@@ -46,6 +46,8 @@ export const FORMS_DEFAULT_LANGUAGE = 'en';
  * over and over: each language keeps the stems it computed, up to this many words, then starts afresh.
  */
 const MEMO_LIMIT = 20_000;
+/** A stem shorter than this is not used (see `stem` below). */
+const MIN_STEM = 3;
 
 /** Reduces the words of a normalised text to their stems, keeping everything between the words as it is. */
 export interface WordForms {
@@ -69,8 +71,10 @@ export function wordFormsOf(language: string): WordForms | undefined {
     const cached = memo.get(word);
     if (cached !== undefined) return cached;
     // Stemmers read letters; digits and words of another script come back unchanged, and so does a word the
-    // stemmer would cut to nothing.
-    const stemmed = stemmer(word) || word;
+    // stemmer would cut to nothing or to fewer than MIN_STEM letters: such a stem is a common little word
+    // ("ons" → "on", "ins" → "in"), and a keyword that matched every message with it would answer wrong.
+    const cut = stemmer(word);
+    const stemmed = cut === word || [...cut].length >= MIN_STEM ? cut : word;
     if (memo.size >= MEMO_LIMIT) memo = new Map();
     memo.set(word, stemmed);
     return stemmed;

@@ -173,6 +173,16 @@ rules:
     expect(winner(ruleSet, 'newsy')).toBe('fallback');
   });
 
+  it('does not cut a word to a stem of fewer than three letters ("ons" is not "on")', async () => {
+    const ruleSet = await load(
+      'forms: auto\nrules:\n  - id: carry\n    keywords: [ons, uses]\n    reply: c\n  - id: fallback\n    fallback: true\n    reply: "?"\n',
+    );
+    expect(winner(ruleSet, 'turn it on')).toBe('fallback');
+    expect(winner(ruleSet, 'carry ons')).toBe('carry');
+    // A stem of three letters or more still stands for its forms.
+    expect(winner(ruleSet, 'how do I use it')).toBe('carry');
+  });
+
   it('applies to text triggers and to synonyms, and works with typos', async () => {
     const ruleSet = await load(`
 forms: auto
