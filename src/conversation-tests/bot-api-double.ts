@@ -137,6 +137,13 @@ export class BotApiDouble implements LookupCounter, ForumHost {
   /** Remembers a user's message, so the bot can reply to it and the chat's history stays in order. */
   recordUserMessage(message: Message): void {
     this.history(message.chat.id).add({ message, fromBot: false, text: message.text ?? '' });
+    // Whoever writes in a group is in it.
+    if (message.chat.type !== 'private' && message.from) this.joinRequests.note(message.chat.id, message.from.id, true);
+  }
+
+  /** Users joined or left a group (a `join` or `leave` step). */
+  noteMembers(chatId: number, userIds: readonly number[], inGroup: boolean): void {
+    for (const id of userIds) this.joinRequests.note(chatId, id, inGroup);
   }
 
   /** The chat's messages and what the runner looks up in them. */
@@ -229,8 +236,13 @@ export class BotApiDouble implements LookupCounter, ForumHost {
       const request = this.joinRequests.answer(params);
       if (typeof request === 'string') return Promise.reject(new BotApiDoubleError(request));
       // As on the service, the approved user joins: the group's service message reaches the bot after this update.
-      if (output.change === 'approved') this.queueServiceMessage(request.chat, request.user, { new_chat_members: [request.user] });
+      if (output.change === 'approved') {
+        this.joinRequests.note(request.chat.id, request.user.id, true);
+        this.queueServiceMessage(request.chat, request.user, { new_chat_members: [request.user] });
+      }
     }
+    // A banned member is out of the group (until unbanned and back).
+    if (output.kind === 'member' && output.change === 'banned') this.joinRequests.note(Number(params.chat_id), Number(params.user_id), false);
     this.outputs.push(output);
     this.silenced.note(output, Number(params.user_id), this.clock.now);
     return Promise.resolve(true);
@@ -241,8 +253,8 @@ export class BotApiDouble implements LookupCounter, ForumHost {
     return this.silenced.refusal(chatId, userId, this.clock.now);
   }
 
-  /** A user asks to join a group (`request_join`); false when they already asked and wait for an answer. */
-  askToJoin(chat: Chat, user: User): boolean {
+  /** A user asks to join a group (`request_join`): 'waiting' when they already asked and wait, 'member' when they are in it. */
+  askToJoin(chat: Chat, user: User): 'asked' | 'waiting' | 'member' {
     return this.joinRequests.ask(chat, user);
   }
 

@@ -133,17 +133,27 @@ export class ChatWorld {
         Message;
     const messages =
       kind === 'join' ? [message(users[0]!, { new_chat_members: users.map(asUser) })] : users.map((user) => message(user, { left_chat_member: asUser(user) }));
+    this.api.noteMembers(
+      chat.id,
+      users.map((user) => user.id),
+      kind === 'join',
+    );
     return { kind: 'updates', updates: messages.map((m) => ({ update_id: this.nextUpdateId(), message: m })) };
   }
 
   /**
    * A user asks to join a group: an administrator bot with can_invite_users gets a chat_join_request (any other bot
-   * nothing, as on the service); asking again before the bot answered is a problem with the step.
+   * nothing, as on the service); asking again before the bot answered, or as a member, is a problem with the step.
    */
   requestJoin(user: TestUser, chat: TestChat): StepUpdate {
     const group = this.chatOf(chat, user);
-    if (!this.api.askToJoin(group, asUser(user)))
-      return { kind: 'problem', message: `${user.key} already asked to join ${chat.key}, and the bot has not answered yet` };
+    const asked = this.api.askToJoin(group, asUser(user));
+    if (asked === 'waiting') return { kind: 'problem', message: `${user.key} already asked to join ${chat.key}, and the bot has not answered yet` };
+    if (asked === 'member')
+      return {
+        kind: 'problem',
+        message: `${user.key} is a member of ${chat.key} (wrote there, joined or was let in): the service takes no join request from a member`,
+      };
     if (!chat.adminRights?.has('can_invite_users')) return { kind: 'unseen' };
     const request = { chat: group, from: asUser(user), user_chat_id: user.id, date: this.date() } as ChatJoinRequest;
     return { kind: 'updates', updates: [{ update_id: this.nextUpdateId(), chat_join_request: request }] };

@@ -142,13 +142,19 @@ interface JoinRequest {
  */
 export class PendingJoinRequests {
   private readonly waiting = new Map<string, JoinRequest>();
+  /**
+   * Who is in each group as far as the test shows (`chat:user`): they wrote there, joined, or the bot let them in;
+   * gone when they left or were banned. The service takes no join request from a member.
+   */
+  private readonly members = new Set<string>();
 
-  /** Records the request; false when the user already asked to join this group and waits. */
-  ask(chat: Chat, user: User): boolean {
+  /** Records the request; 'waiting' when the user already asked to join this group, 'member' when they are in it. */
+  ask(chat: Chat, user: User): 'asked' | 'waiting' | 'member' {
     const key = `${chat.id}:${user.id}`;
-    if (this.waiting.has(key)) return false;
+    if (this.members.has(key)) return 'member';
+    if (this.waiting.has(key)) return 'waiting';
     this.waiting.set(key, { chat, user });
-    return true;
+    return 'asked';
   }
 
   /** Ends the request the call answers; the service's refusal (a string) when none waits. */
@@ -158,6 +164,12 @@ export class PendingJoinRequests {
     if (!request) return 'Bad Request: HIDE_REQUESTER_MISSING';
     this.waiting.delete(key);
     return request;
+  }
+
+  /** The user is in the group now (`true`), or no longer (`false`). */
+  note(chatId: number, userId: number, inGroup: boolean): void {
+    if (inGroup) this.members.add(`${chatId}:${userId}`);
+    else this.members.delete(`${chatId}:${userId}`);
   }
 }
 

@@ -182,6 +182,44 @@ tests:
 `;
     expect(failures(await run(rules, tests, driver))).toEqual(['twice @8: ben already asked to join kiez, and the bot has not answered yet']);
   });
+
+  it('asking to join a group one is in (wrote there, joined, was let in) is a failing step; after leaving or a ban it is a request again', async () => {
+    const rules = `${JOIN_RULES}  - { id: out, text: go away, ban: true, reply: "Bye." }\n`;
+    const member = (name: string, steps: string) => `
+  - name: ${name}
+    ${GROUP}
+    steps:
+${steps}`;
+    const tests = `
+tests:${member(
+      'wrote there',
+      `      - { say: remember me, from: ann, in: kiez, expect: noted }
+      - { request_join: ann, in: kiez }`,
+    )}${member(
+      'let in',
+      `      - { say: remember me, from: ann, in: dm, expect: noted }
+      - { request_join: ann, in: kiez, expect: [{ approved: { user: ann } }, "Hello, Ann!"] }
+      - { request_join: ann, in: kiez }`,
+    )}${member(
+      'joined, left, asks',
+      `      - { join: ben, in: kiez, expect: "Hello, Ben!" }
+      - { leave: ben, in: kiez }
+      - { request_join: ben, in: kiez, expect: { declined: { user: ben } } }
+      - { join: ann, in: kiez, expect: "Hello, Ann!" }
+      - { request_join: ann, in: kiez }`,
+    )}${member(
+      'banned, asks',
+      `      - { say: go away, from: ben, in: kiez, expect: [{ banned: { user: ben } }, "Bye."] }
+      - { request_join: ben, in: kiez, expect: { declined: { user: ben } } }`,
+    )}
+`;
+    const said = 'the service takes no join request from a member';
+    expect(failures(await run(rules, tests, driver))).toEqual([
+      `wrote there @8: ann is a member of kiez (wrote there, joined or was let in): ${said}`,
+      `let in @15: ann is a member of kiez (wrote there, joined or was let in): ${said}`,
+      `joined, left, asks @24: ann is a member of kiez (wrote there, joined or was let in): ${said}`,
+    ]);
+  });
 });
 
 describe('problems with the new steps', () => {
