@@ -3,20 +3,14 @@
 import { tokenRevokedError } from '../api/failure.js';
 import type { BotApi } from '../api/types.js';
 import type { ServiceConfig } from '../config/types.js';
-import { ReplySender } from '../delivery/reply-sender.js';
 import type { Logger } from '../log/logger.js';
 import type { RuleProblem } from '../diagnostics/problem.js';
 import { HealthState } from '../ops/health.js';
 import { ServiceMetrics } from '../ops/metrics.js';
-import { LocalChatSequencer } from '../pipeline/chat-sequencer.js';
-import type { ChatSequencer, StateCommit } from '../pipeline/ports.js';
-import { UpdatePipeline } from '../pipeline/update-pipeline.js';
+import type { UpdatePipeline } from '../pipeline/update-pipeline.js';
 import type { RuleWatcher } from '../rules/watch.js';
 import { createServiceBotApi } from './bot-api.js';
 import { identifyBot, type BotIdentity } from './bot-identity.js';
-import { createActionPerformer } from '../delivery/perform-actions.js';
-import { ModerationCalls } from '../delivery/moderation-calls.js';
-import { MediaSender } from '../delivery/media-sender.js';
 import { startIngress } from './start-ingress.js';
 import { onRuleReload, startRules } from './start-rules.js';
 import { openStore, type OpenedStore } from '../store/open-store.js';
@@ -25,12 +19,8 @@ import { createStop } from './stop.js';
 import { FlowTimeouts } from '../pipeline/flow-timeouts.js';
 import { OutboxRoom } from '../pipeline/outbox.js';
 import { createOutbox, planSchedules } from './start-outbox.js';
-import { Backends } from '../backends/backends.js';
-import { callKey } from '../store/effect-ids.js';
-import { handoffContext, handoffPerformer } from './handoff-wiring.js';
-
-/** How long a reply may take before the chat is shown "typing…". */
-const TYPING_AFTER_MS = 1000;
+import { handoffPerformer } from './handoff-wiring.js';
+import { chatSequencer, createPipeline, openBackends } from './start-pipeline.js';
 import { serveStateRequests } from '../store/file/serve-state-requests.js';
 import { HearsayError } from '../errors/hearsay-error.js';
 import { CommandMenu } from './command-menu.js';
@@ -262,76 +252,6 @@ async function startWork(
     await store.close();
   };
   return { pipeline, outbox, closeStore };
-}
-
-/** The configuration's backends, with their Idempotency-Keys: the bot's id and the update's call or the effect's id. */
-function openBackends(config: ServiceConfig, bot: BotIdentity, metrics: ServiceMetrics, logger: Logger, cleanups: Cleanups): Backends {
-  // Keys name the bot too: two bots of one operator may share a backend, and their update ids overlap.
-  const backends = new Backends({
-    settings: config.backends,
-    callKey: ({ update, index }) => `hearsay-${bot.id}-${callKey(update, index)}`,
-    effectKey: (effectId) => `hearsay-${bot.id}-${effectId}`,
-    metrics,
-    logger,
-  });
-  cleanups.push(() => backends.close());
-  return backends;
-}
-
-interface PipelineParts {
-  config: ServiceConfig;
-  sequencer: ChatSequencer;
-  backends: Backends;
-  api: BotApi;
-  rules: RuleWatcher;
-  bot: BotIdentity;
-  store: OpenedStore;
-  logger: Logger;
-  metrics: ServiceMetrics;
-  onTokenRejected(): void;
-  onStateCommitted(commit: StateCommit): void;
-  onEffectsCommitted(): void;
-  companion: SandboxCompanion | undefined;
-}
-
-/** The update pipeline over the store, with the reply sender (rate-limited, retried) as its perform step. */
-function createPipeline(parts: PipelineParts): UpdatePipeline {
-  const { config, sequencer, backends, rules, bot, store, logger, metrics, onTokenRejected, onStateCommitted, onEffectsCommitted, companion } = parts;
-  // Against the sandbox, the answers go through the companion's client, which notes what each one sent.
-  const api = companion?.api ?? parts.api;
-  const sender = new ReplySender({ api, logger, metrics });
-  const media = new MediaSender({ api, fileIds: store.mediaFileIds, logger, metrics });
-  return new UpdatePipeline({
-    ledger: store.ledger,
-    states: store.ledger,
-    sequencer,
-    rules,
-    context: {
-      botUsername: bot.username,
-      chats: new Map(Object.entries(config.chats)),
-      backends: new Map(Object.entries(config.backends)),
-      ...handoffContext(config),
-    },
-    // "typing…" shows for a reply still going out after 1 s; a rule's photo is uploaded once (its file_id kept in the store).
-    perform: createActionPerformer({ sender, api, logger, moderation: new ModerationCalls({ api, logger, metrics }), media, typingAfterMs: TYPING_AFTER_MS }),
-    backends,
-    logger,
-    metrics,
-    logUnmatched: config.log.unmatched,
-    maxPending: config.delivery.maxPending,
-    // A shared store orders a chat's updates across replicas by their store, so each is stored before it runs.
-    storeFirst: store.shared !== null,
-    onTokenRejected,
-    onStateCommitted,
-    onEffectsCommitted,
-    ...(companion ? { onHandled: (handled, explanation) => companion.explain(handled, explanation) } : {}),
-  });
-}
-
-/** On a shared store a chat's updates also wait for each other across replicas. */
-function chatSequencer(config: ServiceConfig, store: OpenedStore): ChatSequencer {
-  const { concurrency } = config.delivery;
-  return store.shared ? store.shared.sequencer(concurrency) : new LocalChatSequencer({ concurrency });
 }
 
 /** The service's end on a refused token: `failed` rejects with the operator's message; listeners stop the intake. */
