@@ -20,11 +20,14 @@ import type { BotIdentity } from './bot-identity.js';
 import { handoffContext } from './handoff-wiring.js';
 import type { SandboxCompanion } from './sandbox-companion.js';
 
+/** What a failed start undoes, in the order it was set up (undone in reverse). */
+export type Cleanups = Array<() => Promise<void>>;
+
 /** How long a reply may take before the chat is shown "typing…". */
 const TYPING_AFTER_MS = 1000;
 
 /** The configuration's backends, with their Idempotency-Keys: the bot's id and the update's call or the effect's id. */
-export function openBackends(config: ServiceConfig, bot: BotIdentity, metrics: ServiceMetrics, logger: Logger, cleanups: Array<() => Promise<void>>): Backends {
+export function openBackends(config: ServiceConfig, bot: BotIdentity, metrics: ServiceMetrics, logger: Logger, cleanups: Cleanups): Backends {
   // Keys name the bot too: two bots of one operator may share a backend, and their update ids overlap.
   const backends = new Backends({
     settings: config.backends,

@@ -20,7 +20,7 @@ import { FlowTimeouts } from '../pipeline/flow-timeouts.js';
 import { OutboxRoom } from '../pipeline/outbox.js';
 import { createOutbox, planSchedules } from './start-outbox.js';
 import { handoffPerformer } from './handoff-wiring.js';
-import { chatSequencer, createPipeline, openBackends } from './start-pipeline.js';
+import { chatSequencer, createPipeline, openBackends, type Cleanups } from './start-pipeline.js';
 import { serveStateRequests } from '../store/file/serve-state-requests.js';
 import { HearsayError } from '../errors/hearsay-error.js';
 import { CommandMenu } from './command-menu.js';
@@ -113,9 +113,6 @@ export async function startService(config: ServiceConfig, options: StartServiceO
     throw error;
   }
 }
-
-/** What a failed start undoes, in the order it was set up (undone in reverse). */
-type Cleanups = Array<() => Promise<void>>;
 
 /** What the service runs on: the rules, the Bot API (wrapped and raw), the bot's identity and the store. */
 interface ServiceCore {
