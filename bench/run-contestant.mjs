@@ -80,7 +80,7 @@ async function stopChild(child, exited, graceMs) {
 export async function runContestant({ name, contestant, workload, ctx, idleMs = 5000, startupMs = 60000, deadlineMs = 300_000 }) {
   const { updates } = workload;
   const expected = contestant.fixedAnswer ? updates.map(() => contestant.fixedAnswer) : workload.expected;
-  const standIn = await startStandIn({ token: BENCH_TOKEN, updates, bot: BENCH_BOT });
+  const standIn = await startStandIn({ token: BENCH_TOKEN, updates, bot: BENCH_BOT, rate: ctx.rate });
   const workloadKind = workload.kind ?? 'messages';
   const logPath = path.join(ctx.logDir ?? ctx.workDir, `${name}-${ctx.ruleCount}-${workloadKind}.log`);
   const log = createWriteStream(logPath);

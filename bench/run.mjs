@@ -3,7 +3,8 @@
 // results JSON. Options: --quick (a smoke run of about a minute), --rounds N (every contestant N
 // times, interleaved, with medians over the rounds), --updates N,
 // --rules 50,1000,10000, --workloads messages,presses,state, --only a,b, --out FILE,
-// --idle-ms MS, --seed N, --replicas 1,2,4 (the Redis contestants once per count), --profile DIR (CPU profile of each contestant that exits cleanly
+// --idle-ms MS, --seed N, --replicas 1,2,4 (the Redis contestants once per count), --rate N (updates arrive at N a
+// second instead of all at once: latency at a load below the highest), --profile DIR (CPU profile of each contestant that exits cleanly
 // on SIGTERM), --hearsay-dist DIR (another build of hearsay, for before/after), --fault KIND:ID
 // (harness test only), --help.
 import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -66,6 +67,7 @@ function parseOptions(argv) {
       profile: { type: 'string' },
       rounds: { type: 'string', default: '1' },
       replicas: { type: 'string', default: '1' },
+      rate: { type: 'string' },
       'hearsay-dist': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -81,12 +83,15 @@ function parseOptions(argv) {
   if (updates !== undefined && (!Number.isInteger(updates) || updates < 1)) throw new Error(`--updates: a positive integer, got ${values.updates}`);
   const replicas = values.replicas.split(',').map((s) => Number(s.trim()));
   if (replicas.some((n) => !Number.isInteger(n) || n < 1 || n > 64)) throw new Error(`--replicas: comma-separated integers 1-64, got ${values.replicas}`);
+  const rate = values.rate === undefined ? undefined : Number(values.rate);
+  if (rate !== undefined && !(Number.isFinite(rate) && rate > 0)) throw new Error(`--rate: updates per second, a positive number, got ${values.rate}`);
   const rounds = Number(values.rounds);
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds: a positive integer, got ${values.rounds}`);
   return {
     quick: values.quick,
     rounds,
     replicas,
+    rate,
     ruleCounts,
     workloads,
     only,
@@ -111,6 +116,9 @@ const HELP = `Usage: node bench/run.mjs [options]   (npm run bench -- [options] 
   --replicas LIST         the Redis contestants once per count of replicas on one Redis, comma-separated
                           (default 1): webhook behind a round-robin balancer, polling sharing the lease;
                           adds a table of the replicas' and Redis's CPU and Redis commands per update
+  --rate N                updates arrive at N a second from the bot's first request (default: all queued at
+                          once, the highest load); latency then counts from each update's arrival, so a run
+                          at 80% of the highest updates/s gives the latency at that load
   --updates N             updates per contestant (default: 40,000; fewer for frameworks on big sets)
   --rules LIST            rule-set sizes, comma-separated, each >= 10 (default 50,1000,10000)
   --workloads LIST        messages,presses,state (default: all three)
@@ -221,7 +229,7 @@ async function main() {
 async function runOne(name, workload, ctx, options) {
   const contestant = CONTESTANTS[name];
   const idleMs = options.idleMs ?? defaultIdleMs(ctx.ruleCount, options.quick);
-  const result = await runContestant({ name, contestant, workload, ctx, idleMs });
+  const result = await runContestant({ name, contestant, workload, ctx: { ...ctx, rate: options.rate }, idleMs });
   const round = `${ctx.replicas ? ` ×${ctx.replicas}` : ''}${options.rounds > 1 ? ` (round ${ctx.round})` : ''}`;
   process.stderr.write(
     `  ${name}${round}: ${Math.round(result.updatesPerSecond)} updates/s, p50 ${result.p50Ms?.toFixed(2)} ms, p99 ${result.p99Ms?.toFixed(2)} ms, ` +

@@ -7,6 +7,7 @@ import { chatOfUpdate } from '../workload/updates.mjs';
 import { RunRecorder } from './recorder.mjs';
 import { parseParams, readBody } from './request-params.mjs';
 import { startWebhookPusher } from './webhook-pusher.mjs';
+import { createArrivals } from './pacing.mjs';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -21,10 +22,12 @@ function fail(res, code, description) {
 }
 
 /**
- * @param {{ token: string, updates: object[], bot: {id:number, username:string, first_name:string}, maxConnections?: number }} options
+ * @param {{ token: string, updates: object[], bot: {id:number, username:string, first_name:string}, maxConnections?: number, rate?: number }} options
+ *   rate: updates/s arriving from the bot's first getupdates or setwebhook on (default: all queued at once); an
+ *   update's latency then counts from its arrival
  * @returns {Promise<{ baseUrl: string, recorder: RunRecorder, close(): Promise<void> }>}
  */
-export async function startStandIn({ token, updates, bot, maxConnections = 40 }) {
+export async function startStandIn({ token, updates, bot, maxConnections = 40, rate }) {
   const recorder = new RunRecorder(updates.length);
   const updateJson = updates.map((u) => JSON.stringify(u));
   const chatOf = (i) => chatOfUpdate(updates[i]);
@@ -35,6 +38,19 @@ export async function startStandIn({ token, updates, bot, maxConnections = 40 })
   let pendingPoll = null; // { res, timer }
   let webhook = null; // { url, pusher }
   let nextMessageId = 1;
+  const arrivals = createArrivals({
+    count: updateJson.length,
+    rate,
+    onArrival: (arrived) => {
+      if (pendingPoll && pendingPoll.waitsForArrival && confirmed < arrived) {
+        const { res, timer, limit } = pendingPoll;
+        pendingPoll = null;
+        clearTimeout(timer);
+        answerUpdates(res, limit);
+      }
+      webhook?.pusher.arrived(arrived);
+    },
+  });
 
   function recordSendMessage(params) {
     const at = process.hrtime.bigint();
@@ -62,9 +78,9 @@ export async function startStandIn({ token, updates, bot, maxConnections = 40 })
   }
 
   function answerUpdates(res, limit) {
-    const end = Math.min(updateJson.length, confirmed + limit);
+    const end = Math.min(arrivals.arrived(), confirmed + limit);
     const at = process.hrtime.bigint();
-    for (let i = confirmed; i < end; i += 1) recorder.handed(i, at);
+    for (let i = confirmed; i < end; i += 1) recorder.handed(i, arrivals.paced ? arrivals.arrivedAt(i) : at);
     send(res, 200, `{"ok":true,"result":[${updateJson.slice(confirmed, end).join(',')}]}`);
   }
 
@@ -87,10 +103,10 @@ export async function startStandIn({ token, updates, bot, maxConnections = 40 })
     }
     const limit = Math.min(100, Math.max(1, Number(params.limit ?? 100) || 100));
     const timeout = Math.min(50, Math.max(0, Number(params.timeout ?? 0) || 0));
-    if (confirmed < updateJson.length || timeout === 0) return answerUpdates(res, limit);
-    // The queue is preloaded and never grows, so a long poll at the end only waits out its timeout.
+    if (confirmed < arrivals.arrived() || timeout === 0) return answerUpdates(res, limit);
+    // A long poll waits for the next update to arrive (paced), or, at the end of the queue, out its timeout.
     const timer = setTimeout(() => endPendingPoll(200), timeout * 1000);
-    pendingPoll = { res, timer };
+    pendingPoll = { res, timer, limit, waitsForArrival: confirmed < updateJson.length };
     res.on('close', () => {
       if (pendingPoll?.res === res) {
         clearTimeout(pendingPoll.timer);
@@ -111,6 +127,7 @@ export async function startStandIn({ token, updates, bot, maxConnections = 40 })
       updateJson,
       chatOf,
       fromIndex: confirmed,
+      arrivals,
       recorder,
       recordMethodCall: (method, payload) => {
         if (method === 'sendmessage') recordSendMessage(payload);
@@ -141,9 +158,11 @@ export async function startStandIn({ token, updates, bot, maxConnections = 40 })
       }
       case 'getupdates':
         recorder.ready(process.hrtime.bigint());
+        arrivals.start(recorder.readyAt);
         return getUpdates(res, params);
       case 'setwebhook':
         recorder.ready(process.hrtime.bigint());
+        arrivals.start(recorder.readyAt);
         return setWebhook(res, params);
       case 'deletewebhook':
         webhook?.pusher.stop();
@@ -176,6 +195,7 @@ export async function startStandIn({ token, updates, bot, maxConnections = 40 })
     baseUrl: `http://127.0.0.1:${port}`,
     recorder,
     async close() {
+      arrivals.stop();
       webhook?.pusher.stop();
       endPendingPoll(200);
       server.closeAllConnections();

@@ -1,11 +1,12 @@
 // Pushes the stand-in's queue to a webhook the way the service does: up to
 // `maxConnections` POSTs at once, at most one in flight per chat (per-chat order),
-// failures retried. A JSON method call in the answer's body counts as a reply.
+// failures retried. A JSON method call in the answer's body counts as a reply. Paced (`arrivals`), an update is
+// pushed once it has arrived, and its latency counts from its arrival.
 import http from 'node:http';
 
 const RETRY_DELAY_MS = 20;
 
-export function startWebhookPusher({ url, secretToken, maxConnections, updateJson, chatOf, fromIndex, recorder, recordMethodCall }) {
+export function startWebhookPusher({ url, secretToken, maxConnections, updateJson, chatOf, fromIndex, arrivals, recorder, recordMethodCall }) {
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: maxConnections });
   const perChat = new Map();
@@ -14,8 +15,10 @@ export function startWebhookPusher({ url, secretToken, maxConnections, updateJso
     if (!perChat.has(chat)) perChat.set(chat, []);
     perChat.get(chat).push(i);
   }
-  const ready = [...perChat.keys()];
   const cursor = new Map([...perChat.keys()].map((c) => [c, 0]));
+  // A chat is ready when its next update has arrived and none of its updates is in flight.
+  let arrivedUpTo = arrivals.arrived();
+  const ready = [...perChat.keys()].filter((c) => perChat.get(c)[0] < arrivedUpTo);
   let inFlight = 0;
   let stopped = false;
   const timers = new Set();
@@ -38,7 +41,8 @@ export function startWebhookPusher({ url, secretToken, maxConnections, updateJso
     if (ok) {
       const next = cursor.get(chat) + 1;
       cursor.set(chat, next);
-      if (next < perChat.get(chat).length) ready.push(chat);
+      // One not yet arrived makes the chat ready on arrival (below).
+      if (next < perChat.get(chat).length && perChat.get(chat)[next] < arrivedUpTo) ready.push(chat);
       pump();
       return;
     }
@@ -54,7 +58,7 @@ export function startWebhookPusher({ url, secretToken, maxConnections, updateJso
 
   function send(chat, index) {
     const body = updateJson[index];
-    recorder.handed(index, process.hrtime.bigint());
+    recorder.handed(index, arrivals.paced ? arrivals.arrivedAt(index) : process.hrtime.bigint());
     const req = http.request(
       {
         host: target.hostname,
@@ -89,8 +93,21 @@ export function startWebhookPusher({ url, secretToken, maxConnections, updateJso
     if (payload && typeof payload.method === 'string') recordMethodCall(payload.method.toLowerCase(), payload);
   }
 
+  /** Updates below `arrived` have arrived: each that is the next of an idle chat makes that chat ready. */
+  function arrived(count) {
+    for (let i = arrivedUpTo; i < Math.min(count, updateJson.length); i += 1) {
+      const chat = chatOf(i);
+      const queue = perChat.get(chat);
+      // Its cursor at this update: the one before it is done, so the chat is idle and waits for this one.
+      if (queue && queue[cursor.get(chat)] === i) ready.push(chat);
+    }
+    arrivedUpTo = Math.max(arrivedUpTo, count);
+    pump();
+  }
+
   pump();
   return {
+    arrived,
     stop() {
       stopped = true;
       for (const timer of timers) clearTimeout(timer);

@@ -81,6 +81,17 @@ describe('bench harness on 200 updates with the minimal bot', () => {
     }
   });
 
+  it('paces the arrivals with --rate: no run answers faster than updates arrive, and every reply is still right', async () => {
+    const results = await bench('paced', ['--only', 'minimal-polling,minimal-webhook', '--workloads', 'messages', '--rate', '100']);
+    for (const result of results) {
+      expect(result.replies).toBe(200);
+      expect(result.correctness).toMatchObject(allRight);
+      // 200 updates arriving at 100 a second take 1.99 s from the first to the last: an upper bound on the
+      // throughput that a slow machine cannot break (unpaced, the minimal bot answers thousands a second).
+      expect(result.updatesPerSecond).toBeLessThanOrEqual(101);
+    }
+  });
+
   it('catches a wrong reply', async () => {
     const [result] = await bench('wrong', ['--only', 'minimal-polling', '--workloads', 'messages', '--fault', 'wrong:17']);
     expect(result!.correctness).toMatchObject({ ok: false, wrong: 1, duplicates: 0, missing: 1, outOfOrder: 0 });
