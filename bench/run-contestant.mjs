@@ -108,7 +108,8 @@ export async function runContestant({ name, contestant, workload, ctx, idleMs = 
     await stopChild(child, exited, ctx.profileDir ? 15_000 : 3_000);
     const { recorder } = standIn;
     const check = checkReplies(updates, expected, recorder.replies);
-    const timing = summariseTiming(recorder.handedAt, recorder.replies, check.pairs);
+    // Paced, the first fifth of the updates is the warm-up: the figures are those of the rest (see --rate).
+    const timing = summariseTiming(recorder.handedAt, recorder.replies, check.pairs, ctx.rate ? Math.floor(updates.length / 5) : 0);
     let firstHanded = 0n;
     for (const at of recorder.handedAt) if (at !== 0n && (firstHanded === 0n || at < firstHanded)) firstHanded = at;
     return {

@@ -117,8 +117,9 @@ const HELP = `Usage: node bench/run.mjs [options]   (npm run bench -- [options] 
                           (default 1): webhook behind a round-robin balancer, polling sharing the lease;
                           adds a table of the replicas' and Redis's CPU and Redis commands per update
   --rate N                updates arrive at N a second from the bot's first request (default: all queued at
-                          once, the highest load); latency then counts from each update's arrival, so a run
-                          at 80% of the highest updates/s gives the latency at that load
+                          once, the highest load); latency then counts from each update's arrival, and the
+                          first fifth of the updates is a warm-up left out of the figures, so a run at 80% of
+                          the highest updates/s gives the latency at that load
   --updates N             updates per contestant (default: 40,000; fewer for frameworks on big sets)
   --rules LIST            rule-set sizes, comma-separated, each >= 10 (default 50,1000,10000)
   --workloads LIST        messages,presses,state (default: all three)

@@ -54,11 +54,14 @@ function startBalancer(ports) {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
+// BENCH_REDIS_APPENDFSYNC: `everysec` to see what the fsync before each answer costs (the recommended and
+// default setting is `always`; hearsay logs a warning at start with anything else).
+const appendfsync = process.env.BENCH_REDIS_APPENDFSYNC ?? 'always';
 const redisPort = await freePort();
 const dir = mkdtempSync(path.join(os.tmpdir(), 'hearsay-bench-redis-'));
 const redis = spawn(
   'redis-server',
-  ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no'],
+  ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', appendfsync, '--save', '', '--daemonize', 'no'],
   { stdio: ['ignore', 'pipe', 'inherit'] },
 );
 await new Promise((resolve, reject) => {

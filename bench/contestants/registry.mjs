@@ -69,6 +69,8 @@ function hearsayEnv(ctx, mode) {
     HEARSAY_RATE_LIMITS_ENABLED: 'false',
     // A fresh data dir per run: hearsay remembers handled update_ids there and would skip a rerun's.
     HEARSAY_DATA_DIR: path.join(ctx.workDir, `data-${mode}-${ctx.ruleCount}-${process.hrtime.bigint()}`),
+    // BENCH_WEBHOOK_MAX_CONNECTIONS: the webhook's max_connections (hearsay's default 40; the service allows 100).
+    ...(process.env.BENCH_WEBHOOK_MAX_CONNECTIONS ? { HEARSAY_WEBHOOK_MAX_CONNECTIONS: process.env.BENCH_WEBHOOK_MAX_CONNECTIONS } : {}),
   };
 }
 

@@ -119,7 +119,8 @@ export async function startStandIn({ token, updates, bot, maxConnections = 40, r
     if (!params.url) return fail(res, 400, 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook');
     webhook?.pusher.stop();
     endPendingPoll(409);
-    const connections = Math.min(maxConnections, Number(params.max_connections ?? maxConnections) || maxConnections);
+    // As the service: 40 unless the bot asks for another number, at most 100.
+    const connections = Math.min(100, Math.max(1, Number(params.max_connections ?? maxConnections) || maxConnections));
     const pusher = startWebhookPusher({
       url: params.url,
       secretToken: params.secret_token,
