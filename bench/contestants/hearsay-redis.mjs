@@ -6,7 +6,7 @@
 // of this process, so the bench's CPU of the process tree counts the replicas and Redis together; the pids and
 // the Redis port go to BENCH_PARTS_FILE, so that the bench can also measure each part on its own.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request } from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -103,8 +103,12 @@ for (const bot of bots) {
     worst = Math.max(worst, code ?? 1);
     if (--left > 0) return;
     process.stderr.write(`redis-server cpu ticks: ${cpuTicks(redis.pid)}\n`);
-    redis.kill('SIGKILL');
     balancer?.close();
-    process.exit(worst);
+    // Its folder (the AOF) goes with it: a run leaves nothing behind in the temporary directory.
+    redis.once('exit', () => {
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(worst);
+    });
+    redis.kill('SIGKILL');
   });
 }
