@@ -35,7 +35,7 @@ export async function startStandIn({ token, updates, bot, maxConnections = 40, r
   const chatOfQuery = new Map(updates.filter((u) => u.callback_query).map((u) => [u.callback_query.id, chatOfUpdate(u)]));
   const prefix = `/bot${token}/`;
   let confirmed = 0; // index of the first unconfirmed update
-  let pendingPoll = null; // { res, timer }
+  let pendingPoll = null; // { res, timer, limit, waitsForArrival }
   let webhook = null; // { url, pusher }
   let nextMessageId = 1;
   const arrivals = createArrivals({
