@@ -6,34 +6,12 @@
 // of this process, so the bench's CPU of the process tree counts the replicas and Redis together; the pids and
 // the Redis port go to BENCH_PARTS_FILE, so that the bench can also measure each part on its own.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Agent, createServer, request } from 'node:http';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
+import { cpuTicks, freePort, startRedisServer } from '../redis/redis-server.mjs';
 
 const [hearsayMain, ...hearsayArgs] = process.argv.slice(2);
 const replicas = Number(process.env.BENCH_REPLICAS ?? '1');
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function cpuTicks(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return NaN;
-  }
-}
 
 /** A round-robin HTTP balancer on 127.0.0.1 over the replicas' ports; a replica that cannot be reached gets 502. */
 function startBalancer(ports) {
@@ -57,22 +35,8 @@ function startBalancer(ports) {
 // BENCH_REDIS_APPENDFSYNC: `everysec` to see what the fsync before each answer costs (the recommended and
 // default setting is `always`; hearsay logs a warning at start with anything else).
 const appendfsync = process.env.BENCH_REDIS_APPENDFSYNC ?? 'always';
-const redisPort = await freePort();
-const dir = mkdtempSync(path.join(os.tmpdir(), 'hearsay-bench-redis-'));
-const redis = spawn(
-  'redis-server',
-  ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', appendfsync, '--save', '', '--daemonize', 'no'],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
-);
-await new Promise((resolve, reject) => {
-  let output = '';
-  redis.stdout.on('data', (chunk) => {
-    output += chunk;
-    if (output.includes('Ready to accept connections')) resolve();
-  });
-  redis.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
-});
-redis.stdout.resume();
+const redis = await startRedisServer(['--appendonly', 'yes', '--appendfsync', appendfsync]);
+const redisPort = redis.port;
 
 const webhook = process.env.HEARSAY_MODE === 'webhook';
 const ports = await Promise.all(Array.from({ length: replicas }, () => freePort()));
@@ -105,10 +69,6 @@ for (const bot of bots) {
     process.stderr.write(`redis-server cpu ticks: ${cpuTicks(redis.pid)}\n`);
     balancer?.close();
     // Its folder (the AOF) goes with it: a run leaves nothing behind in the temporary directory.
-    redis.once('exit', () => {
-      rmSync(dir, { recursive: true, force: true });
-      process.exit(worst);
-    });
-    redis.kill('SIGKILL');
+    void redis.stop().then(() => process.exit(worst));
   });
 }

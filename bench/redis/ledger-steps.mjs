@@ -6,14 +6,11 @@
 // Shows how much of Redis's cost per update is its loop and the AOF, which fall the more updates share a pass
 // (C), against the scripts' own work. Options: --updates N (10000), --concurrency C (50), --appendfsync
 // always|everysec|no (always), --no-aof, --state (each commit changes a user variable), --rounds R (1).
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../contestants/registry.mjs';
+import { cpuTicks, startRedisServer } from './redis-server.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -32,34 +29,12 @@ const { connectRedis } = await dist('store/redis/redis-connection.js');
 const { RedisLedger } = await dist('store/redis/redis-ledger.js');
 const { createLogger } = await dist('log/logger.js');
 
-const port = await new Promise((resolve) => {
-  const server = net.createServer();
-  server.listen(0, '127.0.0.1', () => {
-    const { port: free } = server.address();
-    server.close(() => resolve(free));
-  });
-});
-const dir = mkdtempSync(path.join(os.tmpdir(), 'hearsay-ledger-steps-'));
 const aof = values['no-aof'] ? ['--appendonly', 'no'] : ['--appendonly', 'yes', '--appendfsync', values.appendfsync];
-const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...aof], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-await new Promise((resolve, reject) => {
-  let output = '';
-  redis.stdout.on('data', (chunk) => {
-    output += chunk;
-    if (output.includes('Ready to accept connections')) resolve();
-  });
-  redis.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
-});
-redis.stdout.resume();
+const redis = await startRedisServer(aof);
+const { port } = redis;
 
+/** Clock ticks a second (/proc's unit). */
 const CLOCK_TICKS = 100;
-function redisCpuTicks() {
-  const fields = readFileSync(`/proc/${redis.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
 const logger = createLogger({ level: 'silent' });
 const node = { host: '127.0.0.1', port };
 const config = { kind: 'redis', url: `redis://127.0.0.1:${port}`, ...node, nodes: [node], cluster: false, db: 0, tls: false, username: null, password: null };
@@ -91,7 +66,7 @@ async function commandStats() {
 
 async function step(name, first, run) {
   const before = await commandStats();
-  const ticks = redisCpuTicks();
+  const ticks = cpuTicks(redis.pid);
   let next = first;
   const end = first + updates;
   await Promise.all(
@@ -100,7 +75,7 @@ async function step(name, first, run) {
     }),
   );
   const after = await commandStats();
-  const cpuUs = ((redisCpuTicks() - ticks) * (1e6 / CLOCK_TICKS)) / updates;
+  const cpuUs = ((cpuTicks(redis.pid) - ticks) * (1e6 / CLOCK_TICKS)) / updates;
   // The INFO call itself is one command of the difference.
   const row = {
     step: name,
@@ -132,7 +107,5 @@ try {
   }
 } finally {
   await ledger.close();
-  redis.kill('SIGKILL');
-  await new Promise((resolve) => redis.once('exit', resolve));
-  rmSync(dir, { recursive: true, force: true });
+  await redis.stop();
 }

@@ -1,0 +1,61 @@
+// A redis-server of the bench's own, for the Redis contestant and bench/redis: on a free loopback port, its files
+// in a temporary folder that goes with it; and the CPU a process has used, from /proc.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** User and system CPU a process has used, in clock ticks (10 ms); NaN once it is gone. */
+export function cpuTicks(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Starts redis-server with `settings` (e.g. ['--appendonly', 'yes']) and resolves once it accepts connections.
+ * `stop()` kills it and removes its folder.
+ * @returns {Promise<{ port: number, pid: number, stop(): Promise<void> }>}
+ */
+export async function startRedisServer(settings) {
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hearsay-bench-redis-'));
+  const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--daemonize', 'no', ...settings], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => redis.once('exit', resolve));
+  await new Promise((resolve, reject) => {
+    let output = '';
+    redis.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('Ready to accept connections')) resolve();
+    });
+    exited.then((code) => reject(new Error(`redis-server exited with ${code}`)));
+  });
+  redis.stdout.resume();
+  return {
+    port,
+    pid: redis.pid,
+    async stop() {
+      redis.kill('SIGKILL');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
