@@ -8,7 +8,8 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Agent, createServer, request } from 'node:http';
-import { cpuTicks, freePort, startRedisServer } from '../redis/redis-server.mjs';
+import { freePort } from '../free-port.mjs';
+import { cpuTicks, startRedisServer } from '../redis/redis-server.mjs';
 
 const [hearsayMain, ...hearsayArgs] = process.argv.slice(2);
 const replicas = Number(process.env.BENCH_REPLICAS ?? '1');

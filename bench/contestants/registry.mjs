@@ -4,9 +4,9 @@
 // lists the workloads it can answer (others are skipped for it); `framework` marks the
 // contestants whose cost grows with the handler count (they get a prefix of the big runs).
 import { existsSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../free-port.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(here, '..', '..');
@@ -22,17 +22,6 @@ export function hearsayEntryIn(distDir) {
   return existsSync(bundle) ? bundle : path.join(distDir, 'cli', 'main.js');
 }
 const WEBHOOK_SECRET = 'bench_webhook_secret_0123456789';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * grammY and Telegraf nest one call per handler: with thousands of handlers an update that

@@ -2,21 +2,9 @@
 // in a temporary folder that goes with it; and the CPU a process has used, from /proc.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-
-/** A free TCP port on 127.0.0.1. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../free-port.mjs';
 
 /** User and system CPU a process has used, in clock ticks (10 ms); NaN once it is gone. */
 export function cpuTicks(pid) {
