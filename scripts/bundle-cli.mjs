@@ -36,10 +36,21 @@ export async function bundleCli(outfile = CLI_BUNDLE) {
     logLevel: 'warning',
   });
   const [output] = result.outputFiles;
-  writeFileSync(outfile, dropRedundantNames(output.text, outfile).code, { mode: 0o755 });
+  writeFileSync(outfile, asciiOnly(dropRedundantNames(output.text, outfile).code), { mode: 0o755 });
   // The file starts with main.ts's `#!/usr/bin/env node`, so a checkout can run it directly too.
   chmodSync(outfile, 0o755);
   return outfile;
+}
+
+/**
+ * The bundle with every non-ASCII character written as a `\uXXXX` escape. V8 keeps a script's source in memory
+ * for as long as the process runs (it compiles functions lazily from it), and one non-ASCII character anywhere
+ * makes it store all ~8 MB of the bundle two bytes per character: ~8 MB more heap (BENCHMARKS.md, "Memory").
+ * esbuild already writes strings and template literals ASCII-only (its default charset); what is left is in
+ * comments and regular expressions, where the escape means the same character.
+ */
+export function asciiOnly(code) {
+  return code.replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await bundleCli();

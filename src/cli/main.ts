@@ -3,9 +3,11 @@
 import { CommanderError } from 'commander';
 import { USAGE_EXIT_CODE } from '../errors/exit-codes.js';
 import { buildProgram } from './main-program.js';
+import { applyMemoryV8Flags } from './memory-v8-flags.js';
 import { redactProcessOutput } from './redacted-output.js';
 
 export async function main(argv: string[] = process.argv): Promise<void> {
+  applyMemoryV8Flags();
   redactProcessOutput();
   // `hearsay --help | head` closes the pipe early; that is not an error worth a stack trace.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -43,6 +43,26 @@ describe('the bin', () => {
     expect(test.status).toBe(0);
   });
 
+  it('is ASCII only (V8 keeps its source in memory, at two bytes a character otherwise), and its escaped patterns still match', () => {
+    expect(readFileSync(HEARSAY_BIN, 'latin1')).not.toMatch(/[\u0080-\uffff]/);
+    const dir = mkdtempSync(join(tmpdir(), 'hearsay-bin-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'rules'));
+    mkdirSync(join(dir, 'tests'));
+    // Case folding turns ß into ss and İ into i with patterns written non-ASCII in the source.
+    writeFileSync(
+      join(dir, 'rules', 'bot.yaml'),
+      'rules:\n  - id: street\n    keywords: [straße]\n    reply: "Straße!"\n  - id: city\n    keywords: [istanbul]\n    reply: "İstanbul!"\n',
+    );
+    writeFileSync(
+      join(dir, 'tests', 'bot.yaml'),
+      'tests:\n  - name: folds\n    steps:\n      - say: Welche STRASSE?\n        expect: "Straße!"\n      - say: İSTANBUL\n        expect: "İstanbul!"\n',
+    );
+    const test = spawnSync(process.execPath, [HEARSAY_BIN, 'test'], { cwd: dir, encoding: 'utf8' });
+    expect(test.stdout).toContain('1 file, 1 test, 2 steps, 0 failed');
+    expect(test.status).toBe(0);
+  });
+
   it('runs the demo alone: pino-pretty logs and the chat page come from the bundle', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hearsay-bin-'));
     dirs.push(dir);
