@@ -238,11 +238,13 @@ async function runOne(name, workload, ctx, options) {
       `start-up ${Math.round(result.startupMs)} ms, ${correctnessLabel(result.correctness)} (${result.outcome})\n`,
   );
   if (result.redis) {
-    const { replicaCpuUsPerUpdate, redisCpuUsPerUpdate, redisInCommandsUsPerUpdate, redisRoundTripsPerUpdate, redisCommandsPerUpdate } = result.redis;
+    const { replicaCpuUsPerUpdate, redisCpuUsPerUpdate, redisInCommandsUsPerUpdate, redisRoundTripsPerUpdate, redisReadsPerUpdate, redisCommandsPerUpdate } =
+      result.redis;
     process.stderr.write(
       `    replicas ${replicaCpuUsPerUpdate.toFixed(0)} µs/update, Redis ${redisCpuUsPerUpdate.toFixed(0)} µs/update ` +
         `(${redisInCommandsUsPerUpdate.toFixed(0)} in commands), ` +
-        `${redisRoundTripsPerUpdate.toFixed(2)} round trips/update (${redisCommandsPerUpdate.toFixed(2)} Redis commands)\n`,
+        `${redisRoundTripsPerUpdate.toFixed(2)} round trips/update (${redisCommandsPerUpdate.toFixed(2)} Redis commands), ` +
+        `${redisReadsPerUpdate.toFixed(2)} socket reads/update\n`,
     );
   }
   for (const example of result.correctness.examples) process.stderr.write(`    ${example}\n`);

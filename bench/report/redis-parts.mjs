@@ -1,6 +1,8 @@
 // The parts of a Redis contestant measured on their own over the run's steady window: the replicas' CPU (all
 // of them together, each process with its threads), the Redis server's CPU (from its /proc stat) and the
-// commands Redis ran (INFO commandstats; the INFO asked for this is left out), each per update answered.
+// commands Redis ran (INFO commandstats; the INFO asked for this is left out) and the reads it made from its
+// clients' sockets (INFO stats' total_reads_processed: one per batch of commands a client wrote at once, so the
+// fewer per update, the more commands each of Redis's passes serves), each per update answered.
 // commandstats counts the commands a script runs as well as the script: the round trips are the commands
 // only a client sends (the scripts, MGET and the other reads hearsay sends as they are; a replica's lease
 // renewal, a plain SET every 3.3 s, is left out of them as it is also a command scripts run).
@@ -20,6 +22,12 @@ function commandCalls(port) {
   return { calls, usec };
 }
 
+/** Reads from clients' sockets so far (INFO stats); the sampler's own INFO calls add two per sample. */
+function socketReads(port) {
+  const info = execFileSync('redis-cli', ['-p', String(port), 'info', 'stats'], { encoding: 'utf8' });
+  return Number(/^total_reads_processed:(\d+)/m.exec(info)?.[1] ?? NaN);
+}
+
 /** Commands hearsay sends only on their own, never from inside a script: one round trip each. */
 const CLIENT_ONLY = new Set(['evalsha', 'eval', 'mget', 'hmget', 'smembers', 'exec', 'wait', 'waitaof', 'ping', 'scan']);
 
@@ -34,6 +42,7 @@ export function redisPartsSampler(partsFile) {
           replicaTicks: parts.replicaPids.reduce((sum, pid) => sum + treeCpuTicks(pid), 0),
           redisTicks: treeCpuTicks(parts.redisPid),
           ...commandCalls(parts.redisPort),
+          reads: socketReads(parts.redisPort),
         };
       } catch {
         return null;
@@ -66,6 +75,7 @@ export function redisPartsSampler(partsFile) {
         redisCommandsPerUpdate: total / updates,
         redisInCommandsUsPerUpdate: commandUsec / updates,
         redisRoundTripsPerUpdate: roundTrips / updates,
+        redisReadsPerUpdate: (end.reads - start.reads) / updates,
         redisCommands: commands,
       };
     },

@@ -1,6 +1,6 @@
 // The table of the Redis contestants by number of replicas: throughput and latency POST → reply, and per
-// update answered in the steady window the replicas' CPU (all together), Redis's CPU, the round trips to Redis
-// and the commands Redis ran (those inside scripts included), with the commands that make them up.
+// update answered in the steady window the replicas' CPU (all together), Redis's CPU, the round trips to Redis,
+// Redis's reads from its clients' sockets (one per batch a client wrote at once) and the commands Redis ran (those inside scripts included), with the commands that make them up.
 import { median } from './table.mjs';
 
 const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
@@ -10,8 +10,8 @@ export function formatReplicaTable(results) {
   const rows = results.filter((r) => r.redis);
   const keys = [...new Set(rows.map((r) => `${r.name}\u0000${r.replicas}`))];
   const lines = [
-    "| contestant | replicas | updates/s | p50 ms | p99 ms | replicas' CPU µs/update | Redis CPU µs/update (in commands) | round trips/update | Redis commands/update | commands |",
-    '|---|---|---|---|---|---|---|---|---|---|',
+    "| contestant | replicas | updates/s | p50 ms | p99 ms | replicas' CPU µs/update | Redis CPU µs/update (in commands) | round trips/update | Redis socket reads/update | Redis commands/update | commands |",
+    '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const key of keys) {
     const [name, replicas] = key.split('\u0000');
@@ -35,6 +35,9 @@ export function formatReplicaTable(results) {
         `${fmt(of((r) => r.redis.replicaCpuUsPerUpdate))} | ${fmt(of((r) => r.redis.redisCpuUsPerUpdate))} (${fmt(of((r) => r.redis.redisInCommandsUsPerUpdate))}) | ` +
         `${fmt(
           of((r) => r.redis.redisRoundTripsPerUpdate),
+          2,
+        )} | ${fmt(
+          of((r) => r.redis.redisReadsPerUpdate),
           2,
         )} | ${fmt(
           of((r) => r.redis.redisCommandsPerUpdate),
