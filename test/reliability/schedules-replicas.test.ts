@@ -1,6 +1,8 @@
 // Scheduled posts over real HTTP against the sandbox, with three replicas of one bot on one Redis: every replica
 // plans each occurrence, and each reaches the chat once; with two of the replicas killed (kill -9) right after an
 // occurrence, the next one still comes, once. A post every minute (cron), so the test waits for minute turns.
+// One of the killed replicas may have been between sending a post and marking it sent: the survivor then sends it
+// again, and must say so ("may have happened twice"); a post repeated without that is a failure.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +12,7 @@ import { pollingBotLauncher, writeRules } from '../e2e/run-process.js';
 import { collectSentMessages } from '../support/sent-messages.js';
 import { redisForSuite } from '../support/redis-server.js';
 import { createBotViaAssistant, sendAsUser } from '../support/sandbox-harness.js';
+import { inDoubtEffectIds } from '../support/in-doubt.js';
 
 const READER = 9301;
 
@@ -45,11 +48,12 @@ describe('scheduled posts with three replicas on one Redis', () => {
       run.child.kill('SIGKILL');
       await run.exited;
     }
-    await expect.poll(() => posts().length, { timeout: 75_000, interval: 200 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => new Set(posts()).size, { timeout: 75_000, interval: 200 }).toBeGreaterThanOrEqual(2);
     // Nothing more than once: a late look of any replica finds each occurrence performed.
     await new Promise((resolve) => setTimeout(resolve, 3000));
-    expect(posts()).toHaveLength(2);
     expect(new Set(posts()).size).toBe(2);
+    const reported = [...inDoubtEffectIds(running)].filter((id) => id.startsWith('s.minute.'));
+    expect(posts().length - 2, `posts ${JSON.stringify(posts())}, reported in doubt ${JSON.stringify(reported)}`).toBeLessThanOrEqual(reported.length);
     unsubscribe();
   }, 200_000);
 });

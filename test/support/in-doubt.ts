@@ -14,15 +14,25 @@ export function inDoubtUpdateIds(runs: ReadonlyArray<{ readonly lines: readonly 
   return ids;
 }
 
-/** The update ids behind the effects the runs reported in doubt ("may have happened twice"; an effect's id starts with its update's). */
-export function inDoubtEffectUpdates(runs: ReadonlyArray<{ readonly lines: readonly string[] }>): Set<number> {
-  const ids = new Set<number>();
+/** The ids of the effects the runs reported in doubt ("may have happened twice": performed again after an attempt was cut short). */
+export function inDoubtEffectIds(runs: ReadonlyArray<{ readonly lines: readonly string[] }>): Set<string> {
+  const ids = new Set<string>();
   for (const run of runs)
     for (const line of run.lines) {
       if (!line.includes('may have happened twice')) continue;
-      const match = /^u(\d+)\./.exec(String((JSON.parse(line) as { effect?: string }).effect));
-      if (match) ids.add(Number(match[1]));
+      const effect = (JSON.parse(line) as { effect?: unknown }).effect;
+      if (typeof effect === 'string') ids.add(effect);
     }
+  return ids;
+}
+
+/** The update ids behind the effects the runs reported in doubt (an effect's id starts with its update's). */
+export function inDoubtEffectUpdates(runs: ReadonlyArray<{ readonly lines: readonly string[] }>): Set<number> {
+  const ids = new Set<number>();
+  for (const effect of inDoubtEffectIds(runs)) {
+    const match = /^u(\d+)\./.exec(effect);
+    if (match) ids.add(Number(match[1]));
+  }
   return ids;
 }
 
