@@ -56,6 +56,19 @@ function withoutReanswers(replies: readonly string[], expected: readonly string[
   return kept;
 }
 
+/**
+ * For a failure's message: each replica's lines about the update and its warnings and errors (the failover, a
+ * replica gone), so that a rare failure under load can be read from CI's output.
+ */
+function whatReplicasSaid(updateId: number, runs: readonly RunProcess[]): string {
+  const said = runs.flatMap((run, r) =>
+    run.lines
+      .filter((line) => line.includes(`"update_id":${updateId},`) || /"level":(40|50|60)\b/.test(line))
+      .map((line) => `replica ${r}: ${line.slice(0, 400)}`),
+  );
+  return `the replicas said:\n${said.slice(0, 40).join('\n')}`;
+}
+
 describe('replicas of two bots on a Redis Cluster', () => {
   let sandbox: StartedSandbox;
   let cluster: RedisCluster;
@@ -122,7 +135,10 @@ describe('replicas of two bots on a Redis Cluster', () => {
         const { once, repeated } = collapseRepeats(replies);
         expect(once, `chat ${chat}`).toEqual(expected);
         const sent = ledger.sent.filter((entry) => entry.userId === user);
-        for (const at of repeated) expect(inDoubt, `answered twice without being reported in doubt: ${once[at]}`).toContain(sent[at]!.updateId);
+        for (const at of repeated) {
+          const id = sent[at]!.updateId;
+          expect(inDoubt, `answered twice without being reported in doubt: ${once[at]} (update ${id}); ${whatReplicasSaid(id, runs)}`).toContain(id);
+        }
       }
       ledger.close();
     }
