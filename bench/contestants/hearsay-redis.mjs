@@ -9,7 +9,8 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Agent, createServer, request } from 'node:http';
 import { freePort } from '../free-port.mjs';
-import { cpuTicks, startRedisServer } from '../redis/redis-server.mjs';
+import { startRedisServer } from '../redis/redis-server.mjs';
+import { processCpuTicks } from '../report/process-cpu.mjs';
 
 const [hearsayMain, ...hearsayArgs] = process.argv.slice(2);
 const replicas = Number(process.env.BENCH_REPLICAS ?? '1');
@@ -67,7 +68,7 @@ for (const bot of bots) {
   bot.once('exit', (code) => {
     worst = Math.max(worst, code ?? 1);
     if (--left > 0) return;
-    process.stderr.write(`redis-server cpu ticks: ${cpuTicks(redis.pid)}\n`);
+    process.stderr.write(`redis-server cpu ticks: ${processCpuTicks(redis.pid)}\n`);
     balancer?.close();
     // Its folder (the AOF) goes with it: a run leaves nothing behind in the temporary directory.
     void redis.stop().then(() => process.exit(worst));

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../contestants/registry.mjs';
-import { cpuTicks, startRedisServer } from './redis-server.mjs';
+import { CLOCK_TICKS, processCpuTicks } from '../report/process-cpu.mjs';
+import { startRedisServer } from './redis-server.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -33,8 +34,6 @@ const aof = values['no-aof'] ? ['--appendonly', 'no'] : ['--appendonly', 'yes', 
 const redis = await startRedisServer(aof);
 const { port } = redis;
 
-/** Clock ticks a second (/proc's unit). */
-const CLOCK_TICKS = 100;
 const logger = createLogger({ level: 'silent' });
 const node = { host: '127.0.0.1', port };
 const config = { kind: 'redis', url: `redis://127.0.0.1:${port}`, ...node, nodes: [node], cluster: false, db: 0, tls: false, username: null, password: null };
@@ -66,7 +65,7 @@ async function commandStats() {
 
 async function step(name, first, run) {
   const before = await commandStats();
-  const ticks = cpuTicks(redis.pid);
+  const ticks = processCpuTicks(redis.pid);
   let next = first;
   const end = first + updates;
   await Promise.all(
@@ -75,7 +74,7 @@ async function step(name, first, run) {
     }),
   );
   const after = await commandStats();
-  const cpuUs = ((cpuTicks(redis.pid) - ticks) * (1e6 / CLOCK_TICKS)) / updates;
+  const cpuUs = ((processCpuTicks(redis.pid) - ticks) * (1e6 / CLOCK_TICKS)) / updates;
   // The INFO call itself is one command of the difference.
   const row = {
     step: name,

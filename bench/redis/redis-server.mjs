@@ -1,20 +1,10 @@
 // A redis-server of the bench's own, for the Redis contestant and bench/redis: on a free loopback port, its files
-// in a temporary folder that goes with it; and the CPU a process has used, from /proc.
+// in a temporary folder that goes with it.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../free-port.mjs';
-
-/** User and system CPU a process has used, in clock ticks (10 ms); NaN once it is gone. */
-export function cpuTicks(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return NaN;
-  }
-}
 
 /**
  * Starts redis-server with `settings` (e.g. ['--appendonly', 'yes']) and resolves once it accepts connections.

@@ -13,8 +13,8 @@ export const CLOCK_TICKS = (() => {
   }
 })();
 
-/** utime + stime of one process (fields 14 and 15 of /proc/<pid>/stat), in ticks; 0 once it is gone. */
-function ownTicks(pid) {
+/** utime + stime of one process, all its threads (fields 14 and 15 of /proc/<pid>/stat), in ticks; 0 once it is gone. */
+export function processCpuTicks(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may hold spaces and parentheses; the fields after its closing one are plain.
@@ -47,7 +47,7 @@ export function treeCpuTicks(pid) {
     const at = todo.pop();
     if (seen.has(at)) continue;
     seen.add(at);
-    total += ownTicks(at);
+    total += processCpuTicks(at);
     todo.push(...childrenOf(at));
   }
   return total;
