@@ -49,14 +49,27 @@ end
 `;
 
 /**
- * After the ledger's SEQUENCE (which gives `seen`): `accept(id, fp, json, owner, chat, now, retention)` stores one
- * update → {'stored'|'known'|'id_busy', sequence note, 1 when it heads its chat's queue else 0, the id it follows
+ * `in_chunks(command, key, values)`: one command over many fields or members (HDEL, HSET's field-value pairs,
+ * ZREM…) instead of one call each, a few hundred at a time (Lua's unpack has a limit).
+ */
+export const IN_CHUNKS = `
+local function in_chunks(command, key, values, step)
+  step = step or 500
+  for i = 1, #values, step do
+    redis.call(command, key, unpack(values, i, math.min(i + step - 1, #values)))
+  end
+end
+`;
+
+/**
+ * After the ledger's SEQUENCE (which gives `seen`): `accept(id, fp, json, owner, chat, now, retention, next_order)`
+ * stores one update (next_order() gives its place in the inbox) → {'stored'|'known'|'id_busy', sequence note, 1 when it heads its chat's queue else 0, the id it follows
  * in the queue ('' when first)}. An entry with no owner ('') waits in `inbox:unclaimed` once it heads its chat's
  * queue. (The BEGIN_LOAD script reads documents with GET, not MGET: hearsay sends MGET itself only, which keeps
  * it a round trip in the bench's count.)
  */
 export const ACCEPT_FUNCTION = `
-local function accept(id, fp, json, owner, chat, now, retention)
+local function accept(id, fp, json, owner, chat, now, retention, next_order)
   local held = redis.call('HGET', p .. 'inbox', id)
   if held then
     local _, _, _, held_fp = entry_head(held)
@@ -65,7 +78,7 @@ local function accept(id, fp, json, owner, chat, now, retention)
   end
   local state = seen(id, fp, now, retention)
   if state == 'done' then return {'known', '', 0, ''} end
-  local order = redis.call('INCR', p .. 'inbox:next')
+  local order = next_order()
   local queue = p .. 'chat:' .. chat
   local first = not live_head(queue)
   -- The update it follows in its chat's queue: when that one commits on this replica, this one's turn is now.
@@ -80,11 +93,11 @@ end
 `;
 
 /**
- * Inside the commit script, `id` committed: its entry leaves the inbox and its chat's queue, and the chat's next
- * update, when it waits unclaimed (polling with replicas), may be claimed now.
+ * Inside the commit script, `id` committed (`entry`: its inbox entry, read at the script's start, or false): the
+ * entry leaves the inbox and its chat's queue, and the chat's next update, when it waits unclaimed (polling with
+ * replicas), may be claimed now.
  */
 export const INBOX_COMMIT = `
-local entry = redis.call('HGET', p .. 'inbox', id)
 if entry then
   local _, owner, chat = entry_head(entry)
   local queue = p .. 'chat:' .. chat
@@ -100,22 +113,26 @@ end`;
 
 /**
  * ARGV: owner, limit → the update JSONs of up to `limit` unclaimed inbox entries, oldest first, now owned by
- * `owner`: each the first of its chat in the inbox (see ACCEPT_BODY and INBOX_COMMIT).
+ * `owner`: each the first of its chat in the inbox (see ACCEPT_FUNCTION and INBOX_COMMIT).
  */
 export const CLAIM_SCRIPT = `
 local p = KEYS[1]
 ${INBOX_ENTRY}
+${IN_CHUNKS}
 local ids = redis.call('ZRANGE', p .. 'inbox:unclaimed', 0, tonumber(ARGV[2]) - 1)
 if #ids == 0 then return {} end
-redis.call('ZREM', p .. 'inbox:unclaimed', unpack(ids))
-local claimed = {}
+in_chunks('ZREM', p .. 'inbox:unclaimed', ids)
+-- HGET each, not HMGET: hearsay sends MGET and HMGET only on their own, which keeps them a round trip in the bench's count.
+local claimed, owned = {}, {}
 for i = 1, #ids do
   local entry = redis.call('HGET', p .. 'inbox', ids[i])
   if entry then
-    redis.call('HSET', p .. 'inbox', ids[i], with_owner(entry, ARGV[1]))
+    owned[#owned + 1] = ids[i]
+    owned[#owned + 1] = with_owner(entry, ARGV[1])
     claimed[#claimed + 1] = entry_json(entry)
   end
 end
+in_chunks('HSET', p .. 'inbox', owned)
 return claimed`;
 
 /**

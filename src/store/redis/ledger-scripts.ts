@@ -3,28 +3,35 @@
 // inside one step. KEYS[1] is the bot's key prefix (the scripts reach every key under it; its hash tag puts
 // them all in one slot, so in a Redis Cluster each script runs on the node that holds the bot); ARGV carries the rest.
 import { OUTBOX_LIB } from './outbox-scripts.js';
-import { ACCEPT_FUNCTION, INBOX_COMMIT, INBOX_ENTRY, INBOX_TAKE_OVER, LIVE_HEAD } from './inbox-scripts.js';
+import { ACCEPT_FUNCTION, IN_CHUNKS, INBOX_COMMIT, INBOX_ENTRY, INBOX_TAKE_OVER, LIVE_HEAD } from './inbox-scripts.js';
 
 /** Shared by the scripts: recognising a new update id sequence of the service (as the file journal does). */
 const SEQUENCE = `
 local p = KEYS[1]
 ${INBOX_ENTRY}
 ${LIVE_HEAD}
+-- What seen() read once per script run (a batch of the polling leader asks it for each update): nothing but
+-- forget_all changes these keys while one script runs.
+local sequence_read = {}
 local function forget_all()
   redis.call('DEL', p .. 'done', p .. 'done:ids')
   redis.call('SET', p .. 'confirmed', '0')
+  sequence_read.confirmed = 0
+  sequence_read.any_done = false
 end
 -- 'done' when this exact update was committed; otherwise 'new', or why the old ids were forgotten.
 local function seen(id, fp, now, retention)
-  local confirmed = tonumber(redis.call('GET', p .. 'confirmed') or '0')
+  local read = sequence_read
+  if read.confirmed == nil then read.confirmed = tonumber(redis.call('GET', p .. 'confirmed') or '0') end
   local known = redis.call('HGET', p .. 'done', id)
   -- An update still in the inbox was stored before the leader confirmed past it (polling with replicas).
-  if tonumber(id) < confirmed and redis.call('HEXISTS', p .. 'inbox', id) == 0 then forget_all() return 'below_confirmed' end
+  if tonumber(id) < read.confirmed and redis.call('HEXISTS', p .. 'inbox', id) == 0 then forget_all() return 'below_confirmed' end
   if known and known ~= fp then forget_all() return 'other_message' end
   if known then return 'done' end
-  if redis.call('HLEN', p .. 'done') > 0 then
-    local last = tonumber(redis.call('GET', p .. 'last') or '0')
-    if now - last > retention then forget_all() return 'quiet' end
+  if read.any_done == nil then read.any_done = redis.call('HLEN', p .. 'done') > 0 end
+  if read.any_done then
+    if read.last == nil then read.last = tonumber(redis.call('GET', p .. 'last') or '0') end
+    if now - read.last > retention then forget_all() return 'quiet' end
   end
   return 'new'
 end
@@ -35,28 +42,29 @@ export const SEEN_SCRIPT = `${SEQUENCE}
 return seen(ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]))`;
 
 /**
- * ARGV: id, fingerprint, now, retention, update JSON, owner, chat key → {'stored'|'known'|'id_busy', sequence
- * note, 1 when it heads its chat's queue (its turn is now: nothing can be put before it) else 0, the id it
- * follows in the queue ('' when first)}. The inbox entry is owned by the replica that stored it until it commits or dies; its id joins the
- * end of its chat's queue, whose head is the one update of that chat any replica may handle now (and the one a
- * replica may claim, when unowned).
+ * Stores updates in the inbox, a batch in one step (see accept-batches.ts). ARGV: now, retention, then polling
+ * with replicas the leader's name and fencing token ('' '' otherwise), the entries' owner ('' for the leader's:
+ * stored unclaimed, for any replica to claim), then for each update its id, fingerprint, JSON and chat key → for
+ * each update {'stored'|'known'|'id_busy', sequence note, 1 when it heads its chat's queue (its turn is now:
+ * nothing can be put before it) else 0, the id it follows in the queue ('' when first)} one after the other, or
+ * {'fenced'} when this replica no longer holds the polling lease under that token (nothing stored). An owned
+ * entry is its replica's until it commits or the replica dies; its id joins the end of its chat's queue, whose
+ * head is the one update of that chat any replica may handle now (and the one a replica may claim, when unowned).
  */
-export const ACCEPT_SCRIPT = `${SEQUENCE}
+export const ACCEPT_BATCH_SCRIPT = `${SEQUENCE}
 ${ACCEPT_FUNCTION}
-return accept(ARGV[1], ARGV[2], ARGV[5], ARGV[6], ARGV[7], tonumber(ARGV[3]), tonumber(ARGV[4]))`;
-
-/**
- * Polling with replicas: the leader stores what it fetched for any replica to claim, a batch in one step.
- * ARGV: now, retention, the leader's name and fencing token, then for each update its id, fingerprint, JSON
- * and chat key → for each update the four answers of ACCEPT_SCRIPT one after the other (stored unclaimed), or
- * {'fenced'} when this replica no longer holds the polling lease under that token (nothing stored).
- */
-export const POLL_ACCEPT_SCRIPT = `${SEQUENCE}
-${ACCEPT_FUNCTION}
-if redis.call('GET', p .. 'leader') ~= ARGV[3] or redis.call('GET', p .. 'leader:token') ~= ARGV[4] then return {'fenced'} end
+if ARGV[3] ~= '' and (redis.call('GET', p .. 'leader') ~= ARGV[3] or redis.call('GET', p .. 'leader:token') ~= ARGV[4]) then return {'fenced'} end
+-- The batch's places in the inbox, drawn in one step when the first is needed (an update already known skips its own).
+local count = (#ARGV - 5) / 4
+local given
+local function next_order()
+  if not given then given = redis.call('INCRBY', p .. 'inbox:next', count) - count end
+  given = given + 1
+  return given
+end
 local answers = {}
-for i = 5, #ARGV, 4 do
-  local answer = accept(ARGV[i], ARGV[i + 1], ARGV[i + 2], '', ARGV[i + 3], tonumber(ARGV[1]), tonumber(ARGV[2]))
+for i = 6, #ARGV, 4 do
+  local answer = accept(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[5], ARGV[i + 3], tonumber(ARGV[1]), tonumber(ARGV[2]), next_order)
   for j = 1, 4 do answers[#answers + 1] = answer[j] end
 end
 return answers`;
@@ -73,9 +81,13 @@ export const COMMIT_SCRIPT = `${OUTBOX_LIB}
 local p = KEYS[1]
 ${INBOX_ENTRY}
 ${LIVE_HEAD}
+${IN_CHUNKS}
+local id = ARGV[1]
+-- The update's inbox entry: none in plain polling mode, nor once it is committed (its commit removes it).
+local entry = id ~= '' and redis.call('HGET', p .. 'inbox', id)
 -- Already committed (a retry after the answer to the first commit was lost, e.g. in a Redis restart): the chat
 -- may have moved on since, so its changes must not be applied a second time over newer state.
-if ARGV[1] ~= '' and redis.call('HGET', p .. 'done', ARGV[1]) == ARGV[2] then return 'ok' end
+if id ~= '' and not entry and redis.call('HGET', p .. 'done', id) == ARGV[2] then return 'ok' end
 local n = #KEYS - 1
 local ttl = ARGV[5]
 for i = 1, n do
@@ -93,19 +105,18 @@ for i = 1, n do
   end
 end
 fx_apply(p, ARGV[6 + 2 * n] or '')
-local id = ARGV[1]
 if id == '' then return 'ok' end
 redis.call('HSET', p .. 'done', id, ARGV[2])
 redis.call('ZADD', p .. 'done:ids', id, id)
 redis.call('SET', p .. 'last', ARGV[3])
 redis.call('HDEL', p .. 'begun', id)
 ${INBOX_COMMIT}
--- Beyond twice the capacity, the lowest ids go (at worst a very old redelivery is answered again).
+-- Beyond twice the capacity, the lowest ids go (at worst a very old redelivery is answered again). Counted at
+-- every 16th id only: the bound is loose by a few ids, and most commits spare the count.
 local capacity = tonumber(ARGV[4])
-local size = redis.call('ZCARD', p .. 'done:ids')
+local size = tonumber(id) % 16 == 0 and redis.call('ZCARD', p .. 'done:ids') or 0
 if size > 2 * capacity then
-  local old = redis.call('ZRANGE', p .. 'done:ids', 0, size - capacity - 1)
-  for i = 1, #old do redis.call('HDEL', p .. 'done', old[i]) end
+  in_chunks('HDEL', p .. 'done', redis.call('ZRANGE', p .. 'done:ids', 0, size - capacity - 1))
   redis.call('ZREMRANGEBYRANK', p .. 'done:ids', 0, size - capacity - 1)
 end
 return 'ok'`;
@@ -117,12 +128,13 @@ return 'ok'`;
  */
 export const CONFIRM_SCRIPT = `
 local p = KEYS[1]
+${IN_CHUNKS}
 if ARGV[2] ~= '' and (redis.call('GET', p .. 'leader') ~= ARGV[2] or redis.call('GET', p .. 'leader:token') ~= ARGV[3]) then return -1 end
 local offset = tonumber(ARGV[1])
 if offset <= tonumber(redis.call('GET', p .. 'confirmed') or '0') then return 0 end
 redis.call('SET', p .. 'confirmed', ARGV[1])
 local old = redis.call('ZRANGEBYSCORE', p .. 'done:ids', '-inf', '(' .. ARGV[1])
-for i = 1, #old do redis.call('HDEL', p .. 'done', old[i]) end
+in_chunks('HDEL', p .. 'done', old)
 redis.call('ZREMRANGEBYSCORE', p .. 'done:ids', '-inf', '(' .. ARGV[1])
 return #old`;
 

@@ -8,16 +8,15 @@ import { SERVICE_RETENTION_MS } from '../records.js';
 import { AcceptsInFlight } from '../accepts-in-flight.js';
 import { UnstorableUpdateError, type AcceptResult } from '../../pipeline/ports.js';
 import type { InboxBacklog } from '../../pipeline/replica-ports.js';
-import { ACCEPT_SCRIPT, POLL_ACCEPT_SCRIPT } from './ledger-scripts.js';
+import { ACCEPT_BATCH_SCRIPT } from './ledger-scripts.js';
 import { CLAIM_SCRIPT, LEGACY_INBOX_SCRIPT } from './inbox-scripts.js';
 import { scanKeys } from './untagged-keys.js';
-import { LeadAccepts, type LeadAccept, type LeadAnswer } from './lead-accepts.js';
+import { AcceptBatches, type AcceptAnswer, type AcceptItem } from './accept-batches.js';
 import type { Logger } from '../../log/logger.js';
 import { ReplicaFencedError, script, type RedisAccess } from './redis-access.js';
 
 const SCRIPTS = {
-  accept: script(ACCEPT_SCRIPT),
-  pollAccept: script(POLL_ACCEPT_SCRIPT),
+  accept: script(ACCEPT_BATCH_SCRIPT),
   claim: script(CLAIM_SCRIPT),
   legacy: script(LEGACY_INBOX_SCRIPT),
 };
@@ -58,8 +57,10 @@ export class RedisInbox {
   private readonly successorOf = new Map<number, number>();
   private readonly predecessorOf = new Map<number, number>();
 
-  /** The polling leader's accepts, a fetched batch stored in one script call. */
-  private readonly leadAccepts = new LeadAccepts((token, batch) => this.storeLeadBatch(token, batch));
+  /** The polling leader's accepts: a fetched batch, stored in one script call. */
+  private readonly leadAccepts = new AcceptBatches((token, batch) => this.storeBatch(token, batch), queueMicrotask);
+  /** This replica's own accepts (webhook POSTs): those its sockets brought in one pass of the event loop, in one script call. */
+  private readonly ownAccepts = new AcceptBatches((token, batch) => this.storeBatch(token, batch), setImmediate);
 
   constructor(private readonly parts: RedisInboxParts) {}
 
@@ -85,34 +86,38 @@ export class RedisInbox {
 
   private async storeInInbox(update: Update, fingerprint: string, json: string, lead: { token: string } | undefined): Promise<AcceptResult> {
     const id = update.update_id;
-    if (lead) {
-      const [result, sequence] = await this.leadAccepts.accept(lead.token, { id, fingerprint, json, chat: chatKeyOf(update) });
-      if (result === 'fenced') throw new ReplicaFencedError(`update ${id}: this replica no longer holds the polling lease; not stored from here`);
-      this.parts.noteSequence(id, sequence);
-      // The leader's unclaimed entries are any replica's to claim: counted by the one that claims them.
-      return result;
-    }
-    const args = [id, fingerprint, this.parts.now(), SERVICE_RETENTION_MS, json, this.parts.owner, chatKeyOf(update)];
-    const [result, sequence, first, after] = (await this.parts.store.runScript(SCRIPTS.accept, [], args)) as [AcceptResult, string, number, string];
-    this.parts.noteSequence(id, sequence);
-    if (result === 'stored') {
-      this.hold([id]);
-      if (first === 1) this.turnNow.add(id);
-      else if (after) this.follows(id, Number(after));
-      await this.parts.store.durable();
-    }
+    const item = { id, fingerprint, json, chat: chatKeyOf(update) };
+    const [result] = await (lead ? this.leadAccepts.accept(lead.token, item) : this.ownAccepts.accept('', item));
+    if (result === 'fenced') throw new ReplicaFencedError(`update ${id}: this replica no longer holds the polling lease; not stored from here`);
     return result;
   }
 
-  /** One script call for the leader's batch, then one wait for it to be durable. */
-  private async storeLeadBatch(token: string, batch: readonly LeadAccept[]): Promise<LeadAnswer[]> {
-    const args: Array<string | number> = [this.parts.now(), SERVICE_RETENTION_MS, this.parts.owner, token];
+  /**
+   * One script call for a batch, then one wait for it to be durable. `token`: the polling leader's fencing token
+   * (its entries stored unclaimed, any replica's to claim and count), or '' for this replica's own, which it
+   * holds from here.
+   */
+  private async storeBatch(token: string, batch: readonly AcceptItem[]): Promise<AcceptAnswer[]> {
+    const { owner } = this.parts;
+    const args: Array<string | number> = [this.parts.now(), SERVICE_RETENTION_MS, token ? owner : '', token, token ? '' : owner];
     for (const item of batch) args.push(item.id, item.fingerprint, item.json, item.chat);
-    const flat = (await this.parts.store.runScript(SCRIPTS.pollAccept, [], args)) as string[];
-    if (flat[0] === 'fenced') return batch.map(() => ['fenced', '']);
-    const answers = batch.map((_, i): LeadAnswer => [flat[4 * i] as AcceptResult, flat[4 * i + 1] ?? '']);
+    const flat = (await this.parts.store.runScript(SCRIPTS.accept, [], args)) as Array<string | number>;
+    if (flat[0] === 'fenced') return batch.map((): AcceptAnswer => ['fenced', '', 0, '']);
+    const answers = batch.map((item, i): AcceptAnswer => {
+      const answer: AcceptAnswer = [flat[4 * i] as AcceptResult, String(flat[4 * i + 1] ?? ''), Number(flat[4 * i + 2] ?? 0), String(flat[4 * i + 3] ?? '')];
+      this.parts.noteSequence(item.id, answer[1]);
+      if (!token && answer[0] === 'stored') this.holdStored(item.id, answer);
+      return answer;
+    });
     if (answers.some(([result]) => result === 'stored')) await this.parts.store.durable();
     return answers;
+  }
+
+  /** This replica stored the update as its own: it holds it, and knows whether its turn is now or which one it follows. */
+  private holdStored(id: number, [, , first, after]: AcceptAnswer): void {
+    this.hold([id]);
+    if (first === 1) this.turnNow.add(id);
+    else if (after) this.follows(id, Number(after));
   }
 
   /** Updates (by id) that are this replica's to handle now: taken over (again, for those it is still handling), or claimed. */

@@ -17,7 +17,7 @@ let prefixes = 0;
 /** The names of the commands the ledger sent, as it sends them (a script's own commands are not among them). */
 let sent: string[] | undefined;
 
-async function openLedger(prefix: string): Promise<RedisLedger> {
+async function openLedger(prefix: string, capacity?: number): Promise<RedisLedger> {
   const connection = await connectRedis({ config: redisStoreConfig(redis.server), logger });
   const client = connection.client as Redis;
   const send = client.sendCommand.bind(client);
@@ -25,7 +25,7 @@ async function openLedger(prefix: string): Promise<RedisLedger> {
     sent?.push(command.name);
     return send(command, stream);
   };
-  return RedisLedger.open({ connection, prefix, logger, inbox: true });
+  return RedisLedger.open({ connection, prefix, logger, inbox: true, ...(capacity === undefined ? {} : { capacity }) });
 }
 
 const update = (id: number, chatId = 1): Update =>
@@ -125,6 +125,55 @@ describe('the Redis inbox, per update', () => {
   });
 });
 
+describe('the Redis inbox, for many updates at once', () => {
+  it('updates that arrive together (webhook POSTs in one pass of the event loop) are stored in one request, and each chat keeps its order without asking Redis', async () => {
+    const prefix = `i${++prefixes}:`;
+    const ledger = await openLedger(prefix);
+    const scope = (id: number) => ({ chatId: (id % 4) + 1, userId: 2 });
+    // The server learns the scripts first (the first run of each is an EVAL).
+    await ledger.accept(update(1, 1));
+    await ledger.loadAndBegin(scope(0), update(1, 1));
+    await ledger.commit(update(1, 1), null);
+    const ids = Array.from({ length: 20 }, (_, i) => 10 + i);
+    const stored = await callsDuring(async () => {
+      expect(await Promise.all(ids.map((id) => ledger.accept(update(id, (id % 4) + 1))))).toEqual(ids.map(() => 'stored'));
+    });
+    expect(stored.sent).toEqual(['evalsha']);
+    // Handled chat by chat in the order stored: each update's turn is known here (the first of its chat, or the
+    // one right behind an update committed here), so no request asks for a turn.
+    const handled = await callsDuring(async () => {
+      for (const chat of [1, 2, 3, 4]) {
+        for (const id of ids.filter((i) => (i % 4) + 1 === chat)) {
+          await ledger.waitForTurn(`chat:${chat}`, id, new AbortController().signal);
+          await ledger.loadAndBegin(scope(id), update(id, chat));
+          await ledger.commit(update(id, chat), null);
+        }
+      }
+    });
+    expect(handled.sent).toEqual(ids.flatMap(() => ['evalsha', 'evalsha']));
+    expect(await redis.admin.hlen(`${prefix}inbox`)).toBe(0);
+    await ledger.close();
+  });
+
+  it('the done ids kept stay within twice the capacity; the newest are still known, the oldest answered again', async () => {
+    const prefix = `i${++prefixes}:`;
+    const ledger = await openLedger(prefix, 4);
+    for (let id = 1; id <= 100; id++) {
+      await ledger.accept(update(id));
+      await ledger.loadAndBegin({ chatId: 1, userId: 2 }, update(id));
+      await ledger.commit(update(id), null);
+    }
+    const kept = await redis.admin.hlen(`${prefix}done`);
+    // Counted every 16th id: at most 16 over twice the capacity between counts.
+    expect(kept).toBeGreaterThanOrEqual(4);
+    expect(kept).toBeLessThanOrEqual(2 * 4 + 16);
+    expect(await redis.admin.zcard(`${prefix}done:ids`)).toBe(kept);
+    expect(await ledger.accept(update(100))).toBe('known');
+    expect(await ledger.accept(update(1))).toBe('stored');
+    await ledger.close();
+  });
+});
+
 describe("the polling leader's inbox", () => {
   it('a fetched batch handed over at once is stored in one round trip; each update gets its own answer; a lost lease stores none', async () => {
     const prefix = `i${++prefixes}:`;
@@ -145,6 +194,32 @@ describe("the polling leader's inbox", () => {
     await redis.admin.set(`${prefix}leader:token`, 'another');
     await expect(Promise.all([5, 6].map((id) => leadership.accept(update(id, id), lease.token)))).rejects.toThrow(/no longer holds the polling lease/);
     expect(await redis.admin.hexists(`${prefix}inbox`, '5')).toBe(0);
+    await ledger.close();
+  });
+
+  it('a batch larger than one command carries (600 updates) is claimed whole, and confirming past it forgets every done id', async () => {
+    const prefix = `i${++prefixes}:`;
+    const ledger = await openLedger(prefix);
+    const leadership = new RedisPollLeadership(ledger);
+    const lease = await leadership.acquire(10_000);
+    if (!lease.held) throw new Error('no lease');
+    const ids = Array.from({ length: 600 }, (_, i) => i + 1);
+    expect(new Set(await Promise.all(ids.map((id) => leadership.accept(update(id, id), lease.token))))).toEqual(new Set(['stored']));
+    const claimed = await leadership.claim(1000);
+    expect(claimed.map((u) => u.update_id)).toEqual(ids);
+    // Each entry is now this replica's: another replica's claim finds none left.
+    expect(await redis.admin.zcard(`${prefix}inbox:unclaimed`)).toBe(0);
+    const owners = new Set((await redis.admin.hvals(`${prefix}inbox`)).map((entry) => entry.split('\n')[1]));
+    expect(owners.size).toBe(1);
+    expect([...owners][0]).not.toBe('');
+    for (const u of claimed) {
+      await ledger.loadAndBegin({ chatId: u.update_id, userId: 2 }, u);
+      await ledger.commit(u, null);
+    }
+    expect(await redis.admin.hlen(`${prefix}done`)).toBe(600);
+    await ledger.confirm(601, { token: lease.token });
+    expect(await redis.admin.hlen(`${prefix}done`)).toBe(0);
+    expect(await redis.admin.zcard(`${prefix}done:ids`)).toBe(0);
     await ledger.close();
   });
 });
