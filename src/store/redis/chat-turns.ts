@@ -18,6 +18,11 @@ const DRAIN_CHECK_MS = 20;
 export class RedisChatSequencer implements ChatSequencer {
   private readonly local: LocalChatSequencer;
   private readonly waits = new AbortController();
+  /**
+   * The local waits (see awhile) in progress, each ended by a stop: a set rather than listeners on `waits`,
+   * whose addEventListener looks through every listener already there, and hundreds wait at once in a backlog.
+   */
+  private readonly localWaits = new Set<() => void>();
   private waiting = 0;
   /** The last update of each chat in this replica's hands: the next one of the chat waits for it here, not by asking Redis. */
   private readonly tails = new Map<string, Promise<void>>();
@@ -76,16 +81,27 @@ export class RedisChatSequencer implements ChatSequencer {
    * Waits for the earlier update, for at most a second: Redis's order is what counts, and an update taken
    * over from a dead replica can be older than one already here (it is then the one to go first).
    */
-  private async awhile(earlier: Promise<void>): Promise<void> {
-    const timer = new AbortController();
-    const stop = () => timer.abort();
-    this.waits.signal.addEventListener('abort', stop, { once: true });
-    try {
-      await Promise.race([earlier, sleep(LOCAL_WAIT_CAP_MS, undefined, { signal: timer.signal }).catch(() => undefined)]);
-    } finally {
-      timer.abort();
-      this.waits.signal.removeEventListener('abort', stop);
-    }
+  private awhile(earlier: Promise<void>): Promise<void> {
+    // A plain timer, not an aborted timers/promises sleep: aborting one makes two errors with their stacks, and
+    // every update that waits behind another of its chat comes this way.
+    return new Promise<void>((resolve, reject) => {
+      const end = (error?: unknown) => {
+        clearTimeout(timer);
+        this.localWaits.delete(stop);
+        if (error === undefined) resolve();
+        else reject(error as Error);
+      };
+      const stop = () => end();
+      const timer = setTimeout(stop, LOCAL_WAIT_CAP_MS);
+      this.localWaits.add(stop);
+      earlier.then(stop, (error: unknown) => end(error ?? new Error('the earlier update of the chat failed')));
+    });
+  }
+
+  /** A stop: every update waiting for its turn, here or in Redis, stops waiting (it stays stored for the next run). */
+  private stopWaits(): void {
+    this.waits.abort();
+    for (const stop of [...this.localWaits]) stop();
   }
 
   async drain(deadlineMs: number, graceMs?: number): Promise<boolean> {
@@ -93,7 +109,7 @@ export class RedisChatSequencer implements ChatSequencer {
     // Updates still waiting may get their turn from work in flight here or on other replicas: give them the time.
     while (this.waiting > 0 && performance.now() < deadline) await sleep(DRAIN_CHECK_MS);
     const clean = this.waiting === 0;
-    if (!clean) this.waits.abort();
+    if (!clean) this.stopWaits();
     return (await this.local.drain(Math.max(0, deadline - performance.now()), graceMs)) && clean;
   }
 
@@ -107,7 +123,7 @@ export class RedisChatSequencer implements ChatSequencer {
   }
 
   abort(): void {
-    this.waits.abort();
+    this.stopWaits();
     this.local.abort();
   }
 }

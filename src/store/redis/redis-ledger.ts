@@ -66,22 +66,22 @@ const SCRIPTS = {
   turn: script(TURN_SCRIPT),
 };
 
-/** Resolves with `done`, or rejects once `signal` aborts (a stop). */
-function abortable(done: Promise<void>, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+/**
+ * Resolves with `done` (fulfilled or not), or rejects once one of `signals` aborts (a stop, an outage). Listens
+ * on each signal itself rather than on AbortSignal.any's: that one is a new signal each call, kept alive by its
+ * sources until collected, on a path every update that waits behind another of its chat takes.
+ */
+function abortable(done: Promise<void>, ...signals: AbortSignal[]): Promise<void> {
+  const aborted = signals.find((signal) => signal.aborted);
+  if (aborted) return Promise.reject(aborted.reason);
   return new Promise<void>((resolve, reject) => {
-    const stop = () => reject(signal.reason);
-    signal.addEventListener('abort', stop, { once: true });
-    done.then(
-      () => {
-        signal.removeEventListener('abort', stop);
-        resolve();
-      },
-      () => {
-        signal.removeEventListener('abort', stop);
-        resolve();
-      },
-    );
+    const stops = signals.map((signal) => () => reject(signal.reason));
+    signals.forEach((signal, i) => signal.addEventListener('abort', stops[i]!, { once: true }));
+    const end = () => {
+      signals.forEach((signal, i) => signal.removeEventListener('abort', stops[i]!));
+      resolve();
+    };
+    done.then(end, end);
   });
 }
 
@@ -193,7 +193,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
       const before = this.inbox.predecessor(updateId);
       const beforeHere = before === undefined ? undefined : heldHere?.(before);
       if (beforeHere) {
-        await abortable(beforeHere, AbortSignal.any([signal, this.outage.signal]));
+        await abortable(beforeHere, signal, this.outage.signal);
         if (this.inbox.takeTurnNow(updateId)) return;
       }
       const answer = String(await this.store.runScript(SCRIPTS.turn, [], [chatKey, updateId]));
