@@ -90,6 +90,9 @@ interface OverallWaiter {
   resolve(sent: Sent): void;
   reject(error: unknown): void;
   signal: AbortSignal | undefined;
+  /** Its listener on `signal`, while it waits in the queue (removed once served: the signal outlives it). */
+  onAbort?: () => void;
+  served?: boolean;
 }
 
 interface ChatWindows {
@@ -179,20 +182,21 @@ export class OutgoingRateLimiter implements RateLimiter {
   private overallTurn(signal: AbortSignal | undefined, queue: OverallWaiter[]): Promise<Sent> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<Sent>((resolve, reject) => {
-      const entry = { resolve, reject, signal };
+      const entry: OverallWaiter = { resolve, reject, signal };
       queue.push(entry);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          const index = queue.indexOf(entry);
-          if (index >= 0) {
-            queue.splice(index, 1);
-            reject(signal.reason);
-          }
-        },
-        { once: true },
-      );
+      // Served at once when the overall window has room (the pump's first pass runs now).
       void this.pump();
+      if (entry.served || !signal) return;
+      // The caller's signal is the sequencer's, shared by every task and kept for the process's life: the
+      // listener goes when the entry is served, or one would gather per message sent.
+      entry.onAbort = () => {
+        const index = queue.indexOf(entry);
+        if (index >= 0) {
+          queue.splice(index, 1);
+          reject(signal.reason);
+        }
+      };
+      signal.addEventListener('abort', entry.onAbort, { once: true });
     });
   }
 
@@ -212,6 +216,8 @@ export class OutgoingRateLimiter implements RateLimiter {
           continue;
         }
         const next = queue.shift()!;
+        next.served = true;
+        if (next.onAbort) next.signal?.removeEventListener('abort', next.onAbort);
         const sent = { at: now };
         this.overall.record(sent);
         next.resolve(sent);

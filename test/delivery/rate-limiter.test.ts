@@ -1,4 +1,5 @@
 // The outgoing limiter on a simulated clock: per chat, per group, overall; waits instead of dropping.
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { composeCall } from '../../src/api/bot-api.js';
 import { ApiError } from '../../src/api/errors.js';
@@ -109,6 +110,30 @@ describe('OutgoingRateLimiter', () => {
     // (The lane looks again every 20 ms while it waits: the reply is served at the next look.)
     expect(await reply).toBeLessThanOrEqual(start + 20);
     expect((await Promise.all(full)).filter((at) => at > start)).toHaveLength(5);
+  });
+
+  it("a send that went out, at once or after waiting its overall turn, leaves no listener on its caller's signal", async () => {
+    // The pipeline passes one signal to every task for the process's life: a listener left per message would
+    // gather there for as long as the bot runs.
+    const { limiter, settle } = simulated({ perChatPerSecond: 1, perGroupPerMinute: 20, overallPerSecond: 10 });
+    const shared = new AbortController();
+    const sends = Array.from({ length: 40 }, (_, i) => limiter.acquire(100 + i, shared.signal).then((slot) => slot.done()));
+    expect(getEventListeners(shared.signal, 'abort').length).toBeGreaterThan(0);
+    await settle();
+    await Promise.all(sends);
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('a send waiting for its overall turn gives up when its signal aborts; the others still go', async () => {
+    const { limiter, settle } = simulated({ perChatPerSecond: 1, perGroupPerMinute: 20, overallPerSecond: 1 });
+    await limiter.acquire(1);
+    const controller = new AbortController();
+    const cancelled = limiter.acquire(2, controller.signal);
+    const other = limiter.acquire(3);
+    controller.abort();
+    await expect(cancelled).rejects.toBeDefined();
+    await settle();
+    await expect(other).resolves.toBeDefined();
   });
 
   it('gives up waiting when the signal aborts', async () => {
