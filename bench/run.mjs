@@ -243,7 +243,7 @@ async function runOne(name, workload, ctx, options) {
     process.stderr.write(
       `    replicas ${replicaCpuUsPerUpdate.toFixed(0)} µs/update, Redis ${redisCpuUsPerUpdate.toFixed(0)} µs/update ` +
         `(${redisInCommandsUsPerUpdate.toFixed(0)} in commands), ` +
-        `${redisRoundTripsPerUpdate.toFixed(2)} round trips/update (${redisCommandsPerUpdate.toFixed(2)} Redis commands), ` +
+        `${redisRoundTripsPerUpdate.toFixed(2)} requests/update (${redisCommandsPerUpdate.toFixed(2)} Redis commands), ` +
         `${redisReadsPerUpdate.toFixed(2)} socket reads/update\n`,
     );
   }

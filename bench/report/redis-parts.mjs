@@ -3,9 +3,11 @@
 // commands Redis ran (INFO commandstats; the INFO asked for this is left out) and the reads it made from its
 // clients' sockets (INFO stats' total_reads_processed: one per batch of commands a client wrote at once, so the
 // fewer per update, the more commands each of Redis's passes serves), each per update answered.
-// commandstats counts the commands a script runs as well as the script: the round trips are the commands
-// only a client sends (the scripts, MGET and the other reads hearsay sends as they are; a replica's lease
-// renewal, a plain SET every 3.3 s, is left out of them as it is also a command scripts run).
+// commandstats counts the commands a script runs as well as the script: the requests are the commands only a
+// client sends (the scripts, MGET and the other reads hearsay sends as they are; a replica's lease renewal, a
+// plain SET every 3.3 s, is left out of them as it is also a command scripts run). One request may carry a step
+// of several updates (a replica stores, begins and commits the updates of one pass of its event loop together),
+// so this counts Redis's work, not the answers one update waits for (three: stored, begun, committed).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { CLOCK_TICKS, treeCpuTicks } from './process-cpu.mjs';
@@ -28,7 +30,7 @@ function socketReads(port) {
   return Number(/^total_reads_processed:(\d+)/m.exec(info)?.[1] ?? NaN);
 }
 
-/** Commands hearsay sends only on their own, never from inside a script: one round trip each. */
+/** Commands hearsay sends only on their own, never from inside a script: one request each. */
 const CLIENT_ONLY = new Set(['evalsha', 'eval', 'mget', 'hmget', 'smembers', 'exec', 'wait', 'waitaof', 'ping', 'scan']);
 
 /** A sampler for steadyCpuWindow: what the parts file (written by hearsay-redis.mjs) names, sampled now. */

@@ -1,5 +1,5 @@
 // The bench's table of replicas on one Redis: one row per Redis contestant and replica count, in the order
-// run, with the medians over rounds of throughput, latency, the replicas' and Redis's CPU, the round trips and
+// run, with the medians over rounds of throughput, latency, the replicas' and Redis's CPU, the requests to Redis and
 // Redis's socket reads and the commands per update (the commands named most first), Redis's time inside the commands in brackets; runs without Redis parts are left out.
 import { describe, expect, it } from 'vitest';
 import { formatReplicaTable } from '../../bench/report/replica-table.mjs';

@@ -2,8 +2,7 @@
 // state documents and the inbox removal land together or not at all, and two replicas never interleave
 // inside one step. KEYS[1] is the bot's key prefix (the scripts reach every key under it; its hash tag puts
 // them all in one slot, so in a Redis Cluster each script runs on the node that holds the bot); ARGV carries the rest.
-import { OUTBOX_LIB } from './outbox-scripts.js';
-import { ACCEPT_FUNCTION, IN_CHUNKS, INBOX_COMMIT, INBOX_ENTRY, INBOX_TAKE_OVER, LIVE_HEAD } from './inbox-scripts.js';
+import { ACCEPT_FUNCTION, IN_CHUNKS, INBOX_ENTRY, INBOX_TAKE_OVER, LIVE_HEAD } from './inbox-scripts.js';
 
 /** Shared by the scripts: recognising a new update id sequence of the service (as the file journal does). */
 const SEQUENCE = `
@@ -70,58 +69,6 @@ end
 return answers`;
 
 /**
- * KEYS: prefix, then the state document keys the commit read. ARGV: id ('' for state of no update: a flow's
- * timeout), fingerprint, now, capacity, state time-to-live in ms ('' for none), then for each document the
- * value it was read as ('' when absent) and the value to write ('' to delete), then the record's outbox
- * changes ('' for none; see outbox-scripts.ts).
- * → 'ok', or 'conflict' when a document changed since it was read (the caller reads again and retries).
- * Flow documents are also listed in the bot's set of flows (for the timeout timers).
- */
-export const COMMIT_SCRIPT = `${OUTBOX_LIB}
-local p = KEYS[1]
-${INBOX_ENTRY}
-${LIVE_HEAD}
-${IN_CHUNKS}
-local id = ARGV[1]
--- The update's inbox entry: none in plain polling mode, nor once it is committed (its commit removes it).
-local entry = id ~= '' and redis.call('HGET', p .. 'inbox', id)
--- Already committed (a retry after the answer to the first commit was lost, e.g. in a Redis restart): the chat
--- may have moved on since, so its changes must not be applied a second time over newer state.
-if id ~= '' and not entry and redis.call('HGET', p .. 'done', id) == ARGV[2] then return 'ok' end
-local n = #KEYS - 1
-local ttl = ARGV[5]
-for i = 1, n do
-  local current = redis.call('GET', KEYS[i + 1]) or ''
-  if current ~= ARGV[5 + i] then return 'conflict' end
-end
-for i = 1, n do
-  local key, value = KEYS[i + 1], ARGV[5 + n + i]
-  local document = string.sub(key, #p + 7)
-  if value == '' then redis.call('DEL', key)
-  elseif ttl ~= '' then redis.call('SET', key, value, 'PX', ttl)
-  else redis.call('SET', key, value) end
-  if string.sub(document, 1, 5) == 'flow:' then
-    if value == '' then redis.call('SREM', p .. 'flows', document) else redis.call('SADD', p .. 'flows', document) end
-  end
-end
-fx_apply(p, ARGV[6 + 2 * n] or '')
-if id == '' then return 'ok' end
-redis.call('HSET', p .. 'done', id, ARGV[2])
-redis.call('ZADD', p .. 'done:ids', id, id)
-redis.call('SET', p .. 'last', ARGV[3])
-redis.call('HDEL', p .. 'begun', id)
-${INBOX_COMMIT}
--- Beyond twice the capacity, the lowest ids go (at worst a very old redelivery is answered again). Counted at
--- every 16th id only: the bound is loose by a few ids, and most commits spare the count.
-local capacity = tonumber(ARGV[4])
-local size = tonumber(id) % 16 == 0 and redis.call('ZCARD', p .. 'done:ids') or 0
-if size > 2 * capacity then
-  in_chunks('HDEL', p .. 'done', redis.call('ZRANGE', p .. 'done:ids', 0, size - capacity - 1))
-  redis.call('ZREMRANGEBYRANK', p .. 'done:ids', 0, size - capacity - 1)
-end
-return 'ok'`;
-
-/**
  * ARGV: offset, then (polling with replicas) the leader's name and fencing token, or '' ''. Forgets every
  * done id below the offset → how many, or -1 when the lease is no longer this replica's under that token (a
  * paused ex-leader): nothing recorded.
@@ -179,23 +126,6 @@ if entry then
 end
 redis.call('HSET', p .. 'begun', ARGV[1], ARGV[2])
 return 'ok'`;
-
-/**
- * BEGIN_SCRIPT and the update's state documents in one step. KEYS: prefix, then the documents to read. ARGV: id,
- * owner → {'fenced'}, or {'ok', then each document's value ('' when absent)}.
- */
-export const BEGIN_LOAD_SCRIPT = `
-local p = KEYS[1]
-${INBOX_ENTRY}
-local entry = redis.call('HGET', p .. 'inbox', ARGV[1])
-if entry then
-  local _, owner = entry_head(entry)
-  if owner ~= ARGV[2] then return {'fenced'} end
-end
-redis.call('HSET', p .. 'begun', ARGV[1], ARGV[2])
-local answer = {'ok'}
-for i = 2, #KEYS do answer[i] = redis.call('GET', KEYS[i]) or '' end
-return answer`;
 
 /**
  * ARGV: chat key, id → 'go' when the update may be handled now (it heads its chat's queue, or is not in it:

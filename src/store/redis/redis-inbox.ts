@@ -11,7 +11,7 @@ import type { InboxBacklog } from '../../pipeline/replica-ports.js';
 import { ACCEPT_BATCH_SCRIPT } from './ledger-scripts.js';
 import { CLAIM_SCRIPT, LEGACY_INBOX_SCRIPT } from './inbox-scripts.js';
 import { scanKeys } from './untagged-keys.js';
-import { AcceptBatches, type AcceptAnswer, type AcceptItem } from './accept-batches.js';
+import { RequestBatches } from './request-batches.js';
 import type { Logger } from '../../log/logger.js';
 import { ReplicaFencedError, script, type RedisAccess } from './redis-access.js';
 
@@ -20,6 +20,22 @@ const SCRIPTS = {
   claim: script(CLAIM_SCRIPT),
   legacy: script(LEGACY_INBOX_SCRIPT),
 };
+
+/** One update to store. */
+interface AcceptItem {
+  readonly id: number;
+  readonly fingerprint: string;
+  readonly json: string;
+  readonly chat: string;
+}
+
+/**
+ * What the store said of one update: its result, the note on the update id sequence, 1 when it heads its chat's
+ * queue (else 0) and the id it follows there ('' when first).
+ */
+type AcceptAnswer = readonly [AcceptResult | 'fenced', string, number, string];
+
+const FENCED: AcceptAnswer = ['fenced', '', 0, ''];
 
 /**
  * The value of a replica's lease key (`replica:<owner>`): the inbox layout it reads and writes. Replicas of
@@ -58,9 +74,9 @@ export class RedisInbox {
   private readonly predecessorOf = new Map<number, number>();
 
   /** The polling leader's accepts: a fetched batch, stored in one script call. */
-  private readonly leadAccepts = new AcceptBatches((token, batch) => this.storeBatch(token, batch), queueMicrotask);
+  private readonly leadAccepts = new RequestBatches<AcceptItem, AcceptAnswer>((token, batch) => this.storeBatch(token, batch), queueMicrotask, FENCED);
   /** This replica's own accepts (webhook POSTs): those its sockets brought in one pass of the event loop, in one script call. */
-  private readonly ownAccepts = new AcceptBatches((token, batch) => this.storeBatch(token, batch), setImmediate);
+  private readonly ownAccepts = new RequestBatches<AcceptItem, AcceptAnswer>((token, batch) => this.storeBatch(token, batch), setImmediate, FENCED);
 
   constructor(private readonly parts: RedisInboxParts) {}
 
@@ -87,7 +103,7 @@ export class RedisInbox {
   private async storeInInbox(update: Update, fingerprint: string, json: string, lead: { token: string } | undefined): Promise<AcceptResult> {
     const id = update.update_id;
     const item = { id, fingerprint, json, chat: chatKeyOf(update) };
-    const [result] = await (lead ? this.leadAccepts.accept(lead.token, item) : this.ownAccepts.accept('', item));
+    const [result] = await (lead ? this.leadAccepts.run(lead.token, item) : this.ownAccepts.run('', item));
     if (result === 'fenced') throw new ReplicaFencedError(`update ${id}: this replica no longer holds the polling lease; not stored from here`);
     return result;
   }
@@ -102,7 +118,7 @@ export class RedisInbox {
     const args: Array<string | number> = [this.parts.now(), SERVICE_RETENTION_MS, token ? owner : '', token, token ? '' : owner];
     for (const item of batch) args.push(item.id, item.fingerprint, item.json, item.chat);
     const flat = (await this.parts.store.runScript(SCRIPTS.accept, [], args)) as Array<string | number>;
-    if (flat[0] === 'fenced') return batch.map((): AcceptAnswer => ['fenced', '', 0, '']);
+    if (flat[0] === 'fenced') return batch.map(() => FENCED);
     const answers = batch.map((item, i): AcceptAnswer => {
       const answer: AcceptAnswer = [flat[4 * i] as AcceptResult, String(flat[4 * i + 1] ?? ''), Number(flat[4 * i + 2] ?? 0), String(flat[4 * i + 3] ?? '')];
       this.parts.noteSequence(item.id, answer[1]);

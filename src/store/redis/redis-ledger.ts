@@ -13,7 +13,8 @@ import { updateFingerprint } from '../update-fingerprint.js';
 import { withEffectIds } from '../effect-ids.js';
 import type { Logger } from '../../log/logger.js';
 import { StoreUnavailableError, type AcceptResult, type ChatStateStore, type StateCommit, type StateScope, type UpdateLedger } from '../../pipeline/ports.js';
-import { BEGIN_LOAD_SCRIPT, BEGIN_SCRIPT, COMMIT_SCRIPT, CONFIRM_SCRIPT, SEEN_SCRIPT, TAKE_OVER_SCRIPT, TURN_SCRIPT } from './ledger-scripts.js';
+import { BEGIN_SCRIPT, CONFIRM_SCRIPT, SEEN_SCRIPT, TAKE_OVER_SCRIPT, TURN_SCRIPT } from './ledger-scripts.js';
+import { LedgerSteps } from './ledger-steps.js';
 import type { InboxBacklog } from '../../pipeline/replica-ports.js';
 import { RedisAccess, ReplicaFencedError, script, type Script } from './redis-access.js';
 import { LEASE_VALUE, RedisInbox } from './redis-inbox.js';
@@ -58,11 +59,9 @@ const DEFAULT_LEASE_MS = 10_000;
 const COMMIT_RETRIES = 100;
 const SCRIPTS = {
   seen: script(SEEN_SCRIPT),
-  commit: script(COMMIT_SCRIPT),
   confirm: script(CONFIRM_SCRIPT),
   takeOver: script(TAKE_OVER_SCRIPT),
   begin: script(BEGIN_SCRIPT),
-  beginLoad: script(BEGIN_LOAD_SCRIPT),
   turn: script(TURN_SCRIPT),
 };
 
@@ -101,6 +100,8 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
   private readonly store: RedisAccess;
   private readonly inbox: RedisInbox;
   private readonly outbox: RedisOutbox;
+  /** Begin marks with state reads, and commits: many chats' in one script call. */
+  private readonly steps: LedgerSteps;
   /**
    * Aborted while the store is down: an update waiting here for its chat's turn then gives itself up to the store,
    * as one asking Redis would (it is in the inbox; it is not held in memory through an outage).
@@ -120,6 +121,13 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
       noteSequence: (id, reason) => this.noteSequence(id, reason),
     });
     this.outbox = new RedisOutbox(this.store, this.owner);
+    this.steps = new LedgerSteps({
+      store: this.store,
+      owner: this.owner,
+      now: this.now,
+      capacity: options.capacity ?? 50_000,
+      stateTtlMs: options.stateTtlMs ?? '',
+    });
     this.unwatchOutage = options.connection.onAvailability((kind) => {
       if (kind !== null) this.outage.abort(new StoreUnavailableError(`the Redis store is down (${kind}); the update waits there for its turn`));
       else if (this.outage.signal.aborted) this.outage = new AbortController();
@@ -170,9 +178,9 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
   /** {@link begin} and {@link load} in one round trip (see ChatStateStore.loadAndBegin). */
   loadAndBegin(scope: StateScope, update: Update): Promise<ConversationState> {
     return this.documents.load(scope, async (keys) => {
-      const answer = (await this.store.runScript(SCRIPTS.beginLoad, keys, [update.update_id, this.owner])) as string[];
-      if (answer[0] === 'fenced') this.fenced(update);
-      return answer.slice(1);
+      const answer = await this.steps.beginLoad(update.update_id, keys);
+      if (answer === 'fenced') this.fenced(update);
+      return [...answer];
     });
   }
 
@@ -226,23 +234,15 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
       const writes = state && state.changes.length > 0 ? await this.documents.writesFor(id, state, attempt === 0) : null;
       if (writes === 'stale') return false;
       const keys = writes ? [...writes.keys()] : [];
-      const ttl = this.options.stateTtlMs ?? '';
-      const reads = keys.map((k) => writes!.get(k)!.read);
-      const values = keys.map((k) => writes!.get(k)!.write);
-      const result = await this.store.runScript(SCRIPTS.commit, keys, [
-        id ?? '',
+      const result = await this.steps.commit({
+        id,
         fingerprint,
-        this.now(),
-        this.options.capacity ?? 50_000,
-        ttl,
-        ...reads,
-        ...values,
-        outboxArgument(state),
-      ]);
-      if (result === 'ok') {
-        await this.store.durable();
-        return true;
-      }
+        keys,
+        reads: keys.map((k) => writes!.get(k)!.read),
+        values: keys.map((k) => writes!.get(k)!.write),
+        outbox: outboxArgument(state),
+      });
+      if (result === 'ok') return true;
       // Another replica changed one of these documents since they were read (the same user in another chat): read again.
     }
     throw new StoreUnavailableError(`${id === null ? 'a state change' : `update ${id}`}: its state kept changing under it; not committed`);

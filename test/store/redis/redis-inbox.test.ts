@@ -155,6 +155,59 @@ describe('the Redis inbox, for many updates at once', () => {
     await ledger.close();
   });
 
+  it("updates of many chats that reach their state read, or their commit, together go to Redis in one request each; each gets its own chat's state; one fenced fails alone", async () => {
+    const prefix = `i${++prefixes}:`;
+    const ledger = await openLedger(prefix);
+    const scope = (chat: number) => ({ chatId: chat, userId: 2 });
+    const set = (value: number) => ({ type: 'set_state' as const, scope: 'chat' as const, key: 'n', value });
+    // Each chat's state first (and the scripts learnt: the first run of each is an EVAL).
+    for (const chat of [1, 2, 3, 4]) {
+      await ledger.accept(update(chat, chat));
+      await ledger.loadAndBegin(scope(chat), update(chat, chat));
+      await ledger.commit(update(chat, chat), { scope: scope(chat), changes: [set(chat * 10)] });
+    }
+    const next = [1, 2, 3, 4].map((chat) => update(10 + chat, chat));
+    await Promise.all(next.map((u) => ledger.accept(u)));
+    // Update 14 was taken over by another replica (this one was paused past its lease).
+    const entry = (await redis.admin.hget(`${prefix}inbox`, '14'))!;
+    const [order, , ...rest] = entry.split('\n');
+    await redis.admin.hset(`${prefix}inbox`, '14', [order, 'someone-else', ...rest].join('\n'));
+    const begun = await callsDuring(async () => {
+      const states = await Promise.allSettled(next.map((u, i) => ledger.loadAndBegin(scope(i + 1), u)));
+      expect(states.slice(0, 3).map((s) => (s.status === 'fulfilled' ? s.value.chat : s.reason))).toEqual([{ n: 10 }, { n: 20 }, { n: 30 }]);
+      expect(states[3]).toMatchObject({
+        status: 'rejected',
+        reason: expect.objectContaining({ message: expect.stringMatching(/taken over by another replica/) }),
+      });
+    });
+    expect(begun.sent).toEqual(['evalsha']);
+    expect(await redis.admin.hget(`${prefix}begun`, '14')).toBeNull();
+    const committed = await callsDuring(async () => {
+      await Promise.all(next.slice(0, 3).map((u, i) => ledger.commit(u, { scope: scope(i + 1), changes: [set(i + 100)] })));
+    });
+    expect(committed.sent).toEqual(['evalsha']);
+    expect((await Promise.all([1, 2, 3].map((chat) => ledger.load(scope(chat))))).map((state) => state.chat)).toEqual([{ n: 100 }, { n: 101 }, { n: 102 }]);
+    expect(await redis.admin.hkeys(`${prefix}inbox`)).toEqual(['14']);
+    expect(await redis.admin.hlen(`${prefix}begun`)).toBe(0);
+    await ledger.close();
+  });
+
+  it('in one request of commits, one whose documents another replica changed is read again and retried alone; the others land at once', async () => {
+    const prefix = `i${++prefixes}:`;
+    const [a, b] = await Promise.all([openLedger(prefix), openLedger(prefix)]);
+    const increment = { type: 'set_state' as const, scope: 'user' as const, key: 'n', value: 1, increment: 1 };
+    const mine = [1, 2, 3].map((chat) => update(chat, chat));
+    await Promise.all(mine.map((u) => a.accept(u)));
+    await Promise.all(mine.map((u, i) => a.loadAndBegin({ chatId: i + 1, userId: 10 + i }, u)));
+    // User 10 again, in another chat, on the other replica: between a's read and a's commit.
+    await b.commit(update(9, 9), { scope: { chatId: 9, userId: 10 }, changes: [increment] });
+    await Promise.all(mine.map((u, i) => a.commit(u, { scope: { chatId: i + 1, userId: 10 + i }, changes: [increment] })));
+    const users = await Promise.all([0, 1, 2].map((i) => a.load({ chatId: i + 1, userId: 10 + i })));
+    expect(users.map((state) => state.user)).toEqual([{ n: 2 }, { n: 1 }, { n: 1 }]);
+    expect(await redis.admin.hlen(`${prefix}inbox`)).toBe(0);
+    await Promise.all([a.close(), b.close()]);
+  });
+
   it('the done ids kept stay within twice the capacity; the newest are still known, the oldest answered again', async () => {
     const prefix = `i${++prefixes}:`;
     const ledger = await openLedger(prefix, 4);
