@@ -4,8 +4,10 @@
 // clients' sockets (INFO stats' total_reads_processed: one per batch of commands a client wrote at once, so the
 // fewer per update, the more commands each of Redis's passes serves), each per update answered.
 // commandstats counts the commands a script runs as well as the script: the requests are the commands only a
-// client sends (the scripts, MGET and the other reads hearsay sends as they are; a replica's lease renewal, a
-// plain SET every 3.3 s, is left out of them as it is also a command scripts run). One request may carry a step
+// client sends (the scripts and the few commands hearsay sends as they are). Left out of them, as scripts run
+// them too: a replica's lease renewal (a plain SET every 3.3 s), and MGET and HMGET, which hearsay sends on its own
+// only off the message path (a commit's second read after another replica changed a document, the flow timers'
+// look at the stored flows, an operator's request). One request may carry a step
 // of several updates (a replica stores, begins and commits the updates of one pass of its event loop together),
 // so this counts Redis's work, not the answers one update waits for (three: stored, begun, committed).
 import { execFileSync } from 'node:child_process';
@@ -31,7 +33,7 @@ function socketReads(port) {
 }
 
 /** Commands hearsay sends only on their own, never from inside a script: one request each. */
-const CLIENT_ONLY = new Set(['evalsha', 'eval', 'mget', 'hmget', 'smembers', 'exec', 'wait', 'waitaof', 'ping', 'scan']);
+const CLIENT_ONLY = new Set(['evalsha', 'eval', 'smembers', 'exec', 'wait', 'waitaof', 'ping', 'scan']);
 
 /** A sampler for steadyCpuWindow: what the parts file (written by hearsay-redis.mjs) names, sampled now. */
 export function redisPartsSampler(partsFile) {

@@ -65,8 +65,7 @@ end
  * After the ledger's SEQUENCE (which gives `seen`): `accept(id, fp, json, owner, chat, now, retention, next_order)`
  * stores one update (next_order() gives its place in the inbox) → {'stored'|'known'|'id_busy', sequence note, 1 when it heads its chat's queue else 0, the id it follows
  * in the queue ('' when first)}. An entry with no owner ('') waits in `inbox:unclaimed` once it heads its chat's
- * queue. (The BEGIN_LOAD script reads documents with GET, not MGET: hearsay sends MGET itself only, which keeps
- * it a round trip in the bench's count.)
+ * queue.
  */
 export const ACCEPT_FUNCTION = `
 local function accept(id, fp, json, owner, chat, now, retention, next_order)
@@ -94,15 +93,16 @@ end
 
 /**
  * Inside the commit script, `id` committed (`entry`: its inbox entry, read at the script's start, or false): the
- * entry leaves the inbox and its chat's queue, and the chat's next update, when it waits unclaimed (polling with
- * replicas), may be claimed now.
+ * entry leaves its chat's queue and, with the batch's others at the script's end, the inbox (`inbox_gone`); the
+ * chat's next update, when it waits unclaimed (polling with replicas), may be claimed now. (The batch holds one
+ * update of a chat at most: a chat's next update begins only once this one is committed.)
  */
 export const INBOX_COMMIT = `
 if entry then
   local _, owner, chat = entry_head(entry)
   local queue = p .. 'chat:' .. chat
   redis.call('LREM', queue, 1, id)
-  redis.call('HDEL', p .. 'inbox', id)
+  inbox_gone[#inbox_gone + 1] = id
   if owner == '' then redis.call('ZREM', p .. 'inbox:unclaimed', id) end
   local following = live_head(queue)
   if following then
@@ -122,14 +122,15 @@ ${IN_CHUNKS}
 local ids = redis.call('ZRANGE', p .. 'inbox:unclaimed', 0, tonumber(ARGV[2]) - 1)
 if #ids == 0 then return {} end
 in_chunks('ZREM', p .. 'inbox:unclaimed', ids)
--- HGET each, not HMGET: hearsay sends MGET and HMGET only on their own, which keeps them a round trip in the bench's count.
 local claimed, owned = {}, {}
-for i = 1, #ids do
-  local entry = redis.call('HGET', p .. 'inbox', ids[i])
-  if entry then
-    owned[#owned + 1] = ids[i]
-    owned[#owned + 1] = with_owner(entry, ARGV[1])
-    claimed[#claimed + 1] = entry_json(entry)
+for first = 1, #ids, 500 do
+  local entries = redis.call('HMGET', p .. 'inbox', unpack(ids, first, math.min(first + 499, #ids)))
+  for i = 1, #entries do
+    if entries[i] then
+      owned[#owned + 1] = ids[first + i - 1]
+      owned[#owned + 1] = with_owner(entries[i], ARGV[1])
+      claimed[#claimed + 1] = entry_json(entries[i])
+    end
   end
 end
 in_chunks('HSET', p .. 'inbox', owned)

@@ -10,8 +10,6 @@ import { IN_CHUNKS, INBOX_COMMIT, INBOX_ENTRY, LIVE_HEAD } from './inbox-scripts
  * 'ok' and its documents' values ('' when absent), or 'fenced' and as many '' when the update is in the inbox under
  * another replica's name (this one was paused past its lease and its work taken over): no begin mark then, and no
  * side effect may start here. An update not in the inbox (plain polling) is begun as well.
- * (Documents are read with GET, not MGET: hearsay sends MGET itself only, which keeps it a round trip in the
- * bench's count.)
  */
 export const BEGIN_LOAD_SCRIPT = `
 local p = KEYS[1]
@@ -33,7 +31,8 @@ for i = 2, #ARGV, 2 do
     begun[#begun + 1] = id
     begun[#begun + 1] = owner
   end
-  for j = 0, n - 1 do answer[#answer + 1] = fenced and '' or (redis.call('GET', KEYS[k + j]) or '') end
+  local values = (n > 0 and not fenced) and redis.call('MGET', unpack(KEYS, k, k + n - 1)) or {}
+  for j = 1, n do answer[#answer + 1] = values[j] or '' end
   k = k + n
 end
 in_chunks('HSET', p .. 'begun', begun)
@@ -53,6 +52,8 @@ ${INBOX_ENTRY}
 ${LIVE_HEAD}
 ${IN_CHUNKS}
 local now, capacity, ttl = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+-- The batch's done marks, begin marks to drop and inbox entries to drop: one command each at the end.
+local done, done_ids, begun_gone, inbox_gone = {}, {}, {}, {}
 -- One commit: its documents are KEYS[k .. k+n-1], read as ARGV[a .. a+n-1], to be ARGV[a+n .. a+2n-1]; ARGV[a+2n]
 -- its outbox changes. → 'ok', 'conflict', or 'committed' (an update's done mark written now).
 local function commit(id, fp, k, n, a)
@@ -76,9 +77,11 @@ local function commit(id, fp, k, n, a)
   end
   fx_apply(p, ARGV[a + 2 * n] or '')
   if id == '' then return 'ok' end
-  redis.call('HSET', p .. 'done', id, fp)
-  redis.call('ZADD', p .. 'done:ids', id, id)
-  redis.call('HDEL', p .. 'begun', id)
+  done[#done + 1] = id
+  done[#done + 1] = fp
+  done_ids[#done_ids + 1] = id
+  done_ids[#done_ids + 1] = id
+  begun_gone[#begun_gone + 1] = id
   ${INBOX_COMMIT}
   -- Beyond twice the capacity, the lowest ids go (at worst a very old redelivery is answered again). Counted at
   -- every 16th id only: the bound is loose by a few ids, and most commits spare the count.
@@ -102,6 +105,10 @@ while a <= #ARGV do
   k = k + n
   a = a + 4 + 2 * n
 end
+in_chunks('HSET', p .. 'done', done)
+in_chunks('ZADD', p .. 'done:ids', done_ids)
+in_chunks('HDEL', p .. 'begun', begun_gone)
+in_chunks('HDEL', p .. 'inbox', inbox_gone)
 -- When the last update was committed: a long quiet spell means the service's update ids may start over.
 if any_done then redis.call('SET', p .. 'last', now) end
 return answers`;
