@@ -50,7 +50,8 @@ end
 
 /**
  * `in_chunks(command, key, values)`: one command over many fields or members (HDEL, HSET's field-value pairs,
- * ZREM…) instead of one call each, a few hundred at a time (Lua's unpack has a limit).
+ * ZREM…) instead of one call each, a few hundred at a time (Lua's unpack has a limit). `hmget_all(key, fields)`:
+ * the fields' values (false where absent) the same way.
  */
 export const IN_CHUNKS = `
 local function in_chunks(command, key, values, step)
@@ -58,6 +59,14 @@ local function in_chunks(command, key, values, step)
   for i = 1, #values, step do
     redis.call(command, key, unpack(values, i, math.min(i + step - 1, #values)))
   end
+end
+local function hmget_all(key, fields)
+  local out = {}
+  for i = 1, #fields, 500 do
+    local part = redis.call('HMGET', key, unpack(fields, i, math.min(i + 499, #fields)))
+    for j = 1, #part do out[#out + 1] = part[j] end
+  end
+  return out
 end
 `;
 
@@ -123,14 +132,12 @@ local ids = redis.call('ZRANGE', p .. 'inbox:unclaimed', 0, tonumber(ARGV[2]) - 
 if #ids == 0 then return {} end
 in_chunks('ZREM', p .. 'inbox:unclaimed', ids)
 local claimed, owned = {}, {}
-for first = 1, #ids, 500 do
-  local entries = redis.call('HMGET', p .. 'inbox', unpack(ids, first, math.min(first + 499, #ids)))
-  for i = 1, #entries do
-    if entries[i] then
-      owned[#owned + 1] = ids[first + i - 1]
-      owned[#owned + 1] = with_owner(entries[i], ARGV[1])
-      claimed[#claimed + 1] = entry_json(entries[i])
-    end
+local entries = hmget_all(p .. 'inbox', ids)
+for i = 1, #ids do
+  if entries[i] then
+    owned[#owned + 1] = ids[i]
+    owned[#owned + 1] = with_owner(entries[i], ARGV[1])
+    claimed[#claimed + 1] = entry_json(entries[i])
   end
 end
 in_chunks('HSET', p .. 'inbox', owned)

@@ -16,11 +16,14 @@ local p = KEYS[1]
 ${INBOX_ENTRY}
 ${IN_CHUNKS}
 local owner = ARGV[1]
+local ids = {}
+for i = 2, #ARGV, 2 do ids[#ids + 1] = ARGV[i] end
+local entries = hmget_all(p .. 'inbox', ids)
 local answer, begun = {}, {}
 local k = 2
 for i = 2, #ARGV, 2 do
   local id, n = ARGV[i], tonumber(ARGV[i + 1])
-  local entry = redis.call('HGET', p .. 'inbox', id)
+  local entry = entries[i / 2]
   local fenced = false
   if entry then
     local _, holder = entry_head(entry)
@@ -56,9 +59,9 @@ local now, capacity, ttl = ARGV[1], tonumber(ARGV[2]), ARGV[3]
 local done, done_ids, begun_gone, inbox_gone = {}, {}, {}, {}
 -- One commit: its documents are KEYS[k .. k+n-1], read as ARGV[a .. a+n-1], to be ARGV[a+n .. a+2n-1]; ARGV[a+2n]
 -- its outbox changes. → 'ok', 'conflict', or 'committed' (an update's done mark written now).
-local function commit(id, fp, k, n, a)
-  -- The update's inbox entry: none in plain polling mode, nor once it is committed (its commit removes it).
-  local entry = id ~= '' and redis.call('HGET', p .. 'inbox', id)
+-- entry: the update's inbox entry (false when there is none: plain polling mode, or it is committed, which
+-- removes it), read for the whole batch at the start.
+local function commit(id, fp, k, n, a, entry)
   -- Already committed (a retry after the answer to the first commit was lost, e.g. in a Redis restart): the chat
   -- may have moved on since, so its changes must not be applied a second time over newer state.
   if id ~= '' and not entry and redis.call('HGET', p .. 'done', id) == fp then return 'ok' end
@@ -92,11 +95,19 @@ local function commit(id, fp, k, n, a)
   end
   return 'committed'
 end
+-- Every update's inbox entry, read at once.
+local ids, at = {}, 4
+while at <= #ARGV do
+  if ARGV[at] ~= '' then ids[#ids + 1] = ARGV[at] end
+  at = at + 4 + 2 * tonumber(ARGV[at + 2])
+end
+local entry_of = {}
+for i, entry in ipairs(hmget_all(p .. 'inbox', ids)) do entry_of[ids[i]] = entry end
 local answers, any_done = {}, false
 local k, a = 2, 4
 while a <= #ARGV do
   local n = tonumber(ARGV[a + 2])
-  local answer = commit(ARGV[a], ARGV[a + 1], k, n, a + 3)
+  local answer = commit(ARGV[a], ARGV[a + 1], k, n, a + 3, entry_of[ARGV[a]] or false)
   if answer == 'committed' then
     any_done = true
     answer = 'ok'
