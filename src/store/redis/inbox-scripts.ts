@@ -71,10 +71,10 @@ end
 `;
 
 /**
- * After the ledger's SEQUENCE (which gives `seen`): `accept(id, fp, json, owner, chat, now, retention, next_order)`
- * stores one update (next_order() gives its place in the inbox) → {'stored'|'known'|'id_busy', sequence note, 1 when it heads its chat's queue else 0, the id it follows
- * in the queue ('' when first)}. An entry with no owner ('') waits in `inbox:unclaimed` once it heads its chat's
- * queue.
+ * After the ledger's SEQUENCE (which gives `seen`): `accept(id, fp, json, owner, chat, now, retention,
+ * next_order)` stores one update, next_order() giving its place in the inbox → {'stored'|'known'|'id_busy',
+ * sequence note, 1 when it heads its chat's queue else 0, the id it follows in the queue ('' when first)}. An
+ * entry with no owner ('') waits in `inbox:unclaimed` once it heads its chat's queue.
  */
 export const ACCEPT_FUNCTION = `
 local function accept(id, fp, json, owner, chat, now, retention, next_order)

@@ -41,7 +41,7 @@ export const SEEN_SCRIPT = `${SEQUENCE}
 return seen(ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]))`;
 
 /**
- * Stores updates in the inbox, a batch in one step (see accept-batches.ts). ARGV: now, retention, then polling
+ * Stores updates in the inbox, a batch in one step (see request-batches.ts). ARGV: now, retention, then polling
  * with replicas the leader's name and fencing token ('' '' otherwise), the entries' owner ('' for the leader's:
  * stored unclaimed, for any replica to claim), then for each update its id, fingerprint, JSON and chat key → for
  * each update {'stored'|'known'|'id_busy', sequence note, 1 when it heads its chat's queue (its turn is now:

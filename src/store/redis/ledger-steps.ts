@@ -30,6 +30,7 @@ interface BeginItem {
 /** An update's begin: its documents' values ('' when absent), or 'fenced' (another replica took it over). */
 export type BeginAnswer = readonly string[] | 'fenced';
 
+/** What the steps share with their ledger. */
 export interface LedgerStepsOptions {
   readonly store: RedisAccess;
   /** The replica's name in the store (see RedisLedger.owner). */
@@ -41,6 +42,7 @@ export interface LedgerStepsOptions {
   readonly stateTtlMs: number | '';
 }
 
+/** A replica ledger's begin and commit steps, each gathered over one pass of the event loop (see the module's comment). */
 export class LedgerSteps {
   private readonly begins = new RequestBatches<BeginItem, BeginAnswer>((_, items) => this.beginBatch(items), setImmediate, 'fenced');
   private readonly commits = new RequestBatches<CommitRecord, string>((_, records) => this.commitBatch(records), setImmediate, 'conflict');

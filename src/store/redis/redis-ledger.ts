@@ -67,8 +67,8 @@ const SCRIPTS = {
 
 /**
  * Resolves with `done` (fulfilled or not), or rejects once one of `signals` aborts (a stop, an outage). Listens
- * on each signal itself rather than on AbortSignal.any's: that one is a new signal each call, kept alive by its
- * sources until collected, on a path every update that waits behind another of its chat takes.
+ * on each signal itself rather than on an AbortSignal.any of them: that would be a new signal for every update
+ * that waits here for an earlier one of its chat.
  */
 function abortable(done: Promise<void>, ...signals: AbortSignal[]): Promise<void> {
   const aborted = signals.find((signal) => signal.aborted);

@@ -16,6 +16,7 @@ interface Waiting<Item, Answer> {
   readonly reject: (error: unknown) => void;
 }
 
+/** Gathers the items asked for one step and sends them together (see the module's comment). */
 export class RequestBatches<Item, Answer> {
   private gathering: { key: string; waiting: Array<Waiting<Item, Answer>> } | null = null;
 
