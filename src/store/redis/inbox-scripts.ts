@@ -102,16 +102,15 @@ end
 
 /**
  * Inside the commit script, `id` committed (`entry`: its inbox entry, read at the script's start, or false): the
- * entry leaves its chat's queue and, with the batch's others at the script's end, the inbox (`inbox_gone`); the
- * chat's next update, when it waits unclaimed (polling with replicas), may be claimed now. (The batch holds one
- * update of a chat at most: a chat's next update begins only once this one is committed.)
+ * entry leaves the inbox and its chat's queue, and the chat's next update, when it waits unclaimed (polling with
+ * replicas), may be claimed now.
  */
 export const INBOX_COMMIT = `
 if entry then
   local _, owner, chat = entry_head(entry)
   local queue = p .. 'chat:' .. chat
   redis.call('LREM', queue, 1, id)
-  inbox_gone[#inbox_gone + 1] = id
+  redis.call('HDEL', p .. 'inbox', id)
   if owner == '' then redis.call('ZREM', p .. 'inbox:unclaimed', id) end
   local following = live_head(queue)
   if following then

@@ -55,8 +55,6 @@ ${INBOX_ENTRY}
 ${LIVE_HEAD}
 ${IN_CHUNKS}
 local now, capacity, ttl = ARGV[1], tonumber(ARGV[2]), ARGV[3]
--- The batch's done marks, begin marks to drop and inbox entries to drop: one command each at the end.
-local done, done_ids, begun_gone, inbox_gone = {}, {}, {}, {}
 -- One commit: its documents are KEYS[k .. k+n-1], read as ARGV[a .. a+n-1], to be ARGV[a+n .. a+2n-1]; ARGV[a+2n]
 -- its outbox changes. → 'ok', 'conflict', or 'committed' (an update's done mark written now).
 -- entry: the update's inbox entry (false when there is none: plain polling mode, or it is committed, which
@@ -80,11 +78,12 @@ local function commit(id, fp, k, n, a, entry)
   end
   fx_apply(p, ARGV[a + 2 * n] or '')
   if id == '' then return 'ok' end
-  done[#done + 1] = id
-  done[#done + 1] = fp
-  done_ids[#done_ids + 1] = id
-  done_ids[#done_ids + 1] = id
-  begun_gone[#begun_gone + 1] = id
+  -- Each commit's done mark and inbox removal are written with it, not gathered for the batch's end: should a
+  -- later commit of the batch fail half-way (a write refused when Redis is out of memory), the ones before it are
+  -- whole, and their retry finds them done instead of applying their changes a second time.
+  redis.call('HSET', p .. 'done', id, fp)
+  redis.call('ZADD', p .. 'done:ids', id, id)
+  redis.call('HDEL', p .. 'begun', id)
   ${INBOX_COMMIT}
   -- Beyond twice the capacity, the lowest ids go (at worst a very old redelivery is answered again). Counted at
   -- every 16th id only: the bound is loose by a few ids, and most commits spare the count.
@@ -116,10 +115,6 @@ while a <= #ARGV do
   k = k + n
   a = a + 4 + 2 * n
 end
-in_chunks('HSET', p .. 'done', done)
-in_chunks('ZADD', p .. 'done:ids', done_ids)
-in_chunks('HDEL', p .. 'begun', begun_gone)
-in_chunks('HDEL', p .. 'inbox', inbox_gone)
 -- When the last update was committed: a long quiet spell means the service's update ids may start over.
 if any_done then redis.call('SET', p .. 'last', now) end
 return answers`;
