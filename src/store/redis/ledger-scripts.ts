@@ -113,21 +113,6 @@ ${INBOX_TAKE_OVER}
 return {doubt, pending}`;
 
 /**
- * ARGV: id, owner → 'ok', or 'fenced' when the update is in the inbox under another replica's name (this one
- * was paused past its lease and its work taken over): no side effect may start here any more.
- */
-export const BEGIN_SCRIPT = `
-local p = KEYS[1]
-${INBOX_ENTRY}
-local entry = redis.call('HGET', p .. 'inbox', ARGV[1])
-if entry then
-  local _, owner = entry_head(entry)
-  if owner ~= ARGV[2] then return 'fenced' end
-end
-redis.call('HSET', p .. 'begun', ARGV[1], ARGV[2])
-return 'ok'`;
-
-/**
  * ARGV: chat key, id → 'go' when the update may be handled now (it heads its chat's queue, or is not in it:
  * polling, or already committed), or the id of the earlier update of the chat it waits for (still in some
  * replica's hands; '' when the queue is too long to tell). Heads whose update left the inbox (committed) are

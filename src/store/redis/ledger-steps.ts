@@ -49,7 +49,7 @@ export class LedgerSteps {
 
   constructor(private readonly options: LedgerStepsOptions) {}
 
-  /** The update's begin mark, with its documents (store keys) read. */
+  /** The update's begin mark, with its documents (store keys) read: none for the mark alone. */
   beginLoad(id: number, keys: readonly string[]): Promise<BeginAnswer> {
     return this.begins.run('', { id, keys });
   }

@@ -13,7 +13,7 @@ import { updateFingerprint } from '../update-fingerprint.js';
 import { withEffectIds } from '../effect-ids.js';
 import type { Logger } from '../../log/logger.js';
 import { StoreUnavailableError, type AcceptResult, type ChatStateStore, type StateCommit, type StateScope, type UpdateLedger } from '../../pipeline/ports.js';
-import { BEGIN_SCRIPT, CONFIRM_SCRIPT, SEEN_SCRIPT, TAKE_OVER_SCRIPT, TURN_SCRIPT } from './ledger-scripts.js';
+import { CONFIRM_SCRIPT, SEEN_SCRIPT, TAKE_OVER_SCRIPT, TURN_SCRIPT } from './ledger-scripts.js';
 import { LedgerSteps } from './ledger-steps.js';
 import type { InboxBacklog } from '../../pipeline/replica-ports.js';
 import { RedisAccess, ReplicaFencedError, script, type Script } from './redis-access.js';
@@ -61,7 +61,6 @@ const SCRIPTS = {
   seen: script(SEEN_SCRIPT),
   confirm: script(CONFIRM_SCRIPT),
   takeOver: script(TAKE_OVER_SCRIPT),
-  begin: script(BEGIN_SCRIPT),
   turn: script(TURN_SCRIPT),
 };
 
@@ -171,8 +170,8 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
   }
 
   async begin(update: Update): Promise<void> {
-    const result = await this.store.runScript(SCRIPTS.begin, [], [update.update_id, this.owner]);
-    if (result === 'fenced') this.fenced(update);
+    // The begin of loadAndBegin with no document to read.
+    if ((await this.steps.beginLoad(update.update_id, [])) === 'fenced') this.fenced(update);
   }
 
   /** {@link begin} and {@link load} in one round trip (see ChatStateStore.loadAndBegin). */
