@@ -45,6 +45,8 @@ function frameworkEnv(ctx) {
 
 const MESSAGES_ONLY = ['messages'];
 const ALL_WORKLOADS = ['messages', 'presses', 'state'];
+// The Redis contestants: plain messages, and with a state change committed per update (the issue's two cases).
+const STORE_WORKLOADS = ['messages', 'state'];
 
 function hearsayEnv(ctx, mode) {
   return {
@@ -130,7 +132,7 @@ export const CONTESTANTS = {
   'hearsay-polling-redis': {
     label: 'hearsay polling, Redis store',
     mode: 'polling',
-    workloads: MESSAGES_ONLY,
+    workloads: STORE_WORKLOADS,
     replicated: true,
     prepare: async (ctx) => ({
       args: [path.join(here, 'hearsay-redis.mjs'), ctx.hearsayMain ?? HEARSAY_MAIN, 'run', '--rules', ctx.hearsayRulesDir],
@@ -142,7 +144,7 @@ export const CONTESTANTS = {
   'hearsay-webhook-redis': {
     label: 'hearsay webhook, Redis store',
     mode: 'webhook',
-    workloads: MESSAGES_ONLY,
+    workloads: STORE_WORKLOADS,
     replicated: true,
     // The replicas' ports and the balancer in front of them are the wrapper's (hearsay-redis.mjs).
     prepare: async (ctx) => ({
