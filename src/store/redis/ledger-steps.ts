@@ -44,10 +44,14 @@ export interface LedgerStepsOptions {
 
 /** A replica ledger's begin and commit steps, each gathered over one pass of the event loop (see the module's comment). */
 export class LedgerSteps {
-  private readonly begins = new RequestBatches<BeginItem, BeginAnswer>((_, items) => this.beginBatch(items), setImmediate, 'fenced');
-  private readonly commits = new RequestBatches<CommitRecord, string>((_, records) => this.commitBatch(records), setImmediate, 'conflict');
+  private readonly begins: RequestBatches<BeginItem, BeginAnswer>;
+  private readonly commits: RequestBatches<CommitRecord, string>;
 
-  constructor(private readonly options: LedgerStepsOptions) {}
+  constructor(private readonly options: LedgerStepsOptions) {
+    const { gather } = options.store.pacer;
+    this.begins = new RequestBatches((_, items) => this.beginBatch(items), gather, 'fenced');
+    this.commits = new RequestBatches((_, records) => this.commitBatch(records), gather, 'conflict');
+  }
 
   /** The update's begin mark, with its documents (store keys) read: none for the mark alone. */
   beginLoad(id: number, keys: readonly string[]): Promise<BeginAnswer> {
@@ -62,10 +66,13 @@ export class LedgerSteps {
   private async beginBatch(items: readonly BeginItem[]): Promise<BeginAnswer[]> {
     const args: Array<string | number> = [this.options.owner];
     for (const item of items) args.push(item.id, item.keys.length);
-    const flat = (await this.options.store.runScript(
-      SCRIPTS.beginLoad,
-      items.flatMap((item) => item.keys),
-      args,
+    const { store } = this.options;
+    const flat = (await store.pacer.track(
+      store.runScript(
+        SCRIPTS.beginLoad,
+        items.flatMap((item) => item.keys),
+        args,
+      ),
     )) as string[];
     let at = 0;
     return items.map((item) => {
@@ -79,10 +86,12 @@ export class LedgerSteps {
     const { store, now, capacity, stateTtlMs } = this.options;
     const args: Array<string | number> = [now(), capacity, stateTtlMs];
     for (const record of records) args.push(record.id ?? '', record.fingerprint, record.keys.length, ...record.reads, ...record.values, record.outbox);
-    const answers = (await store.runScript(
-      SCRIPTS.commit,
-      records.flatMap((record) => record.keys),
-      args,
+    const answers = (await store.pacer.track(
+      store.runScript(
+        SCRIPTS.commit,
+        records.flatMap((record) => record.keys),
+        args,
+      ),
     )) as string[];
     if (answers.includes('ok')) await store.durable();
     return answers;

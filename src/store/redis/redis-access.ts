@@ -10,6 +10,7 @@ import { StoreUnavailableError } from '../../pipeline/ports.js';
 export { ReplicaFencedError } from '../../pipeline/replica-ports.js';
 import { describeRedisError, type RedisConnection } from './redis-connection.js';
 import { checkPersistence, connectedReplicas } from './server-persistence.js';
+import { RequestPacer } from './request-batches.js';
 
 const WAITAOF_TIMEOUT_MS = 5000;
 /** How long a write waits for a replica of its server to have it before the replicas are counted again. */
@@ -36,6 +37,8 @@ export class RedisAccess {
   private replicasCountedAt = 0;
   /** The cluster slot of the bot's hash tag (asked once: CLUSTER KEYSLOT); none on one server. */
   private slot: number | undefined;
+  /** Paces the batched steps of this bot's updates (accepts, begins, commits) over its connection. */
+  readonly pacer = new RequestPacer();
 
   constructor(
     private readonly connection: RedisConnection,

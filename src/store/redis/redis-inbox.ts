@@ -74,11 +74,15 @@ export class RedisInbox {
   private readonly predecessorOf = new Map<number, number>();
 
   /** The polling leader's accepts: a fetched batch, stored in one script call. */
-  private readonly leadAccepts = new RequestBatches<AcceptItem, AcceptAnswer>((token, batch) => this.storeBatch(token, batch), queueMicrotask, FENCED);
+  private readonly leadAccepts: RequestBatches<AcceptItem, AcceptAnswer>;
   /** This replica's own accepts (webhook POSTs): those its sockets brought in one pass of the event loop, in one script call. */
-  private readonly ownAccepts = new RequestBatches<AcceptItem, AcceptAnswer>((token, batch) => this.storeBatch(token, batch), setImmediate, FENCED);
+  private readonly ownAccepts: RequestBatches<AcceptItem, AcceptAnswer>;
 
-  constructor(private readonly parts: RedisInboxParts) {}
+  constructor(private readonly parts: RedisInboxParts) {
+    const { gather } = parts.store.pacer;
+    this.leadAccepts = new RequestBatches((token, batch) => this.storeBatch(token, batch), gather, FENCED);
+    this.ownAccepts = new RequestBatches((token, batch) => this.storeBatch(token, batch), gather, FENCED);
+  }
 
   /**
    * Stores the update in the shared inbox. `lead` (polling with replicas): stored unclaimed, for any replica
@@ -117,7 +121,8 @@ export class RedisInbox {
     const { owner } = this.parts;
     const args: Array<string | number> = [this.parts.now(), SERVICE_RETENTION_MS, token ? owner : '', token, token ? '' : owner];
     for (const item of batch) args.push(item.id, item.fingerprint, item.json, item.chat);
-    const flat = (await this.parts.store.runScript(SCRIPTS.accept, [], args)) as Array<string | number>;
+    const { store } = this.parts;
+    const flat = (await store.pacer.track(store.runScript(SCRIPTS.accept, [], args))) as Array<string | number>;
     if (flat[0] === 'fenced') return batch.map(() => FENCED);
     const answers = batch.map((item, i): AcceptAnswer => {
       const answer: AcceptAnswer = [flat[4 * i] as AcceptResult, String(flat[4 * i + 1] ?? ''), Number(flat[4 * i + 2] ?? 0), String(flat[4 * i + 3] ?? '')];

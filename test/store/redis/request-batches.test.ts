@@ -1,7 +1,9 @@
 // Gathering a step's requests: what is asked for before the batch goes is sent in one call, each caller getting
 // its own answer; another key (a new fencing token) sends what was gathered first; a failed call fails each caller.
+// The pacer holds a batch while an earlier request is unanswered, so that the next one carries what gathered meanwhile.
 import { describe, expect, it } from 'vitest';
-import { RequestBatches } from '../../../src/store/redis/request-batches.js';
+import { setImmediate as nextPass } from 'node:timers/promises';
+import { RequestBatches, RequestPacer } from '../../../src/store/redis/request-batches.js';
 
 /** A batcher whose sends are recorded, gathered until `release()` runs the scheduled send. */
 function recorded(answer: (key: string, item: number) => string | undefined = (key, item) => `${key}:${item * 10}`) {
@@ -56,5 +58,54 @@ describe('RequestBatches', () => {
     const short = [batches.run('', 2), batches.run('', 3)];
     release();
     expect(await Promise.all(short)).toEqual(['2', 'missing']);
+  });
+
+  describe('RequestPacer', () => {
+    /** Batches of one step under a pacer, each call's request tracked by it and answered when the test says. */
+    function paced() {
+      const pacer = new RequestPacer();
+      const sent: number[][] = [];
+      const answers: Array<{ answer: () => void; fail: () => void }> = [];
+      const batches = new RequestBatches<number, string>(
+        (_, items) => {
+          sent.push([...items]);
+          const request = new Promise<string[]>((resolve, reject) =>
+            answers.push({ answer: () => resolve(items.map(String)), fail: () => reject(new Error('the store failed')) }),
+          );
+          return pacer.track(request);
+        },
+        pacer.gather,
+        'missing',
+      );
+      return { batches, sent, answers };
+    }
+
+    it('with nothing unanswered a batch goes once the event loop has run what it had', async () => {
+      const { batches, sent, answers } = paced();
+      const first = batches.run('', 1);
+      expect(sent).toEqual([]);
+      await nextPass();
+      expect(sent).toEqual([[1]]);
+      answers[0]!.answer();
+      expect(await first).toBe('1');
+    });
+
+    it('a batch waits while an earlier request is unanswered, then goes with everything gathered meanwhile, after an answer or a failure', async () => {
+      const { batches, sent, answers } = paced();
+      const first = batches.run('', 1);
+      await nextPass();
+      const later = [batches.run('', 2)];
+      await nextPass();
+      later.push(batches.run('', 3));
+      await nextPass();
+      await nextPass();
+      expect(sent).toEqual([[1]]);
+      answers[0]!.fail();
+      await expect(first).rejects.toThrow('the store failed');
+      await nextPass();
+      expect(sent).toEqual([[1], [2, 3]]);
+      answers[1]!.answer();
+      expect(await Promise.all(later)).toEqual(['2', '3']);
+    });
   });
 });
