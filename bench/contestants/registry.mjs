@@ -62,6 +62,8 @@ function hearsayEnv(ctx, mode) {
     HEARSAY_DATA_DIR: path.join(ctx.workDir, `data-${mode}-${ctx.ruleCount}-${process.hrtime.bigint()}`),
     // BENCH_WEBHOOK_MAX_CONNECTIONS: the webhook's max_connections (hearsay's default 40; the service allows 100).
     ...(process.env.BENCH_WEBHOOK_MAX_CONNECTIONS ? { HEARSAY_WEBHOOK_MAX_CONNECTIONS: process.env.BENCH_WEBHOOK_MAX_CONNECTIONS } : {}),
+    // BENCH_DELIVERY_CONCURRENCY: how many chats hearsay answers at once (its default 32).
+    ...(process.env.BENCH_DELIVERY_CONCURRENCY ? { HEARSAY_DELIVERY_CONCURRENCY: process.env.BENCH_DELIVERY_CONCURRENCY } : {}),
   };
 }
 

@@ -6,7 +6,7 @@ import type { CheckedValues } from './cross-checks.js';
 import type { LoadedConfigFile } from './file.js';
 import type { ResolvedSettings } from './layers.js';
 import type { TokenSource } from './token.js';
-import type { BackendSettings, IngressMode, LogFormat, LogLevel, ServiceConfig } from './types.js';
+import type { BackendSettings, IngressMode, LogFormat, LogLevel, ServiceConfig, StoreConfig } from './types.js';
 
 export interface BuildInputs {
   settings: ResolvedSettings;
@@ -64,12 +64,22 @@ export function buildServiceConfig({ settings, checked, token, tokenSource, conf
         }
       : null,
     delivery: {
-      concurrency: get<number>('delivery.concurrency'),
+      concurrency: get<number | undefined>('delivery.concurrency') ?? defaultConcurrency(checked.store),
       maxPending: get<number>('delivery.max_pending'),
       maxAttempts: get<number>('delivery.max_attempts'),
       shutdownTimeoutMs: seconds('delivery.shutdown_timeout'),
     },
   };
+}
+
+/**
+ * Chats handled at once when not configured. Each update on a Redis store waits for three answers from Redis
+ * (stored, begun, committed), so it is in hand several times longer than on the file store; to keep as many
+ * updates answered per second, a replica handles more chats at once (measured in BENCHMARKS.md, issue 38: below
+ * 64, a webhook replica's updates queued up to `delivery.max_pending` and the service was answered 503).
+ */
+function defaultConcurrency(store: StoreConfig): number {
+  return store.kind === 'redis' ? 64 : 32;
 }
 
 /**

@@ -201,7 +201,8 @@ export const SETTINGS: readonly SettingSpec[] = [
     env: 'HEARSAY_DELIVERY_CONCURRENCY',
     flag: '--delivery-concurrency',
     kind: 'integer',
-    defaultText: '32',
+    defaultText: '32 (64 on a Redis store)',
+    computedDefault: true,
     meaning: 'Chats handled at the same time.',
   },
   {

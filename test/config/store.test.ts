@@ -41,6 +41,15 @@ describe('store setting', () => {
     expect((await load()).store).toEqual({ kind: 'file' });
   });
 
+  it('handles 32 chats at once on the file store and 64 on a Redis store unless delivery.concurrency says otherwise', async () => {
+    expect((await load()).delivery.concurrency).toBe(32);
+    expect((await load({ env: { HEARSAY_STORE: 'redis://127.0.0.1:6379' } })).delivery.concurrency).toBe(64);
+    expect((await load({ env: { HEARSAY_STORE: 'redis-cluster://127.0.0.1:7000,127.0.0.1:7001' } })).delivery.concurrency).toBe(64);
+    const file = 'store: redis://127.0.0.1:6379\ndelivery:\n  concurrency: 32\n';
+    expect((await load({ file })).delivery.concurrency).toBe(32);
+    expect((await load({ file, flags: { 'delivery.concurrency': '8' } })).delivery.concurrency).toBe(8);
+  });
+
   it('takes a Redis URL from the file, the environment over the file, the flag over both', async () => {
     const file = 'store: redis://cache.internal:6380/2\n';
     expect((await load({ file })).store).toEqual({

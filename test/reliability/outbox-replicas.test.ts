@@ -45,6 +45,9 @@ describe('outbox effects across three replicas', () => {
           HEARSAY_RATE_LIMITS_ENABLED: 'false',
           HEARSAY_POLLING_TIMEOUT: '1',
           HEARSAY_STORE: redis.server.url,
+          // Each replica claims at most this many due effects at a time: well under the 200, so that they spread
+          // over the replicas (the Redis store's default, 64, lets a fast one take most of them before the others poll).
+          HEARSAY_DELIVERY_CONCURRENCY: '32',
           HEARSAY_LOG_LEVEL: 'info',
           HEARSAY_ADMIN_LISTEN: `127.0.0.1:${admins[i]}`,
         },

@@ -59,6 +59,9 @@ describe('rate limits shared by replicas', () => {
           HEARSAY_RULES: rules.dir,
           HEARSAY_DATA_DIR: await mkdtemp(join(tmpdir(), 'hearsay-shared-limits-')),
           HEARSAY_STORE: redis.url,
+          // Each replica takes at most this many chats at a time, well under the 150, so that all three answer
+          // some (with the Redis store's default, 64, two of them could take the whole burst).
+          HEARSAY_DELIVERY_CONCURRENCY: '32',
           HEARSAY_LOG_LEVEL: 'info',
           // Defaults of the service's limits: rate_limits.enabled is on unless switched off.
           ...env(replica),
