@@ -234,7 +234,7 @@ export const ERRORS = {
   HS_ERR_WEBHOOK_OVERLOADED: counted(
     'webhook_overloaded',
     'too many webhook updates in flight',
-    'Answered 503 (the service retries); raise delivery.max_pending or the capacity behind it.',
+    'Answered 503 (the service retries); raise delivery.max_pending or the capacity behind it (delivery.concurrency, replicas). Logged at most once every 10 s, with how many were refused since.',
   ),
   HS_ERR_STORE_UNAVAILABLE: counted(
     'store_unavailable',

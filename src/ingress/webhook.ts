@@ -57,12 +57,17 @@ export interface WebhookIngressOptions {
   allowedUpdates?: readonly string[];
 }
 
+/** At most one overload warning this often (see WebhookIngress.noteOverload). */
+const OVERLOAD_LOG_EVERY_MS = 10_000;
+
 export class WebhookIngress {
   private app: FastifyInstance | undefined;
   private closing = false;
   private closed: Promise<void> | undefined;
   private localUrl: string | null = null;
   private readonly secretMatches: (header: unknown) => boolean;
+  /** When the overload warning was last logged, and the updates refused for overload since. */
+  private overload = { loggedAt: -Infinity, refused: 0 };
 
   constructor(private readonly options: WebhookIngressOptions) {
     this.secretMatches = createSecretCheck(options.secret);
@@ -227,7 +232,7 @@ export class WebhookIngress {
     const { pipeline, logger, metrics } = this.options;
     if (outcome === 'overloaded') {
       metrics.error('webhook_overloaded');
-      logger.warn({ in_flight: pipeline.inFlight }, 'too many updates in flight; asking the service to resend later');
+      this.noteOverload(pipeline.inFlight);
       return unavailable('overloaded');
     }
     if (outcome === 'interrupted') {
@@ -243,6 +248,22 @@ export class WebhookIngress {
     }
     if (outcome === 'duplicate') logger.debug({ update_id: id }, 'update delivered again; already accepted, not answered twice');
     return OK;
+  }
+
+  /**
+   * Warns of refusals for overload at most every {@link OVERLOAD_LOG_EVERY_MS}, with how many were refused since
+   * the last warning: under overload the service resends quickly, and a line per refusal would flood the log (and
+   * cost a write each). The metrics count every one.
+   */
+  private noteOverload(inFlight: number): void {
+    this.overload.refused += 1;
+    const now = performance.now();
+    if (now - this.overload.loggedAt < OVERLOAD_LOG_EVERY_MS) return;
+    this.options.logger.warn(
+      { in_flight: inFlight, refused: this.overload.refused },
+      'too many updates in flight; asking the service to resend later (refused: updates refused since the last such warning, at most one every 10 s)',
+    );
+    this.overload = { loggedAt: now, refused: 0 };
   }
 
   /** A body that is not an update (not JSON, or not its shape): 400, on either path. */

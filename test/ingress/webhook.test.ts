@@ -7,6 +7,7 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import type { SetWebhookParams, Update } from '../../src/api/types.js';
 import { WebhookIngress } from '../../src/ingress/webhook.js';
 import { createLogger } from '../../src/log/logger.js';
+import { recordCapture } from '../support/log-capture.js';
 import { HealthState } from '../../src/ops/health.js';
 import { ServiceMetrics } from '../../src/ops/metrics.js';
 import { FakeBotApi } from '../delivery/fake-bot-api.js';
@@ -32,14 +33,19 @@ afterEach(async () => {
 
 async function startWebhook(
   handler: (u: Update, signal: AbortSignal) => Promise<void>,
-  { maxPending = 100, holdMs = 60_000, tls = null }: { maxPending?: number; holdMs?: number; tls?: { certPath: string; keyPath: string } | null } = {},
+  {
+    maxPending = 100,
+    holdMs = 60_000,
+    tls = null,
+    log = logger,
+  }: { maxPending?: number; holdMs?: number; tls?: { certPath: string; keyPath: string } | null; log?: typeof logger } = {},
 ) {
   const api = new RecordingApi();
   const { pipeline, sequencer, committed, dir } = testPipeline({ perform: handler, maxPending, holdMs });
   const webhook = new WebhookIngress({
     api,
     pipeline,
-    logger,
+    logger: log,
     metrics: new ServiceMetrics({ processMetrics: false }),
     health: new HealthState('webhook'),
     publicUrl: 'https://bot.example.com/hook',
@@ -176,6 +182,22 @@ describe('WebhookIngress', () => {
     const closing = await post(update(3, 3));
     expect(closing.status).toBe(503);
     expect(closing.headers.get('retry-after')).toBe('1');
+    sequencer.abort();
+  });
+
+  it('warns of refusals for overload once, not for each refused POST, and counts each in the metrics', async () => {
+    const { destination, lines } = recordCapture();
+    const { post, webhook, sequencer } = await startWebhook((_u, signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve())), {
+      maxPending: 1,
+      holdMs: 50,
+      log: createLogger({ level: 'info', destination, pretty: false }),
+    });
+    expect((await post(update(1))).status).toBe(200);
+    for (let i = 2; i <= 6; i++) expect((await post(update(i, i))).status).toBe(503);
+    const warnings = lines.filter((line) => String(line.msg).startsWith('too many updates in flight'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ level: 40, refused: 1, in_flight: 1 });
+    expect(await (await fetch(`${webhook.address}/metrics`)).text()).toMatch(/^hearsay_errors_total\{kind="webhook_overloaded"\} 5$/m);
     sequencer.abort();
   });
 
