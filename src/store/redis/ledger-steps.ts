@@ -1,6 +1,6 @@
 // An update's steps in Redis after it is stored, its begin mark with its state read and its commit, gathered: the
-// updates of many chats reaching a step in one pass of the event loop go to Redis as one script call and one
-// durable wait (see request-batches.ts), each still answered on its own. A state change of no update (a flow's
+// updates of many chats reaching a step while the store's previous batch is unanswered go to Redis as one script
+// call and one durable wait (see request-batches.ts), each still answered on its own. A state change of no update (a flow's
 // timeout) is committed on its own, never in a batch.
 import { script, type RedisAccess } from './redis-access.js';
 import { RequestBatches } from './request-batches.js';
@@ -42,7 +42,7 @@ export interface LedgerStepsOptions {
   readonly stateTtlMs: number | '';
 }
 
-/** A replica ledger's begin and commit steps, each gathered over one pass of the event loop (see the module's comment). */
+/** A replica ledger's begin and commit steps, each gathered while the store's previous batch is unanswered (see the module's comment). */
 export class LedgerSteps {
   private readonly begins: RequestBatches<BeginItem, BeginAnswer>;
   private readonly commits: RequestBatches<CommitRecord, string>;

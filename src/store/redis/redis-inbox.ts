@@ -73,9 +73,9 @@ export class RedisInbox {
   private readonly successorOf = new Map<number, number>();
   private readonly predecessorOf = new Map<number, number>();
 
-  /** The polling leader's accepts: a fetched batch, stored in one script call. */
+  /** The polling leader's accepts: a fetched batch, stored in one script call (paced: see RequestPacer). */
   private readonly leadAccepts: RequestBatches<AcceptItem, AcceptAnswer>;
-  /** This replica's own accepts (webhook POSTs): those its sockets brought in one pass of the event loop, in one script call. */
+  /** This replica's own accepts (webhook POSTs): those asked for while the store's previous batch was unanswered, in one script call. */
   private readonly ownAccepts: RequestBatches<AcceptItem, AcceptAnswer>;
 
   constructor(private readonly parts: RedisInboxParts) {

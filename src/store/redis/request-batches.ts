@@ -3,6 +3,7 @@
 // updates that reach their state read or their commit come in callbacks of their own, so a batch is gathered at
 // least until the event loop has run what its sockets brought (setImmediate, when the Redis client would send it
 // anyway), and, paced (RequestPacer), for as long as the store's previous batch is unanswered.
+
 /** When a gathered batch is sent: `setImmediate`, or a {@link RequestPacer}'s gather. */
 export type Gather = (send: () => void) => void;
 
