@@ -66,13 +66,10 @@ export class LedgerSteps {
   private async beginBatch(items: readonly BeginItem[]): Promise<BeginAnswer[]> {
     const args: Array<string | number> = [this.options.owner];
     for (const item of items) args.push(item.id, item.keys.length);
-    const { store } = this.options;
-    const flat = (await store.pacer.track(
-      store.runScript(
-        SCRIPTS.beginLoad,
-        items.flatMap((item) => item.keys),
-        args,
-      ),
+    const flat = (await this.options.store.runPacedScript(
+      SCRIPTS.beginLoad,
+      items.flatMap((item) => item.keys),
+      args,
     )) as string[];
     let at = 0;
     return items.map((item) => {
@@ -86,12 +83,10 @@ export class LedgerSteps {
     const { store, now, capacity, stateTtlMs } = this.options;
     const args: Array<string | number> = [now(), capacity, stateTtlMs];
     for (const record of records) args.push(record.id ?? '', record.fingerprint, record.keys.length, ...record.reads, ...record.values, record.outbox);
-    const answers = (await store.pacer.track(
-      store.runScript(
-        SCRIPTS.commit,
-        records.flatMap((record) => record.keys),
-        args,
-      ),
+    const answers = (await store.runPacedScript(
+      SCRIPTS.commit,
+      records.flatMap((record) => record.keys),
+      args,
     )) as string[];
     if (answers.includes('ok')) await store.durable();
     return answers;

@@ -136,6 +136,11 @@ export class RedisAccess {
     });
   }
 
+  /** Runs a batched step's script (see {@link pacer}): the next batches wait until it is answered or has failed. */
+  runPacedScript(target: Script, keys: string[], args: Array<string | number>): Promise<unknown> {
+    return this.pacer.track(this.runScript(target, keys, args));
+  }
+
   /** Runs one store operation: a failure becomes a StoreUnavailableError, and the connection learns of it. */
   async command<T>(operation: () => Promise<T>): Promise<T> {
     // A hung server would hold every command for the whole timeout: the connection's PING finds out when it answers.

@@ -121,8 +121,7 @@ export class RedisInbox {
     const { owner } = this.parts;
     const args: Array<string | number> = [this.parts.now(), SERVICE_RETENTION_MS, token ? owner : '', token, token ? '' : owner];
     for (const item of batch) args.push(item.id, item.fingerprint, item.json, item.chat);
-    const { store } = this.parts;
-    const flat = (await store.pacer.track(store.runScript(SCRIPTS.accept, [], args))) as Array<string | number>;
+    const flat = (await this.parts.store.runPacedScript(SCRIPTS.accept, [], args)) as Array<string | number>;
     if (flat[0] === 'fenced') return batch.map(() => FENCED);
     const answers = batch.map((item, i): AcceptAnswer => {
       const answer: AcceptAnswer = [flat[4 * i] as AcceptResult, String(flat[4 * i + 1] ?? ''), Number(flat[4 * i + 2] ?? 0), String(flat[4 * i + 3] ?? '')];
