@@ -227,13 +227,19 @@ describe('the Redis inbox, for many updates at once', () => {
   });
 });
 
+/** A ledger under a fresh prefix whose polling lease this replica holds. */
+async function openLeader() {
+  const prefix = `i${++prefixes}:`;
+  const ledger = await openLedger(prefix);
+  const leadership = new RedisPollLeadership(ledger);
+  const lease = await leadership.acquire(10_000);
+  if (!lease.held) throw new Error('no lease');
+  return { prefix, ledger, leadership, lease };
+}
+
 describe("the polling leader's inbox", () => {
   it('a fetched batch handed over at once is stored in one round trip; each update gets its own answer; a lost lease stores none', async () => {
-    const prefix = `i${++prefixes}:`;
-    const ledger = await openLedger(prefix);
-    const leadership = new RedisPollLeadership(ledger);
-    const lease = await leadership.acquire(10_000);
-    if (!lease.held) throw new Error('no lease');
+    const { prefix, ledger, leadership, lease } = await openLeader();
     await leadership.accept(update(1, 1), lease.token);
     const { sent } = await callsDuring(async () => {
       const answers = await Promise.all(
@@ -251,11 +257,7 @@ describe("the polling leader's inbox", () => {
   });
 
   it('a batch larger than one command carries (600 updates) is claimed whole, and confirming past it forgets every done id', async () => {
-    const prefix = `i${++prefixes}:`;
-    const ledger = await openLedger(prefix);
-    const leadership = new RedisPollLeadership(ledger);
-    const lease = await leadership.acquire(10_000);
-    if (!lease.held) throw new Error('no lease');
+    const { prefix, ledger, leadership, lease } = await openLeader();
     const ids = Array.from({ length: 600 }, (_, i) => i + 1);
     expect(new Set(await Promise.all(ids.map((id) => leadership.accept(update(id, id), lease.token))))).toEqual(new Set(['stored']));
     const claimed = await leadership.claim(1000);
