@@ -3,7 +3,8 @@
 // results JSON. Options: --quick (a smoke run of about a minute), --rounds N (every contestant N
 // times, interleaved, with medians over the rounds), --updates N,
 // --rules 50,1000,10000, --workloads messages,presses,state, --only a,b, --out FILE,
-// --idle-ms MS, --seed N, --replicas 1,2,4 (the Redis contestants once per count), --rate N (updates arrive at N a
+// --idle-ms MS, --seed N, --replicas 1,2,4 (the Redis contestants once per count, each replica as many updates as
+// one alone; --replica-updates total for a fixed total; --replica-rate each for --rate per replica), --rate N (updates arrive at N a
 // second instead of all at once: latency at a load below the highest), --profile DIR (CPU profile of each contestant that exits cleanly
 // on SIGTERM), --hearsay-dist DIR (another build of hearsay, for before/after), --fault KIND:ID
 // (harness test only), --help.
@@ -20,6 +21,7 @@ import { formatTable, formatCostByRules, formatRoundMedians, correctnessLabel } 
 import { formatReplicaTable } from './report/replica-table.mjs';
 import { machineInfo } from './report/machine.mjs';
 import { roundOrder } from './round-order.mjs';
+import { scaledForReplicas } from './replica-scale.mjs';
 
 /**
  * Updates per run. hearsay, the minimal bot and the ceiling get the same number at every size, so that
@@ -67,6 +69,8 @@ function parseOptions(argv) {
       profile: { type: 'string' },
       rounds: { type: 'string', default: '1' },
       replicas: { type: 'string', default: '1' },
+      'replica-updates': { type: 'string', default: 'each' },
+      'replica-rate': { type: 'string', default: 'total' },
       rate: { type: 'string' },
       'hearsay-dist': { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -83,6 +87,11 @@ function parseOptions(argv) {
   if (updates !== undefined && (!Number.isInteger(updates) || updates < 1)) throw new Error(`--updates: a positive integer, got ${values.updates}`);
   const replicas = values.replicas.split(',').map((s) => Number(s.trim()));
   if (replicas.some((n) => !Number.isInteger(n) || n < 1 || n > 64)) throw new Error(`--replicas: comma-separated integers 1-64, got ${values.replicas}`);
+  const [replicaUpdates, replicaRate] = ['replica-updates', 'replica-rate'].map((option) => {
+    const how = values[option];
+    if (how !== 'each' && how !== 'total') throw new Error(`--${option}: each or total, got ${how}`);
+    return how;
+  });
   const rate = values.rate === undefined ? undefined : Number(values.rate);
   if (rate !== undefined && !(Number.isFinite(rate) && rate > 0)) throw new Error(`--rate: updates per second, a positive number, got ${values.rate}`);
   const rounds = Number(values.rounds);
@@ -91,6 +100,8 @@ function parseOptions(argv) {
     quick: values.quick,
     rounds,
     replicas,
+    replicaUpdates,
+    replicaRate,
     rate,
     ruleCounts,
     workloads,
@@ -116,6 +127,12 @@ const HELP = `Usage: node bench/run.mjs [options]   (npm run bench -- [options] 
   --replicas LIST         the Redis contestants once per count of replicas on one Redis, comma-separated
                           (default 1): webhook behind a round-robin balancer, polling sharing the lease;
                           adds a table of the replicas' and Redis's CPU and Redis commands per update
+  --replica-updates WHICH each (default): N replicas get N times the updates, so that each answers as many
+                          as one replica alone and each spends the same share of its run warming up (V8
+                          compiling the hot code is a cost per process); total: every count the same updates
+  --replica-rate WHICH    with --rate: total (default): the rate of all replicas together; each: N replicas get
+                          N times the rate, each replica the load of one alone (CPU per update depends on the
+                          load, so this compares replica counts on their coordination)
   --rate N                updates arrive at N a second from the bot's first request (default: all queued at
                           once, the highest load); latency then counts from each update's arrival, and the
                           first fifth of the updates is a warm-up left out of the figures, so a run at 80% of
@@ -185,7 +202,9 @@ async function main() {
       const set = await prepareSet(workDir, ruleCount, kind);
       // A replicated contestant (the Redis store) runs once per --replicas count.
       const entries = names.flatMap((name) => (CONTESTANTS[name].replicated ? options.replicas.map((replicas) => ({ name, replicas })) : [{ name }]));
-      const counts = entries.map(({ name }) => options.updates ?? defaultUpdates(ruleCount, CONTESTANTS[name], options.quick));
+      const counts = entries.map(({ name, replicas }) =>
+        scaledForReplicas(options.updates ?? defaultUpdates(ruleCount, CONTESTANTS[name], options.quick), replicas, options.replicaUpdates),
+      );
       const workload = buildWorkload({ rules: set.rules, updates: Math.max(...counts), seed: options.seed, kind });
       process.stderr.write(
         `${ruleCount} rules, ${kind}, up to ${Math.max(...counts)} updates: workload ready in ${Math.round(performance.now() - started)} ms\n`,
@@ -230,7 +249,8 @@ async function main() {
 async function runOne(name, workload, ctx, options) {
   const contestant = CONTESTANTS[name];
   const idleMs = options.idleMs ?? defaultIdleMs(ctx.ruleCount, options.quick);
-  const result = await runContestant({ name, contestant, workload, ctx: { ...ctx, rate: options.rate }, idleMs });
+  const rate = options.rate === undefined ? undefined : scaledForReplicas(options.rate, ctx.replicas, options.replicaRate);
+  const result = await runContestant({ name, contestant, workload, ctx: { ...ctx, rate }, idleMs });
   const round = `${ctx.replicas ? ` ×${ctx.replicas}` : ''}${options.rounds > 1 ? ` (round ${ctx.round})` : ''}`;
   process.stderr.write(
     `  ${name}${round}: ${Math.round(result.updatesPerSecond)} updates/s, p50 ${result.p50Ms?.toFixed(2)} ms, p99 ${result.p99Ms?.toFixed(2)} ms, ` +

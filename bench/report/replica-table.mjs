@@ -1,4 +1,4 @@
-// The table of the Redis contestants by number of replicas: throughput and latency POST → reply, and per
+// The table of the Redis contestants by number of replicas: the updates of a run, throughput and latency POST → reply, and per
 // update answered in the steady window the replicas' CPU (all together), Redis's CPU, the requests to Redis,
 // Redis's reads from its clients' sockets (one per batch a client wrote at once) and the commands Redis ran (those inside scripts included), with the commands that make them up.
 import { median } from './table.mjs';
@@ -10,8 +10,8 @@ export function formatReplicaTable(results) {
   const rows = results.filter((r) => r.redis);
   const keys = [...new Set(rows.map((r) => `${r.name}\u0000${r.replicas}`))];
   const lines = [
-    "| contestant | replicas | updates/s | p50 ms | p99 ms | replicas' CPU µs/update | Redis CPU µs/update (in commands) | requests to Redis/update | Redis socket reads/update | Redis commands/update | commands |",
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    "| contestant | replicas | updates | updates/s | p50 ms | p99 ms | replicas' CPU µs/update | Redis CPU µs/update (in commands) | requests to Redis/update | Redis socket reads/update | Redis commands/update | commands |",
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const key of keys) {
     const [name, replicas] = key.split('\u0000');
@@ -25,7 +25,7 @@ export function formatReplicaTable(results) {
       .map(([command, n]) => `${command} ${n.toFixed(2)}`)
       .join(', ');
     lines.push(
-      `| ${runs[0].label} | ${replicas} | ${fmt(of((r) => r.updatesPerSecond))} | ${fmt(
+      `| ${runs[0].label} | ${replicas} | ${fmt(of((r) => r.updates))} | ${fmt(of((r) => r.updatesPerSecond))} | ${fmt(
         of((r) => r.p50Ms),
         1,
       )} | ${fmt(

@@ -1,5 +1,5 @@
 // The bench's table of replicas on one Redis: one row per Redis contestant and replica count, in the order
-// run, with the medians over rounds of throughput, latency, the replicas' and Redis's CPU, the requests to Redis and
+// run, with the run's updates and the medians over rounds of throughput, latency, the replicas' and Redis's CPU, the requests to Redis and
 // Redis's socket reads and the commands per update (the commands named most first), Redis's time inside the commands in brackets; runs without Redis parts are left out.
 import { describe, expect, it } from 'vitest';
 import { formatReplicaTable } from '../../bench/report/replica-table.mjs';
@@ -12,7 +12,7 @@ function run(replicas: number, round: number, replicaCpu: number, redis: boolean
     ruleCount: 50,
     workload: 'messages',
     round,
-    updates: 1000,
+    updates: 1000 * replicas,
     updatesPerSecond: 100 * replicas + round,
     p50Ms: 10,
     p99Ms: 50,
@@ -43,7 +43,9 @@ describe('the replicas table', () => {
     const rows = table.split('\n');
     expect(rows).toHaveLength(4);
     expect(rows[0]).toContain("replicas' CPU µs/update");
-    expect(rows[2]).toBe('| hearsay webhook, Redis store | 1 | 102 | 10.0 | 50.0 | 420 | 40 (27) | 4.00 | 0.20 | 30.50 | hset 6.50, evalsha 3.00, mget 1.00 |');
-    expect(rows[3]).toMatch(/^\| hearsay webhook, Redis store \| 4 \| 401 \|/);
+    expect(rows[2]).toBe(
+      '| hearsay webhook, Redis store | 1 | 1000 | 102 | 10.0 | 50.0 | 420 | 40 (27) | 4.00 | 0.20 | 30.50 | hset 6.50, evalsha 3.00, mget 1.00 |',
+    );
+    expect(rows[3]).toMatch(/^\| hearsay webhook, Redis store \| 4 \| 4000 \| 401 \|/);
   });
 });
