@@ -14,7 +14,7 @@ import type { Logger } from '../log/logger.js';
 import type { HealthState } from '../ops/health.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 import { StoreUnavailableError } from '../pipeline/ports.js';
-import { ReplicaFencedError, type PollLeadership } from '../pipeline/replica-ports.js';
+import { ReplicaFencedError, type InboxBacklog, type PollLeadership } from '../pipeline/replica-ports.js';
 import type { UpdatePipeline } from '../pipeline/update-pipeline.js';
 import { pollingSettings } from './polling-settings.js';
 
@@ -49,6 +49,14 @@ export class PollingReplicas {
   private readonly leaseMs: number;
   private token: string | null = null;
   private renewedAt = 0;
+  /** When the last renewal (or the acquisition) that succeeded was sent: the lease runs at least a lease from then. */
+  private renewSentAt = 0;
+  /**
+   * The inbox's counts at the leader's last look, plus what it stored since: only the leader stores (replicas
+   * claim and commit, which lower them), so these are bounds from above, and the leader asks Redis again only
+   * once they near a limit (see room) instead of before every getupdates.
+   */
+  private backlogBound: InboxBacklog | null = null;
   private poller: PollingIngress | null = null;
   private stopping = false;
   private readonly stopped = new AbortController();
@@ -110,9 +118,12 @@ export class PollingReplicas {
       return;
     }
     if (this.parts.health.storeUnavailable !== null) return;
+    const sentAt = Date.now();
     const state = await this.parts.leadership.acquire(this.leaseMs).catch(() => null);
     if (!state?.held || this.stopping) return;
     this.token = state.token;
+    this.renewSentAt = sentAt;
+    this.backlogBound = null;
     this.renewedAt = Date.now();
     this.parts.metrics.pollingLeader.set(1);
     this.parts.logger.info({ replica: this.parts.leadership.owner, token: Number(state.token) }, 'this replica holds the polling lease; polling for updates');
@@ -123,7 +134,9 @@ export class PollingReplicas {
   private async stillLeader(token: string): Promise<boolean> {
     if (this.token !== token) return false;
     try {
+      const sentAt = Date.now();
       if (!(await this.parts.leadership.renew(token, this.leaseMs))) return false;
+      this.renewSentAt = sentAt;
       this.renewedAt = Date.now();
       return true;
     } catch {
@@ -155,16 +168,26 @@ export class PollingReplicas {
           const result = await leadership.accept(update, token).catch(fenced);
           // Another update under this id is still in hand (a new id sequence): not stored, so not confirmed.
           if (result === 'id_busy') throw new StoreUnavailableError(`update ${update.update_id}: its id is still in use`);
+          if (result === 'stored' && this.backlogBound) {
+            this.backlogBound = { unclaimed: this.backlogBound.unclaimed + 1, stored: this.backlogBound.stored + 1 };
+          }
           this.wakeClaim?.();
         },
         confirm: (offset) => leadership.confirm(offset, token).catch(fenced),
         // The service keeps what is not fetched yet: fetch more only while the replicas keep up (fewer than a batch of
         // chats' next updates wait for one) and the inbox holds fewer than delivery.max_pending updates in all.
         room: async () => {
-          const { unclaimed, stored } = await leadership.backlog();
-          return unclaimed >= config.polling.limit ? 0 : config.delivery.maxPending - stored;
+          const { limit } = config.polling;
+          const roomIn = ({ unclaimed, stored }: InboxBacklog) => (unclaimed >= limit ? 0 : config.delivery.maxPending - stored);
+          const bound = this.backlogBound;
+          if (bound && roomIn(bound) >= limit) return roomIn(bound);
+          this.backlogBound = await leadership.backlog();
+          return roomIn(this.backlogBound);
         },
+        // The confirming getupdates is asked for only while this replica leads (its stores and confirms are fenced
+        // in Redis as well): a lease renewed less than half a lease ago still runs, so no renewal is needed here.
         mayConfirm: async (offset) => {
+          if (this.token === token && Date.now() - this.renewSentAt < this.leaseMs / 2) return true;
           if (await this.stillLeader(token)) return true;
           this.stepDown(token, `offset ${offset} not confirmed: the lease is lost`);
           return false;
@@ -181,22 +204,36 @@ export class PollingReplicas {
     );
   }
 
-  /** Takes stored updates while there is room, a few at a time so they spread over the replicas. */
+  /**
+   * Takes stored updates while there is room, a few at a time so they spread over the replicas. An update
+   * finished here wakes the loop only while other updates are stored (its chat's next one may be claimable
+   * now); when every stored update was this replica's, only a new store (the leader's, which wakes it) can
+   * give it more, and an idle replica looks for other leaders' stores at the idle pace.
+   */
   private async claimLoop(): Promise<void> {
     const { pipeline, leadership, logger, health, config } = this.parts;
     let idleMs = 5;
+    let othersStored = Infinity;
+    const finished = () => {
+      if (othersStored > 0) this.wakeClaim?.();
+    };
     while (!this.stopping) {
       const room = config.delivery.concurrency - pipeline.inFlight;
       let claimed: Update[] = [];
-      if (room > 0 && health.storeUnavailable === null) claimed = await leadership.claim(room).catch(() => []);
+      if (room > 0 && health.storeUnavailable === null) {
+        const claim = await leadership.claim(room).catch(() => null);
+        claimed = claim?.updates ?? [];
+        othersStored = claim?.othersStored ?? Infinity;
+      }
       for (const update of claimed) {
         pipeline.handleClaimed(update).then(
-          () => this.wakeClaim?.(),
+          finished,
           // Cut short (a stop, an outage): it stays in the inbox under this replica's name and is taken up again.
           (error: unknown) => logger.debug({ err: error, update_id: update.update_id }, 'update not handled now; it stays in the shared inbox'),
         );
       }
-      idleMs = claimed.length > 0 ? 5 : Math.min(CLAIM_IDLE_MAX_MS, idleMs * 2);
+      if (othersStored === 0) idleMs = CLAIM_IDLE_MAX_MS;
+      else idleMs = claimed.length > 0 ? 5 : Math.min(CLAIM_IDLE_MAX_MS, idleMs * 2);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, idleMs);
         this.wakeClaim = () => {

@@ -33,7 +33,7 @@ export interface PollLeadership {
    */
   backlog(): Promise<InboxBacklog>;
   /** Takes up to `limit` stored updates, oldest first, each the next of its chat: this replica's to handle. */
-  claim(limit: number): Promise<Update[]>;
+  claim(limit: number): Promise<InboxClaim>;
 }
 
 /** What a replica finds when its shared store lost its data (restarted empty, flushed, failed over to a server without it). */
@@ -47,6 +47,17 @@ export interface StoreDataLoss {
    * those the replica is not handling right now are gone unanswered.
    */
   readonly heldIds: readonly number[];
+}
+
+/** See {@link PollLeadership.claim}. */
+export interface InboxClaim {
+  readonly updates: Update[];
+  /**
+   * Stored updates that were not this replica's as the claim ran (in another replica's hands, unclaimed, or
+   * queued behind an earlier one of their chat), counted loosely upwards. While there are none, nothing can
+   * become claimable but by a new store: this replica's commits then free no successor to claim.
+   */
+  readonly othersStored: number;
 }
 
 /** See {@link PollLeadership.backlog}. */

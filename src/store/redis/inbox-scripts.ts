@@ -120,15 +120,16 @@ if entry then
 end`;
 
 /**
- * ARGV: owner, limit → the update JSONs of up to `limit` unclaimed inbox entries, oldest first, now owned by
- * `owner`: each the first of its chat in the inbox (see ACCEPT_FUNCTION and INBOX_COMMIT).
+ * ARGV: owner, limit → {the update JSONs of up to `limit` unclaimed inbox entries, oldest first, now owned by
+ * `owner`: each the first of its chat in the inbox (see ACCEPT_FUNCTION and INBOX_COMMIT); how many entries the
+ * inbox holds after the claim, claimed or not}.
  */
 export const CLAIM_SCRIPT = `
 local p = KEYS[1]
 ${INBOX_ENTRY}
 ${IN_CHUNKS}
 local ids = redis.call('ZRANGE', p .. 'inbox:unclaimed', 0, tonumber(ARGV[2]) - 1)
-if #ids == 0 then return {} end
+if #ids == 0 then return {{}, redis.call('HLEN', p .. 'inbox')} end
 in_chunks('ZREM', p .. 'inbox:unclaimed', ids)
 local claimed, owned = {}, {}
 local entries = hmget_all(p .. 'inbox', ids)
@@ -140,7 +141,7 @@ for i = 1, #ids do
   end
 end
 in_chunks('HSET', p .. 'inbox', owned)
-return claimed`;
+return {claimed, redis.call('HLEN', p .. 'inbox')}`;
 
 /**
  * Inside the take-over script (`me`, `alive`, `pending`): the inbox entries of replicas that are gone become

@@ -4,7 +4,7 @@
 // replica paused past its lease (whose lease another took meanwhile) can neither store nor confirm.
 import type { Update } from '../../api/types.js';
 import type { AcceptResult } from '../../pipeline/ports.js';
-import type { InboxBacklog, LeaseState, PollLeadership } from '../../pipeline/replica-ports.js';
+import type { InboxBacklog, InboxClaim, LeaseState, PollLeadership } from '../../pipeline/replica-ports.js';
 import { ACQUIRE_LEAD_SCRIPT, RENEW_LEAD_SCRIPT, RESIGN_LEAD_SCRIPT } from './ledger-scripts.js';
 import { script } from './redis-access.js';
 import type { RedisLedger } from './redis-ledger.js';
@@ -48,7 +48,7 @@ export class RedisPollLeadership implements PollLeadership {
     return this.ledger.backlog();
   }
 
-  claim(limit: number): Promise<Update[]> {
+  claim(limit: number): Promise<InboxClaim> {
     return this.ledger.claim(limit);
   }
 }

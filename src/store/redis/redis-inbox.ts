@@ -7,7 +7,7 @@ import { updateFingerprint } from '../update-fingerprint.js';
 import { SERVICE_RETENTION_MS } from '../records.js';
 import { AcceptsInFlight } from '../accepts-in-flight.js';
 import { UnstorableUpdateError, type AcceptResult } from '../../pipeline/ports.js';
-import type { InboxBacklog } from '../../pipeline/replica-ports.js';
+import type { InboxBacklog, InboxClaim } from '../../pipeline/replica-ports.js';
 import { ACCEPT_BATCH_SCRIPT } from './ledger-scripts.js';
 import { CLAIM_SCRIPT, LEGACY_INBOX_SCRIPT } from './inbox-scripts.js';
 import { scanKeys } from './untagged-keys.js';
@@ -194,14 +194,15 @@ export class RedisInbox {
   }
 
   /** Polling with replicas: takes up to `limit` of the updates the leader stored, oldest first; they are this replica's to handle. */
-  async claim(limit: number): Promise<Update[]> {
-    if (limit < 1) return [];
-    const claimed = (await this.parts.store.runScript(SCRIPTS.claim, [], [this.parts.owner, limit])) as string[];
+  async claim(limit: number): Promise<InboxClaim> {
+    if (limit < 1) return { updates: [], othersStored: Infinity };
+    const [claimed, stored] = (await this.parts.store.runScript(SCRIPTS.claim, [], [this.parts.owner, limit])) as [string[], number];
     const updates = claimed.map((json) => JSON.parse(json) as Update);
     this.hold(updates.map((update) => update.update_id));
     // Each is the first of its chat's queue (only those are given out): its turn is now.
     for (const update of updates) this.turnNow.add(update.update_id);
-    return updates;
+    // The ones committed here since the script ran left the inbox after it counted them: the count errs upwards.
+    return { updates, othersStored: Math.max(0, stored - this.inHand.size) };
   }
 
   /**

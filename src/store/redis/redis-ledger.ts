@@ -15,7 +15,7 @@ import type { Logger } from '../../log/logger.js';
 import { StoreUnavailableError, type AcceptResult, type ChatStateStore, type StateCommit, type StateScope, type UpdateLedger } from '../../pipeline/ports.js';
 import { CONFIRM_SCRIPT, SEEN_SCRIPT, TAKE_OVER_SCRIPT, TURN_SCRIPT } from './ledger-scripts.js';
 import { LedgerSteps } from './ledger-steps.js';
-import type { InboxBacklog } from '../../pipeline/replica-ports.js';
+import type { InboxBacklog, InboxClaim } from '../../pipeline/replica-ports.js';
 import { RedisAccess, ReplicaFencedError, script, type Script } from './redis-access.js';
 import { LEASE_VALUE, RedisInbox } from './redis-inbox.js';
 import type { RedisConnection } from './redis-connection.js';
@@ -305,7 +305,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
   }
 
   /** Polling with replicas: takes up to `limit` of the updates the leader stored, oldest first; they are this replica's to handle. */
-  claim(limit: number): Promise<Update[]> {
+  claim(limit: number): Promise<InboxClaim> {
     return this.inbox.claim(limit);
   }
 

@@ -81,10 +81,10 @@ describe('the polling lease', () => {
     expect(await b.accept(text(2, 10), { token: tokenB })).toBe('stored');
     await b.confirm(3, { token: tokenB });
     // Both of chat 10: 2 is given out once 1 is committed.
-    const [claimed] = [...(await a.claim(10)), ...(await b.claim(10))];
+    const [claimed] = [...(await a.claim(10)).updates, ...(await b.claim(10)).updates];
     expect(claimed?.update_id).toBe(1);
     await a.commit(claimed!, null);
-    expect((await b.claim(10)).map((update) => update.update_id)).toEqual([2]);
+    expect((await b.claim(10)).updates.map((update) => update.update_id)).toEqual([2]);
   });
 
   it('a lease given up is free at once; a token of an earlier holding stays refused', async () => {
@@ -110,10 +110,10 @@ describe('the polling lease', () => {
     // The periodic takeover (dead replicas' work) must not grab the unclaimed entries all at once.
     expect(await b.pending()).toEqual([]);
     expect(await a.backlog()).toEqual({ unclaimed: 6, stored: 6 });
-    expect((await b.claim(2)).map((u) => u.update_id)).toEqual([1, 2]);
-    expect((await a.claim(2)).map((u) => u.update_id)).toEqual([3, 4]);
-    expect((await b.claim(10)).map((u) => u.update_id)).toEqual([5, 6]);
-    expect(await a.claim(10)).toEqual([]);
+    expect((await b.claim(2)).updates.map((u) => u.update_id)).toEqual([1, 2]);
+    expect((await a.claim(2)).updates.map((u) => u.update_id)).toEqual([3, 4]);
+    expect((await b.claim(10)).updates.map((u) => u.update_id)).toEqual([5, 6]);
+    expect((await a.claim(10)).updates).toEqual([]);
     expect(await a.backlog()).toEqual({ unclaimed: 0, stored: 6 });
   });
 
@@ -127,14 +127,16 @@ describe('the polling lease', () => {
     await a.accept(text(7, 42), held);
     await a.accept(text(8, 40), held);
     expect(await a.backlog()).toEqual({ unclaimed: 3, stored: 8 });
-    const first = await b.claim(10);
+    const { updates: first, othersStored } = await b.claim(10);
     expect(first.map((u) => u.update_id)).toEqual([1, 6, 7]);
-    expect(await a.claim(10)).toEqual([]);
+    // The five stored behind them (2–5, 8) are not B's: its commits may free one of them to claim.
+    expect(othersStored).toBe(5);
+    expect((await a.claim(10)).updates).toEqual([]);
     // Committing a chat's update gives out its next one, to whichever replica asks.
     await b.commit(first[0]!, null);
-    expect((await a.claim(10)).map((u) => u.update_id)).toEqual([2]);
+    expect((await a.claim(10)).updates.map((u) => u.update_id)).toEqual([2]);
     await b.commit(first[1]!, null);
-    expect(await b.claim(10)).toEqual([]);
+    expect((await b.claim(10)).updates).toEqual([]);
     expect(await a.backlog()).toEqual({ unclaimed: 0, stored: 6 });
   });
 });

@@ -249,7 +249,10 @@ describe("the polling leader's inbox", () => {
     });
     expect(sent).toEqual(['evalsha']);
     // Each chat's first update is claimable; all are in the inbox.
-    expect((await leadership.claim(10)).map((u) => u.update_id)).toEqual([1, 2, 3, 4]);
+    const claim = await leadership.claim(10);
+    expect(claim.updates.map((u) => u.update_id)).toEqual([1, 2, 3, 4]);
+    // Every stored update is now this replica's: nothing else can become claimable until the leader stores more.
+    expect(claim.othersStored).toBe(0);
     await redis.admin.set(`${prefix}leader:token`, 'another');
     await expect(Promise.all([5, 6].map((id) => leadership.accept(update(id, id), lease.token)))).rejects.toThrow(/no longer holds the polling lease/);
     expect(await redis.admin.hexists(`${prefix}inbox`, '5')).toBe(0);
@@ -260,7 +263,7 @@ describe("the polling leader's inbox", () => {
     const { prefix, ledger, leadership, lease } = await openLeader();
     const ids = Array.from({ length: 600 }, (_, i) => i + 1);
     expect(new Set(await Promise.all(ids.map((id) => leadership.accept(update(id, id), lease.token))))).toEqual(new Set(['stored']));
-    const claimed = await leadership.claim(1000);
+    const { updates: claimed } = await leadership.claim(1000);
     expect(claimed.map((u) => u.update_id)).toEqual(ids);
     // Each entry is now this replica's: another replica's claim finds none left.
     expect(await redis.admin.zcard(`${prefix}inbox:unclaimed`)).toBe(0);

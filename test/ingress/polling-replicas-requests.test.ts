@@ -1,0 +1,88 @@
+// What a polling leader asks Redis per update at a low rate, as a real `hearsay run` process against the sandbox
+// and a real redis-server: one update at a time, each answered before the next is sent. The lease is renewed on its
+// own schedule (every third of it), not before each confirming getupdates; the inbox's backlog is asked for only
+// once the counts the leader knows near a limit; and an update finished when every stored update was this
+// replica's wakes no claim (nothing can be claimable then). Counted with INFO commandstats: calls, not time.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRun, versionedRules, writeRules, type RunProcess } from '../e2e/run-process.js';
+import { ReplyLedger } from '../support/reply-ledger.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
+
+const UPDATES = 30;
+/** How often an idle replica looks for stored updates (CLAIM_IDLE_MAX_MS). */
+const IDLE_CLAIM_MS = 100;
+
+async function commandCalls(admin: Redis): Promise<Record<string, number>> {
+  const calls: Record<string, number> = {};
+  for (const match of (await admin.info('commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) calls[match[1]!] = Number(match[2]);
+  return calls;
+}
+
+describe("a polling leader's requests to Redis at a low rate", () => {
+  let sandbox: StartedSandbox;
+  let redis: RedisServer;
+  let admin: Redis;
+  let run: RunProcess | undefined;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    redis = await startRedisServer();
+    admin = new Redis(redis.url);
+  });
+  afterAll(async () => {
+    await run?.stop('SIGKILL');
+    admin?.disconnect();
+    await sandbox?.close();
+    await redis?.close();
+  });
+
+  it('renews the lease on its schedule, asks for the backlog rarely, and claims about once per update', async () => {
+    const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 9_997, name: 'Calls', username: `poll_calls_${process.pid}_bot` });
+    const rules = await writeRules(versionedRules('v1'));
+    const ledger = new ReplyLedger(sandbox.sandbox, bot.username);
+    run = startRun({
+      env: {
+        BOT_TOKEN: bot.token,
+        BASE_URL: sandbox.baseUrl,
+        HEARSAY_RULES: rules.dir,
+        HEARSAY_DATA_DIR: await mkdtemp(join(tmpdir(), 'hearsay-poll-calls-')),
+        HEARSAY_MODE: 'polling',
+        HEARSAY_POLLING_TIMEOUT: '2',
+        HEARSAY_STORE: redis.url,
+        HEARSAY_LOG_LEVEL: 'info',
+        HEARSAY_RATE_LIMITS_ENABLED: 'false',
+      },
+    });
+    await run.waitForLine(/this replica holds the polling lease/, 20_000);
+    // A first update answered: the process is warm and the leader has looked at the backlog once.
+    await sendAsUser(sandbox.baseUrl, 41_000, bot.username, 'warm');
+    await ledger.waitForReplies(1, 20_000);
+
+    const before = await commandCalls(admin);
+    const started = performance.now();
+    for (let i = 0; i < UPDATES; i++) {
+      await sendAsUser(sandbox.baseUrl, 41_000 + (i % 3), bot.username, `m${i}`);
+      await ledger.waitForReplies(2 + i, 20_000);
+    }
+    const elapsedMs = performance.now() - started;
+    const after = await commandCalls(admin);
+    const delta = (command: string) => (after[command] ?? 0) - (before[command] ?? 0);
+
+    // Each update is stored, begun and committed (one script each) and its offset confirmed: four scripts. Before,
+    // each confirming getupdates also renewed the lease (a fifth), and each finished update woke a claim that found nothing.
+    const leaseRounds = Math.ceil(elapsedMs / (8000 / 3)) + 1;
+    expect(delta('pexpire'), 'lease renewals (the renewal script is the only PEXPIRE)').toBeLessThanOrEqual(leaseRounds);
+    // The backlog (ZCARD of the unclaimed and HLEN of the inbox) is not asked for before each getupdates; commits
+    // count their done ids at every 16th update id (a ZCARD too).
+    expect(delta('zcard'), 'looks at the backlog').toBeLessThanOrEqual(5);
+    // A claim is a ZRANGE of the unclaimed: one per update, plus the idle looks.
+    const idleLooks = Math.ceil(elapsedMs / IDLE_CLAIM_MS);
+    expect(delta('zrange'), `claims over ${Math.round(elapsedMs)} ms`).toBeLessThanOrEqual(UPDATES + idleLooks + 3);
+    ledger.close();
+  }, 120_000);
+});
