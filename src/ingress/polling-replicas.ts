@@ -9,6 +9,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BotApi, Update } from '../api/types.js';
 import type { ServiceConfig } from '../config/types.js';
+import { OffsetRecordPacer } from './offset-record-pacer.js';
 import { PollingIngress } from './polling.js';
 import type { Logger } from '../log/logger.js';
 import type { HealthState } from '../ops/health.js';
@@ -44,6 +45,8 @@ const ACQUIRE_EVERY_MS = 500;
 const BACKLOG_CHECK_MS = 10;
 /** How often an idle replica looks for stored updates, at most (sooner after it found some). */
 const CLAIM_IDLE_MAX_MS = 100;
+/** The leader records the confirmed offset in the store at most this often (see OffsetRecordPacer). */
+const OFFSET_RECORD_EVERY_MS = 1000;
 
 export class PollingReplicas {
   private readonly leaseMs: number;
@@ -58,6 +61,8 @@ export class PollingReplicas {
    */
   private backlogBound: InboxBacklog | null = null;
   private poller: PollingIngress | null = null;
+  /** The leader's records of the confirmed offset in the store (see OffsetRecordPacer). */
+  private offsets: OffsetRecordPacer | null = null;
   private stopping = false;
   private readonly stopped = new AbortController();
   private readonly loops: Promise<void>[] = [];
@@ -151,6 +156,8 @@ export class PollingReplicas {
     this.parts.logger.warn({ replica: this.parts.leadership.owner, token: Number(token) }, `${why}; this replica stops polling`);
     this.poller?.stopAccepting();
     this.poller = null;
+    this.offsets?.cancel();
+    this.offsets = null;
   }
 
   private startPoller(token: string): void {
@@ -159,6 +166,12 @@ export class PollingReplicas {
       if (error instanceof ReplicaFencedError) this.stepDown(token, 'another replica holds the polling lease');
       throw error;
     };
+    const offsets = new OffsetRecordPacer(
+      (offset) => leadership.confirm(offset, token).catch(fenced),
+      OFFSET_RECORD_EVERY_MS,
+      (error, offset) => this.parts.logger.warn({ err: error, offset }, 'could not record the confirmed offset'),
+    );
+    this.offsets = offsets;
     const poller = new PollingIngress({
       ...pollingSettings(this.parts, this.parts.allowedUpdates),
       roomCheckMs: BACKLOG_CHECK_MS,
@@ -173,7 +186,7 @@ export class PollingReplicas {
           }
           this.wakeClaim?.();
         },
-        confirm: (offset) => leadership.confirm(offset, token).catch(fenced),
+        confirm: (offset) => offsets.confirm(offset, { now: this.stopping }),
         // The service keeps what is not fetched yet: fetch more only while the replicas keep up (fewer than a batch of
         // chats' next updates wait for one) and the inbox holds fewer than delivery.max_pending updates in all.
         room: async () => {
