@@ -1,5 +1,5 @@
 // The bench's table of replicas on one Redis: one row per Redis contestant and replica count, in the order
-// run, with the run's updates and the medians over rounds of throughput, latency, the replicas' and Redis's CPU, the requests to Redis and
+// run, with the run's updates and the medians over rounds of throughput, latency, the replicas' CPU (also against one replica's) and Redis's CPU, the requests to Redis and
 // Redis's socket reads and the commands per update (the commands named most first), Redis's time inside the commands in brackets; runs without Redis parts are left out.
 import { describe, expect, it } from 'vitest';
 import { formatReplicaTable } from '../../bench/report/replica-table.mjs';
@@ -44,8 +44,10 @@ describe('the replicas table', () => {
     expect(rows).toHaveLength(4);
     expect(rows[0]).toContain("replicas' CPU µs/update");
     expect(rows[2]).toBe(
-      '| hearsay webhook, Redis store | 1 | 1000 | 102 | 10.0 | 50.0 | 420 | 40 (27) | 4.00 | 0.20 | 30.50 | hset 6.50, evalsha 3.00, mget 1.00 |',
+      '| hearsay webhook, Redis store | 1 | 1000 | 102 | 10.0 | 50.0 | 420 | 1.00 | 40 (27) | 4.00 | 0.20 | 30.50 | hset 6.50, evalsha 3.00, mget 1.00 |',
     );
-    expect(rows[3]).toMatch(/^\| hearsay webhook, Redis store \| 4 \| 4000 \| 401 \|/);
+    expect(rows[3]).toMatch(/^\| hearsay webhook, Redis store \| 4 \| 4000 \| 401 \| 10\.0 \| 50\.0 \| 450 \| 1\.07 \|/);
+    // Without a run of one replica there is nothing to compare with.
+    expect(formatReplicaTable([run(2, 1, 300, true)]).split('\n')[2]).toMatch(/\| 300 \| — \|/);
   });
 });
