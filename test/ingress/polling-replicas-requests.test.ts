@@ -11,18 +11,12 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRun, versionedRules, writeRules, type RunProcess } from '../e2e/run-process.js';
 import { ReplyLedger } from '../support/reply-ledger.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { commandCalls, startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
 
 const UPDATES = 30;
 /** How often an idle replica looks for stored updates (CLAIM_IDLE_MAX_MS). */
 const IDLE_CLAIM_MS = 100;
-
-async function commandCalls(admin: Redis): Promise<Record<string, number>> {
-  const calls: Record<string, number> = {};
-  for (const match of (await admin.info('commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) calls[match[1]!] = Number(match[2]);
-  return calls;
-}
 
 describe("a polling leader's requests to Redis at a low rate", () => {
   let sandbox: StartedSandbox;

@@ -143,6 +143,12 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   };
 }
 
+/** Calls per command the server ran so far, a script's commands too (INFO commandstats). */
+export async function commandCalls(admin: Redis): Promise<Record<string, number>> {
+  const info = await admin.info('commandstats');
+  return Object.fromEntries([...info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map((m) => [m[1]!, Number(m[2])]));
+}
+
 /** The store setting of a test's own redis-server, as `redis://127.0.0.1:<port>/0` reads. */
 export function redisStoreConfig(server: { url: string; port: number }): RedisStoreConfig {
   const node = { host: '127.0.0.1', port: server.port };

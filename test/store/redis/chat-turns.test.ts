@@ -8,7 +8,7 @@ import { createLogger } from '../../../src/log/logger.js';
 import { RedisChatSequencer } from '../../../src/store/redis/chat-turns.js';
 import { connectRedis } from '../../../src/store/redis/redis-connection.js';
 import { RedisLedger, ReplicaFencedError } from '../../../src/store/redis/redis-ledger.js';
-import { startRedisServer, type RedisServer, redisStoreConfig } from '../../support/redis-server.js';
+import { commandCalls, startRedisServer, type RedisServer, redisStoreConfig } from '../../support/redis-server.js';
 
 const logger = createLogger({ level: 'silent' });
 let server: RedisServer;
@@ -109,8 +109,8 @@ describe('chat turns across replicas', () => {
     release();
     await Promise.all([first, second]);
     expect(order).toEqual([11, 12]);
-    const stats = await admin.info('commandstats');
-    const calls = (name: string) => Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
+    const stats = await commandCalls(admin);
+    const calls = (name: string) => stats[name] ?? 0;
     // Never asked whose turn it is (a polling wait would have asked every 5–100 ms for 0.6 s)…
     expect(calls('lpos')).toBe(0);
     // …11 committed here, so 12's turn came with it: the two commits are the only scripts.

@@ -8,7 +8,7 @@ import { createLogger } from '../../../src/log/logger.js';
 import { connectRedis } from '../../../src/store/redis/redis-connection.js';
 import { RedisLedger } from '../../../src/store/redis/redis-ledger.js';
 import { RedisPollLeadership } from '../../../src/store/redis/poll-lease.js';
-import { redisForSuite, redisStoreConfig } from '../../support/redis-server.js';
+import { commandCalls, redisForSuite, redisStoreConfig } from '../../support/redis-server.js';
 
 const logger = createLogger({ level: 'silent' });
 const redis = redisForSuite();
@@ -34,20 +34,14 @@ const update = (id: number, chatId = 1): Update =>
     message: { message_id: id, date: 1, chat: { id: chatId, type: 'private', first_name: 'A' }, from: { id: 2, is_bot: false, first_name: 'A' }, text: 'x' },
   }) as Update;
 
-/** Calls per command so far (INFO commandstats). */
-async function commandCalls(): Promise<Record<string, number>> {
-  const info = await redis.admin.info('commandstats');
-  return Object.fromEntries([...info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map((m) => [m[1]!, Number(m[2])]));
-}
-
 /** What Redis ran during `work` (a script's commands too), and what the ledger sent. */
 async function callsDuring(work: () => Promise<void>): Promise<{ ran: Record<string, number>; sent: string[] }> {
-  const before = await commandCalls();
+  const before = await commandCalls(redis.admin);
   sent = [];
   await work();
   const client = sent;
   sent = undefined;
-  const after = await commandCalls();
+  const after = await commandCalls(redis.admin);
   const delta: Record<string, number> = {};
   for (const [name, calls] of Object.entries(after)) if (name !== 'info' && calls > (before[name] ?? 0)) delta[name] = calls - (before[name] ?? 0);
   return { ran: delta, sent: client };
