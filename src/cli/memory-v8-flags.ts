@@ -1,6 +1,8 @@
 // The V8 settings hearsay gives itself at start for a smaller memory footprint. Node.js sizes the heap before any
-// code runs, so only settings V8 reads where it uses them can be changed from inside; these two are such.
-import { setFlagsFromString } from 'node:v8';
+// code runs, so only settings V8 reads where it uses them can be changed from inside: two flags, and a cap on the
+// young generation, kept by turning its growth off once it reaches the cap (V8 reads the growth factor each time).
+import { PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /**
  * The settings, each measured in BENCHMARKS.md ("Memory: two V8 settings from inside"):
@@ -13,6 +15,20 @@ import { setFlagsFromString } from 'node:v8';
  */
 export const MEMORY_V8_FLAGS: readonly string[] = ['--heap-growing-percent=50', '--liftoff-only'];
 
+/**
+ * The young generation's cap: 8 MB (two halves of 4 MB, what node's `--max-semi-space-size=4` allows), where V8
+ * lets a busy process's grow to 32 MB; that head-room was most of what a busy bot's peak held over an idle one's.
+ * Measured in BENCHMARKS.md ("Issue 38, seventh pass"): the same CPU per update, where keeping the young generation
+ * at its starting size (growth off from the start) cost 15–25% more.
+ */
+export const YOUNG_GENERATION_CAP_BYTES = 8 * 2 ** 20;
+
+/** The node settings that size the young generation: an operator who gave any keeps V8's own growth. */
+const YOUNG_GENERATION_FLAGS: readonly string[] = ['max-semi-space-size', 'min-semi-space-size', 'semi-space-growth-factor', 'max-heap-size'];
+
+/** V8's own growth factor for the young generation (each growth doubles it, up to its maximum). */
+const DEFAULT_GROWTH_FACTOR = 2;
+
 /** `--heap_growing_percent=50` → `heap-growing-percent`, `--no-liftoff-only` → `liftoff-only`. */
 function flagName(arg: string): string {
   return arg
@@ -21,18 +37,59 @@ function flagName(arg: string): string {
     .replace(/_/g, '-');
 }
 
+/** The names of the settings the operator gave node, in its own arguments or in NODE_OPTIONS. */
+function operatorFlags(execArgv: readonly string[], nodeOptions: string): Set<string> {
+  return new Set([...execArgv, ...nodeOptions.split(/\s+/)].filter((arg) => arg.startsWith('--')).map(flagName));
+}
+
 /**
  * The settings to apply: those the operator did not set (either way) in node's own arguments or in NODE_OPTIONS,
  * which always win.
  */
 export function memoryV8FlagsToApply(execArgv: readonly string[], nodeOptions: string): string[] {
-  const given = new Set([...execArgv, ...nodeOptions.split(/\s+/)].filter((arg) => arg.startsWith('--')).map(flagName));
+  const given = operatorFlags(execArgv, nodeOptions);
   return MEMORY_V8_FLAGS.filter((flag) => !given.has(flagName(flag)));
 }
 
-/** Applies the settings the operator left to hearsay; returns them. Call before the first request is made. */
+/** True when hearsay caps the young generation: the operator gave node no setting that sizes it. */
+export function capsYoungGeneration(execArgv: readonly string[], nodeOptions: string): boolean {
+  const given = operatorFlags(execArgv, nodeOptions);
+  return !YOUNG_GENERATION_FLAGS.some((name) => given.has(name));
+}
+
+/** The young generation's size now (both halves), in bytes. */
+export function youngGenerationBytes(): number {
+  return getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
+}
+
+/**
+ * Keeps the young generation at `capBytes` or below: after each garbage collection its growth is turned off once it
+ * has reached the cap, and on again when V8 has shrunk it below (as it does in an idle process), so a busy spell
+ * regrows it up to the cap. A growth can outrun the check by one step (two collections before the check runs).
+ * Returns a function that stops keeping it.
+ */
+export function capYoungGeneration(capBytes = YOUNG_GENERATION_CAP_BYTES): () => void {
+  let growing = true;
+  const observer = new PerformanceObserver(() => {
+    const mayGrow = youngGenerationBytes() < capBytes;
+    if (mayGrow === growing) return;
+    growing = mayGrow;
+    setFlagsFromString(`--semi-space-growth-factor=${mayGrow ? DEFAULT_GROWTH_FACTOR : 1}`);
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return () => {
+    observer.disconnect();
+    if (!growing) setFlagsFromString(`--semi-space-growth-factor=${DEFAULT_GROWTH_FACTOR}`);
+  };
+}
+
+/**
+ * Applies the settings the operator left to hearsay, and caps the young generation unless the operator sized it;
+ * returns the flags applied. Call before the first request is made.
+ */
 export function applyMemoryV8Flags(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): string[] {
   const flags = memoryV8FlagsToApply(execArgv, nodeOptions);
   if (flags.length > 0) setFlagsFromString(flags.join(' '));
+  if (capsYoungGeneration(execArgv, nodeOptions)) capYoungGeneration();
   return flags;
 }
