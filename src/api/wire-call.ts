@@ -68,8 +68,18 @@ export class WireCall implements Dispatcher.DispatchHandler, Expiring, CallerAbo
     this.end(new RequestAbortedError(this.method));
   }
 
-  /** The timeout passed first. */
+  /**
+   * The timeout passed first, unless the answer is already waiting on the socket: after the process was frozen or
+   * its loop blocked past the timeout (a long pause of the machine, a heap snapshot), the timers run before the loop
+   * reads the sockets. The end waits for that read (setImmediate runs after the loop's poll for I/O), so an answer that
+   * came in time is not taken for a timeout, and a message the service did send is not sent again.
+   */
   expire(): void {
+    setImmediate(timeOutCall, this);
+  }
+
+  /** Ends the call with ApiTimeoutError (nothing if its answer came meanwhile). */
+  timeOut(): void {
     this.end(new ApiTimeoutError(this.method, this.timeoutMs));
   }
 
@@ -137,6 +147,10 @@ export class WireCall implements Dispatcher.DispatchHandler, Expiring, CallerAbo
 
 function expireCall(call: WireCall): void {
   call.expire();
+}
+
+function timeOutCall(call: WireCall): void {
+  call.timeOut();
 }
 
 function parseAnswer(method: string, status: number, retryAfterHeader: string | string[] | undefined, text: string): unknown {

@@ -64,6 +64,7 @@ class WireServer {
     if (text === 'chunks') return void writeInPieces(response, JSON.stringify({ ok: true, result: { text: '€'.repeat(200_000) } }));
     if (text === 'html-503') return void response.writeHead(503, { 'content-type': 'text/html' }).end(`<html>${'Service Unavailable '.repeat(20)}</html>`);
     if (text === 'empty-500') return void response.writeHead(500).end();
+    if (text.startsWith('freeze:')) return answerThenFreeze(response, text, Number(text.slice(7)));
     if (text === 'not-envelope-500') return sendJson(response, 500, { error: 'boom' });
     if (text === '429-header') {
       response.setHeader('retry-after', '7');
@@ -84,6 +85,15 @@ class WireServer {
 
 function sendJson(response: ServerResponse, status: number, body: object): void {
   response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+/**
+ * Answers, then holds the whole process (server and client alike) for `ms`: the answer waits on the client's socket
+ * while the client's timeout passes, as after a long pause of the machine.
+ */
+function answerThenFreeze(response: ServerResponse, text: string, ms: number): void {
+  sendJson(response, 200, { ok: true, result: { text } });
+  for (const started = performance.now(); performance.now() - started < ms; );
 }
 
 /** Writes `body` as many small chunked-encoding pieces, each after the previous one has been handed to the socket. */
@@ -141,6 +151,17 @@ describe('BotApiClient on the wire', () => {
     await firstHeld.closed;
     secondHeld.answer();
     expect((await second).text).toBe('hold:second');
+  });
+
+  it('an answer that came in time is not taken for a timeout when the process was frozen past it', async () => {
+    connect(150);
+    expect((await send('freeze:400')).text).toBe('freeze:400');
+    // A timeout of the call's own (its own timer, not the shared queue's) too.
+    expect((await send('freeze:400', { timeoutMs: 100 })).text).toBe('freeze:400');
+    // Each was sent once: nothing was retried or sent again.
+    expect(server.texts.filter((text) => text === 'freeze:400')).toHaveLength(2);
+    // A call whose answer does not come still times out.
+    expect(await failureOf(send('hold:never'))).toMatchObject({ name: 'ApiTimeoutError', timeoutMs: 150 });
   });
 
   it('a call with a timeout of its own keeps it: a shorter shared timeout that fires meanwhile does not end it', async () => {
