@@ -93,7 +93,7 @@ function sendJson(response: ServerResponse, status: number, body: object): void 
  */
 function answerThenFreeze(response: ServerResponse, text: string, ms: number): void {
   sendJson(response, 200, { ok: true, result: { text } });
-  for (const started = performance.now(); performance.now() - started < ms; );
+  for (const started = performance.now(); performance.now() - started < ms;);
 }
 
 /** Writes `body` as many small chunked-encoding pieces, each after the previous one has been handed to the socket. */
