@@ -86,7 +86,13 @@ export function retryTransformer(options: RetryTransformerOptions): Transformer 
         throw error;
       }
       const reason = error instanceof Error ? error.message : String(error);
-      options.logger.warn({ ...callOptions.logFields, method, reason, attempt, retry_in_ms: waitMs }, `${method} failed; retrying`);
+      if (failure.kind === 'timeout' && sendsSomethingNew(method)) {
+        // The service may have done it and its answer been lost: said, never silent (the chat may see it twice).
+        options.logger.warn(
+          { ...callOptions.logFields, method, reason, attempt, retry_in_ms: waitMs, may_repeat: true },
+          `${method} got no answer in time and is sent again; if the service did it, the chat gets it twice`,
+        );
+      } else options.logger.warn({ ...callOptions.logFields, method, reason, attempt, retry_in_ms: waitMs }, `${method} failed; retrying`);
       try {
         await wait(waitMs, signal);
       } catch {
@@ -100,6 +106,14 @@ export function retryTransformer(options: RetryTransformerOptions): Transformer 
       }
     }
   }
+}
+
+/**
+ * True for a method whose every call adds something the user sees (a message, a copy, a forward): done twice, it
+ * shows twice. Others repeat harmlessly (a read, a "typing…", an edit to the same text, a ban of someone banned).
+ */
+export function sendsSomethingNew(method: string): boolean {
+  return (method.startsWith('send') && method !== 'sendchataction') || method.startsWith('forward') || method.startsWith('copy');
 }
 
 /** A call the retry transformer goes on with after its first attempt failed. */

@@ -6,10 +6,18 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TransformedBotApi, composeCall } from '../../src/api/bot-api.js';
 import { BotApiClient } from '../../src/api/client.js';
-import { ApiError, NetworkError, RequestAbortedError } from '../../src/api/errors.js';
-import { DEFAULT_RETRY_POLICY, STARTUP_RETRY_POLICY, retriesExhausted, retryTransformer, type RetryTransformerOptions } from '../../src/api/retry.js';
+import { ApiError, ApiTimeoutError, NetworkError, RequestAbortedError } from '../../src/api/errors.js';
+import {
+  DEFAULT_RETRY_POLICY,
+  STARTUP_RETRY_POLICY,
+  retriesExhausted,
+  retryTransformer,
+  sendsSomethingNew,
+  type RetryTransformerOptions,
+} from '../../src/api/retry.js';
 import type { ApiCallFn, Transformer } from '../../src/api/types.js';
 import { createLogger } from '../../src/log/logger.js';
+import { capturingLogger } from '../support/log-capture.js';
 import { createBotViaAssistant, sendAsUser, startSandbox, type StartedSandbox } from '../support/sandbox-harness.js';
 
 const USER = { id: 3001, first_name: 'Cy' };
@@ -210,6 +218,44 @@ describe('retry transformer: a layer below that throws instead of rejecting', ()
     let returned: Promise<unknown> | undefined;
     expect(() => (returned = composeCall(refusing, [retry])('deletewebhook', undefined))).not.toThrow();
     expect(((await failureOf(returned!)) as ApiError).errorCode).toBe(400);
+  });
+});
+
+describe('retry transformer: a timeout of a call that sends something', () => {
+  /** The warning a call of `method` logs when its first attempt times out and the second succeeds. */
+  async function retryWarning(method: 'sendmessage' | 'sendchataction' | 'getme'): Promise<Record<string, unknown>> {
+    const { logger: capturing, lines } = capturingLogger();
+    let calls = 0;
+    const timingOut: ApiCallFn = (name) => (++calls === 1 ? Promise.reject(new ApiTimeoutError(name, 10_000)) : Promise.resolve(true as never));
+    const retry = retryTransformer({ logger: capturing, random: () => 0.5, sleep: async () => undefined });
+    await composeCall(timingOut, [retry])(method, { chat_id: 1, text: 'hi', action: 'typing' } as never);
+    expect(calls).toBe(2);
+    const warnings = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.level === 40);
+    expect(warnings).toHaveLength(1);
+    return warnings[0]!;
+  }
+
+  it('says the message may be sent twice when it is sent again after no answer came', async () => {
+    expect(await retryWarning('sendmessage')).toMatchObject({
+      msg: 'sendmessage got no answer in time and is sent again; if the service did it, the chat gets it twice',
+      may_repeat: true,
+      reason: 'sendmessage failed: no answer within 10000 ms',
+    });
+  });
+
+  it('retries what repeats harmlessly with the plain warning', async () => {
+    for (const method of ['sendchataction', 'getme'] as const) {
+      const warning = await retryWarning(method);
+      expect(warning.msg).toBe(`${method} failed; retrying`);
+      expect(warning).not.toHaveProperty('may_repeat');
+    }
+  });
+
+  it('sorts the methods whose repeat shows', () => {
+    for (const method of ['sendmessage', 'sendphoto', 'sendmediagroup', 'forwardmessage', 'copymessage', 'copymessages'])
+      expect(sendsSomethingNew(method)).toBe(true);
+    for (const method of ['sendchataction', 'getme', 'editmessagetext', 'deletemessage', 'answercallbackquery', 'banchatmember'])
+      expect(sendsSomethingNew(method)).toBe(false);
   });
 });
 
