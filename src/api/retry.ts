@@ -6,6 +6,7 @@ import type { Logger } from '../log/logger.js';
 import { DEFAULT_BACKOFF, backoffDelay, sleep } from './backoff.js';
 import { callNext } from './bot-api.js';
 import { RequestAbortedError } from './errors.js';
+import { SENDING_METHODS } from './sending-methods.js';
 import { classifyFailure } from './failure.js';
 import type { ApiCallFn, CallOptions, MethodName, MethodParams, MethodResult, RetryPolicy, Transformer } from './types.js';
 
@@ -108,12 +109,15 @@ export function retryTransformer(options: RetryTransformerOptions): Transformer 
   }
 }
 
+const SENDING: ReadonlySet<string> = new Set(SENDING_METHODS);
+
 /**
- * True for a method whose every call adds something the user sees (a message, a copy, a forward): done twice, it
- * shows twice. Others repeat harmlessly (a read, a "typing…", an edit to the same text, a ban of someone banned).
+ * True for a method whose every call adds something the user sees (a message, media, a copy, a forward: the
+ * sending methods): done twice, it shows twice. Others repeat harmlessly (a read, a "typing…", an edit to the same
+ * text, a ban of someone banned).
  */
 export function sendsSomethingNew(method: string): boolean {
-  return (method.startsWith('send') && method !== 'sendchataction') || method.startsWith('forward') || method.startsWith('copy');
+  return SENDING.has(method);
 }
 
 /** A call the retry transformer goes on with after its first attempt failed. */

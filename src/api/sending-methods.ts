@@ -17,5 +17,5 @@ export const MEDIA_SENDING_METHODS = [
   'sendcontact',
 ] as const satisfies readonly MethodName[];
 
-/** The methods that send a message to a chat, which the service's limits count. */
+/** The methods that send a message to a chat, which the service's limits count (and which, sent again after a timeout, may show twice). */
 export const SENDING_METHODS: readonly MethodName[] = ['sendmessage', ...MEDIA_SENDING_METHODS, 'forwardmessage', 'copymessage'];
