@@ -19,8 +19,9 @@ export const MEMORY_V8_FLAGS: readonly string[] = ['--heap-growing-percent=50', 
  * The young generation's cap: 8 MB (two halves of 4 MB, what node's `--max-semi-space-size=4` allows), where V8
  * lets a busy process's grow to 32 MB; that head-room was most of what a busy bot's peak held over an idle one's.
  * Measured in BENCHMARKS.md ("Issue 38, seventh pass"): 18–21 MB less at a 50-rule bot's peak, for about 5% more CPU
- * per update at the file store's highest load and 10% on a Redis replica (nothing measurable at 4,000 a second);
- * keeping it at its starting size (growth off from the start) cost 15–25%, a 16 MB cap 10–20% at 10,000 rules.
+ * per update at the file store's highest load and 0–5% on a Redis replica ("eighth pass"; nothing measurable at
+ * 4,000 a second); keeping it at its starting size (growth off from the start) cost 15–25%, a 16 MB cap 10–20% at
+ * 10,000 rules.
  */
 export const YOUNG_GENERATION_CAP_BYTES = 8 * 2 ** 20;
 
