@@ -33,6 +33,17 @@ async function rssOf(pid) {
   }
 }
 
+/** The peak and current resident memory of the Redis contestant's largest replica (by peak), in MB. */
+async function largestReplicaRss(partsFile) {
+  try {
+    const { replicaPids } = JSON.parse(await readFile(partsFile, 'utf8'));
+    const each = await Promise.all(replicaPids.map((pid) => rssOf(pid)));
+    return each.reduce((largest, rss) => (rss.peak > largest.peak ? rss : largest));
+  } catch {
+    return { peak: NaN, current: NaN };
+  }
+}
+
 /** Resolves when all `count` replies are in (plus a short grace for duplicates) or they stop coming. */
 function waitForReplies(recorder, count, { startupMs, idleMs, graceMs, deadlineMs, exited }) {
   return new Promise((resolve) => {
@@ -102,7 +113,8 @@ export async function runContestant({ name, contestant, workload, ctx, idleMs = 
     const stopSampling = standIn.recorder.onReply((n) => cpuWindow.onReply(n));
     const outcome = await waitForReplies(standIn.recorder, updates.length, { startupMs, idleMs, graceMs: 300, deadlineMs, exited });
     stopSampling();
-    const rss = await rssOf(child.pid);
+    // The Redis contestants' process only starts Redis and the replicas: their memory is the replicas' (the largest).
+    const rss = spec.partsFile ? await largestReplicaRss(spec.partsFile) : await rssOf(child.pid);
     const totalCpuMs = (treeCpuTicks(child.pid) / CLOCK_TICKS) * 1000;
     // A profiled child needs time to write its profile on the way out.
     await stopChild(child, exited, ctx.profileDir ? 15_000 : 3_000);
