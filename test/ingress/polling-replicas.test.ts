@@ -57,6 +57,11 @@ describe('polling with replicas on a shared Redis store', () => {
           HEARSAY_RATE_LIMITS_ENABLED: 'false',
           HEARSAY_API_TIMEOUT: '120',
           HEARSAY_ADMIN_LISTEN: admin,
+          // Four chats at once per replica, for twelve chats: no replica can hold them all, so each takes some.
+          // With the default (64), whichever replica first takes a chat keeps it (it takes the chat's next update
+          // as soon as it commits one), and a replica that took none, even one holding the polling lease when
+          // everything was fetched already, answers nothing.
+          HEARSAY_DELIVERY_CONCURRENCY: '4',
         },
       });
       admins.set(run, admin);
