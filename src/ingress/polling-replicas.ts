@@ -1,9 +1,9 @@
 // Polling with several replicas on a shared store (the Redis store implements its PollLeadership). Every replica keeps trying for the polling lease; the one
 // holding it runs the poller, which only stores what it fetches (unclaimed, in the shared inbox, checked
 // against its fencing token) and confirms the offset once it is stored. Every replica, the leader too,
-// claims stored updates a few at a time and handles them, each chat's in order (the per-chat queue in
-// Redis; only a chat's next update is given out, so a busy chat's backlog waits in the store and other chats
-// are claimed meanwhile). The leader fetches while the inbox holds fewer than delivery.max_pending updates and
+// claims stored updates up to its free room (delivery.concurrency) and handles them, each chat's in order (the
+// per-chat queue in Redis; only a chat's next update is given out, so a busy chat's backlog waits in the store
+// and other chats are claimed meanwhile). The leader fetches while the inbox holds fewer than delivery.max_pending updates and
 // fewer than a batch wait for a replica. When the leader dies its lease runs out and another replica polls
 // from the confirmed offset.
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -218,10 +218,11 @@ export class PollingReplicas {
   }
 
   /**
-   * Takes stored updates while there is room, a few at a time so they spread over the replicas. An update
-   * finished here wakes the loop only while other updates are stored (its chat's next one may be claimable
-   * now); when every stored update was this replica's, only a new store (the leader's, which wakes it) can
-   * give it more, and an idle replica looks for other leaders' stores at the idle pace.
+   * Takes stored updates while there is room, up to delivery.concurrency chats at once: what one replica
+   * cannot take is left for the others. An update finished here wakes the loop only while other updates are
+   * stored (its chat's next one may be claimable now, and is taken at once: a chat tends to stay with the
+   * replica that took it); when every stored update was this replica's, only a new store (the leader's, which
+   * wakes it) can give it more, and an idle replica looks for other leaders' stores at the idle pace.
    */
   private async claimLoop(): Promise<void> {
     const { pipeline, leadership, logger, health, config } = this.parts;
