@@ -87,13 +87,13 @@ export function retryTransformer(options: RetryTransformerOptions): Transformer 
         throw error;
       }
       const reason = error instanceof Error ? error.message : String(error);
-      if (failure.kind === 'timeout' && sendsSomethingNew(method)) {
-        // The service may have done it and its answer been lost: said, never silent (the chat may see it twice).
-        options.logger.warn(
-          { ...callOptions.logFields, method, reason, attempt, retry_in_ms: waitMs, may_repeat: true },
-          `${method} got no answer in time and is sent again; if the service did it, the chat gets it twice`,
-        );
-      } else options.logger.warn({ ...callOptions.logFields, method, reason, attempt, retry_in_ms: waitMs }, `${method} failed; retrying`);
+      // A sending call that got no answer: the service may have done it and its answer been lost. Said, never
+      // silent (the chat may see it twice).
+      const mayRepeat = failure.kind === 'timeout' && sendsSomethingNew(method);
+      options.logger.warn(
+        { ...callOptions.logFields, method, reason, attempt, retry_in_ms: waitMs, ...(mayRepeat ? { may_repeat: true } : {}) },
+        mayRepeat ? `${method} got no answer in time and is sent again; if the service did it, the chat gets it twice` : `${method} failed; retrying`,
+      );
       try {
         await wait(waitMs, signal);
       } catch {
