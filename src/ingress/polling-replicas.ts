@@ -3,9 +3,9 @@
 // against its fencing token) and confirms the offset once it is stored. Every replica, the leader too,
 // claims stored updates up to its free room (delivery.concurrency) and handles them, each chat's in order (the
 // per-chat queue in Redis; only a chat's next update is given out, so a busy chat's backlog waits in the store
-// and other chats are claimed meanwhile). The leader fetches while the inbox holds fewer than delivery.max_pending updates and
-// fewer than a batch wait for a replica. When the leader dies its lease runs out and another replica polls
-// from the confirmed offset.
+// and other chats are claimed meanwhile). The leader fetches while the inbox holds fewer than
+// delivery.max_pending updates and fewer than a batch wait for a replica. When the leader dies its lease runs
+// out and another replica polls from the confirmed offset.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BotApi, Update } from '../api/types.js';
 import type { ServiceConfig } from '../config/types.js';
