@@ -9,7 +9,7 @@ import type { BackendRequest, BackendResult } from '../engine/backend-calls.js';
 import { VERSION } from '../generated/version.js';
 import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
-import { exchange, type AttemptResult } from './http-exchange.js';
+import { exchange, outcomeOf, type AttemptResult } from './http-exchange.js';
 
 /** Connections kept open to one backend at most. */
 const CONNECTIONS = 32;
@@ -139,16 +139,6 @@ export class BackendClient {
     if (result.failure === undefined && result.status !== null && result.status < 500) this.logger.info(fields, 'backend answered with an error status');
     else this.logger.warn(fields, 'backend call failed');
   }
-}
-
-/** The metric's outcome for an attempt's result. */
-export function outcomeOf(result: BackendResult): string {
-  if (result.failure !== undefined) return result.failure;
-  const status = result.status ?? 0;
-  if (status >= 200 && status < 300) return 'ok';
-  if (status >= 500) return 'server_error';
-  if (status >= 400) return 'client_error';
-  return 'redirect';
 }
 
 function isSuccess(result: BackendResult): boolean {

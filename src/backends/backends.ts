@@ -7,7 +7,8 @@ import type { Logger } from '../log/logger.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 import type { BackendCaller, CallCause } from '../pipeline/backend-port.js';
 import type { EffectAttempt, EffectPerformer } from '../pipeline/outbox.js';
-import { BackendClient, outcomeOf, type CallResult } from './backend-client.js';
+import type { BackendClient, CallResult } from './backend-client.js';
+import { outcomeOf } from './http-exchange.js';
 
 export interface BackendsOptions {
   readonly settings: Readonly<Record<string, BackendSettings>>;
@@ -20,11 +21,25 @@ export interface BackendsOptions {
 }
 
 export class Backends implements BackendCaller {
-  private readonly clients = new Map<string, BackendClient>();
-
-  constructor(private readonly options: BackendsOptions) {
-    for (const [name, settings] of Object.entries(options.settings)) this.clients.set(name, new BackendClient(settings, options.metrics, options.logger));
+  /**
+   * The backends of `options.settings`, each with its connection pool. Their HTTP client (undici's full API) and
+   * policies (cockatiel) are loaded only for a bot that declares a backend: a bot without one keeps some MB of
+   * memory (BENCHMARKS.md, "Issue 38, ninth pass").
+   */
+  static async open(options: BackendsOptions): Promise<Backends> {
+    const clients = new Map<string, BackendClient>();
+    const declared = Object.entries(options.settings);
+    if (declared.length > 0) {
+      const { BackendClient } = await import('./backend-client.js');
+      for (const [name, settings] of declared) clients.set(name, new BackendClient(settings, options.metrics, options.logger));
+    }
+    return new Backends(options, clients);
   }
+
+  private constructor(
+    private readonly options: BackendsOptions,
+    private readonly clients: ReadonlyMap<string, BackendClient>,
+  ) {}
 
   /** A call the reply waits for: a GET without a key, any other method with the update's. */
   async call(request: BackendRequest, cause: CallCause, signal: AbortSignal): Promise<BackendResult> {

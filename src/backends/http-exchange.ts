@@ -152,3 +152,13 @@ function header(headers: Dispatcher.ResponseData['headers'], name: string): stri
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
+
+/** The metric's outcome for an attempt's result. */
+export function outcomeOf(result: BackendResult): string {
+  if (result.failure !== undefined) return result.failure;
+  const status = result.status ?? 0;
+  if (status >= 200 && status < 300) return 'ok';
+  if (status >= 500) return 'server_error';
+  if (status >= 400) return 'client_error';
+  return 'redirect';
+}

@@ -27,9 +27,9 @@ export type Cleanups = Array<() => Promise<void>>;
 const TYPING_AFTER_MS = 1000;
 
 /** The configuration's backends, with their Idempotency-Keys: the bot's id and the update's call or the effect's id. */
-export function openBackends(config: ServiceConfig, bot: BotIdentity, metrics: ServiceMetrics, logger: Logger, cleanups: Cleanups): Backends {
+export async function openBackends(config: ServiceConfig, bot: BotIdentity, metrics: ServiceMetrics, logger: Logger, cleanups: Cleanups): Promise<Backends> {
   // Keys name the bot too: two bots of one operator may share a backend, and their update ids overlap.
-  const backends = new Backends({
+  const backends = await Backends.open({
     settings: config.backends,
     callKey: ({ update, index }) => `hearsay-${bot.id}-${callKey(update, index)}`,
     effectKey: (effectId) => `hearsay-${bot.id}-${effectId}`,

@@ -197,7 +197,7 @@ async function startWork(
 ): Promise<{ pipeline: UpdatePipeline; outbox: OutboxRoom; closeStore: () => Promise<void> }> {
   // The timeouts' and the outbox's callbacks run only once updates flow, after all three exist.
   const sequencer = chatSequencer(config, store);
-  const backends = openBackends(config, bot, metrics, logger, cleanups);
+  const backends = await openBackends(config, bot, metrics, logger, cleanups);
   const pipeline: UpdatePipeline = createPipeline({
     config,
     sequencer,

@@ -69,12 +69,12 @@ describe('backends over real HTTP', () => {
     giveUpAfterMs: 86_400_000,
     ...overrides,
   });
-  const open = (overrides: Partial<BackendSettings> = {}) => {
+  const open = async (overrides: Partial<BackendSettings> = {}) => {
     const secrets = new Secrets();
     secrets.add(`Bearer ${SECRET}`);
     log = recordCapture();
     metrics = new ServiceMetrics({ processMetrics: false });
-    backends = new Backends({
+    backends = await Backends.open({
       settings: { shop: settings(overrides) },
       callKey: ({ update, index }) => `key-${update.update_id}-${index}`,
       effectKey: (id) => `effect-${id}`,
@@ -100,7 +100,7 @@ describe('backends over real HTTP', () => {
     await backends?.close();
     shop.seen.length = 0;
     shop.routes.clear();
-    open();
+    await open();
   });
 
   it('gets a JSON answer at the base path plus the rendered path, with the headers, and no key for a GET', async () => {
@@ -120,7 +120,7 @@ describe('backends over real HTTP', () => {
   });
 
   it('retries a 500 with the same Idempotency-Key on every attempt, and reports the last status', async () => {
-    open({ retries: 2 });
+    await open({ retries: 2 });
     shop.routes.set('/api/bookings', json(500, { error: 'down' }));
     const request: BackendRequest = { backend: 'shop', method: 'POST', path: '/bookings', template: '/bookings', body: { size: '4' } };
     expect(await call(request, 1)).toEqual({ status: 500, body: { error: 'down' } });
@@ -173,7 +173,7 @@ describe('backends over real HTTP', () => {
   });
 
   it('opens the circuit after `failures` errors in a row, fails fast for `cool_down`, and closes on the next success', async () => {
-    open({ circuitBreaker: { failures: 2, coolDownMs: 400 } });
+    await open({ circuitBreaker: { failures: 2, coolDownMs: 400 } });
     shop.routes.set('/api/flaky', (_, res) => res.writeHead(503).end());
     expect(await call(get('/flaky'))).toEqual({ status: 503 });
     expect(await call(get('/flaky'))).toEqual({ status: 503 });
