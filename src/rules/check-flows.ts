@@ -22,12 +22,17 @@ export function flowWarnings(ruleSet: RuleSet, locate: RuleLocator, flows: reado
 interface Reference {
   scope: 'user' | 'chat' | 'member';
   key: string;
-  at: SourcePosition;
+  /**
+   * Where it is written, asked only for a reference that becomes a warning: placing a position other than a rule's
+   * own makes the loader build the file's YAML node tree, which a clean file's fast read skips (BENCHMARKS.md, "Issue
+   * 38, ninth pass": asked for every reply, it kept ~17 MB of node trees alive with 10,000 rules).
+   */
+  at: () => SourcePosition;
   /** How the reference is written, for the message. */
   written: string;
 }
 
-function templateRefs(template: Template | null, at: SourcePosition, out: Reference[]): void {
+function templateRefs(template: Template | null, at: () => SourcePosition, out: Reference[]): void {
   for (const part of template?.parts ?? []) {
     if (typeof part !== 'string' && part.kind === 'var') out.push({ scope: part.scope, key: part.key, at, written: `{{var.${part.scope}.${part.key}}}` });
   }
@@ -36,14 +41,14 @@ function templateRefs(template: Template | null, at: SourcePosition, out: Refere
 function conditionRefs(conditions: readonly CompiledCondition[] | null, at: (key: string) => SourcePosition, where: string, out: Reference[]): void {
   for (const c of conditions ?? []) {
     if (c.scope === 'flow') continue;
-    out.push({ scope: c.scope, key: c.key, at: at(`${c.scope}.${c.key}`), written: `'${c.scope}.${c.key}' in the \`when\` of ${where}` });
+    out.push({ scope: c.scope, key: c.key, at: () => at(`${c.scope}.${c.key}`), written: `'${c.scope}.${c.key}' in the \`when\` of ${where}` });
   }
 }
 
 function assignmentRefs(set: readonly CompiledAssignment[], at: (key: string) => SourcePosition, out: Reference[], written: Set<string>): void {
   for (const a of set) {
     written.add(`${a.scope}.${a.key}`);
-    if (a.kind === 'template') templateRefs(a.template, at(`${a.scope}.${a.key}`), out);
+    if (a.kind === 'template') templateRefs(a.template, () => at(`${a.scope}.${a.key}`), out);
   }
 }
 
@@ -53,12 +58,12 @@ function unsetVariableWarnings(ruleSet: RuleSet, locate: RuleLocator, sources: R
   const written = new Set<string>([...KEPT_MEMBER_VARIABLES.map((name) => `member.${name}`), `user.${HANDOFF_VARIABLE}`]);
   for (const rule of ruleSet.rules) {
     const name = rule.startsFlow ? `the start of flow '${rule.startsFlow}'` : `rule '${rule.id}'`;
-    if (!rule.startsFlow) rule.replies.forEach((t, i) => templateRefs(t, locate(rule.order, rule.replies.length > 1 ? ['reply', i] : ['reply']), refs));
-    templateRefs(rule.answer, locate(rule.order, ['answer']), refs);
-    templateRefs(rule.edit, locate(rule.order, ['edit']), refs);
+    if (!rule.startsFlow) rule.replies.forEach((t, i) => templateRefs(t, () => locate(rule.order, rule.replies.length > 1 ? ['reply', i] : ['reply']), refs));
+    templateRefs(rule.answer, () => locate(rule.order, ['answer']), refs);
+    templateRefs(rule.edit, () => locate(rule.order, ['edit']), refs);
     rule.buttons?.rows.forEach((row, r) =>
       row.forEach((button, c) => {
-        for (const [key, template] of Object.entries(button)) templateRefs(template as Template, locate(rule.order, ['buttons', r, c, key]), refs);
+        for (const [key, template] of Object.entries(button)) templateRefs(template as Template, () => locate(rule.order, ['buttons', r, c, key]), refs);
       }),
     );
     conditionRefs(rule.when, (key) => locate(rule.order, ['when', key]), name, refs);
@@ -67,22 +72,22 @@ function unsetVariableWarnings(ruleSet: RuleSet, locate: RuleLocator, sources: R
   for (const flow of ruleSet.flows.values()) {
     const at = sources.get(flow.id)!.locate;
     flow.steps.forEach((step, i) => {
-      templateRefs(step.ask, at(['steps', i, 'ask']), refs);
-      templateRefs(step.retry, at(['steps', i, 'retry']), refs);
+      templateRefs(step.ask, () => at(['steps', i, 'ask']), refs);
+      templateRefs(step.retry, () => at(['steps', i, 'retry']), refs);
     });
     flow.done.forEach((branch, i) => {
       conditionRefs(branch.when, (key) => at(['done', i, 'when', key]), `done branch #${i + 1} of flow '${flow.id}'`, refs);
       assignmentRefs(branch.set, (key) => at(['done', i, 'set', key]), refs, written);
-      templateRefs(branch.reply, at(['done', i, 'reply']), refs);
+      templateRefs(branch.reply, () => at(['done', i, 'reply']), refs);
     });
-    templateRefs(flow.cancel?.reply ?? null, at(['cancel', 'reply']), refs);
-    templateRefs(flow.timeout?.reply ?? null, at(['timeout', 'reply']), refs);
+    templateRefs(flow.cancel?.reply ?? null, () => at(['cancel', 'reply']), refs);
+    templateRefs(flow.timeout?.reply ?? null, () => at(['timeout', 'reply']), refs);
   }
   return refs
     .filter((ref) => !written.has(`${ref.scope}.${ref.key}`))
     .map((ref) =>
       problemAt(
-        ref.at,
+        ref.at(),
         `${ref.written}: no rule or flow sets ${ref.scope}.${ref.key}, so it never has a value (set it with \`set:\`, or check the name)`,
         'warning',
       ),

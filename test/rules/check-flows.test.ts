@@ -1,9 +1,16 @@
 // `hearsay check` on variables and flows: every problem at the line:column of the node that caused it,
 // with a message that names the flow, step or variable and says what to do.
-import { describe, expect, it } from 'vitest';
+import * as yaml from 'yaml';
+import { describe, expect, it, vi } from 'vitest';
 import { checkRules } from '../../src/rules/load.js';
 import { BOOKING } from '../engine/booking-rules.js';
 import { withRuleDir } from './rule-files.js';
+
+// Counts the YAML node trees built: a clean file is read by the loader's fast reader, which builds none.
+vi.mock('yaml', async (original) => {
+  const actual = await original<typeof import('yaml')>();
+  return { ...actual, parseDocument: vi.fn(actual.parseDocument) };
+});
 
 /** Problems of one file as `line:column: message` (warnings prefixed), for exact assertions. */
 async function problemsOf(yaml: string): Promise<string[]> {
@@ -189,5 +196,30 @@ describe('warnings about variables and flows', () => {
 
   it('the issue booking bot checks clean', async () => {
     expect(await problemsOf(BOOKING)).toEqual([]);
+  });
+
+  it("are placed without building a clean file's YAML node tree unless there is one to place", async () => {
+    const trees = vi.mocked(yaml.parseDocument);
+    const counting = [
+      'rules:', // 1
+      '  - id: count', // 2
+      '    text: count', // 3
+      '    set:', // 4
+      '      user.n:', // 5
+      '        increment: 1', // 6
+      '    reply: "counted {{var.user.n}}"', // 7
+      '  - id: show', // 8
+      '    text: show', // 9
+      '    reply: "you are at {{var.user.n}}, {{user.first_name}}"', // 10
+      '',
+    ];
+    trees.mockClear();
+    expect(await problemsOf(counting.join('\n'))).toEqual([]);
+    expect(trees).not.toHaveBeenCalled();
+    const misspelt = counting.map((line) => line.replace('you are at {{var.user.n}}', 'you are at {{var.user.m}}'));
+    expect(await problemsOf(misspelt.join('\n'))).toEqual([
+      '10:12: warning: {{var.user.m}}: no rule or flow sets user.m, so it never has a value (set it with `set:`, or check the name)',
+    ]);
+    expect(trees).toHaveBeenCalledTimes(1);
   });
 });
