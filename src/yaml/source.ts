@@ -3,7 +3,7 @@
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type YAMLError } from 'yaml';
 import { RuleProblem, type SourcePosition } from '../diagnostics/problem.js';
 import { intactRules, type IntactRules } from './intact-rules.js';
-import { parseBlockSubset } from './block-subset.js';
+import { parseBlockSubset, type ItemStart, type SubsetParse } from './block-subset.js';
 
 export type NodePath = readonly (string | number)[];
 
@@ -28,23 +28,50 @@ export function parseYaml(file: string, text: string): ParsedYaml {
 
 /**
  * Clean rule files nearly always stay within plain block YAML: read those with the fast subset reader,
- * and build `yaml`'s node tree (same text, same result) only the first time a position other than a
- * rule's own is asked for, i.e. when there is a problem or a warning to place.
+ * and build `yaml`'s node tree (same text, same result) only the first time a position is asked for that the
+ * fast reader does not know (a top-level key's, or an item's of a top-level list: a rule's, a flow's), i.e.
+ * when there is a problem or a warning to place. The tree of a large file is several times its text in memory.
  */
 function parseBlockSubsetFile(file: string, text: string): ParsedYaml | undefined {
   const fast = parseBlockSubset(text);
   if (!fast) return undefined;
   const data = fast.data;
-  const rules = data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as { rules?: unknown }).rules : undefined;
-  const starts = Array.isArray(rules) ? fast.itemStarts.get(rules) : undefined;
+  const top = data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
   let full: ParsedYaml | undefined;
   const locate = (path: NodePath, key = false): SourcePosition => {
-    const start = !key && path.length === 2 && path[0] === 'rules' && typeof path[1] === 'number' ? starts?.[path[1]] : undefined;
+    const start = top && fastPosition(top, fast.itemStarts, text, path, key);
     if (start) return { file, line: start.line, column: start.column };
     full ??= parseFullYaml(file, text);
     return full.locate(path, key);
   };
   return { file, data, problems: [], locate };
+}
+
+/** The position of a top-level key (`key`), or of an item of a top-level block list, as `yaml` gives it; else undefined. */
+function fastPosition(top: Record<string, unknown>, itemStarts: SubsetParse['itemStarts'], text: string, path: NodePath, key: boolean): ItemStart | undefined {
+  const [name, index] = path;
+  if (typeof name !== 'string' || !Object.hasOwn(top, name)) return undefined;
+  if (key && path.length === 1) return topLevelKeyStart(text, name);
+  const list = top[name];
+  return !key && path.length === 2 && typeof index === 'number' && Array.isArray(list) ? itemStarts.get(list)?.[index] : undefined;
+}
+
+/**
+ * Where the top-level key `name` is written: at the start of its line (the subset reads a top-level mapping only
+ * from column 1, and nothing else starts a line with a plain key and a colon there: a literal block's lines are
+ * indented, a comment starts with #). A quoted key is not found here (undefined): `yaml` places it.
+ */
+function topLevelKeyStart(text: string, name: string): ItemStart | undefined {
+  const written = `${name}:`;
+  let line = 1;
+  for (let offset = 0; offset < text.length; line++) {
+    const next = offset + written.length;
+    if (text.startsWith(written, offset) && (next === text.length || text[next] === ' ' || text[next] === '\n')) return { line, column: 1 };
+    const end = text.indexOf('\n', offset);
+    if (end === -1) break;
+    offset = end + 1;
+  }
+  return undefined;
 }
 
 function parseFullYaml(file: string, text: string): ParsedYaml {
