@@ -57,9 +57,9 @@ function fastPosition(top: Record<string, unknown>, itemStarts: SubsetParse['ite
 }
 
 /**
- * Where the top-level key `name` is written: at the start of its line (the subset reads a top-level mapping only
- * from column 1, and nothing else starts a line with a plain key and a colon there: a literal block's lines are
- * indented, a comment starts with #). A quoted key is not found here (undefined): `yaml` places it.
+ * Where the top-level key `name` is written, when it starts its line: no other line of the file can start with a
+ * plain key and a colon (what a top-level key holds is indented, a literal block's lines too, a comment starts with
+ * #). A quoted key, or a top-level mapping written indented, is not found here (undefined): `yaml` places it.
  */
 function topLevelKeyStart(text: string, name: string): ItemStart | undefined {
   const written = `${name}:`;

@@ -94,6 +94,14 @@ describe("a clean file's positions without yaml's node tree", () => {
     expect(parseYaml('bot.yaml', text).locate(['rules'], true)).toEqual({ file: 'bot.yaml', line: 6, column: 1 });
   });
 
+  it('leave a top-level mapping written indented to yaml, which places its keys', () => {
+    const text = '  rules:\n    - id: a\n      text: hi\n      reply: hello\n';
+    const trees = vi.mocked(yaml.parseDocument);
+    trees.mockClear();
+    expect(parseYaml('bot.yaml', text).locate(['rules'], true)).toEqual({ file: 'bot.yaml', line: 1, column: 3 });
+    expect(trees).toHaveBeenCalledTimes(1);
+  });
+
   it('build the tree once for any other position, and agree with it', () => {
     const text = 'rules:\n  - id: a\n    text: hi\n    reply: hello\n';
     const trees = vi.mocked(yaml.parseDocument);
