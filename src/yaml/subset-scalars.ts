@@ -5,8 +5,11 @@
 export class OutsideSubset extends Error {}
 
 const INTEGER = /^[-+]?[0-9]+$/;
-// Every other core-schema number starts like this (floats, 0x, 0o, .inf, .nan): left to `yaml`.
-const NUMBER_LIKE = /^[-+]?\.?[0-9]|^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$/;
+// The core schema's other numbers, as `yaml` tests them (floats, .inf and .nan, 0o and 0x): left to `yaml`. Any other
+// plain scalar that starts like a number is text there, and here: a duration (`3m`, `15 min`), a time (`10:00`), a
+// date (`2026-11-27`), opening hours (`09:00-18:00`).
+const OTHER_NUMBER =
+  /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$|^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$|^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$|^0o[0-7]+$|^0x[0-9a-fA-F]+$/;
 const NULLS = new Set(['~', 'null', 'Null', 'NULL']);
 const BOOLEANS: ReadonlyMap<string, boolean> = new Map([
   ['true', true],
@@ -50,7 +53,7 @@ function resolvePlain(value: string): unknown {
     const digits = parseInt(value.replace(/^[-+]/, ''), 10);
     return value.startsWith('-') ? -1 * digits : digits;
   }
-  if (NUMBER_LIKE.test(value)) throw new OutsideSubset();
+  if (OTHER_NUMBER.test(value)) throw new OutsideSubset();
   return value;
 }
 

@@ -105,6 +105,31 @@ const tricky = [
   "'",
   '\\',
   'order 9 #{{match.1}}',
+  '3m',
+  '15 min',
+  '10:00',
+  '1:30',
+  '2026-11-27',
+  '09:00-18:00',
+  '1.2.3',
+  '0.0.0.0',
+  '1_000',
+  '+.5',
+  '-.inf',
+  '+.Inf',
+  '.5e3',
+  '5e',
+  '1e+3',
+  '-1.5e-3',
+  '12.',
+  '0x',
+  '0X1F',
+  '0o8',
+  '+0x1F',
+  '+',
+  '.',
+  '+1h',
+  '-5 days',
 ];
 const scalarValue = fc.oneof(
   fc.constantFrom<unknown>(...tricky),
@@ -193,6 +218,15 @@ describe('fast block-YAML reader', () => {
     );
     // Most such files stay on the fast path (or the speed-up would be theoretical).
     expect(accepted).toBeGreaterThan(100);
+  });
+
+  it('reads durations, times and dates as the text yaml reads them, and leaves every other number to yaml', () => {
+    for (const text of ['3m', '15 min', '10:00', '2026-11-27', '09:00-18:00', '1.2.3', '1_000', '+1h']) {
+      expect(expectSameAsYaml(`rules:\n  - id: a\n    in: ${text}\n`), text).toBe(true);
+      expect((parseBlockSubset(`in: ${text}\n`)!.data as { in: unknown }).in).toBe(text);
+    }
+    for (const number of ['1.5', '.5', '1e3', '-1.5e-3', '12.', '0x1F', '0o17', '.inf', '-.inf', '.NaN'])
+      expect(parseBlockSubset(`in: ${number}\n`), number).toBeUndefined();
   });
 
   it('agrees with yaml or gives up on hand-written lines with tricky scalars', () => {
