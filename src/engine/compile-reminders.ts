@@ -133,7 +133,11 @@ function compileAt(source: string, path: (string | number)[], context: TemplateC
 /** A reminder and where it is written, for the checks across the whole rule set. */
 export interface PlacedReminder {
   readonly reminder: CompiledReminder;
-  readonly position: SourcePosition;
+  /**
+   * Asked only to place a warning: a position other than a rule's own makes the loader build its file's YAML node
+   * tree, which a clean file's fast read skips (see src/yaml/source.ts).
+   */
+  readonly position: () => SourcePosition;
 }
 
 /** A warning for each reminder id set with a text other than its first one (a later one silently replaces the earlier). */
@@ -144,9 +148,9 @@ export function reminderTextConflicts(placed: readonly PlacedReminder[]): RulePr
     const earlier = first.get(entry.reminder.id);
     if (!earlier) first.set(entry.reminder.id, entry);
     else if (earlier.reminder.textSource !== entry.reminder.textSource) {
-      const at = `${earlier.position.file}:${earlier.position.line}:${earlier.position.column}`;
-      const message = `reminder '${entry.reminder.id}' is set with different texts (also at ${at}); one id is one reminder, and setting it replaces the pending one: give each text its own id`;
-      problems.push(problemAt(entry.position, message, 'warning'));
+      const { file, line, column } = earlier.position();
+      const message = `reminder '${entry.reminder.id}' is set with different texts (also at ${file}:${line}:${column}); one id is one reminder, and setting it replaces the pending one: give each text its own id`;
+      problems.push(problemAt(entry.position(), message, 'warning'));
     }
   }
   return problems;
@@ -160,10 +164,10 @@ export function placedReminders(
   compiledFlows: ReadonlyMap<string, CompiledFlow>,
 ): PlacedReminder[] {
   const placed: PlacedReminder[] = [];
-  for (const rule of rules) for (const reminder of rule.reminders.remind) placed.push({ reminder, position: locate(rule.order, [...reminder.path]) });
+  for (const rule of rules) for (const reminder of rule.reminders.remind) placed.push({ reminder, position: () => locate(rule.order, [...reminder.path]) });
   for (const source of flows) {
     compiledFlows.get(source.flow.id)?.done.forEach((branch, i) => {
-      for (const reminder of branch.reminders.remind) placed.push({ reminder, position: source.locate(['done', i, ...reminder.path]) });
+      for (const reminder of branch.reminders.remind) placed.push({ reminder, position: () => source.locate(['done', i, ...reminder.path]) });
     });
   }
   return placed;

@@ -4,11 +4,18 @@
 // `forget_reminder` cancels it, `in:` counts from now, and `at` is checked at load time. Run by `hearsay test`
 // through the update pipeline (the outbox performs each reminder when the test's clock reaches it).
 import { basename } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import * as yaml from 'yaml';
+import { describe, expect, it, vi } from 'vitest';
 import { type SessionOutcome } from '../../src/conversation-tests/test-session.js';
 import { checkRules } from '../../src/rules/load.js';
 import { withRuleDir } from '../rules/rule-files.js';
 import { failureTexts, runTestFile } from '../conversation-tests/test-files.js';
+
+// Counts the YAML node trees built: a clean file is read by the loader's fast reader, which builds none.
+vi.mock('yaml', async (original) => {
+  const actual = await original<typeof import('yaml')>();
+  return { ...actual, parseDocument: vi.fn(actual.parseDocument) };
+});
 
 const RULES = `timezone: Europe/Berlin
 languages:
@@ -174,5 +181,38 @@ rules:
     remind: { id: c, in: 1h, reply: "another text" }
 `),
     ).toEqual([expect.stringMatching(/^bot\.yaml:7:17: warning: reminder 'c' is set with different texts \(also at .*bot\.yaml:12:13\)/)]);
+  });
+
+  it("places a reminder only to warn about it, without building a clean file's YAML node tree otherwise", async () => {
+    const timers = (secondText: string) =>
+      [
+        'rules:',
+        '  - id: tea',
+        '    command: tea',
+        '    remind:',
+        '      id: tea',
+        '      in: 3m',
+        '      reply: "Your tea is ready."',
+        '    reply: "Timer set."',
+      ]
+        .concat([
+          '  - id: again',
+          '    command: again',
+          '    remind:',
+          '      id: tea',
+          '      in: 5m',
+          `      reply: "${secondText}"`,
+          '    reply: "Set again."',
+          '',
+        ])
+        .join('\n');
+    const trees = vi.mocked(yaml.parseDocument);
+    trees.mockClear();
+    expect(await problemsOf(timers('Your tea is ready.'))).toEqual([]);
+    expect(trees).not.toHaveBeenCalled();
+    const [warning, ...others] = await problemsOf(timers('Your coffee is ready.'));
+    expect(others).toEqual([]);
+    expect(warning).toMatch(/^bot\.yaml:12:7: warning: reminder 'tea' is set with different texts \(also at \S*bot\.yaml:5:7\)/);
+    expect(trees).toHaveBeenCalledTimes(1);
   });
 });
