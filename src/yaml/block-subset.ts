@@ -1,5 +1,5 @@
 // A fast reader for the plain block YAML that rule files are nearly always written in (mappings,
-// lists, one-line scalars, one-line flow lists, `|` and `|-` literal blocks, comments). The `yaml`
+// lists, one-line scalars, one-line flow lists and mappings, `|` and `|-` literal blocks, comments). The `yaml`
 // library builds a full node tree and is most of a large reload's time; this reads the same data
 // several times faster. It gives up (returns undefined) on anything outside its subset (anchors,
 // tags, folded or multi-line scalars, tabs, CR, unusual numbers, duplicate keys, …) and the caller

@@ -1,15 +1,18 @@
 // One-line values for the fast block-YAML reader: plain, double- and single-quoted scalars and flow
-// lists of them, resolved like YAML 1.2's core schema (what `yaml` uses). Anything unusual throws
+// lists and mappings of them, resolved like YAML 1.2's core schema (what `yaml` uses). Anything unusual throws
 // OutsideSubset, and the file is then read by `yaml` instead.
 
 export class OutsideSubset extends Error {}
 
 const INTEGER = /^[-+]?[0-9]+$/;
-// The core schema's other numbers, as `yaml` tests them (floats, .inf and .nan, 0o and 0x): left to `yaml`. Any other
-// plain scalar that starts like a number is text there, and here: a duration (`3m`, `15 min`), a time (`10:00`), a
-// date (`2026-11-27`), opening hours (`09:00-18:00`).
-const OTHER_NUMBER =
-  /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$|^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$|^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$|^0o[0-7]+$|^0x[0-9a-fA-F]+$/;
+// The core schema's floats, as `yaml` tests them (with and without an exponent); it reads them with parseFloat too.
+const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$|^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
+// The core schema's other numbers (.inf and .nan, 0o and 0x): left to `yaml`. Any other plain scalar that starts like
+// a number is text there, and here: a duration (`3m`, `15 min`), a time (`10:00`), a date (`2026-11-27`), opening
+// hours (`09:00-18:00`).
+const OTHER_NUMBER = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$|^0o[0-7]+$|^0x[0-9a-fA-F]+$/;
+/** Flow collections nested deeper than this are `yaml`'s to read. */
+const MAX_FLOW_DEPTH = 4;
 const NULLS = new Set(['~', 'null', 'Null', 'NULL']);
 const BOOLEANS: ReadonlyMap<string, boolean> = new Map([
   ['true', true],
@@ -31,9 +34,13 @@ const ESCAPES: ReadonlyMap<string, string> = new Map([
 ]);
 const TRAILER = /^ *(?: #.*)?$/;
 
-/** A value written after `key: ` or `- ` (not a block scalar): a scalar or a flow list of scalars. */
+/** A value written after `key: ` or `- ` (not a block scalar): a scalar, or a flow list or mapping on one line. */
 export function inlineValue(text: string): unknown {
-  if (text.startsWith('[')) return flowList(text);
+  if (text.startsWith('[') || text.startsWith('{')) {
+    const { value, end } = flowCollection(text, 0, 0);
+    if (!TRAILER.test(text.slice(end))) throw new OutsideSubset();
+    return value;
+  }
   if (text.startsWith('"')) return quoted(text, doubleQuoted(text, 0));
   if (text.startsWith("'")) return quoted(text, singleQuoted(text, 0));
   if (BAD_START.test(text)) throw new OutsideSubset();
@@ -53,41 +60,61 @@ function resolvePlain(value: string): unknown {
     const digits = parseInt(value.replace(/^[-+]/, ''), 10);
     return value.startsWith('-') ? -1 * digits : digits;
   }
+  if (FLOAT.test(value)) return parseFloat(value);
   if (OTHER_NUMBER.test(value)) throw new OutsideSubset();
   return value;
 }
 
-/** `[a, "b", 'c']` on one line; no nesting, no empty items. */
-function flowList(text: string): unknown[] {
+// A key of a flow mapping, then `: `: as a block mapping's keys (plain: a dotted variable, an HTTP status; or a
+// double-quoted word without escapes, as a choice's `"yes":`).
+const FLOW_KEY = /^(?:([A-Za-z_][A-Za-z0-9_.-]*|[1-5][0-9]{2})|"([A-Za-z0-9_. -]*)"): +/;
+const RESERVED_FLOW_KEYS = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
+
+/**
+ * A flow list (`[a, "b", [c]]`) or mapping (`{ key: value, key: [a, b] }`) starting at `text[start]`, and where it
+ * ends (after its closing bracket): what a trigger (`start: { command: book }`), a `set:` or a row of buttons is
+ * written as. An empty item or value, a trailing comma, a comment inside the brackets, a repeated key, an implicit
+ * mapping in a list (`[a: b]`) or nesting deeper than MAX_FLOW_DEPTH: not ours.
+ */
+function flowCollection(text: string, start: number, depth: number): { value: unknown; end: number } {
+  if (depth > MAX_FLOW_DEPTH) throw new OutsideSubset();
+  const list = text[start] === '[';
+  const close = list ? ']' : '}';
   const items: unknown[] = [];
-  let i = skipSpaces(text, 1);
-  if (text[i] === ']') {
-    if (!TRAILER.test(text.slice(i + 1))) throw new OutsideSubset();
-    return items;
-  }
+  const map: Record<string, unknown> = {};
+  let i = skipSpaces(text, start + 1);
+  if (text[i] === close) return { value: list ? items : map, end: i + 1 };
   for (;;) {
-    i = skipSpaces(text, i);
-    const c = text[i];
-    if (c === '"' || c === "'") {
-      const item = c === '"' ? doubleQuoted(text, i) : singleQuoted(text, i);
-      items.push(item.value);
-      i = item.end;
-    } else {
-      let end = i;
-      while (end < text.length && !',[]{}#'.includes(text[end]!)) end++;
-      const plain = text.slice(i, end).replace(/ +$/, '');
-      if (plain === '' || BAD_START.test(plain) || plain.includes(': ') || plain.endsWith(':')) throw new OutsideSubset();
-      items.push(resolvePlain(plain));
-      i = end;
+    let name: string | undefined;
+    if (!list) {
+      const key = FLOW_KEY.exec(text.slice(i));
+      name = key?.[1] ?? key?.[2];
+      if (!key || name === undefined || (key[1] !== undefined && RESERVED_FLOW_KEYS.has(name)) || name === '__proto__' || Object.hasOwn(map, name))
+        throw new OutsideSubset();
+      i += key[0].length;
     }
-    i = skipSpaces(text, i);
-    if (text[i] === ']') {
-      if (!TRAILER.test(text.slice(i + 1))) throw new OutsideSubset();
-      return items;
-    }
-    if (text[i] !== ',' || text[skipSpaces(text, i + 1)] === ']') throw new OutsideSubset();
-    i++;
+    const item = flowItem(text, i, depth);
+    if (name === undefined) items.push(item.value);
+    else map[name] = item.value;
+    i = skipSpaces(text, item.end);
+    if (text[i] === close) return { value: list ? items : map, end: i + 1 };
+    if (text[i] !== ',') throw new OutsideSubset();
+    i = skipSpaces(text, i + 1);
+    if (text[i] === close) throw new OutsideSubset(); // a trailing comma
   }
+}
+
+/** One item of a flow collection (or a mapping's value) at `text[i]`: a quoted or plain scalar, or a nested collection. */
+function flowItem(text: string, i: number, depth: number): { value: unknown; end: number } {
+  const c = text[i];
+  if (c === '"') return doubleQuoted(text, i);
+  if (c === "'") return singleQuoted(text, i);
+  if (c === '[' || c === '{') return flowCollection(text, i, depth + 1);
+  let end = i;
+  while (end < text.length && !',[]{}#'.includes(text[end]!)) end++;
+  const plain = text.slice(i, end).replace(/ +$/, '');
+  if (plain === '' || BAD_START.test(plain) || plain.includes(': ') || plain.endsWith(':')) throw new OutsideSubset();
+  return { value: resolvePlain(plain), end };
 }
 
 function skipSpaces(text: string, from: number): number {
