@@ -37,12 +37,13 @@ function parseBlockSubsetFile(file: string, text: string): ParsedYaml | undefine
   if (!fast) return undefined;
   const data = fast.data;
   const top = data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
-  let full: ParsedYaml | undefined;
+  // Only the tree's positions are wanted then (not its data: the fast reader's is the same).
+  let tree: ReturnType<typeof parseTree> | undefined;
   const locate = (path: NodePath, key = false): SourcePosition => {
     const start = top && fastPosition(top, fast.itemStarts, text, path, key);
     if (start) return { file, line: start.line, column: start.column };
-    full ??= parseFullYaml(file, text);
-    return full.locate(path, key);
+    tree ??= parseTree(file, text);
+    return locateIn(tree.doc, path, key, tree.at);
   };
   return { file, data, problems: [], locate };
 }
@@ -74,13 +75,19 @@ function topLevelKeyStart(text: string, name: string): ItemStart | undefined {
   return undefined;
 }
 
-function parseFullYaml(file: string, text: string): ParsedYaml {
+/** `yaml`'s node tree of `text`, with the line counter that turns its offsets into positions. */
+function parseTree(file: string, text: string): { doc: Document.Parsed; lineCounter: LineCounter; at: (offset: number) => SourcePosition } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter });
   const at = (offset: number): SourcePosition => {
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, column: col };
   };
+  return { doc, lineCounter, at };
+}
+
+function parseFullYaml(file: string, text: string): ParsedYaml {
+  const { doc, lineCounter, at } = parseTree(file, text);
   const problems: RuleProblem[] = [];
   const linesWithProblem = new Set<number>();
   for (const error of doc.errors) {
