@@ -39,8 +39,9 @@ function parseBlockSubsetFile(file: string, text: string): ParsedYaml | undefine
   const top = data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
   // Only the tree's positions are wanted then (not its data: the fast reader's is the same).
   let tree: ReturnType<typeof parseTree> | undefined;
+  const lines = new LineStarts(text);
   const locate = (path: NodePath, key = false): SourcePosition => {
-    const start = top && fastPosition(top, fast.itemStarts, text, path, key);
+    const start = top && fastPosition(top, fast.itemStarts, lines, path, key);
     if (start) return { file, line: start.line, column: start.column };
     tree ??= parseTree(file, text);
     return locateIn(tree.doc, path, key, tree.at);
@@ -48,13 +49,89 @@ function parseBlockSubsetFile(file: string, text: string): ParsedYaml | undefine
   return { file, data, problems: [], locate };
 }
 
-/** The position of a top-level key (`key`), or of an item of a top-level block list, as `yaml` gives it; else undefined. */
-function fastPosition(top: Record<string, unknown>, itemStarts: SubsetParse['itemStarts'], text: string, path: NodePath, key: boolean): ItemStart | undefined {
-  const [name, index] = path;
+/**
+ * The position `yaml` gives a top-level key (`key`), an item of a top-level block list (a rule, a flow), or a key or
+ * value of such an item's own mapping (a flow's `start`); undefined for any other, which `yaml`'s tree then places.
+ */
+function fastPosition(
+  top: Record<string, unknown>,
+  itemStarts: SubsetParse['itemStarts'],
+  lines: LineStarts,
+  path: NodePath,
+  key: boolean,
+): ItemStart | undefined {
+  const [name, index, field] = path;
   if (typeof name !== 'string' || !Object.hasOwn(top, name)) return undefined;
-  if (key && path.length === 1) return topLevelKeyStart(text, name);
+  if (key && path.length === 1) return topLevelKeyStart(lines.text, name);
   const list = top[name];
-  return !key && path.length === 2 && typeof index === 'number' && Array.isArray(list) ? itemStarts.get(list)?.[index] : undefined;
+  if (typeof index !== 'number' || !Array.isArray(list) || path.length > 3) return undefined;
+  const itemStart = itemStarts.get(list)?.[index];
+  if (path.length === 2) return key ? undefined : itemStart;
+  const item: unknown = list[index];
+  const own = typeof field === 'string' && item !== null && typeof item === 'object' && !Array.isArray(item) && Object.hasOwn(item, field);
+  return own && itemStart ? itemFieldStart(lines, itemStart, field, key) : undefined;
+}
+
+/** Where each line of a text starts, worked out the first time a position inside an item is asked for. */
+class LineStarts {
+  private starts: number[] | undefined;
+
+  constructor(readonly text: string) {}
+
+  /** Line `row` (0-based) without its line break, or undefined past the end. */
+  line(row: number): string | undefined {
+    if (!this.starts) {
+      this.starts = [0];
+      for (let i = this.text.indexOf('\n'); i !== -1; i = this.text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+    }
+    const start = this.starts[row];
+    if (start === undefined) return undefined;
+    const end = this.starts[row + 1];
+    return this.text.slice(start, end === undefined ? this.text.length : end - 1);
+  }
+}
+
+/**
+ * The key `field` of a list item's block mapping (whose first key is at `item`), or the start of its value: on the
+ * key's line after `: `, or the first line below (a nested mapping's first key, or a list's first `- `); a key with
+ * no value is placed at the key, as `yaml` does. The mapping's keys are the lines at the item's column, up to the
+ * first line left of it; deeper lines, blank lines and comments belong to values. Undefined when the key is not
+ * written plain at the start of such a line.
+ */
+function itemFieldStart(lines: LineStarts, item: ItemStart, field: string, key: boolean): ItemStart | undefined {
+  const indent = item.column - 1;
+  const written = `${field}:`;
+  for (let row = item.line - 1; ; row++) {
+    const text = lines.line(row);
+    if (text === undefined) return undefined;
+    const spaces = row === item.line - 1 ? indent : leadingSpaces(text);
+    if (spaces === text.length || text[spaces] === '#') continue;
+    if (spaces < indent) return undefined;
+    if (spaces > indent) continue; // a value's line (a `- ` at the key's column is one too: it never reads as `field:`)
+    const after = spaces + written.length;
+    if (!text.startsWith(written, spaces) || (after < text.length && text[after] !== ' ')) continue;
+    if (key) return { line: row + 1, column: indent + 1 };
+    const valueAt = after + leadingSpaces(text.slice(after));
+    if (valueAt < text.length && text[valueAt] !== '#') return { line: row + 1, column: valueAt + 1 };
+    return belowKey(lines, row, indent) ?? { line: row + 1, column: indent + 1 };
+  }
+}
+
+/** The first line below `row` that holds a value of a key at `indent` (deeper, or a `- ` at the same column). */
+function belowKey(lines: LineStarts, row: number, indent: number): ItemStart | undefined {
+  for (let next = row + 1; ; next++) {
+    const text = lines.line(next);
+    if (text === undefined) return undefined;
+    const spaces = leadingSpaces(text);
+    if (spaces === text.length || text[spaces] === '#') continue;
+    return spaces > indent || (spaces === indent && text.startsWith('-', spaces)) ? { line: next + 1, column: spaces + 1 } : undefined;
+  }
+}
+
+function leadingSpaces(text: string): number {
+  let n = 0;
+  while (text[n] === ' ') n++;
+  return n;
 }
 
 /**

@@ -184,27 +184,11 @@ rules:
   });
 
   it("places a reminder only to warn about it, without building a clean file's YAML node tree otherwise", async () => {
+    // Written as lists: a reminder's position is then deeper than a rule's own keys, where only yaml's tree places it.
     const timers = (secondText: string) =>
-      [
-        'rules:',
-        '  - id: tea',
-        '    command: tea',
-        '    remind:',
-        '      id: tea',
-        '      in: 3m',
-        '      reply: "Your tea is ready."',
-        '    reply: "Timer set."',
-      ]
-        .concat([
-          '  - id: again',
-          '    command: again',
-          '    remind:',
-          '      id: tea',
-          '      in: 5m',
-          `      reply: "${secondText}"`,
-          '    reply: "Set again."',
-          '',
-        ])
+      ['rules:', '  - id: tea', '    command: tea', '    remind:', '      - id: tea', '        in: 3m', '        reply: "Your tea is ready."']
+        .concat(['    reply: "Timer set."', '  - id: again', '    command: again', '    remind:', '      - id: tea', '        in: 5m'])
+        .concat([`        reply: "${secondText}"`, '    reply: "Set again."', ''])
         .join('\n');
     const trees = vi.mocked(yaml.parseDocument);
     trees.mockClear();
@@ -212,7 +196,7 @@ rules:
     expect(trees).not.toHaveBeenCalled();
     const [warning, ...others] = await problemsOf(timers('Your coffee is ready.'));
     expect(others).toEqual([]);
-    expect(warning).toMatch(/^bot\.yaml:12:7: warning: reminder 'tea' is set with different texts \(also at \S*bot\.yaml:5:7\)/);
+    expect(warning).toMatch(/^bot\.yaml:12:9: warning: reminder 'tea' is set with different texts \(also at \S*bot\.yaml:5:9\)/);
     expect(trees).toHaveBeenCalledTimes(1);
   });
 });

@@ -198,7 +198,7 @@ describe('warnings about variables and flows', () => {
     expect(await problemsOf(BOOKING)).toEqual([]);
   });
 
-  it("are placed without building a clean file's YAML node tree unless there is one to place", async () => {
+  it("are placed without building a clean file's YAML node tree, but for a position deeper than a rule's own keys", async () => {
     const trees = vi.mocked(yaml.parseDocument);
     const counting = [
       'rules:', // 1
@@ -210,15 +210,22 @@ describe('warnings about variables and flows', () => {
       '    reply: "counted {{var.user.n}}"', // 7
       '  - id: show', // 8
       '    text: show', // 9
-      '    reply: "you are at {{var.user.n}}, {{user.first_name}}"', // 10
+      '    when:', // 10
+      '      user.n: 3', // 11
+      '    reply: "you are at {{var.user.n}}, {{user.first_name}}"', // 12
       '',
     ];
     trees.mockClear();
     expect(await problemsOf(counting.join('\n'))).toEqual([]);
     expect(trees).not.toHaveBeenCalled();
-    const misspelt = counting.map((line) => line.replace('you are at {{var.user.n}}', 'you are at {{var.user.m}}'));
-    expect(await problemsOf(misspelt.join('\n'))).toEqual([
-      '10:12: warning: {{var.user.m}}: no rule or flow sets user.m, so it never has a value (set it with `set:`, or check the name)',
+    const inReply = counting.map((line) => line.replace('you are at {{var.user.n}}', 'you are at {{var.user.m}}'));
+    expect(await problemsOf(inReply.join('\n'))).toEqual([
+      '12:12: warning: {{var.user.m}}: no rule or flow sets user.m, so it never has a value (set it with `set:`, or check the name)',
+    ]);
+    expect(trees).not.toHaveBeenCalled();
+    const inWhen = counting.map((line) => line.replace('user.n: 3', 'user.m: 3'));
+    expect(await problemsOf(inWhen.join('\n'))).toEqual([
+      "11:15: warning: 'user.m' in the `when` of rule 'show': no rule or flow sets user.m, so it never has a value (set it with `set:`, or check the name)",
     ]);
     expect(trees).toHaveBeenCalledTimes(1);
   });

@@ -3,34 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import YAML from 'yaml';
 import { parseBlockSubset } from '../../src/yaml/block-subset.js';
-import { expectSameAsYaml, tricky } from './yaml-reference.js';
-
-const scalarValue = fc.oneof(
-  fc.constantFrom<unknown>(...tricky),
-  fc.integer({ min: -1e6, max: 1e6 }),
-  fc.boolean(),
-  fc.constant(null),
-  fc.string({ maxLength: 12 }),
-);
-const ruleObject = fc.record(
-  {
-    id: fc.constantFrom('a', 'b-1', 'r.2'),
-    command: scalarValue,
-    reply: fc.oneof(scalarValue, fc.array(scalarValue, { minLength: 1, maxLength: 3 })),
-    keywords: fc.array(scalarValue, { maxLength: 3 }),
-    chats: fc.array(fc.integer(), { maxLength: 2 }),
-  },
-  { requiredKeys: ['id'] },
-);
-const documentData = fc.record({ rules: fc.array(ruleObject, { maxLength: 5 }) });
-const styles = fc.record({
-  indent: fc.constantFrom(2, 4),
-  indentSeq: fc.boolean(),
-  comment: fc.boolean(),
-  quote: fc.constantFrom<'"' | "'" | undefined>('"', "'", undefined),
-});
+import { documentData, expectSameAsYaml, styles, tricky, writtenInStyle } from './yaml-reference.js';
 
 describe('fast block-YAML reader', () => {
   it('reads dotted keys (set, when), status keys (on) and plain double-quoted keys (choice options) as yaml does', () => {
@@ -91,13 +65,7 @@ describe('fast block-YAML reader', () => {
     let accepted = 0;
     fc.assert(
       fc.property(documentData, styles, (data, style) => {
-        let text = YAML.stringify(data, {
-          lineWidth: 0,
-          indent: style.indent,
-          indentSeq: style.indentSeq,
-          ...(style.quote ? { singleQuote: style.quote === "'" } : {}),
-        });
-        if (style.comment) text = `# rules\n${text.replace(/\n/g, '  # note\n').replace(/^(\s*)- /gm, '$1-   ')}`;
+        const text = writtenInStyle(data, style);
         if (expectSameAsYaml(text)) accepted += 1;
       }),
       { numRuns: 400 },

@@ -5,7 +5,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as yaml from 'yaml';
 import { describe, expect, it, vi } from 'vitest';
+import fc from 'fast-check';
+import { parseBlockSubset } from '../../src/yaml/block-subset.js';
 import { parseYaml } from '../../src/yaml/source.js';
+import { documentData, styles, writtenInStyle } from './yaml-reference.js';
 
 vi.mock('yaml', async (original) => {
   const actual = await original<typeof import('yaml')>();
@@ -14,28 +17,50 @@ vi.mock('yaml', async (original) => {
 
 type Position = { line: number; column: number };
 
-/** Where `yaml` puts each top-level key and each item of each top-level list of `text`. */
-function yamlPositions(text: string): { keys: Map<string, Position>; items: Map<string, Position[]> } {
+/** Where `yaml` puts each key and value of an item's mapping (a value with no node of its own: at its key). */
+type FieldPositions = Map<string, { key: Position; value: Position }>;
+
+interface YamlPositions {
+  keys: Map<string, Position>;
+  items: Map<string, Position[]>;
+  fields: Map<string, FieldPositions[]>;
+}
+
+/** Where `yaml` puts each top-level key, each item of each top-level list of `text`, and the items' own keys and values. */
+function yamlPositions(text: string): YamlPositions {
   const lineCounter = new yaml.LineCounter();
   const doc = yaml.parseDocument(text, { lineCounter, uniqueKeys: true });
   const at = (offset: number): Position => {
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };
   };
-  const keys = new Map<string, Position>();
-  const items = new Map<string, Position[]>();
-  if (!yaml.isMap(doc.contents)) return { keys, items };
+  const positions: YamlPositions = { keys: new Map(), items: new Map(), fields: new Map() };
+  if (!yaml.isMap(doc.contents)) return positions;
   for (const pair of doc.contents.items) {
     if (!yaml.isScalar(pair.key)) continue;
     const name = String(pair.key.value);
-    keys.set(name, at(pair.key.range![0]));
-    if (yaml.isSeq(pair.value))
-      items.set(
-        name,
-        pair.value.items.map((item) => at((item as yaml.Node).range![0])),
-      );
+    positions.keys.set(name, at(pair.key.range![0]));
+    if (!yaml.isSeq(pair.value)) continue;
+    positions.items.set(
+      name,
+      pair.value.items.map((item) => at((item as yaml.Node).range![0])),
+    );
+    positions.fields.set(
+      name,
+      pair.value.items.map((item) => {
+        const own: FieldPositions = new Map();
+        if (!yaml.isMap(item)) return own;
+        for (const field of item.items) {
+          if (!yaml.isScalar(field.key)) continue;
+          const key = at(field.key.range![0]);
+          const value = (field.value as yaml.Node | null)?.range;
+          own.set(String(field.key.value), { key, value: value ? at(value[0]) : key });
+        }
+        return own;
+      }),
+    );
   }
-  return { keys, items };
+  return positions;
 }
 
 /** Checks every fast position of `text` against `yaml`'s, and that none of them built a node tree. */
@@ -52,6 +77,15 @@ function expectFastPositionsAsYaml(file: string, text: string): number {
   for (const [name, starts] of want.items) {
     starts.forEach((position, index) => expect(parsed.locate([name, index]), `${file}: ${name}[${index}]`).toEqual({ file, ...position }));
     checked += starts.length;
+  }
+  for (const [name, items] of want.fields) {
+    items.forEach((own, index) => {
+      for (const [field, { key, value }] of own) {
+        expect(parsed.locate([name, index, field], true), `${file}: ${name}[${index}].${field} (key)`).toEqual({ file, ...key });
+        expect(parsed.locate([name, index, field]), `${file}: ${name}[${index}].${field}`).toEqual({ file, ...value });
+        checked += 2;
+      }
+    });
   }
   expect(trees, `${file} built a node tree`).not.toHaveBeenCalled();
   return checked;
@@ -73,6 +107,18 @@ describe("a clean file's positions without yaml's node tree", () => {
     expect(fastFiles).toBeGreaterThanOrEqual(3);
   });
 
+  it("are yaml's for rule files written in every style YAML.stringify has, with comments", () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(documentData, styles, (data, style) => {
+        const text = writtenInStyle(data, style);
+        if (parseBlockSubset(text)) checked += expectFastPositionsAsYaml('bot.yaml', text);
+      }),
+      { numRuns: 300 },
+    );
+    expect(checked).toBeGreaterThan(1000);
+  });
+
   it('find a key only where it is written at the top level, not in a comment, a literal block or a longer key', () => {
     const text = [
       '# rules: in a comment', // 1
@@ -90,7 +136,7 @@ describe("a clean file's positions without yaml's node tree", () => {
       '    reply: ho', // 13
       '',
     ].join('\n');
-    expect(expectFastPositionsAsYaml('bot.yaml', text)).toBe(5);
+    expect(expectFastPositionsAsYaml('bot.yaml', text)).toBe(17);
     expect(parseYaml('bot.yaml', text).locate(['rules'], true)).toEqual({ file: 'bot.yaml', line: 6, column: 1 });
   });
 
@@ -103,12 +149,14 @@ describe("a clean file's positions without yaml's node tree", () => {
   });
 
   it('build the tree once for any other position, and agree with it', () => {
-    const text = 'rules:\n  - id: a\n    text: hi\n    reply: hello\n';
+    const text = 'rules:\n  - id: a\n    text: hi\n    when:\n      user.vip: true\n    reply: hello\n';
     const trees = vi.mocked(yaml.parseDocument);
     trees.mockClear();
     const parsed = parseYaml('bot.yaml', text);
-    expect(parsed.locate(['rules', 0, 'reply'])).toEqual({ file: 'bot.yaml', line: 4, column: 12 });
-    expect(parsed.locate(['rules', 0, 'text'], true)).toEqual({ file: 'bot.yaml', line: 3, column: 5 });
+    expect(parsed.locate(['rules', 0, 'reply'])).toEqual({ file: 'bot.yaml', line: 6, column: 12 });
+    expect(trees).not.toHaveBeenCalled();
+    expect(parsed.locate(['rules', 0, 'when', 'user.vip'])).toEqual({ file: 'bot.yaml', line: 5, column: 17 });
+    expect(parsed.locate(['rules', 0, 'when', 'user.vip'], true)).toEqual({ file: 'bot.yaml', line: 5, column: 7 });
     expect(trees).toHaveBeenCalledTimes(1);
   });
 });

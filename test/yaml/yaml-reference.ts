@@ -1,7 +1,8 @@
 // Test support for the fast YAML reader: what `yaml` itself reads from a text (the reference every fast read must
 // equal), and scalars written the ways a hand-written file may hold them.
+import fc from 'fast-check';
 import { expect } from 'vitest';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import YAML, { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import { parseBlockSubset } from '../../src/yaml/block-subset.js';
 
 /** What `yaml` says: the data, and the start of each item of the top-level `rules` list. */
@@ -131,3 +132,41 @@ export const tricky = [
   '+1h',
   '-5 days',
 ];
+
+const scalarValue = fc.oneof(
+  fc.constantFrom<unknown>(...tricky),
+  fc.integer({ min: -1e6, max: 1e6 }),
+  fc.boolean(),
+  fc.constant(null),
+  fc.string({ maxLength: 12 }),
+);
+const ruleObject = fc.record(
+  {
+    id: fc.constantFrom('a', 'b-1', 'r.2'),
+    command: scalarValue,
+    reply: fc.oneof(scalarValue, fc.array(scalarValue, { minLength: 1, maxLength: 3 })),
+    keywords: fc.array(scalarValue, { maxLength: 3 }),
+    chats: fc.array(fc.integer(), { maxLength: 2 }),
+  },
+  { requiredKeys: ['id'] },
+);
+/** Rule files' data: a few rules with scalars, lists and the tricky values. */
+export const documentData = fc.record({ rules: fc.array(ruleObject, { maxLength: 5 }) });
+/** The ways `YAML.stringify` (and a hand) may lay such data out. */
+export const styles = fc.record({
+  indent: fc.constantFrom(2, 4),
+  indentSeq: fc.boolean(),
+  comment: fc.boolean(),
+  quote: fc.constantFrom<'"' | "'" | undefined>('"', "'", undefined),
+});
+
+/** `data` as `YAML.stringify` writes it in `style`, with comments after each line and wider item marks when asked. */
+export function writtenInStyle(data: unknown, style: { indent: number; indentSeq: boolean; comment: boolean; quote: '"' | "'" | undefined }): string {
+  const text = YAML.stringify(data, {
+    lineWidth: 0,
+    indent: style.indent,
+    indentSeq: style.indentSeq,
+    ...(style.quote ? { singleQuote: style.quote === "'" } : {}),
+  });
+  return style.comment ? `# rules\n${text.replace(/\n/g, '  # note\n').replace(/^(\s*)- /gm, '$1-   ')}` : text;
+}
