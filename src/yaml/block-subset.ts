@@ -4,7 +4,7 @@
 // several times faster. It gives up (returns undefined) on anything outside its subset (anchors,
 // tags, folded or multi-line scalars, tabs, CR, unusual numbers, duplicate keys, …) and the caller
 // then uses `yaml`, so the data is always what `yaml` gives; test/yaml/block-subset.test.ts checks it.
-import { inlineValue, OutsideSubset } from './subset-scalars.js';
+import { BLOCK_KEY, inlineValue, keyName, OutsideSubset } from './subset-scalars.js';
 
 /** Where a list item's content starts (1-based), as `yaml` reports the item node's range start. */
 export interface ItemStart {
@@ -25,11 +25,6 @@ interface Line {
   content: string;
 }
 
-// Plain keys may hold dots (`user.name:` in `set` and `when`) and dashes (`mon-fri:` in `hours`), or be an HTTP
-// status (`404:` in a call's `on`, which yaml reads as a number and JavaScript keys as its digits); a double-quoted
-// key holds no escapes (`"yes":`).
-const KEY = /^(?:([A-Za-z_][A-Za-z0-9_.-]*|[1-5][0-9]{2})|"([A-Za-z0-9_. -]*)"):(?: +|$)/;
-const RESERVED_KEYS = new Set(['__proto__', 'null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
 const LITERAL_BLOCK = /^\|(-?)(?: +#.*)?$/;
 
 export function parseBlockSubset(text: string): SubsetParse | undefined {
@@ -89,7 +84,7 @@ class BlockReader {
       }
       const column = indent + (line.content.length - rest.length);
       starts.push({ line: line.row + 1, column: column + 1 });
-      if (KEY.test(rest)) {
+      if (BLOCK_KEY.test(rest)) {
         // `- key: value`: a mapping whose keys line up with this first one.
         this.lines[this.at] = { row: line.row, indent: column, content: rest };
         items.push(this.map(column));
@@ -106,11 +101,8 @@ class BlockReader {
   private map(indent: number): Record<string, unknown> {
     const map: Record<string, unknown> = {};
     for (let line = this.lines[this.at]; line && line.indent === indent && !isItem(line.content); line = this.lines[this.at]) {
-      const key = KEY.exec(line.content);
-      const name = key?.[1] ?? key?.[2];
-      if (!key || name === undefined || (key[1] !== undefined && RESERVED_KEYS.has(name)) || name === '__proto__' || Object.hasOwn(map, name))
-        throw new OutsideSubset();
-      const rest = line.content.slice(key[0].length);
+      const { name, length } = keyName(BLOCK_KEY.exec(line.content), map);
+      const rest = line.content.slice(length);
       if (rest === '' || rest.startsWith('#')) {
         this.at++;
         const next = this.lines[this.at];

@@ -65,10 +65,27 @@ function resolvePlain(value: string): unknown {
   return value;
 }
 
-// A key of a flow mapping, then `: `: as a block mapping's keys (plain: a dotted variable, an HTTP status; or a
-// double-quoted word without escapes, as a choice's `"yes":`).
-const FLOW_KEY = /^(?:([A-Za-z_][A-Za-z0-9_.-]*|[1-5][0-9]{2})|"([A-Za-z0-9_. -]*)"): +/;
-const RESERVED_FLOW_KEYS = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
+// A mapping's key as the reader takes it, in a block or a flow mapping: plain, it may hold dots (`user.name:` in `set`
+// and `when`) and dashes (`mon-fri:` in `hours`), or be an HTTP status (`404:` in a call's `on`, which yaml reads as
+// a number and JavaScript keys as its digits); double-quoted, it holds no escapes (`"yes":`).
+const KEY_NAME = '(?:([A-Za-z_][A-Za-z0-9_.-]*|[1-5][0-9]{2})|"([A-Za-z0-9_. -]*)")';
+/** A block mapping's key: then `:` and spaces, or the end of the line. */
+export const BLOCK_KEY = new RegExp(`^${KEY_NAME}:(?: +|$)`);
+/** A flow mapping's key: then `: `. */
+const FLOW_KEY = new RegExp(`^${KEY_NAME}: +`);
+const RESERVED_KEYS = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
+
+/**
+ * The name of the key `key` (BLOCK_KEY's or FLOW_KEY's match) for `map`, and its length as written, where the reader
+ * can take it: not a plain null or boolean (yaml's keys would not be text), not `__proto__`, not a key `map` already
+ * has (yaml refuses it).
+ */
+export function keyName(key: RegExpExecArray | null, map: Record<string, unknown>): { name: string; length: number } {
+  const name = key?.[1] ?? key?.[2];
+  if (!key || name === undefined || (key[1] !== undefined && RESERVED_KEYS.has(name)) || name === '__proto__' || Object.hasOwn(map, name))
+    throw new OutsideSubset();
+  return { name, length: key[0].length };
+}
 
 /**
  * A flow list (`[a, "b", [c]]`) or mapping (`{ key: value, key: [a, b] }`) starting at `text[start]`, and where it
@@ -87,11 +104,9 @@ function flowCollection(text: string, start: number, depth: number): { value: un
   for (;;) {
     let name: string | undefined;
     if (!list) {
-      const key = FLOW_KEY.exec(text.slice(i));
-      name = key?.[1] ?? key?.[2];
-      if (!key || name === undefined || (key[1] !== undefined && RESERVED_FLOW_KEYS.has(name)) || name === '__proto__' || Object.hasOwn(map, name))
-        throw new OutsideSubset();
-      i += key[0].length;
+      const key = keyName(FLOW_KEY.exec(text.slice(i)), map);
+      name = key.name;
+      i += key.length;
     }
     const item = flowItem(text, i, depth);
     if (name === undefined) items.push(item.value);
