@@ -158,7 +158,8 @@ class BlockReader {
   }
 }
 
-function leadingSpaces(line: string): number {
+/** How many spaces `line` starts with. */
+export function leadingSpaces(line: string): number {
   let n = 0;
   while (line[n] === ' ') n++;
   return n;

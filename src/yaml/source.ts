@@ -3,7 +3,7 @@
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type YAMLError } from 'yaml';
 import { RuleProblem, type SourcePosition } from '../diagnostics/problem.js';
 import { intactRules, type IntactRules } from './intact-rules.js';
-import { parseBlockSubset, type ItemStart, type SubsetParse } from './block-subset.js';
+import { leadingSpaces, parseBlockSubset, type ItemStart, type SubsetParse } from './block-subset.js';
 
 export type NodePath = readonly (string | number)[];
 
@@ -62,21 +62,22 @@ function fastPosition(
 ): ItemStart | undefined {
   const [name, index, field] = path;
   if (typeof name !== 'string' || !Object.hasOwn(top, name)) return undefined;
-  if (key && path.length === 1) return topLevelKeyStart(lines.text, name);
+  // The top-level mapping's keys start at column 1 (one written indented is yaml's to place).
+  if (key && path.length === 1) return fieldStart(lines, { line: 1, column: 1 }, name, true);
   const list = top[name];
   if (typeof index !== 'number' || !Array.isArray(list) || path.length > 3) return undefined;
   const itemStart = itemStarts.get(list)?.[index];
   if (path.length === 2) return key ? undefined : itemStart;
   const item: unknown = list[index];
   const own = typeof field === 'string' && item !== null && typeof item === 'object' && !Array.isArray(item) && Object.hasOwn(item, field);
-  return own && itemStart ? itemFieldStart(lines, itemStart, field, key) : undefined;
+  return own && itemStart ? fieldStart(lines, itemStart, field, key) : undefined;
 }
 
-/** Where each line of a text starts, worked out the first time a position inside an item is asked for. */
+/** Where each line of a text starts, worked out the first time a key's or a field's position is asked for. */
 class LineStarts {
   private starts: number[] | undefined;
 
-  constructor(readonly text: string) {}
+  constructor(private readonly text: string) {}
 
   /** Line `row` (0-based) without its line break, or undefined past the end. */
   line(row: number): string | undefined {
@@ -92,19 +93,19 @@ class LineStarts {
 }
 
 /**
- * The key `field` of a list item's block mapping (whose first key is at `item`), or the start of its value: on the
- * key's line after `: `, or the first line below (a nested mapping's first key, or a list's first `- `); a key with
- * no value is placed at the key, as `yaml` does. The mapping's keys are the lines at the item's column, up to the
- * first line left of it; deeper lines, blank lines and comments belong to values. Undefined when the key is not
- * written plain at the start of such a line.
+ * The key `field` of a block mapping whose keys sit at `first`'s column from `first`'s line on (a list item's, or the
+ * top-level one), or the start of its value: on the key's line after `: `, or the first line below (a nested
+ * mapping's first key, or a list's first `- `); a key with no value is placed at the key, as `yaml` does. The
+ * mapping's keys are the lines at that column, up to the first line left of it; deeper lines, blank lines and
+ * comments belong to values. Undefined when the key is not written plain at the start of such a line.
  */
-function itemFieldStart(lines: LineStarts, item: ItemStart, field: string, key: boolean): ItemStart | undefined {
-  const indent = item.column - 1;
+function fieldStart(lines: LineStarts, first: ItemStart, field: string, key: boolean): ItemStart | undefined {
+  const indent = first.column - 1;
   const written = `${field}:`;
-  for (let row = item.line - 1; ; row++) {
+  for (let row = first.line - 1; ; row++) {
     const text = lines.line(row);
     if (text === undefined) return undefined;
-    const spaces = row === item.line - 1 ? indent : leadingSpaces(text);
+    const spaces = row === first.line - 1 ? indent : leadingSpaces(text);
     if (spaces === text.length || text[spaces] === '#') continue;
     if (spaces < indent) return undefined;
     if (spaces > indent) continue; // a value's line (a `- ` at the key's column is one too: it never reads as `field:`)
@@ -126,30 +127,6 @@ function belowKey(lines: LineStarts, row: number, indent: number): ItemStart | u
     if (spaces === text.length || text[spaces] === '#') continue;
     return spaces > indent || (spaces === indent && text.startsWith('-', spaces)) ? { line: next + 1, column: spaces + 1 } : undefined;
   }
-}
-
-function leadingSpaces(text: string): number {
-  let n = 0;
-  while (text[n] === ' ') n++;
-  return n;
-}
-
-/**
- * Where the top-level key `name` is written, when it starts its line: no other line of the file can start with a
- * plain key and a colon (what a top-level key holds is indented, a literal block's lines too, a comment starts with
- * #). A quoted key, or a top-level mapping written indented, is not found here (undefined): `yaml` places it.
- */
-function topLevelKeyStart(text: string, name: string): ItemStart | undefined {
-  const written = `${name}:`;
-  let line = 1;
-  for (let offset = 0; offset < text.length; line++) {
-    const next = offset + written.length;
-    if (text.startsWith(written, offset) && (next === text.length || text[next] === ' ' || text[next] === '\n')) return { line, column: 1 };
-    const end = text.indexOf('\n', offset);
-    if (end === -1) break;
-    offset = end + 1;
-  }
-  return undefined;
 }
 
 /** `yaml`'s node tree of `text`, with the line counter that turns its offsets into positions. */
