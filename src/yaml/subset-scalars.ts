@@ -43,11 +43,14 @@ export function inlineValue(text: string): unknown {
   }
   if (text.startsWith('"')) return quoted(text, doubleQuoted(text, 0));
   if (text.startsWith("'")) return quoted(text, singleQuoted(text, 0));
-  if (BAD_START.test(text)) throw new OutsideSubset();
   const comment = text.indexOf(' #');
-  const value = (comment >= 0 ? text.slice(0, comment) : text).replace(/ +$/, '');
-  if (value.includes(': ') || value.endsWith(':')) throw new OutsideSubset();
-  return resolvePlain(value);
+  return plainScalar((comment >= 0 ? text.slice(0, comment) : text).replace(/ +$/, ''));
+}
+
+/** A plain scalar's value, written without its trailing spaces; one that would read as anything but a scalar: not ours. */
+function plainScalar(written: string): unknown {
+  if (written === '' || BAD_START.test(written) || written.includes(': ') || written.endsWith(':')) throw new OutsideSubset();
+  return resolvePlain(written);
 }
 
 function resolvePlain(value: string): unknown {
@@ -127,9 +130,7 @@ function flowItem(text: string, i: number, depth: number): { value: unknown; end
   if (c === '[' || c === '{') return flowCollection(text, i, depth + 1);
   let end = i;
   while (end < text.length && !',[]{}#'.includes(text[end]!)) end++;
-  const plain = text.slice(i, end).replace(/ +$/, '');
-  if (plain === '' || BAD_START.test(plain) || plain.includes(': ') || plain.endsWith(':')) throw new OutsideSubset();
-  return { value: resolvePlain(plain), end };
+  return { value: plainScalar(text.slice(i, end).replace(/ +$/, '')), end };
 }
 
 function skipSpaces(text: string, from: number): number {
