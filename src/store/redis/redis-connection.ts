@@ -170,9 +170,9 @@ function createClient(config: RedisStoreConfig, timeout: number, closed: () => b
       lazyConnect: true,
       enableOfflineQueue: false,
       retryStrategy: retry,
-      // The commands of one tick (many chats' updates at once) go out in one write, which Redis reads and answers
-      // in one pass: 10-20% less Redis CPU per update in the bench (BENCHMARKS.md). Not on a cluster: not measured there.
-      enableAutoPipelining: true,
+      // No auto-pipelining: the store's commands of one pass of the event loop go out in one write all the same
+      // (RedisAccess corks the socket), without a pipeline object per pass.
+      enableAutoPipelining: false,
     });
   }
   return new Cluster(config.nodes, {
