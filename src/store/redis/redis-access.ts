@@ -150,7 +150,7 @@ export class RedisAccess {
    * Corks one server's socket until this pass of the event loop ends (its check phase): the commands that many
    * chats' updates send in one pass reach Redis in one write, which Redis reads and answers in one pass of its
    * loop. That is what ioredis's auto-pipelining does, without the pipeline object and promises it makes for every
-   * pass: 5-14% less CPU per update for a replica (BENCHMARKS.md, "tenth pass"). A cluster's client routes
+   * pass: about 12% less CPU per update for a replica in the bench (BENCHMARKS.md, "tenth pass"). A cluster's client routes
    * each command to its node itself.
    */
   private corkForThisPass(): void {
