@@ -26,6 +26,9 @@ export interface Script {
   readonly sha: string;
 }
 
+/** A script call's arguments after the script: how many keys, the keys (the bot's prefix first), the other arguments. */
+type ScriptArgs = [numKeys: number, ...keysAndArgs: Array<string | number>];
+
 /** Prepares a script for {@link RedisAccess.runScript}. */
 export const script = (source: string): Script => ({ source, sha: createHash('sha1').update(source).digest('hex') });
 
@@ -39,8 +42,6 @@ export class RedisAccess {
   private slot: number | undefined;
   /** Paces the batched steps of this bot's updates (accepts, begins, commits) over its connection. */
   readonly pacer = new RequestPacer();
-  /** The socket corked for this pass of the event loop (see {@link corkForThisPass}). */
-  private corked: Redis['stream'] | undefined;
 
   constructor(
     private readonly connection: RedisConnection,
@@ -127,21 +128,22 @@ export class RedisAccess {
 
   /** Runs one of the store's scripts with the bot's key prefix as KEYS[1]; a failure becomes a StoreUnavailableError. */
   async runScript(target: Script, keys: string[], args: Array<string | number>): Promise<unknown> {
+    const scriptArgs: ScriptArgs = [keys.length + 1, this.prefix, ...keys, ...args];
     return this.command(async () => {
       try {
-        return await this.evalsha(target.sha, keys, args);
+        return await this.evalsha(target.sha, scriptArgs);
       } catch (error) {
         if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error;
-        return this.client.eval(target.source, keys.length + 1, this.prefix, ...keys, ...args);
+        return this.client.eval(target.source, ...scriptArgs);
       }
     });
   }
 
-  /** EVALSHA of a script with the bot's prefix as KEYS[1], sent as it is (no wrapper of ioredis's command methods). */
-  private evalsha(sha: string, keys: string[], args: Array<string | number>): Promise<unknown> {
+  /** EVALSHA with the script's arguments (numkeys, keys, args), sent as it is (no wrapper of ioredis's command methods). */
+  private evalsha(sha: string, scriptArgs: ScriptArgs): Promise<unknown> {
     const client = this.client;
-    if (client instanceof Cluster) return client.evalsha(sha, keys.length + 1, this.prefix, ...keys, ...args);
-    const command = new Command('evalsha', [sha, keys.length + 1, this.prefix, ...keys, ...args], { replyEncoding: 'utf8' });
+    if (client instanceof Cluster) return client.evalsha(sha, ...scriptArgs);
+    const command = new Command('evalsha', [sha, ...scriptArgs], { replyEncoding: 'utf8' });
     void client.sendCommand(command);
     return command.promise;
   }
@@ -150,20 +152,17 @@ export class RedisAccess {
    * Corks one server's socket until this pass of the event loop ends (its check phase): the commands that many
    * chats' updates send in one pass reach Redis in one write, which Redis reads and answers in one pass of its
    * loop. That is what ioredis's auto-pipelining does, without the pipeline object and promises it makes for every
-   * pass: about 12% less CPU per update for a replica in the bench (BENCHMARKS.md, "tenth pass"). A cluster's client routes
-   * each command to its node itself.
+   * pass: about 12% less CPU per update for a replica in the bench (BENCHMARKS.md, "tenth pass"). A cluster's
+   * client routes each command to its node itself.
    */
   private corkForThisPass(): void {
     const client = this.client;
     if (client instanceof Cluster) return;
     const stream = client.stream;
-    if (this.corked === stream || client.status !== 'ready' || !stream?.writable) return;
+    // Corked already: by an earlier command of this pass.
+    if (client.status !== 'ready' || !stream?.writable || stream.writableCorked > 0) return;
     stream.cork();
-    this.corked = stream;
-    setImmediate(() => {
-      this.corked = undefined;
-      stream.uncork();
-    });
+    setImmediate(() => stream.uncork());
   }
 
   /** Runs a batched step's script (see {@link pacer}): the next batches wait until it is answered or has failed. */
