@@ -52,6 +52,10 @@ export class LocalChatSequencer implements ChatSequencer {
     return this.controller.signal.aborted;
   }
 
+  runsAtOnce(key: string): boolean {
+    return !this.queues.has(key) && this.ready.length === 0 && this.running.size - this.aside < this.options.concurrency;
+  }
+
   run<T>(key: string, task: SequencedTask<T>): Promise<T> {
     if (this.aborted || this.closed) return Promise.reject(new SequenceAbortedError(key));
     return new Promise<T>((resolve, reject) => {

@@ -97,6 +97,11 @@ export interface UpdateLedger {
   close(): Promise<void>;
 }
 
+/** The state a store read with an update's intent as it accepted it (see ChatStateStore.acceptAndBegin): the store's own, opaque to the pipeline. */
+export interface BegunRead {
+  readonly begunWithAccept: true;
+}
+
 /** What {@link UpdateLedger.accept} did with an update. */
 export type AcceptResult = 'stored' | 'known' | 'id_busy';
 
@@ -115,7 +120,17 @@ export interface ChatStateStore {
    * and not again (a crash names an update that had nothing to send as in doubt too: it is answered again
    * either way); rejects as `begin` does.
    */
-  loadAndBegin?(scope: StateScope, update: Update): Promise<ConversationState>;
+  loadAndBegin?(scope: StateScope, update: Update, begun?: BegunRead): Promise<ConversationState>;
+  /**
+   * Optional, beside `loadAndBegin`: {@link UpdateLedger.accept} and, when the update's turn is now (nothing of its
+   * chat stored before it is uncommitted), its intent taken and its scope's state read in the same step (one round
+   * trip for the three). `begun` comes back then, for the pipeline to hand to this update's `loadAndBegin`, which
+   * answers from it without asking the store again, unless a state change of no update went out from here since
+   * (it reads again then). The pipeline asks for it only for an update it can start at once (see
+   * {@link ChatSequencer.runsAtOnce}): the intent is then taken before any side effect, as `loadAndBegin`'s is,
+   * and not long before.
+   */
+  acceptAndBegin?(update: Update, scope: StateScope): Promise<{ readonly result: AcceptResult; readonly begun?: BegunRead }>;
   /** Every unfinished flow of every user and chat (the runtime schedules their timeouts). */
   flows(): Promise<readonly { readonly chatId: number; readonly userId: number; readonly position: FlowPosition }[]>;
   /** Every user whose variables are kept, with them (a broadcast chooses its audience from them). */
@@ -142,6 +157,8 @@ export interface ChatSequencer {
   run<T>(key: string, task: SequencedTask<T>, updateId?: number): Promise<T>;
   /** Tasks accepted and not settled (queued or running). */
   readonly inFlight: number;
+  /** Optional: whether a task of `key` given now would start at once (nothing of the key in hand, a slot free). */
+  runsAtOnce?(key: string): boolean;
   /** Waits for the tasks in flight; at the deadline aborts the rest and waits at most `graceMs` more. True when all finished normally. */
   drain(deadlineMs: number, graceMs?: number): Promise<boolean>;
   /** Nothing new is run from now on (after a drain). */

@@ -16,7 +16,7 @@ import { explainHandled, ignoredKind, logHandled, type HandledUpdate } from './h
 import { DEFAULT_HOLD_MS, HeldUpdates, type AcceptOutcome } from './held-updates.js';
 import type { UpdatePipelineOptions } from './pipeline-options.js';
 import { commitOf, splitStateChanges } from './state-changes.js';
-import { SequenceAbortedError, StoreUnavailableError, type AcceptResult, type StateScope } from './ports.js';
+import { SequenceAbortedError, StoreUnavailableError, type AcceptResult, type BegunRead, type StateScope } from './ports.js';
 import { announceCommit, WorkInTurn } from './work-in-turn.js';
 
 export type { AcceptOutcome } from './held-updates.js';
@@ -81,16 +81,27 @@ export class UpdatePipeline {
     if (!known && this.inFlight >= this.options.maxPending) return 'overloaded';
     // Counted before the store is awaited, so concurrent requests cannot overshoot the bound.
     if (!known) this.storing.add(id);
-    let stored: AcceptResult;
+    let stored: { readonly result: AcceptResult; readonly begun?: BegunRead };
     try {
-      stored = await this.options.ledger.accept(update);
+      stored = await this.storeAccepted(update, known);
     } finally {
       if (!known) this.storing.delete(id);
     }
-    if (stored !== 'stored') return stored === 'known' ? 'duplicate' : 'id_busy';
+    if (stored.result !== 'stored') return stored.result === 'known' ? 'duplicate' : 'id_busy';
     this.options.metrics.updatesReceived.inc();
-    this.keepForNextRun(this.track(id, this.queue(update)), id);
+    this.keepForNextRun(this.track(id, this.queue(update, stored.begun)), id);
     return 'accepted';
+  }
+
+  /**
+   * Stores an accepted update; when the store can and the update will start at once here, with its intent and
+   * its state read in the same step (see ChatStateStore.acceptAndBegin), which its run then takes up.
+   */
+  private storeAccepted(update: Update, known: boolean): Promise<{ readonly result: AcceptResult; readonly begun?: BegunRead }> {
+    const { states, ledger, sequencer } = this.options;
+    const event = !known && states.acceptAndBegin && sequencer.runsAtOnce?.(chatKeyOf(update)) ? toEvent(update) : null;
+    if (event) return states.acceptAndBegin!(update, scopeOf(event));
+    return ledger.accept(update).then((result) => ({ result }));
   }
 
   /**
@@ -162,12 +173,12 @@ export class UpdatePipeline {
   }
 
   /** Under the chat's turn (always awaited through `track`, which names a refused token as the reason it was cut short). */
-  private queue(update: Update): Promise<void> {
-    return this.options.sequencer.run(chatKeyOf(update), (signal) => this.run(update, signal), update.update_id);
+  private queue(update: Update, begun?: BegunRead): Promise<void> {
+    return this.options.sequencer.run(chatKeyOf(update), (signal) => this.run(update, signal, begun), update.update_id);
   }
 
-  /** Under the chat's turn: load state, decide, perform, commit, log. */
-  private async run(update: Update, signal: AbortSignal): Promise<void> {
+  /** Under the chat's turn: load state, decide, perform, commit, log. `begun`: its intent was taken, and its state read, as it was stored. */
+  private async run(update: Update, signal: AbortSignal, begun?: BegunRead): Promise<void> {
     const { ledger, logger, metrics } = this.options;
     // Timed only when the line is written or told: a number kept across the awaits below is boxed at each one.
     const started = logger.isLevelEnabled('info') || this.options.onHandled ? performance.now() : 0;
@@ -184,9 +195,9 @@ export class UpdatePipeline {
       }
       const scope = scopeOf(event);
       const { states } = this.options;
-      // A store that takes the intent with the state (one round trip for both) has begun the update here.
-      const begun = !states.loadNow && states.loadAndBegin !== undefined;
-      const state = states.loadNow ? states.loadNow(scope) : begun ? await states.loadAndBegin!(scope, update) : await states.load(scope);
+      // A store that takes the intent with the state (one round trip for both) has begun the update here (or as it stored it).
+      const intent = !states.loadNow && states.loadAndBegin !== undefined;
+      const state = states.loadNow ? states.loadNow(scope) : intent ? await states.loadAndBegin!(scope, update, begun) : await states.load(scope);
       const matchStarted = performance.now();
       const ruleSet = this.options.rules.current;
       let decision = (this.options.decide ?? decide)(event, ruleSet, state, this.options.context);
@@ -195,14 +206,14 @@ export class UpdatePipeline {
       // only updates caught between the two can be answered twice (or call a backend twice, with the same key),
       // and the ledger names them. A decision waiting for a backend makes its calls between the two.
       const calls = decision.call !== undefined;
-      if (calls) decision = await this.callBackends(update, scope.chatId, decision, signal, begun);
+      if (calls) decision = await this.callBackends(update, scope.chatId, decision, signal, intent);
       // The store knows who can be written to in private (a broadcast's audience), variables or not: marked once.
       const reachable = privateChatMark(event, state, this.now);
       if (reachable) decision = { ...decision, actions: [...decision.actions, reachable] };
       this.analyticsOptions.debug = logger.isLevelEnabled('debug');
       const analytics = recordDecision(event, decision, ruleSet, metrics, this.analyticsOptions);
       const split = splitStateChanges(decision.actions);
-      if (!calls && !begun && split.effects.length > 0) await ledger.begin(update);
+      if (!calls && !intent && split.effects.length > 0) await ledger.begin(update);
       const outcome = await this.options.perform(split.effects, { update, ruleId: decision.ruleId }, signal);
       const commit = commitOf(split, scope, decision.ruleId, null, this.now);
       counted = false;

@@ -152,3 +152,25 @@ describe('chat keys', () => {
     expect(order).toEqual(['4', '1', '2', '3']);
   });
 });
+
+describe('LocalChatSequencer.runsAtOnce', () => {
+  it("says a key's task would start at once only while nothing of the key is in hand and a slot is free", async () => {
+    const sequencer = new LocalChatSequencer({ concurrency: 2 });
+    const ends: Array<() => void> = [];
+    const task = () => new Promise<void>((resolve) => ends.push(resolve));
+    expect(sequencer.runsAtOnce('chat:1')).toBe(true);
+    const first = sequencer.run('chat:1', task);
+    expect(sequencer.runsAtOnce('chat:1')).toBe(false);
+    expect(sequencer.runsAtOnce('chat:2')).toBe(true);
+    const second = sequencer.run('chat:2', task);
+    // Both slots taken: another chat would wait for one.
+    expect(sequencer.runsAtOnce('chat:3')).toBe(false);
+    ends.shift()!();
+    await first;
+    expect(sequencer.runsAtOnce('chat:1')).toBe(true);
+    expect(sequencer.runsAtOnce('chat:2')).toBe(false);
+    ends.shift()!();
+    await second;
+    expect(sequencer.runsAtOnce('chat:2')).toBe(true);
+  });
+});

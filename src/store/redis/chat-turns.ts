@@ -43,6 +43,10 @@ export class RedisChatSequencer implements ChatSequencer {
     return this.local.inFlight + this.waiting;
   }
 
+  runsAtOnce(key: string): boolean {
+    return !this.tails.has(key) && this.local.runsAtOnce(key);
+  }
+
   async run<T>(key: string, task: SequencedTask<T>, updateId?: number): Promise<T> {
     if (updateId === undefined) return this.local.run(key, task);
     if (this.closed || this.waits.signal.aborted) throw new SequenceAbortedError(key);

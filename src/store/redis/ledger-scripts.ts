@@ -43,29 +43,46 @@ return seen(ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]))`;
 /**
  * Stores updates in the inbox, a batch in one step (see request-batches.ts). ARGV: now, retention, then polling
  * with replicas the leader's name and fencing token ('' '' otherwise), the entries' owner ('' for the leader's:
- * stored unclaimed, for any replica to claim), then for each update its id, fingerprint, JSON and chat key → for
- * each update {'stored'|'known'|'id_busy', sequence note, 1 when it heads its chat's queue (its turn is now:
- * nothing can be put before it) else 0, the id it follows in the queue ('' when first)} one after the other, or
- * {'fenced'} when this replica no longer holds the polling lease under that token (nothing stored). An owned
- * entry is its replica's until it commits or the replica dies; its id joins the end of its chat's queue, whose
- * head is the one update of that chat any replica may handle now (and the one a replica may claim, when unowned).
+ * stored unclaimed, for any replica to claim), then for each update its id, fingerprint, JSON, chat key and how
+ * many state documents to read with its intent (-1 for no intent; the documents are its KEYS, in turn) → for each
+ * update {'stored'|'known'|'id_busy', sequence note, 1 when it heads its chat's queue (its turn is now: nothing
+ * can be put before it) else 0, the id it follows in the queue ('' when first), 1 when its intent was taken here
+ * else 0} one after the other, the intent's documents' values ('' when absent) after the five, or {'fenced'} when
+ * this replica no longer holds the polling lease under that token (nothing stored). An owned entry is its
+ * replica's until it commits or the replica dies; its id joins the end of its chat's queue, whose head is the one
+ * update of that chat any replica may handle now (and the one a replica may claim, when unowned). An owned update
+ * stored at the head of its queue with a document count is begun here, as BEGIN_LOAD_SCRIPT would begin it (the
+ * entry is its owner's: not fenced), and its documents are read after its chat's last commit.
  */
 export const ACCEPT_BATCH_SCRIPT = `${SEQUENCE}
+${IN_CHUNKS}
 ${ACCEPT_FUNCTION}
 if ARGV[3] ~= '' and (redis.call('GET', p .. 'leader') ~= ARGV[3] or redis.call('GET', p .. 'leader:token') ~= ARGV[4]) then return {'fenced'} end
 -- The batch's places in the inbox, drawn in one step when the first is needed (an update already known skips its own).
-local count = (#ARGV - 5) / 4
+local count = (#ARGV - 5) / 5
 local given
 local function next_order()
   if not given then given = redis.call('INCRBY', p .. 'inbox:next', count) - count end
   given = given + 1
   return given
 end
-local answers = {}
-for i = 6, #ARGV, 4 do
-  local answer = accept(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[5], ARGV[i + 3], tonumber(ARGV[1]), tonumber(ARGV[2]), next_order)
+local owner = ARGV[5]
+local answers, begun, k = {}, {}, 2
+for i = 6, #ARGV, 5 do
+  local answer = accept(ARGV[i], ARGV[i + 1], ARGV[i + 2], owner, ARGV[i + 3], tonumber(ARGV[1]), tonumber(ARGV[2]), next_order)
+  local n = tonumber(ARGV[i + 4])
+  local begins = n >= 0 and owner ~= '' and answer[1] == 'stored' and answer[3] == 1
   for j = 1, 4 do answers[#answers + 1] = answer[j] end
+  answers[#answers + 1] = begins and 1 or 0
+  if begins then
+    begun[#begun + 1] = ARGV[i]
+    begun[#begun + 1] = owner
+    local values = n > 0 and redis.call('MGET', unpack(KEYS, k, k + n - 1)) or {}
+    for j = 1, n do answers[#answers + 1] = values[j] or '' end
+  end
+  if n > 0 then k = k + n end
 end
+in_chunks('HSET', p .. 'begun', begun)
 return answers`;
 
 /**

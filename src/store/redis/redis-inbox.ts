@@ -27,15 +27,24 @@ interface AcceptItem {
   readonly fingerprint: string;
   readonly json: string;
   readonly chat: string;
+  /** Its state documents (store keys) to read with its intent, taken in the same step when its turn is now; null for no intent. */
+  readonly begin: readonly string[] | null;
 }
 
 /**
  * What the store said of one update: its result, the note on the update id sequence, 1 when it heads its chat's
- * queue (else 0) and the id it follows there ('' when first).
+ * queue (else 0), the id it follows there ('' when first), and when its intent was taken with it, the values of
+ * the documents it asked for ('' when absent).
  */
-type AcceptAnswer = readonly [AcceptResult | 'fenced', string, number, string];
+type AcceptAnswer = readonly [AcceptResult | 'fenced', string, number, string, (readonly string[])?];
 
 const FENCED: AcceptAnswer = ['fenced', '', 0, ''];
+
+/** An accept that asked for the update's intent: its result, and the documents' values when the intent was taken with it. */
+export interface BegunAccept {
+  readonly result: AcceptResult;
+  readonly values?: readonly string[];
+}
 
 /**
  * The value of a replica's lease key (`replica:<owner>`): the inbox layout it reads and writes. Replicas of
@@ -90,10 +99,19 @@ export class RedisInbox {
    * rejects with {@link ReplicaFencedError} and stores nothing.
    */
   async accept(update: Update, lead?: { token: string }): Promise<AcceptResult> {
+    return (await this.acceptAndBegin(update, null, lead)).result;
+  }
+
+  /**
+   * {@link accept}, and when the update is stored as this replica's own at the head of its chat's queue (its
+   * turn is now), its intent taken and the documents `begin` names (store keys) read in the same step: the values
+   * come with the result then. `begin` null: no intent (as {@link accept}).
+   */
+  async acceptAndBegin(update: Update, begin: readonly string[] | null, lead?: { token: string }): Promise<BegunAccept> {
     const id = update.update_id;
     const fingerprint = updateFingerprint(update);
     const joined = this.storing.joined(id, fingerprint);
-    if (joined) return joined;
+    if (joined) return { result: await joined };
     if (!this.parts.enabled) throw new Error('this ledger keeps no inbox (polling mode)');
     let json: string;
     try {
@@ -101,15 +119,14 @@ export class RedisInbox {
     } catch (error) {
       throw new UnstorableUpdateError(id, error);
     }
-    return this.storing.track(id, fingerprint, this.storeInInbox(update, fingerprint, json, lead));
+    const item = { id, fingerprint, json, chat: chatKeyOf(update), begin: lead ? null : begin };
+    return this.storing.track(id, fingerprint, this.storeInInbox(item, lead));
   }
 
-  private async storeInInbox(update: Update, fingerprint: string, json: string, lead: { token: string } | undefined): Promise<AcceptResult> {
-    const id = update.update_id;
-    const item = { id, fingerprint, json, chat: chatKeyOf(update) };
-    const [result] = await (lead ? this.leadAccepts.run(lead.token, item) : this.ownAccepts.run('', item));
-    if (result === 'fenced') throw new ReplicaFencedError(`update ${id}: this replica no longer holds the polling lease; not stored from here`);
-    return result;
+  private async storeInInbox(item: AcceptItem, lead: { token: string } | undefined): Promise<BegunAccept> {
+    const [result, , , , values] = await (lead ? this.leadAccepts.run(lead.token, item) : this.ownAccepts.run('', item));
+    if (result === 'fenced') throw new ReplicaFencedError(`update ${item.id}: this replica no longer holds the polling lease; not stored from here`);
+    return values ? { result, values } : { result };
   }
 
   /**
@@ -120,11 +137,19 @@ export class RedisInbox {
   private async storeBatch(token: string, batch: readonly AcceptItem[]): Promise<AcceptAnswer[]> {
     const { owner } = this.parts;
     const args: Array<string | number> = [this.parts.now(), SERVICE_RETENTION_MS, token ? owner : '', token, token ? '' : owner];
-    for (const item of batch) args.push(item.id, item.fingerprint, item.json, item.chat);
-    const flat = (await this.parts.store.runPacedScript(SCRIPTS.accept, [], args)) as Array<string | number>;
+    const keys: string[] = [];
+    for (const item of batch) {
+      args.push(item.id, item.fingerprint, item.json, item.chat, item.begin ? item.begin.length : -1);
+      if (item.begin) keys.push(...item.begin);
+    }
+    const flat = (await this.parts.store.runPacedScript(SCRIPTS.accept, keys, args)) as Array<string | number>;
     if (flat[0] === 'fenced') return batch.map(() => FENCED);
-    const answers = batch.map((item, i): AcceptAnswer => {
-      const answer: AcceptAnswer = [flat[4 * i] as AcceptResult, String(flat[4 * i + 1] ?? ''), Number(flat[4 * i + 2] ?? 0), String(flat[4 * i + 3] ?? '')];
+    let at = 0;
+    const answers = batch.map((item): AcceptAnswer => {
+      const begun = flat[at + 4] === 1 && item.begin !== null;
+      const values = begun ? (flat.slice(at + 5, at + 5 + item.begin.length) as string[]) : undefined;
+      const answer: AcceptAnswer = [flat[at] as AcceptResult, String(flat[at + 1] ?? ''), Number(flat[at + 2] ?? 0), String(flat[at + 3] ?? ''), values];
+      at += 5 + (values ? values.length : 0);
       this.parts.noteSequence(item.id, answer[1]);
       if (!token && answer[0] === 'stored') this.holdStored(item.id, answer);
       return answer;

@@ -12,7 +12,8 @@ import { DEFAULT_MAX_USER_BYTES, SERVICE_RETENTION_MS, type StoredFlow, type Use
 import { updateFingerprint } from '../update-fingerprint.js';
 import { withEffectIds } from '../effect-ids.js';
 import type { Logger } from '../../log/logger.js';
-import { StoreUnavailableError, type AcceptResult, type ChatStateStore, type StateCommit, type StateScope, type UpdateLedger } from '../../pipeline/ports.js';
+import { StoreUnavailableError } from '../../pipeline/ports.js';
+import type { AcceptResult, BegunRead, ChatStateStore, StateCommit, StateScope, UpdateLedger } from '../../pipeline/ports.js';
 import { CONFIRM_SCRIPT, SEEN_SCRIPT, TAKE_OVER_SCRIPT, TURN_SCRIPT } from './ledger-scripts.js';
 import { LedgerSteps } from './ledger-steps.js';
 import type { InboxBacklog, InboxClaim } from '../../pipeline/replica-ports.js';
@@ -20,6 +21,7 @@ import { RedisAccess, ReplicaFencedError, script, type Script } from './redis-ac
 import { LEASE_VALUE, RedisInbox } from './redis-inbox.js';
 import type { RedisConnection } from './redis-connection.js';
 import { StateDocuments } from './state-documents.js';
+import { ReadsWithAccept } from './reads-with-accept.js';
 import { outboxArgument, RedisOutbox } from './redis-outbox.js';
 import type { EffectOutbox, EffectOutcome, OutboxStats, StoredEffect } from '../../pipeline/outbox-port.js';
 
@@ -107,6 +109,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
    */
   private outage = new AbortController();
   private readonly unwatchOutage: () => void;
+  private readonly readsWithAccept = new ReadsWithAccept();
 
   private constructor(private readonly options: RedisLedgerOptions) {
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
@@ -174,9 +177,22 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
     if ((await this.steps.beginLoad(update.update_id, [])) === 'fenced') this.fenced(update);
   }
 
-  /** {@link begin} and {@link load} in one round trip (see ChatStateStore.loadAndBegin). */
-  loadAndBegin(scope: StateScope, update: Update): Promise<ConversationState> {
+  /** {@link accept}, {@link begin} and {@link load} in one round trip when the update's turn is now (see ChatStateStore.acceptAndBegin). */
+  async acceptAndBegin(update: Update, scope: StateScope): Promise<{ result: AcceptResult; begun?: BegunRead }> {
+    const keys = this.documents.storeKeys(scope);
+    const read = this.readsWithAccept.asked(keys);
+    const { result, values } = await this.inbox.acceptAndBegin(update, keys);
+    return values ? { result, begun: read(values) } : { result };
+  }
+
+  /**
+   * {@link begin} and {@link load} in one round trip (see ChatStateStore.loadAndBegin); none when the accept took
+   * both (`begun`) and its read still stands (see reads-with-accept.ts).
+   */
+  loadAndBegin(scope: StateScope, update: Update, begun?: BegunRead): Promise<ConversationState> {
     return this.documents.load(scope, async (keys) => {
+      const early = this.readsWithAccept.valuesFor(begun, keys);
+      if (early) return early;
       const answer = await this.steps.beginLoad(update.update_id, keys);
       if (answer === 'fenced') this.fenced(update);
       return [...answer];
@@ -233,6 +249,8 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
       const writes = state && state.changes.length > 0 ? await this.documents.writesFor(id, state, attempt === 0) : null;
       if (writes === 'stale') return false;
       const keys = writes ? [...writes.keys()] : [];
+      // Counted as it goes out, each attempt: a read an accept took after it was sent sees it, one before does not.
+      if (id === null && writes) this.readsWithAccept.noteStateChange();
       const result = await this.steps.commit({
         id,
         fingerprint,

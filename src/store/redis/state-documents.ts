@@ -189,15 +189,25 @@ export class StateDocuments {
     return writes.size > 0 ? writes : null;
   }
 
+  /** The store keys of the scope's documents, as {@link load} hands them to its reader. */
+  storeKeys(scope: StateScope): string[] {
+    return documentsOf(scope).map((key) => this.stateKey(key));
+  }
+
   /** The scope's state, read by `read` (one MGET unless told otherwise; called even with no documents to read). */
   async load(scope: StateScope, read?: DocumentReader): Promise<ConversationState> {
-    const keys = Object.values(documentKeys(scope)).filter((key): key is string => key !== null);
+    const keys = documentsOf(scope);
     if (keys.length === 0 && !read) return stateOf(scope, () => undefined);
     const raw = await (read ?? this.mget)(keys.map((key) => this.stateKey(key)));
     const values = new Map(keys.map((key, i) => [key, raw[i] ?? '']));
     this.remember(scope, values);
     return stateOf(scope, (key) => parseDocument(values.get(key)));
   }
+}
+
+/** The scope's documents (user, chat, member, flow: those it has). */
+function documentsOf(scope: StateScope): string[] {
+  return Object.values(documentKeys(scope)).filter((key): key is string => key !== null);
 }
 
 function parseDocument(raw: string | undefined): StateDocument | undefined {
