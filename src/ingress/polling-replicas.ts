@@ -1,6 +1,7 @@
 // Polling with several replicas on a shared store (the Redis store implements its PollLeadership). Every replica keeps trying for the polling lease; the one
-// holding it runs the poller, which only stores what it fetches (unclaimed, in the shared inbox, checked
-// against its fencing token) and confirms the offset once it is stored. Every replica, the leader too,
+// holding it runs the poller, which stores what it fetches (in the shared inbox, checked against its fencing
+// token) and confirms the offset once it is stored. What the leader can start at once and heads its chat's queue
+// it keeps (stored as its own and begun in the same step); the rest waits unclaimed. Every replica, the leader too,
 // claims stored updates up to its free room (delivery.concurrency) and handles them, each chat's in order (the
 // per-chat queue in Redis; only a chat's next update is given out, so a busy chat's backlog waits in the store
 // and other chats are claimed meanwhile). The leader fetches while the inbox holds fewer than
@@ -14,7 +15,7 @@ import { PollingIngress } from './polling.js';
 import type { Logger } from '../log/logger.js';
 import type { HealthState } from '../ops/health.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
-import { StoreUnavailableError } from '../pipeline/ports.js';
+import { StoreUnavailableError, type AcceptResult, type BegunRead } from '../pipeline/ports.js';
 import { ReplicaFencedError, type InboxBacklog, type PollLeadership } from '../pipeline/replica-ports.js';
 import type { UpdatePipeline } from '../pipeline/update-pipeline.js';
 import { pollingSettings } from './polling-settings.js';
@@ -67,6 +68,10 @@ export class PollingReplicas {
   private readonly stopped = new AbortController();
   private readonly loops: Promise<void>[] = [];
   private wakeClaim: (() => void) | null = null;
+  /** Stored updates not this replica's at its last claim (see InboxClaim.othersStored). */
+  private othersStored = Infinity;
+  /** Fetched updates being stored to be kept here (see store): counted in the room for the next. */
+  private keeping = 0;
   private fail!: (error: unknown) => void;
   private finish!: () => void;
   /** Settles when polling ends for good: rejects with the leader's fatal IngressError (a refused token…), resolves after close. */
@@ -176,15 +181,16 @@ export class PollingReplicas {
       ...pollingSettings(this.parts, this.parts.allowedUpdates),
       roomCheckMs: BACKLOG_CHECK_MS,
       pipeline: {
-        // Fetched means stored for any replica to claim: the offset passes an update once it is in Redis.
+        // Fetched means stored: the offset passes an update once it is in Redis, kept here or for any replica to claim.
         handle: async (update: Update) => {
-          const result = await leadership.accept(update, token).catch(fenced);
+          const { result, begun } = await this.store(update, token).catch(fenced);
           // Another update under this id is still in hand (a new id sequence): not stored, so not confirmed.
           if (result === 'id_busy') throw new StoreUnavailableError(`update ${update.update_id}: its id is still in use`);
           if (result === 'stored' && this.backlogBound) {
             this.backlogBound = { unclaimed: this.backlogBound.unclaimed + 1, stored: this.backlogBound.stored + 1 };
           }
-          this.wakeClaim?.();
+          if (begun) this.handleHere(update, begun);
+          else this.wakeClaim?.();
         },
         confirm: (offset) => offsets.confirm(offset, { now: this.stopping }),
         // The service keeps what is not fetched yet: fetch more only while the replicas keep up (fewer than a batch of
@@ -218,6 +224,38 @@ export class PollingReplicas {
   }
 
   /**
+   * Stores a fetched update. One the leader can start at once (nothing of its chat in hand here, room for it) it
+   * keeps when the update heads its chat's queue: stored as its own and begun in the same step, so neither a claim
+   * nor a begin is asked of Redis for it. The rest is stored unclaimed, for whichever replica has room.
+   */
+  private async store(update: Update, token: string): Promise<{ readonly result: AcceptResult; readonly begun?: BegunRead }> {
+    const { pipeline, leadership, config } = this.parts;
+    const room = config.delivery.concurrency - pipeline.inFlight - this.keeping;
+    const scope = leadership.acceptAndKeep && room > 0 ? pipeline.beginsWithStore(update) : null;
+    if (!scope) return { result: await leadership.accept(update, token) };
+    this.keeping += 1;
+    try {
+      return await leadership.acceptAndKeep!(update, token, scope);
+    } finally {
+      this.keeping -= 1;
+    }
+  }
+
+  /** An update finished here wakes the claim loop only while other updates are stored (see claimLoop). */
+  private finished(): void {
+    if (this.othersStored > 0) this.wakeClaim?.();
+  }
+
+  /** Handles an update this replica claimed or kept; one cut short stays in the inbox under its name. */
+  private handleHere(update: Update, begun?: BegunRead): void {
+    this.parts.pipeline.handleClaimed(update, begun).then(
+      () => this.finished(),
+      // Cut short (a stop, an outage): it stays in the inbox under this replica's name and is taken up again.
+      (error: unknown) => this.parts.logger.debug({ err: error, update_id: update.update_id }, 'update not handled now; it stays in the shared inbox'),
+    );
+  }
+
+  /**
    * Takes stored updates while there is room, up to delivery.concurrency chats at once: what one replica
    * cannot take is left for the others. An update finished here wakes the loop only while other updates are
    * stored (its chat's next one may be claimable now, and is taken at once: a chat tends to stay with the
@@ -225,27 +263,18 @@ export class PollingReplicas {
    * wakes it) can give it more, and an idle replica looks for other leaders' stores at the idle pace.
    */
   private async claimLoop(): Promise<void> {
-    const { pipeline, leadership, logger, health, config } = this.parts;
+    const { pipeline, leadership, health, config } = this.parts;
     let idleMs = 5;
-    let othersStored = Infinity;
-    const finished = () => {
-      if (othersStored > 0) this.wakeClaim?.();
-    };
     while (!this.stopping) {
-      const room = config.delivery.concurrency - pipeline.inFlight;
+      const room = config.delivery.concurrency - pipeline.inFlight - this.keeping;
       let claimed: Update[] = [];
       if (room > 0 && health.storeUnavailable === null) {
         const claim = await leadership.claim(room).catch(() => null);
         claimed = claim?.updates ?? [];
-        othersStored = claim?.othersStored ?? Infinity;
+        this.othersStored = claim?.othersStored ?? Infinity;
       }
-      for (const update of claimed) {
-        pipeline.handleClaimed(update).then(
-          finished,
-          // Cut short (a stop, an outage): it stays in the inbox under this replica's name and is taken up again.
-          (error: unknown) => logger.debug({ err: error, update_id: update.update_id }, 'update not handled now; it stays in the shared inbox'),
-        );
-      }
+      for (const update of claimed) this.handleHere(update);
+      const { othersStored } = this;
       if (othersStored === 0) idleMs = CLAIM_IDLE_MAX_MS;
       else idleMs = claimed.length > 0 ? 5 : Math.min(CLAIM_IDLE_MAX_MS, idleMs * 2);
       await new Promise<void>((resolve) => {

@@ -3,7 +3,7 @@
 // implements them; a store for one process (the file store, the memory store) offers none, and polling then
 // runs in that process alone.
 import type { Update } from '../api/types.js';
-import { StoreUnavailableError, type AcceptResult } from './ports.js';
+import { StoreUnavailableError, type AcceptResult, type BegunRead, type StateScope } from './ports.js';
 
 /** Who polls: this replica (with its fencing token) or another one (by name). */
 export type LeaseState = { held: true; token: string } | { held: false; holder: string };
@@ -25,6 +25,13 @@ export interface PollLeadership {
   resign(token: string): Promise<void>;
   /** Stores a fetched update unclaimed, only while `token` holds the lease; rejects with {@link ReplicaFencedError} otherwise. */
   accept(update: Update, token: string): Promise<AcceptResult>;
+  /**
+   * Optional: {@link accept}, but when the update heads its chat's queue the leader keeps it (stored as its own,
+   * not unclaimed: no other replica claims it) with its intent taken and `scope`'s state read in the same step, as
+   * ChatStateStore.acceptAndBegin does; `begun` comes back then, for the pipeline's handleClaimed. Asked only for an
+   * update the leader can start at once.
+   */
+  acceptAndKeep?(update: Update, token: string, scope: StateScope): Promise<{ readonly result: AcceptResult; readonly begun?: BegunRead }>;
   /** Records the confirmed offset, only while `token` holds the lease; rejects with {@link ReplicaFencedError} otherwise. */
   confirm(offset: number, token: string): Promise<void>;
   /**

@@ -98,10 +98,21 @@ export class UpdatePipeline {
    * its state read in the same step (see ChatStateStore.acceptAndBegin), which its run then takes up.
    */
   private storeAccepted(update: Update, known: boolean): Promise<{ readonly result: AcceptResult; readonly begun?: BegunRead }> {
-    const { states, ledger, sequencer } = this.options;
-    const event = !known && states.acceptAndBegin && sequencer.runsAtOnce?.(chatKeyOf(update)) ? toEvent(update) : null;
-    if (event) return states.acceptAndBegin!(update, scopeOf(event));
-    return ledger.accept(update).then((result) => ({ result }));
+    const scope = known ? null : this.beginsWithStore(update);
+    if (scope) return this.options.states.acceptAndBegin!(update, scope);
+    return this.options.ledger.accept(update).then((result) => ({ result }));
+  }
+
+  /**
+   * The update's state scope when its store may take its intent and read its state as it stores it (see
+   * ChatStateStore.acceptAndBegin): the store can, the update has something to decide on, and it would start at
+   * once here (nothing of its chat in hand, a slot free); null otherwise.
+   */
+  beginsWithStore(update: Update): StateScope | null {
+    const { states, sequencer } = this.options;
+    if (!states.acceptAndBegin || !sequencer.runsAtOnce?.(chatKeyOf(update))) return null;
+    const event = toEvent(update);
+    return event ? scopeOf(event) : null;
   }
 
   /**
@@ -140,16 +151,17 @@ export class UpdatePipeline {
   }
 
   /**
-   * Polling with replicas: an update this replica claimed from the shared inbox. A store whose commit takes
-   * the update out of the inbox in the same step never holds a committed one there, so it is not looked up.
+   * Polling with replicas: an update this replica claimed from the shared inbox, or (the leader) kept as it
+   * stored it, `begun` then (see PollLeadership.acceptAndKeep). A store whose commit takes the update out of the
+   * inbox in the same step never holds a committed one there, so it is not looked up.
    */
-  handleClaimed(update: Update): Promise<void> {
+  handleClaimed(update: Update, begun?: BegunRead): Promise<void> {
     if (this.tokenRejected) return Promise.reject(this.tokenRejected);
     const id = update.update_id;
     const known = this.flights.get(id);
     if (known) return known;
     this.options.metrics.updatesReceived.inc();
-    return this.track(id, this.queue(update));
+    return this.track(id, this.queue(update, begun));
   }
 
   private unlessSeen(update: Update): Promise<void> {

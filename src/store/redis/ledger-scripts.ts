@@ -52,7 +52,9 @@ return seen(ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]))`;
  * replica's until it commits or the replica dies; its id joins the end of its chat's queue, whose head is the one
  * update of that chat any replica may handle now (and the one a replica may claim, when unowned). An owned update
  * stored at the head of its queue with a document count is begun here, as BEGIN_LOAD_SCRIPT would begin it (the
- * entry is its owner's: not fenced), and its documents are read after its chat's last commit.
+ * entry is its owner's: not fenced), and its documents are read after its chat's last commit. The polling leader's
+ * update with a document count that heads its chat's queue is kept: stored as the leader's own (not unclaimed) and
+ * begun so.
  */
 export const ACCEPT_BATCH_SCRIPT = `${SEQUENCE}
 ${IN_CHUNKS}
@@ -66,11 +68,13 @@ local function next_order()
   given = given + 1
   return given
 end
-local owner = ARGV[5]
 local answers, begun, k = {}, {}, 2
 for i = 6, #ARGV, 5 do
-  local answer = accept(ARGV[i], ARGV[i + 1], ARGV[i + 2], owner, ARGV[i + 3], tonumber(ARGV[1]), tonumber(ARGV[2]), next_order)
   local n = tonumber(ARGV[i + 4])
+  local owner = ARGV[5]
+  -- The polling leader keeps an update it asks the intent of when it heads its chat's queue: its own, not unclaimed.
+  if owner == '' and n >= 0 and not live_head(p .. 'chat:' .. ARGV[i + 3]) then owner = ARGV[3] end
+  local answer = accept(ARGV[i], ARGV[i + 1], ARGV[i + 2], owner, ARGV[i + 3], tonumber(ARGV[1]), tonumber(ARGV[2]), next_order)
   local begins = n >= 0 and owner ~= '' and answer[1] == 'stored' and answer[3] == 1
   for j = 1, 4 do answers[#answers + 1] = answer[j] end
   answers[#answers + 1] = begins and 1 or 0

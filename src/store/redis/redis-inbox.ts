@@ -105,7 +105,8 @@ export class RedisInbox {
   /**
    * {@link accept}, and when the update is stored as this replica's own at the head of its chat's queue (its
    * turn is now), its intent taken and the documents `begin` names (store keys) read in the same step: the values
-   * come with the result then. `begin` null: no intent (as {@link accept}).
+   * come with the result then. `begin` null: no intent (as {@link accept}). With `lead`, the update is kept (the
+   * leader's own, not unclaimed) only when it heads its chat's queue; otherwise it is stored unclaimed as by accept.
    */
   async acceptAndBegin(update: Update, begin: readonly string[] | null, lead?: { token: string }): Promise<BegunAccept> {
     const id = update.update_id;
@@ -119,7 +120,7 @@ export class RedisInbox {
     } catch (error) {
       throw new UnstorableUpdateError(id, error);
     }
-    const item = { id, fingerprint, json, chat: chatKeyOf(update), begin: lead ? null : begin };
+    const item = { id, fingerprint, json, chat: chatKeyOf(update), begin };
     return this.storing.track(id, fingerprint, this.storeInInbox(item, lead));
   }
 
@@ -151,7 +152,8 @@ export class RedisInbox {
       const answer: AcceptAnswer = [flat[at] as AcceptResult, String(flat[at + 1] ?? ''), Number(flat[at + 2] ?? 0), String(flat[at + 3] ?? ''), values];
       at += 5 + (values ? values.length : 0);
       this.parts.noteSequence(item.id, answer[1]);
-      if (!token && answer[0] === 'stored') this.holdStored(item.id, answer);
+      // Its own: a webhook replica's, or one the polling leader kept (begun with its store).
+      if ((!token && answer[0] === 'stored') || values) this.holdStored(item.id, answer);
       return answer;
     });
     if (answers.some(([result]) => result === 'stored')) await this.parts.store.durable();

@@ -177,11 +177,14 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
     if ((await this.steps.beginLoad(update.update_id, [])) === 'fenced') this.fenced(update);
   }
 
-  /** {@link accept}, {@link begin} and {@link load} in one round trip when the update's turn is now (see ChatStateStore.acceptAndBegin). */
-  async acceptAndBegin(update: Update, scope: StateScope): Promise<{ result: AcceptResult; begun?: BegunRead }> {
+  /**
+   * {@link accept}, {@link begin} and {@link load} in one round trip when the update's turn is now (see
+   * ChatStateStore.acceptAndBegin). `lead` (the polling leader): the update is then kept as this replica's own.
+   */
+  async acceptAndBegin(update: Update, scope: StateScope, lead?: { token: string }): Promise<{ result: AcceptResult; begun?: BegunRead }> {
     const keys = this.documents.storeKeys(scope);
     const read = this.readsWithAccept.asked(keys);
-    const { result, values } = await this.inbox.acceptAndBegin(update, keys);
+    const { result, values } = await this.inbox.acceptAndBegin(update, keys, lead);
     return values ? { result, begun: read(values) } : { result };
   }
 

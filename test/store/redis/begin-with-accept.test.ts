@@ -1,11 +1,13 @@
-// Webhook on the Redis store: an update stored at the head of its chat's queue has its intent taken and its
-// state read in the same script call as its store, so its handling asks Redis once more (the commit) instead of
-// twice; it is in doubt after a crash like any begun update; a state change of no update sent meanwhile from
-// this replica (a flow's timeout) makes it read again, and an update stored behind another is begun as before.
+// An update stored at the head of its chat's queue has its intent taken and its state read in the same script
+// call as its store (webhook: its replica's accept; polling: the leader keeps it instead of leaving it for a
+// claim), so its handling asks Redis once more (the commit); it is in doubt after a crash like any begun update;
+// a state change of no update sent meanwhile from this replica (a flow's timeout) makes it read again, and an
+// update stored behind another is begun as before (polling: stored unclaimed, for any replica).
 import { describe, expect, it } from 'vitest';
 import type { Update } from '../../../src/api/types.js';
 import { createLogger } from '../../../src/log/logger.js';
 import { connectRedis } from '../../../src/store/redis/redis-connection.js';
+import { RedisPollLeadership } from '../../../src/store/redis/poll-lease.js';
 import { RedisLedger } from '../../../src/store/redis/redis-ledger.js';
 import { redisForSuite, redisStoreConfig } from '../../support/redis-server.js';
 
@@ -101,5 +103,41 @@ describe('an update begun as it is stored (Redis, webhook)', () => {
     // The same update again is known, and not begun a second time.
     expect(await ledger.acceptAndBegin(update(2), scope())).toEqual({ result: 'known' });
     await ledger.close();
+  });
+});
+
+describe('the polling leader keeps what it can start at once (Redis)', () => {
+  it("an update heading its chat is the leader's, begun with its store: no other replica claims it; the next of its chat waits unclaimed until it commits", async () => {
+    const prefix = `bwa${++prefixes}:`;
+    const [leader, other] = [await openLedger(prefix), await openLedger(prefix)];
+    const lease = await new RedisPollLeadership(leader).acquire(8000);
+    if (!lease.held) throw new Error('the lease should be free');
+    const leadership = new RedisPollLeadership(leader);
+    await leader.commit(update(1), { scope: scope(), changes: setChat('before') });
+    const kept = await leadership.acceptAndKeep(update(2), lease.token, scope());
+    expect(kept.result).toBe('stored');
+    expect((await leader.loadAndBegin(scope(), update(2), kept.begun)).chat).toEqual({ k: 'before' });
+    // The next update of the chat: stored unclaimed behind it, whoever asks.
+    expect(await leadership.acceptAndKeep(update(3), lease.token, scope())).toEqual({ result: 'stored' });
+    expect((await other.claim(10)).updates).toEqual([]);
+    await leader.commit(update(2), { scope: scope(), changes: setChat('after') });
+    expect((await other.claim(10)).updates.map((u) => u.update_id)).toEqual([3]);
+    // A replica that no longer holds the lease keeps nothing, nor stores.
+    await expect(leadership.acceptAndKeep(update(4, 9), `${Number(lease.token) + 1}`, scope(9))).rejects.toThrow(/polling lease/);
+    await Promise.all([leader.close(), other.close()]);
+  });
+
+  it("a kept update is the leader's own: a leader killed before it commits leaves it in doubt to the replica that takes it over", async () => {
+    const prefix = `bwa${++prefixes}:`;
+    const leader = await openLedger(prefix, 300);
+    const lease = await new RedisPollLeadership(leader).acquire(8000);
+    if (!lease.held) throw new Error('the lease should be free');
+    expect((await new RedisPollLeadership(leader).acceptAndKeep(update(7), lease.token, scope())).begun).toBeDefined();
+    const other = await openLedger(prefix, 300);
+    expect((await other.claim(10)).updates).toEqual([]);
+    (leader as unknown as { heartbeat: NodeJS.Timeout }).heartbeat.close();
+    await expect.poll(async () => (await other.pending()).map((u) => u.update_id), { timeout: 5000, interval: 100 }).toEqual([7]);
+    expect(await other.inDoubt()).toEqual([7]);
+    await Promise.all([leader.close(), other.close()]);
   });
 });
