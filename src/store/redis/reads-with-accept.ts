@@ -1,8 +1,9 @@
-// State read with an update's intent in the script call that stored it (webhook: see ChatStateStore.acceptAndBegin),
-// and whether that read may still stand for the update's own read when it runs: unless a state change of no update
-// (a flow's timeout, a hand-off signal, a broadcast's mark) went out from this replica after the read was asked
-// for. Such a change of the update's chat runs in the chat's turn here, so it could land between the two; one
-// from another replica meets the commit's check of what was read, as it would after a begin.
+// State read with an update's intent in the script call that stored it (a webhook replica's accept, or an update the
+// polling leader kept: see ChatStateStore.acceptAndBegin and PollLeadership.acceptAndKeep), and whether that read may
+// still stand for the update's own read when it runs: unless a state change of no update (a flow's timeout, a
+// hand-off signal, a broadcast's mark) went out from this replica after the read was asked for. Such a change of
+// the update's chat runs in the chat's turn here, so it could land between the two; one from another replica meets
+// the commit's check of what was read, as it would after a begin.
 import type { BegunRead } from '../../pipeline/ports.js';
 
 /** What an accept read: the documents' store keys and values, and the state changes sent before it went out. */
