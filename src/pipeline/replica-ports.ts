@@ -9,8 +9,9 @@ import { StoreUnavailableError, type AcceptResult, type BegunRead, type StateSco
 export type LeaseState = { held: true; token: string } | { held: false; holder: string };
 
 /**
- * Polling with replicas. One replica at a time holds the polling lease and polls; what it fetches it only
- * stores (fenced by its token), and every replica claims stored updates to handle them. Left out on purpose:
+ * Polling with replicas. One replica at a time holds the polling lease and polls; what it fetches it stores
+ * (fenced by its token), keeping for itself only what it can start at once (see acceptAndKeep), and every replica
+ * claims the other stored updates to handle them. Left out on purpose:
  * how the lease is kept (keys, scripts, expiry) and how a claim is ordered within a chat — the store decides
  * both, and the chat's order across replicas is the store's {@link ChatSequencer}'s promise, not this port's.
  */

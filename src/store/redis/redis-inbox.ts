@@ -132,8 +132,8 @@ export class RedisInbox {
 
   /**
    * One script call for a batch, then one wait for it to be durable. `token`: the polling leader's fencing token
-   * (its entries stored unclaimed, any replica's to claim and count), or '' for this replica's own, which it
-   * holds from here.
+   * (its entries stored unclaimed, any replica's to claim and count, except those it keeps: see acceptAndBegin), or
+   * '' for this replica's own, which it holds from here.
    */
   private async storeBatch(token: string, batch: readonly AcceptItem[]): Promise<AcceptAnswer[]> {
     const { owner } = this.parts;
