@@ -9,6 +9,7 @@ import { processSecrets } from '../../log/secrets.js';
 import { startService, type RunningService } from '../../service/start.js';
 import { FAILURE_EXIT_CODE, OK_EXIT_CODE } from '../../errors/exit-codes.js';
 import { reportFailure } from '../failure-output.js';
+import { liftYoungGenerationCap } from '../memory-v8-flags.js';
 import { addSettingOptions, serviceLogger, settingFlagValues } from '../setting-options.js';
 
 export function runCommand(): Command {
@@ -36,6 +37,7 @@ async function run(configPath: string | undefined, flags: Record<string, string 
     return reportFailure('run', error);
   }
   const logger = serviceLogger(config);
+  if (config.store.kind === 'redis' && config.mode === 'webhook') liftYoungGenerationCap();
 
   let service: RunningService;
   try {
