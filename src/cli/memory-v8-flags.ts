@@ -19,9 +19,9 @@ export const MEMORY_V8_FLAGS: readonly string[] = ['--heap-growing-percent=50', 
  * The young generation's cap: 8 MB (two halves of 4 MB, what node's `--max-semi-space-size=4` allows), where V8
  * lets a busy process's grow to 32 MB; that head-room was most of what a busy bot's peak held over an idle one's.
  * Measured in BENCHMARKS.md ("Issue 38, seventh pass"): 18–21 MB less at a 50-rule bot's peak, for about 5% more CPU
- * per update at the file store's highest load and 0–5% on a Redis replica ("eighth pass"; nothing measurable at
- * 4,000 a second); keeping it at its starting size (growth off from the start) cost 15–25%, a 16 MB cap 10–20% at
- * 10,000 rules.
+ * per update at the file store's highest load and 0–5% on a polling Redis replica ("eighth pass"; nothing
+ * measurable at 4,000 a second; a webhook replica goes without it: {@link liftYoungGenerationCap}); keeping it at
+ * its starting size (growth off from the start) cost 15–25%, a 16 MB cap 10–20% at 10,000 rules.
  */
 export const YOUNG_GENERATION_CAP_BYTES = 8 * 2 ** 20;
 
@@ -103,8 +103,9 @@ export function applyMemoryV8Flags(execArgv: readonly string[] = process.execArg
  * Gives V8 back its own young generation (up to 32 MB) where {@link applyMemoryV8Flags} capped it: for a webhook
  * replica on the Redis store, whose updates wait for the store's answer with their HTTP request open, so more of
  * what each one allocates is still in use when the capped young generation is collected. Measured in
- * BENCHMARKS.md ("Issue 38, thirteenth pass"): about 6% less CPU per update at its highest load, for about 24 MB
- * more at its peak; polling replicas showed no difference. True when there was a cap to lift.
+ * BENCHMARKS.md ("Issue 38, thirteenth pass"): 5–8% less CPU per update at its highest load (none at 1,000 a
+ * second), for about 23 MB more at its peak; polling replicas showed no difference that repeated. True when there
+ * was a cap to lift.
  */
 export function liftYoungGenerationCap(): boolean {
   if (!stopCapping) return false;
