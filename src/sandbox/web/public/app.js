@@ -210,11 +210,20 @@
     if (failure) ui.sendError.textContent = `Not pressed: ${failure}`;
   }
 
+  // The history and the live events travel on different connections and can cross: a copy of a message older than
+  // the one in hand (by its chat's change counter) must not undo a later change, such as the "why?" under an answer.
+  function keepLatest(chat, message) {
+    const known = chat.messages.get(message.message_id);
+    if (known && (known.revision ?? 0) > (message.revision ?? 0)) return false;
+    chat.messages.set(message.message_id, message);
+    return true;
+  }
+
   // An edited, pressed or deleted message changes in place.
   function changeMessage(peerUsername, message) {
     const chat = chatOf(peerUsername);
     if (message.deleted) chat.messages.delete(message.message_id);
-    else chat.messages.set(message.message_id, message);
+    else if (!keepLatest(chat, message)) return;
     const answer = message.callback_answer;
     if (answer && answer.status === 'answered' && answer.from === user.id && !shownAnswers.has(answer.callback_query_id)) {
       shownAnswers.add(answer.callback_query_id);
@@ -260,7 +269,7 @@
     if (!envelope.ok) return;
     const chat = chatOf(username);
     chat.loaded = true;
-    for (const message of envelope.result) chat.messages.set(message.message_id, message);
+    for (const message of envelope.result) keepLatest(chat, message);
     if (username.toLowerCase() === current.toLowerCase()) renderConversation();
     renderChatList();
   }
