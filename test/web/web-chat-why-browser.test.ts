@@ -2,7 +2,7 @@
 // answer (the rule, where it is written, how it matched, what changed), the notice in the chat of a bot no program
 // answers, the user's app language (the updates' language_code follows), a new group with a bot and another person
 // in it, and the last open chat kept across a reload; and the "why?" kept when a history read that left before it
-// was explained arrives after it (the flake this test file once showed in CI).
+// was explained arrives after it (a CI run once saw the "why?" shown and then gone).
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
