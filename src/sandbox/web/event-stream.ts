@@ -7,7 +7,7 @@ import type { ServerResponse } from 'node:http';
 import type { Message } from '@grammyjs/types';
 import type { FastifyReply } from 'fastify';
 import { chatStateOf } from '../chat-state.js';
-import { clientMessage } from '../client-view.js';
+import { clientMessage, type DeletedMessage } from '../client-view.js';
 import type { ChatChangeEvent, ChatRef } from '../message-meta.js';
 import type { SandboxStore, StoredMessageEvent } from '../store.js';
 import { chatList, chatListSignature } from './chat-list.js';
@@ -115,7 +115,10 @@ export class EventStreams {
       if (event.kind === 'action') return writeState(event);
       if (event.messageId === undefined) return;
       const message = this.changedMessage(ref, event.messageId);
-      write('changed', { peer: keyOf(event), message: message ? clientMessage(this.store, ref, message) : { message_id: event.messageId, deleted: true } });
+      // A deletion carries its change counter too, as GET /client/messages?changed_after= reports it: the page then
+      // knows an older copy of the message (a history read that crossed this event) for what it is.
+      const deleted: DeletedMessage = { message_id: event.messageId, deleted: true, revision: event.revision };
+      write('changed', { peer: keyOf(event), message: message ? clientMessage(this.store, ref, message) : deleted });
     });
     return () => {
       unsubscribe();

@@ -65,7 +65,8 @@
     const key = username.toLowerCase();
     let chat = chats.get(key);
     if (!chat) {
-      chat = { messages: new Map(), unread: 0, loaded: false };
+      // `deleted`: the change counter at each deletion, so that an older copy of the message cannot bring it back.
+      chat = { messages: new Map(), deleted: new Map(), unread: 0, loaded: false };
       chats.set(key, chat);
     }
     return chat;
@@ -211,10 +212,12 @@
   }
 
   // The history and the live events travel on different connections and can cross: a copy of a message older than
-  // the one in hand (by its chat's change counter) must not undo a later change, such as the "why?" under an answer.
+  // the one in hand (by its chat's change counter) must not undo a later change, such as the "why?" under an answer
+  // or its deletion.
   function keepLatest(chat, message) {
     const known = chat.messages.get(message.message_id);
     if (known && (known.revision ?? 0) > (message.revision ?? 0)) return false;
+    if ((chat.deleted.get(message.message_id) ?? -1) >= (message.revision ?? 0)) return false;
     chat.messages.set(message.message_id, message);
     return true;
   }
@@ -222,8 +225,10 @@
   // An edited, pressed or deleted message changes in place.
   function changeMessage(peerUsername, message) {
     const chat = chatOf(peerUsername);
-    if (message.deleted) chat.messages.delete(message.message_id);
-    else if (!keepLatest(chat, message)) return;
+    if (message.deleted) {
+      chat.messages.delete(message.message_id);
+      chat.deleted.set(message.message_id, message.revision ?? 0);
+    } else if (!keepLatest(chat, message)) return;
     const answer = message.callback_answer;
     if (answer && answer.status === 'answered' && answer.from === user.id && !shownAnswers.has(answer.callback_query_id)) {
       shownAnswers.add(answer.callback_query_id);
@@ -331,6 +336,7 @@
     if (restarted) {
       for (const chat of chats.values()) {
         chat.messages.clear();
+        chat.deleted.clear();
         chat.unread = 0;
         chat.loaded = false;
       }
