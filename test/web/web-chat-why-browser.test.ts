@@ -90,12 +90,17 @@ describe.skipIf(skip)('the page of hearsay start in chromium: why, presence, lan
   const noSidewaysScroll = (p: Page) =>
     p.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
 
-  it('a history read that arrives after the "why?" with an older copy of the answer leaves the "why?" in place', async () => {
+  type HistoryMessage = { message_id: number; text?: string; why?: unknown; revision?: number };
+
+  /**
+   * A desktop page of `user` whose first read of the bot's chat history is held until `deliver()`, then answered with
+   * `older(result)`: the copies that read would have carried had it left before a change that its answer now
+   * follows (the race of the history's connection with the live events'). `deliver()` resolves once the page had
+   * the answer and time to render it.
+   */
+  async function pageWithHeldHistory(user: number, name: string, older: (result: HistoryMessage[]) => HistoryMessage[]) {
     const p = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page = p;
-    // The page's first read of the bot's chat history is held until the answer and its "why?" show, then answered
-    // with the copy of that answer it would have carried a moment earlier, before the bot explained it: the race of
-    // the history's connection with the live events'.
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let held = false;
@@ -104,62 +109,55 @@ describe.skipIf(skip)('the page of hearsay start in chromium: why, presence, lan
       held = true;
       await released;
       const response = await route.fetch();
-      const envelope = (await response.json()) as { ok: boolean; result: Array<{ why?: unknown; revision?: number }> };
-      const older = envelope.result.map(({ why, ...message }) => (why ? { ...message, revision: (message.revision ?? 1) - 1 } : message));
-      await route.fulfill({ response, json: { ...envelope, result: older } });
+      const envelope = (await response.json()) as { ok: boolean; result: HistoryMessage[] };
+      await route.fulfill({ response, json: { ...envelope, result: older(envelope.result) } });
     });
-    await p.goto(`${pageUrl}?user=7301&name=Cy`);
+    await p.goto(`${pageUrl}?user=${user}&name=${name}`);
     await expect.poll(() => p.locator('#connection').textContent()).toBe('live');
+    const deliver = async () => {
+      expect(held).toBe(true);
+      const historyRead = p.waitForResponse((response) => response.url().includes('with=hearsay_demo_bot'));
+      release();
+      await historyRead;
+      // The page reads the body and renders in tasks of its own after the response.
+      await p.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    };
+    return { p, deliver };
+  }
+
+  it('a history read that arrives after the "why?" with an older copy of the answer leaves the "why?" in place', async () => {
+    // The answer as it was before the bot explained it: no "why?", the change counter from then.
+    const { p, deliver } = await pageWithHeldHistory(7301, 'Cy', (result) =>
+      result.map(({ why, ...message }) => (why ? { ...message, revision: (message.revision ?? 1) - 1 } : message)),
+    );
     await send(p, '/start');
     const hello = p.locator('#messages .bubble.theirs').filter({ hasText: 'Hello, Cy!' });
     const why = hello.last().locator('details.why');
     await why.waitFor();
-    expect(held).toBe(true);
-    const historyRead = p.waitForResponse((response) => response.url().includes('with=hearsay_demo_bot'));
-    release();
-    await historyRead;
-    // The page reads the body and renders in tasks of its own after the response.
-    await p.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    await deliver();
     expect(await hello.count()).toBe(1);
     expect(await why.count()).toBe(1);
   }, 60_000);
 
   it('a history read that left before a message was deleted does not bring the message back', async () => {
-    const p = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page = p;
+    // The user's message as it was before the bot deleted it (the change counter from then), beside what the chat holds now.
     let sentId = 0;
+    const { p, deliver } = await pageWithHeldHistory(7302, 'Di', (result) => {
+      const reply = result.find((message) => message.text === 'Forgotten.')!;
+      const before = { ...reply, message_id: sentId, text: 'forget this', from: { id: 7302, is_bot: false, first_name: 'Di' }, revision: 1 };
+      return [...result, before].sort((a, b) => a.message_id - b.message_id);
+    });
     await p.route('**/client/send', async (route) => {
       const response = await route.fetch();
       const envelope = (await response.json()) as { result: { message_id: number } };
       sentId = envelope.result.message_id;
       await route.fulfill({ response, json: envelope });
     });
-    // As above, the first read of the bot's chat is held; it is answered with the user's message as it was before
-    // the bot deleted it (its change counter from then), beside what the chat holds now.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let held = false;
-    await p.route('**/client/messages?**', async (route) => {
-      if (held || !route.request().url().includes('with=hearsay_demo_bot')) return route.continue();
-      held = true;
-      await released;
-      const response = await route.fetch();
-      const envelope = (await response.json()) as { ok: boolean; result: Array<{ message_id: number; text?: string; revision?: number }> };
-      const reply = envelope.result.find((message) => message.text === 'Forgotten.')!;
-      const before = { ...reply, message_id: sentId, text: 'forget this', from: { id: 7302, is_bot: false, first_name: 'Di' }, revision: 1 };
-      await route.fulfill({ response, json: { ...envelope, result: [...envelope.result, before].sort((a, b) => a.message_id - b.message_id) } });
-    });
-    await p.goto(`${pageUrl}?user=7302&name=Di`);
-    await expect.poll(() => p.locator('#connection').textContent()).toBe('live');
     await send(p, 'forget this');
     await p.locator('#messages .bubble.theirs').filter({ hasText: 'Forgotten.' }).waitFor();
     const mine = p.locator('#messages .bubble.own').filter({ hasText: 'forget this' });
     await expect.poll(() => mine.count()).toBe(0);
-    expect(held).toBe(true);
-    const historyRead = p.waitForResponse((response) => response.url().includes('with=hearsay_demo_bot'));
-    release();
-    await historyRead;
-    await p.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    await deliver();
     expect(await p.locator('#messages .bubble.theirs').filter({ hasText: 'Forgotten.' }).count()).toBe(1);
     expect(await mine.count()).toBe(0);
   }, 60_000);
