@@ -15,7 +15,7 @@ import { PollingIngress } from './polling.js';
 import type { Logger } from '../log/logger.js';
 import type { HealthState } from '../ops/health.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
-import { StoreUnavailableError, type AcceptResult, type BegunRead } from '../pipeline/ports.js';
+import { StoreUnavailableError, type AcceptedWithRead, type BegunRead } from '../pipeline/ports.js';
 import { ReplicaFencedError, type InboxBacklog, type PollLeadership } from '../pipeline/replica-ports.js';
 import type { UpdatePipeline } from '../pipeline/update-pipeline.js';
 import { pollingSettings } from './polling-settings.js';
@@ -228,10 +228,9 @@ export class PollingReplicas {
    * keeps when the update heads its chat's queue: stored as its own and begun in the same step, so neither a claim
    * nor a begin is asked of Redis for it. The rest is stored unclaimed, for whichever replica has room.
    */
-  private async store(update: Update, token: string): Promise<{ readonly result: AcceptResult; readonly begun?: BegunRead }> {
-    const { pipeline, leadership, config } = this.parts;
-    const room = config.delivery.concurrency - pipeline.inFlight - this.keeping;
-    const scope = leadership.acceptAndKeep && room > 0 ? pipeline.beginsWithStore(update) : null;
+  private async store(update: Update, token: string): Promise<AcceptedWithRead> {
+    const { pipeline, leadership } = this.parts;
+    const scope = leadership.acceptAndKeep && this.room() > 0 ? pipeline.beginsWithStore(update) : null;
     if (!scope) return { result: await leadership.accept(update, token) };
     this.keeping += 1;
     try {
@@ -239,6 +238,11 @@ export class PollingReplicas {
     } finally {
       this.keeping -= 1;
     }
+  }
+
+  /** How many more updates this replica may take now: delivery.concurrency less those in hand and those being kept. */
+  private room(): number {
+    return this.parts.config.delivery.concurrency - this.parts.pipeline.inFlight - this.keeping;
   }
 
   /** An update finished here wakes the claim loop only while other updates are stored (see claimLoop). */
@@ -263,10 +267,10 @@ export class PollingReplicas {
    * wakes it) can give it more, and an idle replica looks for other leaders' stores at the idle pace.
    */
   private async claimLoop(): Promise<void> {
-    const { pipeline, leadership, health, config } = this.parts;
+    const { leadership, health } = this.parts;
     let idleMs = 5;
     while (!this.stopping) {
-      const room = config.delivery.concurrency - pipeline.inFlight - this.keeping;
+      const room = this.room();
       let claimed: Update[] = [];
       if (room > 0 && health.storeUnavailable === null) {
         const claim = await leadership.claim(room).catch(() => null);

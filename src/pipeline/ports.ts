@@ -105,6 +105,12 @@ export interface BegunRead {
 /** What {@link UpdateLedger.accept} did with an update. */
 export type AcceptResult = 'stored' | 'known' | 'id_busy';
 
+/** An accept that may have taken the update's intent and read its state too: `begun` then (see ChatStateStore.acceptAndBegin). */
+export interface AcceptedWithRead {
+  readonly result: AcceptResult;
+  readonly begun?: BegunRead;
+}
+
 /** Conversation state, read by the pipeline before deciding. Written only through {@link UpdateLedger.commit}. */
 export interface ChatStateStore {
   /**
@@ -130,7 +136,7 @@ export interface ChatStateStore {
    * {@link ChatSequencer.runsAtOnce}): the intent is then taken before any side effect, as `loadAndBegin`'s is,
    * and not long before.
    */
-  acceptAndBegin?(update: Update, scope: StateScope): Promise<{ readonly result: AcceptResult; readonly begun?: BegunRead }>;
+  acceptAndBegin?(update: Update, scope: StateScope): Promise<AcceptedWithRead>;
   /** Every unfinished flow of every user and chat (the runtime schedules their timeouts). */
   flows(): Promise<readonly { readonly chatId: number; readonly userId: number; readonly position: FlowPosition }[]>;
   /** Every user whose variables are kept, with them (a broadcast chooses its audience from them). */

@@ -3,7 +3,7 @@
 // implements them; a store for one process (the file store, the memory store) offers none, and polling then
 // runs in that process alone.
 import type { Update } from '../api/types.js';
-import { StoreUnavailableError, type AcceptResult, type BegunRead, type StateScope } from './ports.js';
+import { StoreUnavailableError, type AcceptedWithRead, type AcceptResult, type StateScope } from './ports.js';
 
 /** Who polls: this replica (with its fencing token) or another one (by name). */
 export type LeaseState = { held: true; token: string } | { held: false; holder: string };
@@ -32,7 +32,7 @@ export interface PollLeadership {
    * ChatStateStore.acceptAndBegin does; `begun` comes back then, for the pipeline's handleClaimed. Asked only for an
    * update the leader can start at once.
    */
-  acceptAndKeep?(update: Update, token: string, scope: StateScope): Promise<{ readonly result: AcceptResult; readonly begun?: BegunRead }>;
+  acceptAndKeep?(update: Update, token: string, scope: StateScope): Promise<AcceptedWithRead>;
   /** Records the confirmed offset, only while `token` holds the lease; rejects with {@link ReplicaFencedError} otherwise. */
   confirm(offset: number, token: string): Promise<void>;
   /**

@@ -16,7 +16,7 @@ import { explainHandled, ignoredKind, logHandled, type HandledUpdate } from './h
 import { DEFAULT_HOLD_MS, HeldUpdates, type AcceptOutcome } from './held-updates.js';
 import type { UpdatePipelineOptions } from './pipeline-options.js';
 import { commitOf, splitStateChanges } from './state-changes.js';
-import { SequenceAbortedError, StoreUnavailableError, type AcceptResult, type BegunRead, type StateScope } from './ports.js';
+import { SequenceAbortedError, StoreUnavailableError, type AcceptedWithRead, type BegunRead, type StateScope } from './ports.js';
 import { announceCommit, WorkInTurn } from './work-in-turn.js';
 
 export type { AcceptOutcome } from './held-updates.js';
@@ -81,7 +81,7 @@ export class UpdatePipeline {
     if (!known && this.inFlight >= this.options.maxPending) return 'overloaded';
     // Counted before the store is awaited, so concurrent requests cannot overshoot the bound.
     if (!known) this.storing.add(id);
-    let stored: { readonly result: AcceptResult; readonly begun?: BegunRead };
+    let stored: AcceptedWithRead;
     try {
       stored = await this.storeAccepted(update, known);
     } finally {
@@ -97,7 +97,7 @@ export class UpdatePipeline {
    * Stores an accepted update; when the store can and the update will start at once here, with its intent and
    * its state read in the same step (see ChatStateStore.acceptAndBegin), which its run then takes up.
    */
-  private storeAccepted(update: Update, known: boolean): Promise<{ readonly result: AcceptResult; readonly begun?: BegunRead }> {
+  private storeAccepted(update: Update, known: boolean): Promise<AcceptedWithRead> {
     const scope = known ? null : this.beginsWithStore(update);
     if (scope) return this.options.states.acceptAndBegin!(update, scope);
     return this.options.ledger.accept(update).then((result) => ({ result }));

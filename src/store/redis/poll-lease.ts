@@ -3,7 +3,7 @@
 // fencing token (INCR), and the scripts that store fetched updates and confirm the offset check it, so a
 // replica paused past its lease (whose lease another took meanwhile) can neither store nor confirm.
 import type { Update } from '../../api/types.js';
-import type { AcceptResult, BegunRead, StateScope } from '../../pipeline/ports.js';
+import type { AcceptedWithRead, AcceptResult, StateScope } from '../../pipeline/ports.js';
 import type { InboxBacklog, InboxClaim, LeaseState, PollLeadership } from '../../pipeline/replica-ports.js';
 import { ACQUIRE_LEAD_SCRIPT, RENEW_LEAD_SCRIPT, RESIGN_LEAD_SCRIPT } from './ledger-scripts.js';
 import { script } from './redis-access.js';
@@ -40,7 +40,7 @@ export class RedisPollLeadership implements PollLeadership {
     return this.ledger.accept(update, { token });
   }
 
-  acceptAndKeep(update: Update, token: string, scope: StateScope): Promise<{ result: AcceptResult; begun?: BegunRead }> {
+  acceptAndKeep(update: Update, token: string, scope: StateScope): Promise<AcceptedWithRead> {
     return this.ledger.acceptAndBegin(update, scope, { token });
   }
 

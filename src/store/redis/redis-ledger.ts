@@ -13,7 +13,7 @@ import { updateFingerprint } from '../update-fingerprint.js';
 import { withEffectIds } from '../effect-ids.js';
 import type { Logger } from '../../log/logger.js';
 import { StoreUnavailableError } from '../../pipeline/ports.js';
-import type { AcceptResult, BegunRead, ChatStateStore, StateCommit, StateScope, UpdateLedger } from '../../pipeline/ports.js';
+import type { AcceptedWithRead, AcceptResult, BegunRead, ChatStateStore, StateCommit, StateScope, UpdateLedger } from '../../pipeline/ports.js';
 import { CONFIRM_SCRIPT, SEEN_SCRIPT, TAKE_OVER_SCRIPT, TURN_SCRIPT } from './ledger-scripts.js';
 import { LedgerSteps } from './ledger-steps.js';
 import type { InboxBacklog, InboxClaim } from '../../pipeline/replica-ports.js';
@@ -181,7 +181,7 @@ export class RedisLedger implements UpdateLedger, ChatStateStore, EffectOutbox {
    * {@link accept}, {@link begin} and {@link load} in one round trip when the update's turn is now (see
    * ChatStateStore.acceptAndBegin). `lead` (the polling leader): the update is then kept as this replica's own.
    */
-  async acceptAndBegin(update: Update, scope: StateScope, lead?: { token: string }): Promise<{ result: AcceptResult; begun?: BegunRead }> {
+  async acceptAndBegin(update: Update, scope: StateScope, lead?: { token: string }): Promise<AcceptedWithRead> {
     const keys = this.documents.storeKeys(scope);
     const read = this.readsWithAccept.asked(keys);
     const { result, values } = await this.inbox.acceptAndBegin(update, keys, lead);
