@@ -103,7 +103,7 @@ export async function runContestant({ name, contestant, workload, ctx, idleMs = 
     const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
     const child = spawn(process.execPath, [...nodeArgs, ...profileArgs, ...spec.args], {
       cwd: spec.cwd ?? ctx.workDir,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', ...benchKnobs(), ...spec.env },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', ...benchKnobs(), ...spec.env, ...ctx.contestantEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout.pipe(log, { end: false });

@@ -6,7 +6,8 @@
 // --idle-ms MS, --seed N, --replicas 1,2,4 (the Redis contestants once per count, each replica as many updates as
 // one alone; --replica-updates total for a fixed total; --replica-rate each for --rate per replica), --rate N (updates arrive at N a
 // second instead of all at once: latency at a load below the highest), --profile DIR (CPU profile of each contestant that exits cleanly
-// on SIGTERM), --hearsay-dist DIR (another build of hearsay, for before/after), --fault KIND:ID
+// on SIGTERM), --hearsay-dist DIR (another build of hearsay, for before/after), --contestant-env LIST (environment
+// variables for every contestant's process, e.g. the C library's malloc settings), --fault KIND:ID
 // (harness test only), --help.
 import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -53,6 +54,18 @@ function parseList(value, what, known) {
   return list;
 }
 
+/** `--contestant-env NAME=VALUE,...` as an object; a name must be a plain environment variable's. */
+function parseContestantEnv(value) {
+  if (value === undefined) return {};
+  const env = {};
+  for (const pair of value.split(',')) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(pair.trim());
+    if (!m) throw new Error(`--contestant-env: NAME=VALUE pairs, comma-separated, got ${pair}`);
+    env[m[1]] = m[2];
+  }
+  return env;
+}
+
 function parseOptions(argv) {
   const { values } = parseArgs({
     args: argv,
@@ -73,6 +86,7 @@ function parseOptions(argv) {
       'replica-rate': { type: 'string', default: 'total' },
       rate: { type: 'string' },
       'hearsay-dist': { type: 'string' },
+      'contestant-env': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -94,6 +108,7 @@ function parseOptions(argv) {
   });
   const rate = values.rate === undefined ? undefined : Number(values.rate);
   if (rate !== undefined && !(Number.isFinite(rate) && rate > 0)) throw new Error(`--rate: updates per second, a positive number, got ${values.rate}`);
+  const contestantEnv = parseContestantEnv(values['contestant-env']);
   const rounds = Number(values.rounds);
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds: a positive integer, got ${values.rounds}`);
   return {
@@ -112,6 +127,7 @@ function parseOptions(argv) {
     fault: values.fault,
     seed: Number(values.seed),
     profileDir: values.profile,
+    contestantEnv,
     // A before/after comparison runs this harness against another checkout's build (its dist/ folder).
     hearsayMain: values['hearsay-dist'] === undefined ? undefined : hearsayEntryIn(path.resolve(values['hearsay-dist'])),
   };
@@ -148,6 +164,8 @@ const HELP = `Usage: node bench/run.mjs [options]   (npm run bench -- [options] 
   --hearsay-dist DIR      run the hearsay contestants from this build's dist/ folder instead of this
                           checkout's (e.g. a worktree of an older commit, for a before/after table):
                           DIR/hearsay.cjs, or DIR/cli/main.js for builds from before the bundled CLI
+  --contestant-env LIST   NAME=VALUE,... set in every contestant's environment (and a Redis contestant's
+                          replicas'): e.g. MALLOC_ARENA_MAX=2 to see what the C library's malloc keeps
   --help                  this text
 `;
 
@@ -215,6 +233,7 @@ async function main() {
         ...set,
         fault: options.fault,
         profileDir: options.profileDir,
+        contestantEnv: options.contestantEnv,
         logDir,
         hearsayMain: options.hearsayMain ?? HEARSAY_MAIN,
       };

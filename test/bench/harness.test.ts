@@ -98,6 +98,11 @@ describe('bench harness on 200 updates with the minimal bot', () => {
     expect(result!.correctness).toMatchObject({ ok: false, wrong: 1, duplicates: 0, missing: 1, outOfOrder: 0 });
   });
 
+  it("passes --contestant-env to the contestant's process (here the minimal bot's own fault setting)", async () => {
+    const [result] = await bench('env', ['--only', 'minimal-polling', '--workloads', 'messages', '--contestant-env', 'BENCH_FAULT=wrong:17']);
+    expect(result!.correctness).toMatchObject({ ok: false, wrong: 1, duplicates: 0, missing: 1, outOfOrder: 0 });
+  });
+
   it('catches a missing reply', async () => {
     const [result] = await bench('drop', ['--only', 'minimal-webhook', '--workloads', 'messages', '--fault', 'drop:5']);
     expect(result!.replies).toBe(199);
