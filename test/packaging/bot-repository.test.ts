@@ -119,8 +119,17 @@ describe('a project made by hearsay init', () => {
 
     const sandbox: StartedSandbox = await startSandbox();
     const bot = await createBotViaAssistant(sandbox.baseUrl, { userId: 7100, name: 'Shop', username: 'shop_image_bot' });
+    // The image's environment (ENV NAME=VALUE ...), then the container's own (-e BOT_TOKEN).
+    const imageEnv = Object.fromEntries(
+      [...dockerfile.matchAll(/^ENV (.*)$/gm)].flatMap((m) => m[1]!.split(/\s+/).map((pair) => pair.split('=', 2) as [string, string])),
+    );
+    expect(imageEnv).toEqual({ MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' });
     // startRun runs `<executable> run`: the entry command with its CMD.
-    const run = startRun({ executable: join(image, 'hearsay'), cwd: join(image, 'bot'), env: { BOT_TOKEN: bot.token, BASE_URL: sandbox.baseUrl } });
+    const run = startRun({
+      executable: join(image, 'hearsay'),
+      cwd: join(image, 'bot'),
+      env: { ...imageEnv, BOT_TOKEN: bot.token, BASE_URL: sandbox.baseUrl },
+    });
     try {
       await run.waitForLine(/hearsay is running/, 20_000);
       const sent = await sendAsUser(sandbox.baseUrl, { id: 7101, first_name: 'Ida' }, bot.username, '/start');
