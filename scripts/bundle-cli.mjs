@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { dropRedundantNames } from './drop-redundant-names.mjs';
+import { stripIndentation } from './strip-indentation.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where `npm run build` puts the bundle; package.json's `bin` points here. */
@@ -26,7 +27,8 @@ export async function bundleCli(outfile = CLI_BUNDLE) {
     outfile,
     write: false,
     // Not minified: measured no faster to start (V8 pre-parses by tokens, not bytes), and an unexpected
-    // failure's stack trace stays readable without a source map (each module is marked by its src/ path).
+    // failure's stack trace stays readable without a source map (each module is marked by its src/ path). Only
+    // the indentation goes (stripIndentation below), which keeps every line where it was.
     minify: false,
     // esbuild renames identifiers that clash across modules (CommanderError2, Pool2, ... in the dependencies)
     // and libraries read `constructor.name` (pino's `type` of a logged error, commander's error names): keep
@@ -36,7 +38,7 @@ export async function bundleCli(outfile = CLI_BUNDLE) {
     logLevel: 'warning',
   });
   const [output] = result.outputFiles;
-  writeFileSync(outfile, asciiOnly(dropRedundantNames(output.text, outfile).code), { mode: 0o755 });
+  writeFileSync(outfile, asciiOnly(stripIndentation(dropRedundantNames(output.text, outfile).code, outfile)), { mode: 0o755 });
   // The file starts with main.ts's `#!/usr/bin/env node`, so a checkout can run it directly too.
   chmodSync(outfile, 0o755);
   return outfile;
