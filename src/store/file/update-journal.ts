@@ -28,6 +28,7 @@ import {
 } from './journal-effects.js';
 import { MAX_RECORD_LINE_BYTES, MAX_STATE_LINE_BYTES, SERVICE_RETENTION_MS, type StoredFlow, type UserState } from '../records.js';
 import { updateFingerprint } from '../update-fingerprint.js';
+import { HandledIds } from './handled-ids.js';
 
 export const JOURNAL_FILE = 'handled-updates.journal';
 
@@ -61,7 +62,7 @@ const STATE_KINDS = new Set(['D'.charCodeAt(0), 'v'.charCodeAt(0), 'S'.charCodeA
 
 export class UpdateJournal {
   /** Handled ids and their fingerprints ('' for a line written by an older version), oldest handled first. */
-  private readonly done = new Map<number, string>();
+  private readonly done = new HandledIds();
   /** Conversation state documents by key (see state-documents.ts); never forgotten with the ids, only by retention. */
   /** The conversation state as the journal's lines left it (read-only outside: every write is a line first). */
   readonly documents: StateDocumentMap;
@@ -106,7 +107,6 @@ export class UpdateJournal {
     const id = Number(match[2]);
     if (match[1] === 's') this.sending.add(id);
     else if (match[1] === 'd') {
-      this.done.delete(id);
       this.done.set(id, match[3] ?? '');
       this.sending.delete(id);
     } else this.confirmed = Math.max(this.confirmed, id);
@@ -129,7 +129,6 @@ export class UpdateJournal {
       if (!match) return false;
       applyRecordJson(match[3]!, this.documents, this.effects);
       const id = Number(match[1]);
-      this.done.delete(id);
       this.done.set(id, match[2] === '-' ? '' : match[2]!);
       this.sending.delete(id);
       return true;
@@ -289,9 +288,7 @@ export class UpdateJournal {
     } else {
       this.log.append(fingerprint ? `d ${updateId} ${fingerprint}` : `d ${updateId}`);
     }
-    // Taken out first when known (another message under a reused id), so it moves to the newest end; a new id (nearly
-    // every one) has nothing to take out, and the look-up above already said so.
-    if (known !== undefined) this.done.delete(updateId);
+    // A known id (another message under a reused id) moves to the newest end.
     this.done.set(updateId, fingerprint);
     if (this.done.size > this.capacity * 2) this.compact();
     return writes || mustSync ? this.log.sync() : this.log.flush();
