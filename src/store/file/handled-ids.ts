@@ -1,7 +1,7 @@
 // The update journal's memory of handled update ids and their fingerprints, oldest handled first: what a
 // `Map<number, string>` would hold, in typed arrays. In webhook mode there is no offset to forget ids below, so
-// the journal holds up to twice its capacity (100,000 ids by default): about 6.6 MB of heap as a Map of numbers to
-// 12-character strings, 3.4 MB here (BENCHMARKS.md, "Issue 38, sixteenth pass").
+// the journal holds up to twice its capacity (100,000 ids by default): about 6.5 MB as a Map of numbers to
+// 12-character strings, 3.3 MB here (BENCHMARKS.md, "Issue 38, sixteenth pass").
 
 // How a slot's fingerprint is kept.
 /** Not in use: never written, or its id was deleted. */
