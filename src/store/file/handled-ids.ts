@@ -13,12 +13,9 @@ const PACKED = 2;
 /** Any other text, kept as it is in `others`. */
 const OTHER = 3;
 
-const PACKED_CHARS = 12;
+/** What updateFingerprint makes: 12 base64url characters, 72 bits, which Buffer's base64url codec packs exactly. */
+const PACKABLE = /^[A-Za-z0-9_-]{12}$/;
 const PACKED_BYTES = 9;
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-/** A base64url character's 6-bit value, by its char code; -1 for any other character. */
-const SIXBITS = new Int8Array(128).fill(-1);
-for (let i = 0; i < ALPHABET.length; i += 1) SIXBITS[ALPHABET.charCodeAt(i)] = i;
 const INITIAL_SLOTS = 1024;
 
 /**
@@ -30,7 +27,7 @@ export class HandledIds {
   /** Slots [head, tail) hold the ids in the order they were set; a deleted one stays as a free slot until compaction. */
   private ids = new Float64Array(INITIAL_SLOTS);
   private kinds = new Uint8Array(INITIAL_SLOTS);
-  private prints = new Uint8Array(INITIAL_SLOTS * PACKED_BYTES);
+  private prints = Buffer.alloc(INITIAL_SLOTS * PACKED_BYTES);
   private readonly others = new Map<number, string>();
   /** Open addressing with linear probing: slot + 1 per id, 0 for none; at most half full. */
   private index = new Int32Array(INITIAL_SLOTS * 2);
@@ -59,8 +56,10 @@ export class HandledIds {
     this.tail += 1;
     this.ids[slot] = id;
     if (fingerprint === '') this.kinds[slot] = BARE;
-    else if (pack(fingerprint, this.prints, slot * PACKED_BYTES)) this.kinds[slot] = PACKED;
-    else {
+    else if (PACKABLE.test(fingerprint)) {
+      this.kinds[slot] = PACKED;
+      this.prints.write(fingerprint, slot * PACKED_BYTES, PACKED_BYTES, 'base64url');
+    } else {
       this.kinds[slot] = OTHER;
       this.others.set(id, fingerprint);
     }
@@ -84,7 +83,7 @@ export class HandledIds {
   clear(): void {
     this.ids = new Float64Array(INITIAL_SLOTS);
     this.kinds = new Uint8Array(INITIAL_SLOTS);
-    this.prints = new Uint8Array(INITIAL_SLOTS * PACKED_BYTES);
+    this.prints = Buffer.alloc(INITIAL_SLOTS * PACKED_BYTES);
     this.index = new Int32Array(INITIAL_SLOTS * 2);
     this.others.clear();
     this.head = this.tail = this.count = 0;
@@ -104,7 +103,7 @@ export class HandledIds {
 
   private fingerprintAt(slot: number, id: number): string {
     const kind = this.kinds[slot];
-    if (kind === PACKED) return unpack(this.prints, slot * PACKED_BYTES);
+    if (kind === PACKED) return this.prints.toString('base64url', slot * PACKED_BYTES, (slot + 1) * PACKED_BYTES);
     return kind === OTHER ? this.others.get(id)! : '';
   }
 
@@ -155,7 +154,7 @@ export class HandledIds {
     const slots = this.count * 8 > this.ids.length * 7 ? this.ids.length * 2 : this.ids.length;
     const ids = new Float64Array(slots);
     const kinds = new Uint8Array(slots);
-    const prints = new Uint8Array(slots * PACKED_BYTES);
+    const prints = Buffer.alloc(slots * PACKED_BYTES);
     let to = 0;
     for (let from = this.head; from < this.tail; from += 1) {
       if (this.kinds[from] === FREE) continue;
@@ -177,31 +176,4 @@ export class HandledIds {
 /** Spreads ids (consecutive, mostly) over the index: an odd multiplier permutes the low bits. */
 function hashOf(id: number): number {
   return Math.imul((id >>> 0) ^ ((id / 4294967296) >>> 0), 0x9e3779b1) >>> 0;
-}
-
-/** Writes 12 base64url characters as 9 bytes at `at`; false (nothing written) for any other text. */
-function pack(text: string, bytes: Uint8Array, at: number): boolean {
-  if (text.length !== PACKED_CHARS) return false;
-  for (let i = 0; i < PACKED_CHARS; i += 1) {
-    const code = text.charCodeAt(i);
-    if (code >= 128 || SIXBITS[code]! < 0) return false;
-  }
-  for (let i = 0; i < PACKED_CHARS; i += 4) {
-    let group = 0;
-    for (let j = 0; j < 4; j += 1) group = (group << 6) | SIXBITS[text.charCodeAt(i + j)]!;
-    const out = at + (i / 4) * 3;
-    bytes[out] = group >>> 16;
-    bytes[out + 1] = (group >>> 8) & 0xff;
-    bytes[out + 2] = group & 0xff;
-  }
-  return true;
-}
-
-function unpack(bytes: Uint8Array, at: number): string {
-  let text = '';
-  for (let out = at; out < at + PACKED_BYTES; out += 3) {
-    const group = (bytes[out]! << 16) | (bytes[out + 1]! << 8) | bytes[out + 2]!;
-    text += ALPHABET[group >>> 18]! + ALPHABET[(group >>> 12) & 63]! + ALPHABET[(group >>> 6) & 63]! + ALPHABET[group & 63]!;
-  }
-  return text;
 }
