@@ -163,7 +163,8 @@ const HELP = `Usage: node bench/run.mjs [options]   (npm run bench -- [options] 
   --profile DIR           write a V8 CPU profile of every contestant that exits on SIGTERM (hearsay)
   --hearsay-dist DIR      run the hearsay contestants from this build's dist/ folder instead of this
                           checkout's (e.g. a worktree of an older commit, for a before/after table):
-                          DIR/hearsay.cjs, or DIR/cli/main.js for builds from before the bundled CLI
+                          DIR/hearsay.cjs (the launcher, or the bundle itself in builds before it), or
+                          DIR/cli/main.js for builds from before the bundled CLI
   --contestant-env LIST   NAME=VALUE,... set in every contestant's environment (and a Redis contestant's
                           replicas'): e.g. MALLOC_ARENA_MAX=2 to see what the C library's malloc keeps
   --help                  this text

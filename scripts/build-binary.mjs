@@ -1,5 +1,5 @@
 // Builds hearsay as one executable file: the bundled CLI (bundle-cli.mjs, the same step as `npm run build`'s
-// dist/hearsay.cjs) embedded by Node's single executable application support into a copy of `node`.
+// dist/hearsay-bundle.cjs) embedded by Node's single executable application support into a copy of `node`.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -8,7 +8,7 @@ import { bundleCli } from './bundle-cli.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'build');
-const bundle = join(outDir, 'hearsay.cjs');
+const bundle = join(outDir, 'hearsay-bundle.cjs');
 const blob = join(outDir, 'sea-prep.blob');
 const binary = join(outDir, process.platform === 'win32' ? 'hearsay.exe' : 'hearsay');
 

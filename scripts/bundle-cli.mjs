@@ -1,7 +1,8 @@
 // Bundles the hearsay CLI and its dependencies into one CommonJS file with esbuild. `npm run build` writes
-// dist/hearsay.cjs, the package's `bin` and what users run: one file for Node to compile instead of hundreds of
-// modules resolved one by one through its ESM loader (start-up about a third faster, BENCHMARKS.md); build-binary.mjs
-// embeds the same bundle into the single executable.
+// dist/hearsay-bundle.cjs: one file for Node to compile instead of hundreds of modules resolved one by one through
+// its ESM loader (start-up about a third faster, BENCHMARKS.md); build-binary.mjs embeds the same bundle into the
+// single executable. Beside it goes dist/hearsay.cjs, the package's `bin` and what users run: the launcher
+// (src/cli/launcher.ts) that reads the bundle without Node's loader, for a smaller memory footprint.
 import { chmodSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,10 +11,12 @@ import { dropRedundantNames } from './drop-redundant-names.mjs';
 import { stripIndentation } from './strip-indentation.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-/** Where `npm run build` puts the bundle; package.json's `bin` points here. */
-export const CLI_BUNDLE = join(root, 'dist', 'hearsay.cjs');
+/** Where `npm run build` puts the bundle: the launcher (src/cli/launcher.ts) reads it from beside itself. */
+export const CLI_BUNDLE = join(root, 'dist', 'hearsay-bundle.cjs');
+/** Where `npm run build` puts the launcher; package.json's `bin` points here. */
+export const CLI_LAUNCHER = join(root, 'dist', 'hearsay.cjs');
 
-/** Writes the bundled CLI to `outfile` (default dist/hearsay.cjs), runnable as `node <outfile>` or directly. */
+/** Writes the bundled CLI to `outfile` (default dist/hearsay-bundle.cjs), runnable as `node <outfile>` or directly. */
 export async function bundleCli(outfile = CLI_BUNDLE) {
   const result = await build({
     entryPoints: [join(root, 'src/cli/main.ts')],
@@ -55,4 +58,23 @@ export function asciiOnly(code) {
   return code.replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await bundleCli();
+/** Writes the launcher to dist/hearsay.cjs, runnable as `node dist/hearsay.cjs` or directly. */
+export async function bundleLauncher(outfile = CLI_LAUNCHER) {
+  await build({
+    entryPoints: [join(root, 'src/cli/launcher.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile,
+    banner: { js: '#!/usr/bin/env node' },
+    logLevel: 'warning',
+  });
+  chmodSync(outfile, 0o755);
+  return outfile;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await bundleCli();
+  await bundleLauncher();
+}

@@ -1,4 +1,4 @@
-// Summarises a V8 .cpuprofile of the bundled CLI (dist/hearsay.cjs) by source module: the bundle marks each
+// Summarises a V8 .cpuprofile of the bundled CLI (dist/hearsay-bundle.cjs) by source module: the bundle marks each
 // module with a `// src/…` or `// node_modules/…` line, so a sample's line says which module it ran in (a native
 // frame, such as a socket write, counts for its nearest caller with a source). Self time
 // per module (top N) and per group (hearsay's Redis store, the Redis client, HTTP, the rest), idle left out:

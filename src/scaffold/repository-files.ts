@@ -77,7 +77,7 @@ const SEA_FUSE = ['NODE', 'SEA', 'FUSE', 'fce680ab2cc467b6e072b8b5df1996b2'].joi
 /** The commands of the Dockerfile's build stage, run in its WORKDIR after `COPY . .` (a test runs them without Docker). */
 export const EXECUTABLE_BUILD_STEPS = [
   'npm install --omit=dev --no-audit --no-fund',
-  `echo '{"main":"node_modules/hearsay/dist/hearsay.cjs","output":"hearsay.blob","disableExperimentalSEAWarning":true}' > sea.json`,
+  `echo '{"main":"node_modules/hearsay/dist/hearsay-bundle.cjs","output":"hearsay.blob","disableExperimentalSEAWarning":true}' > sea.json`,
   'node --experimental-sea-config sea.json',
   'cp "$(command -v node)" hearsay',
   `npx --yes postject@1.0.0-alpha.6 hearsay NODE_SEA_BLOB hearsay.blob --sentinel-fuse ${SEA_FUSE}`,

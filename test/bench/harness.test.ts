@@ -131,8 +131,8 @@ describe('--hearsay-dist, for before/after runs against another build', () => {
     );
     expect('stderr' in failed && failed.stderr).toContain(`--hearsay-dist: no ${path.join(other, 'cli', 'main.js')}`);
 
-    // The bundle alone, without the rest of dist/ or node_modules, is a whole build.
-    await copyFile(path.resolve('dist', 'hearsay.cjs'), path.join(other, 'hearsay.cjs'));
+    // The launcher and the bundle alone, without the rest of dist/ or node_modules, are a whole build.
+    for (const file of ['hearsay.cjs', 'hearsay-bundle.cjs']) await copyFile(path.resolve('dist', file), path.join(other, file));
     const [result] = await bench('other', ['--only', 'hearsay-polling', '--workloads', 'messages', '--hearsay-dist', other]);
     expect(result!.replies).toBe(200);
     expect(result!.correctness).toMatchObject(allRight);

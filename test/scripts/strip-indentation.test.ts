@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { HEARSAY_BIN } from '../support/cli.js';
+import { HEARSAY_BUNDLE } from '../support/cli.js';
 
 const script = new URL('../../scripts/strip-indentation.mjs', import.meta.url).href;
 const { stripIndentation } = (await import(script)) as { stripIndentation(code: string): string };
@@ -50,7 +50,7 @@ describe('stripIndentation', () => {
   });
 
   it('leaves the built bundle no indentation outside its literals', () => {
-    const bundle = readFileSync(HEARSAY_BIN, 'utf8');
+    const bundle = readFileSync(HEARSAY_BUNDLE, 'utf8');
     expect(stripIndentation(bundle)).toBe(bundle);
     expect(bundle).toContain('\n// src/cli/main.ts\n');
   });
