@@ -2,8 +2,8 @@
 // WireCall (src/api/wire-call.ts) that turns every outcome into a result or one typed error; ordinary calls share one
 // timer for their timeouts (src/timing/deadline-queue.ts), and a caller's signal one listener (src/api/signal-watch.ts).
 // The token lives only in the request path. Pool comes from its own module in undici: the package's index would load
-// all of undici at start (src/types/undici-pool.d.ts).
-import Pool from 'undici/lib/dispatcher/pool.js';
+// all of undici at start (src/api/undici-parts.ts).
+import { Pool } from './undici-parts.js';
 import type { Logger } from '../log/logger.js';
 import { Secrets } from '../log/secrets.js';
 import { BotApiMethods } from './bot-api.js';

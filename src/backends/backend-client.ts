@@ -3,7 +3,7 @@
 // attempt counted in the metrics and timed, and one log line per call that did not end in a 2xx — with the
 // path as the rule writes it, never the filled-in path (it may carry what a user typed).
 import { BrokenCircuitError, ConsecutiveBreaker, ExponentialBackoff, circuitBreaker, handleWhenResult, retry, wrap, type IPolicy } from 'cockatiel';
-import { Pool } from 'undici';
+import { Pool } from '../api/undici-parts.js';
 import type { BackendSettings } from '../config/types.js';
 import type { BackendRequest, BackendResult } from '../engine/backend-calls.js';
 import { VERSION } from '../generated/version.js';

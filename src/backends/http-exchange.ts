@@ -3,13 +3,14 @@
 // answer read up to a size limit, JSON or text only; a redirect followed on the same origin only. Whatever goes
 // wrong becomes a result (a failure), never an exception — except the caller's own abort.
 import type { Dispatcher } from 'undici';
+import { requestThrough } from '../api/undici-parts.js';
 import type { JsonValue } from '../engine/actions.js';
 import type { BackendMethod, BackendResult } from '../engine/backend-calls.js';
 
 /** One attempt to make. */
 export interface Exchange {
   /** The backend's connection pool (one origin). */
-  readonly pool: Pick<Dispatcher, 'request'>;
+  readonly pool: Dispatcher;
   /** The backend's origin (`https://shop.example.com`), to tell a redirect elsewhere from one to itself. */
   readonly origin: string;
   readonly method: BackendMethod;
@@ -44,7 +45,7 @@ export async function exchange(attempt: Exchange): Promise<AttemptResult> {
   let path = attempt.path;
   try {
     for (let hop = 0; ; hop++) {
-      const response = await attempt.pool.request({
+      const response = await requestThrough(attempt.pool, {
         path,
         method: attempt.method,
         headers: attempt.headers,

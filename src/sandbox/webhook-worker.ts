@@ -3,7 +3,7 @@
 // after growing pauses (a Retry-After header wins), and recorded for getwebhookinfo.
 import { STATUS_CODES } from 'node:http';
 import type { Update } from '@grammyjs/types';
-import { Agent, request } from 'undici';
+import { Agent, requestThrough } from '../api/undici-parts.js';
 import type { Logger } from '../log/logger.js';
 import type { BotRecord, SandboxStore, WebhookConfig } from './store.js';
 
@@ -61,6 +61,8 @@ class WebhookDelivery {
   private active = 0;
   private stopped = false;
   private unsubscribe: () => void = () => undefined;
+  /** Where the updates go: the webhook URL's origin, and its path with the query. */
+  private readonly target: { readonly origin: string; readonly path: string };
 
   constructor(
     private readonly bot: BotRecord,
@@ -69,7 +71,10 @@ class WebhookDelivery {
     private readonly agent: Agent,
     private readonly runner: AnswerRunner,
     private readonly logger: Logger | undefined,
-  ) {}
+  ) {
+    const url = new URL(config.url);
+    this.target = { origin: url.origin, path: `${url.pathname}${url.search}` };
+  }
 
   start(): void {
     this.unsubscribe = this.bot.queue.onPush(() => this.pump());
@@ -108,9 +113,10 @@ class WebhookDelivery {
     let retryAfterMs: number | undefined;
     let error: string | undefined;
     try {
-      const response = await request(this.config.url, {
+      const response = await requestThrough(this.agent, {
+        origin: this.target.origin,
+        path: this.target.path,
         method: 'POST',
-        dispatcher: this.agent,
         headers: {
           'content-type': 'application/json',
           ...(this.config.secretToken ? { 'x-telegram-bot-api-secret-token': this.config.secretToken } : {}),
