@@ -23,10 +23,10 @@ const WasmMemory = (globalThis as { WebAssembly?: { Memory: new (pages: { initia
 export function readTextOutsideMalloc(file: string): string {
   const fd = openSync(file, 'r');
   try {
-    // Without WebAssembly (node --jitless) the plain read: the same text, only malloc's thresholds raised.
-    if (WasmMemory === undefined) return readFileSync(fd, 'utf8');
     const size = fstatSync(fd).size;
-    const memory = new WasmMemory({ initial: Math.max(1, Math.ceil(size / WASM_PAGE_BYTES)) });
+    const memory = wasmMemoryOf(size);
+    // Without one the plain read: the same text, only malloc's thresholds raised.
+    if (memory === undefined) return readFileSync(fd, 'utf8');
     const bytes = Buffer.from(memory.buffer, 0, size);
     let length = 0;
     while (length < size) {
@@ -38,6 +38,20 @@ export function readTextOutsideMalloc(file: string): string {
     return isAscii(text) ? text.toString('latin1') : text.toString('utf8');
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * A WebAssembly memory of at least `size` bytes, or undefined where there is none to have: no WebAssembly (node
+ * --jitless), or too little address space for V8's reservation (a `ulimit -v` under about 10 GB).
+ */
+function wasmMemoryOf(size: number): { buffer: ArrayBuffer } | undefined {
+  if (WasmMemory === undefined) return undefined;
+  try {
+    return new WasmMemory({ initial: Math.max(1, Math.ceil(size / WASM_PAGE_BYTES)) });
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
   }
 }
 

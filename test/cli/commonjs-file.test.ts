@@ -49,9 +49,20 @@ describe('runCommonJsFile', () => {
   });
 });
 
-describe('the launcher without WebAssembly (node --jitless)', () => {
-  it('still runs the bundle, read the plain way', () => {
+describe('the launcher without a WebAssembly memory to read into', () => {
+  it('still runs the bundle, read the plain way: no WebAssembly (node --jitless)', () => {
     const result = spawnSync(process.execPath, ['--jitless', HEARSAY_BIN, '--version'], { encoding: 'utf8' });
+    expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(result.status).toBe(0);
+  });
+
+  it('and too little address space for one (ulimit -v 4 GB: enough for node, not for V8 to reserve a memory)', () => {
+    const limited = (script: string) => spawnSync('sh', ['-c', `ulimit -v 4000000 && exec "$0" -e '${script}'`, process.execPath], { encoding: 'utf8' });
+    // The premise: under this limit node runs and a WebAssembly memory cannot be had.
+    expect(limited('console.log(1)').stdout).toBe('1\n');
+    expect(limited('new WebAssembly.Memory({ initial: 1 })').stderr).toContain('RangeError');
+    const result = spawnSync('sh', ['-c', `ulimit -v 4000000 && exec "$0" "$1" --version`, process.execPath, HEARSAY_BIN], { encoding: 'utf8' });
+    expect(result.stderr).toBe('');
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
     expect(result.status).toBe(0);
   });
