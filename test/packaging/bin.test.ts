@@ -5,7 +5,7 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HEARSAY_BIN, HEARSAY_BUNDLE as BUNDLE } from '../support/cli.js';
@@ -13,12 +13,15 @@ import { tokenFreeEnv } from '../start/start-process.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string; scripts: Record<string, string> };
 const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
 
 /** An empty folder with a copy of each of `files` (paths), by their own names; returns the folder. */
 function folderWith(...files: string[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'hearsay-bin-'));
   dirs.push(dir);
-  for (const file of files) copyFileSync(file, join(dir, file.split('/').pop()!));
+  for (const file of files) copyFileSync(file, join(dir, basename(file)));
   return dir;
 }
 
@@ -29,9 +32,6 @@ function writeHiBot(dir: string): void {
   writeFileSync(join(dir, 'rules', 'bot.yaml'), 'rules:\n  - id: hi\n    command: start\n    reply: "Hi {{user.first_name}}"\n');
   writeFileSync(join(dir, 'tests', 'bot.yaml'), 'tests:\n  - name: hi\n    steps:\n      - say: /start\n        expect: "Hi Ann"\n');
 }
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
 
 describe('the bin', () => {
   it('is the launcher, run as an executable: --version and --help', () => {
