@@ -52,11 +52,15 @@ export class ApiTimeoutError extends BotApiError {
   }
 }
 
-/** The connection failed: refused, reset, closed early, DNS... `code` is the system or undici code. */
+/**
+ * The connection failed: refused, reset, closed early, DNS... `code` is the system or undici code, or the error's
+ * name where it has none; `detail` then says what went wrong (e.g. V8 refusing the HTTP parser's WebAssembly memory
+ * under a `ulimit -v`), where a code alone would say nothing.
+ */
 export class NetworkError extends BotApiError {
   readonly code: string;
-  constructor(method: string, code: string, options?: { cause?: unknown }) {
-    super(method, `network error ${code}`, options);
+  constructor(method: string, code: string, options?: { cause?: unknown; detail?: string }) {
+    super(method, options?.detail === undefined ? `network error ${code}` : `network error ${code} (${options.detail})`, options);
     this.code = code;
   }
 }

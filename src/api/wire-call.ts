@@ -177,13 +177,18 @@ function headerSeconds(value: string | string[] | undefined): number | undefined
   return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
 }
 
-/** Wraps a transport failure without its message or stack, which may quote the URL and so the token. */
+/**
+ * Wraps a transport failure without its stack, and with its message only with the token's forms and any /bot…/ path
+ * taken out (a message may quote the URL). An error with no system code is named with its message: its name alone
+ * (RangeError, TypeError) would not say what failed.
+ */
 function toNetworkError(method: string, error: unknown, tokenForms: Secrets): NetworkError {
   const source = error as { code?: unknown; name?: unknown; message?: unknown };
-  const code = typeof source?.code === 'string' ? source.code : typeof source?.name === 'string' ? source.name : 'UNKNOWN';
-  const message = typeof source?.message === 'string' ? tokenForms.scrub(source.message) : String(code);
-  const cause = new Error(message.replace(/\/bot[^/\s]*\//g, '/bot<redacted>/'));
+  const hasCode = typeof source?.code === 'string';
+  const code = hasCode ? (source.code as string) : typeof source?.name === 'string' ? source.name : 'UNKNOWN';
+  const message = (typeof source?.message === 'string' ? tokenForms.scrub(source.message) : String(code)).replace(/\/bot[^/\s]*\//g, '/bot<redacted>/');
+  const cause = new Error(message);
   cause.name = typeof source?.name === 'string' ? source.name : 'Error';
   cause.stack = `${cause.name}: ${cause.message}`;
-  return new NetworkError(method, code, { cause });
+  return new NetworkError(method, code, hasCode || message === '' ? { cause } : { cause, detail: message });
 }
