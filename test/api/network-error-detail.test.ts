@@ -18,7 +18,9 @@ function getMeUnderLimit(port: number, kilobytes: number): Promise<string> {
     await client.getMe().then(() => console.log('answered'), (error) => console.log(error.message));
     await client.destroy();
   });`;
-  const child = spawn('sh', ['-c', `ulimit -v ${kilobytes} && exec "$0" --input-type=module -e "$1"`, process.execPath, script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('sh', ['-c', `ulimit -v ${kilobytes} && exec "$0" --input-type=module -e "$1"`, process.execPath, script], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return new Promise((resolve) => child.on('exit', () => resolve(output)));
