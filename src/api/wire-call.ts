@@ -186,9 +186,10 @@ function toNetworkError(method: string, error: unknown, tokenForms: Secrets): Ne
   const source = error as { code?: unknown; name?: unknown; message?: unknown };
   const hasCode = typeof source?.code === 'string';
   const code = hasCode ? (source.code as string) : typeof source?.name === 'string' ? source.name : 'UNKNOWN';
-  const message = (typeof source?.message === 'string' ? tokenForms.scrub(source.message) : String(code)).replace(/\/bot[^/\s]*\//g, '/bot<redacted>/');
+  const text = typeof source?.message === 'string' ? source.message : undefined;
+  const message = (text === undefined ? String(code) : tokenForms.scrub(text)).replace(/\/bot[^/\s]*\//g, '/bot<redacted>/');
   const cause = new Error(message);
   cause.name = typeof source?.name === 'string' ? source.name : 'Error';
   cause.stack = `${cause.name}: ${cause.message}`;
-  return new NetworkError(method, code, hasCode || message === '' ? { cause } : { cause, detail: message });
+  return new NetworkError(method, code, hasCode || !text ? { cause } : { cause, detail: message });
 }
